@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# One Makefile for the BPF programs, both tools and the tests.  Everything it
+# makes goes under $(O); nothing is written into the source tree.
+#   make            build $(O)/ktraceb and $(O)/kdump
+#   make test       build, then run tests/run.sh (needs root for the BPF tests)
+#   make demo       build, trace a small command and print its kdump output
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make V=1        show the commands
+
+O ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1
+
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+CLANG ?= clang
+BPFTOOL ?= $(firstword $(wildcard /usr/sbin/bpftool /usr/bin/bpftool) bpftool)
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+VMLINUX_BTF ?=
+VMLINUX_H := vmlinux/$(ARCH)/vmlinux.h
+UNISTD_DIR ?= /usr/include/$(shell uname -m)-linux-gnu/asm
+
+LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+LIBBPF_LIBS := $(or $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null),-lbpf) -lelf -lz
+
+CFLAGS ?= -g -O2
+WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/decode -I$(O) -I$(O)/gen -D_GNU_SOURCE \
+	-DKTRACEB_VERSION='"$(VERSION)"'
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
+
+# The system include dirs clang -target bpf needs (libbpf-bootstrap's recipe).
+CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(BPF_SRCS:%.c=$(O)/%.o)
+
+GEN_SRCS := $(O)/gen/syscalls_x86_64.c $(O)/gen/syscalls_i386.c
+COMMON_SRCS := src/trstr.c $(wildcard src/decode/*.c)
+KTRACEB_SRCS := src/ktraceb.c $(filter-out src/ktraceb.c,$(wildcard src/ktr_*.c))
+KDUMP_SRCS := src/kdump.c $(filter-out src/kdump.c,$(wildcard src/kdump_*.c))
+# libktr: everything but the two main()s, shared with the unit tests
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump.c,$(KDUMP_SRCS))) \
+	$(GEN_SRCS:.c=.o)
+KTRACEB_OBJS := $(patsubst %.c,$(O)/%.o,$(KTRACEB_SRCS))
+KDUMP_OBJS := $(O)/src/kdump.o
+
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(TEST_SRCS))
+PROG_SRCS := $(wildcard tests/progs/*.c)
+PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS))
+
+.PHONY: all test demo check bench install clean format format-check
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(O)/ktraceb $(O)/kdump
+
+# --- BPF -------------------------------------------------------------------
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) | $(O)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf -I$(O)/gen \
+		-Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -Wall -Werror -MMD -MP -c $< -o $@
+
+$(O)/ktraceb.bpf.o: $(BPF_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(O)/ktraceb.skel.h: $(O)/ktraceb.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name ktraceb_bpf > $@
+
+ifneq ($(VMLINUX_BTF),)
+.PHONY: $(VMLINUX_H)
+$(VMLINUX_H):
+	$(call msg,GEN,$@)
+	$(Q)vmlinux/gen.sh $(VMLINUX_BTF) > $@
+endif
+
+# --- generated syscall tables ----------------------------------------------
+$(O)/gen/syscalls_x86_64.c: scripts/gensyscalls.sh $(UNISTD_DIR)/unistd_64.h \
+		src/decode/syscalls.sig src/decode/syscalls.extra | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/gensyscalls.sh x86_64 $(UNISTD_DIR)/unistd_64.h src/decode/syscalls.sig \
+		src/decode/syscalls.extra > $@
+
+$(O)/gen/syscalls_i386.c: scripts/gensyscalls.sh $(UNISTD_DIR)/unistd_32.h \
+		src/decode/syscalls.sig src/decode/syscalls.extra | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/gensyscalls.sh i386 $(UNISTD_DIR)/unistd_32.h src/decode/syscalls.sig \
+		src/decode/syscalls.extra > $@
+
+# --- user space --------------------------------------------------------------
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS_ALL) $(LIBBPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(O)/gen/%.o: $(O)/gen/%.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
+
+# The loader includes the skeleton: build it before any ktraceb object.
+$(KTRACEB_OBJS): | $(O)/ktraceb.skel.h
+
+$(O)/libktr.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The tracer needs the syscall tables, not the decoders.
+$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/trstr.o $(GEN_SRCS:.c=.o)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -o $@
+
+$(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+$(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+$(O)/tests/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -pthread $(DEPFLAGS:.o=.d) $< -o $@
+
+$(O)/bpf $(O)/gen:
+	$(Q)mkdir -p $@
+
+# --- tests, demo, bench ------------------------------------------------------
+check test: all $(TEST_BINS) $(PROG_BINS)
+	$(Q)O=$(O) tests/run.sh
+
+demo: all
+	$(Q)O=$(O) scripts/demo.sh
+
+bench: all $(PROG_BINS)
+	$(Q)O=$(O) bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(O)/ktraceb $(O)/kdump $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/ktraceb.1 man/kdump.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+format:
+	clang-format -i bpf/*.c bpf/*.h src/*.c src/*.h src/decode/*.c tests/unit/*.c tests/progs/*.c
+
+format-check:
+	clang-format --dry-run --Werror bpf/*.c bpf/*.h src/*.c src/*.h src/decode/*.c
+
+clean:
+	rm -rf $(O)
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

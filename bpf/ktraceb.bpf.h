@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * What every ktraceb BPF program shares: the maps (defined once in
+ * maps.bpf.c, extern here; the libbpf linker resolves them), the
+ * configuration the loader writes into .rodata before load, and the inline
+ * helpers that build on-disk records in the ring buffer.
+ *
+ * Every program starts with proc__lookup(): a process that is not traced
+ * costs one hash lookup and nothing else.
+ */
+#ifndef KTRACEB_BPF_H
+#define KTRACEB_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "ktraceb/bpf_shared.h"
+
+/*
+ * Map shapes, spelled once: maps.bpf.c defines them, the other objects
+ * declare them extern, and the libbpf linker requires both to match exactly.
+ */
+#define KTR_MAP_RB                                                                        \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_RINGBUF);                                       \
+		__uint(max_entries, 1 << 24);                                             \
+	}
+#define KTR_MAP_PROCS                                                                     \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_HASH);                                          \
+		__uint(max_entries, KTR_MAX_PROCS);                                       \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_proc_state);                                     \
+	}
+#define KTR_MAP_LOST                                                                      \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                  \
+		__uint(max_entries, KTR_MAX_ROUTES);                                      \
+		__type(key, __u32);                                                       \
+		__type(value, __u64);                                                     \
+	}
+#define KTR_MAP_SCRATCH                                                                   \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
+		__uint(max_entries, 1);                                                   \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_scratch);                                        \
+	}
+
+/* One CPU's room for a record whose size is known only at run time. */
+struct ktr_scratch {
+	char bytes[KTR_SCRATCH_SIZE];
+};
+
+#ifndef KTR_DEFINE_MAPS
+extern KTR_MAP_RB rb SEC(".maps");
+extern KTR_MAP_PROCS procs SEC(".maps");
+extern KTR_MAP_LOST lost SEC(".maps");
+extern KTR_MAP_SCRATCH scratch SEC(".maps");
+
+/* Set by the loader between open and load (maps.bpf.c). */
+extern const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS];
+extern const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS];
+extern const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS];
+extern const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS];
+extern const volatile __u64 ktr_wakeup_bytes;
+
+/* The tracing state of the current process, NULL if it is not traced. */
+static __always_inline struct ktr_proc_state *proc__lookup(void)
+{
+	/* a plain load: bpf_get_current_pid_tgid() costs a namespace walk */
+	__u32 tgid = bpf_get_current_task_btf()->tgid;
+
+	return bpf_map_lookup_elem(&procs, &tgid);
+}
+
+static __always_inline void rec__count_lost(__u32 route)
+{
+	__u64 *n = bpf_map_lookup_elem(&lost, &route);
+
+	if (n)
+		*n += 1;
+}
+
+/*
+ * Wake the drainer only when a quarter of the ring is waiting: a wakeup per
+ * record would cost more than the record.  The drainer also polls on a
+ * timer, so nothing waits longer than its poll interval.
+ */
+static __always_inline __u64 rec__wakeup_flag(void)
+{
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * Fill every header byte: ring memory is not zeroed.  task is a trusted BTF
+ * pointer, so its fields are read with plain (CO-RE relocated) loads rather
+ * than bpf_probe_read_kernel() calls: this runs twice per syscall.
+ */
+static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,
+					__u32 tid, struct task_struct *task)
+{
+	const __u64 *comm = (const __u64 *)task->comm;
+
+	h->ktr_len = len;
+	h->ktr_type = type;
+	h->ktr_flags = KTRH_CPUID_ENCODE(bpf_get_smp_processor_id()) |
+		       (task->signal->nr_threads > 1 ? KTRH_THREADED : 0);
+	h->ktr_pid = pid;
+	h->ktr_tid = tid;
+	/* comm is 16 bytes, NUL-terminated by the kernel; byte 16 and the pad are ours */
+	((__u64 *)h->ktr_comm)[0] = comm[0];
+	((__u64 *)h->ktr_comm)[1] = comm[1];
+	h->ktr_comm[16] = 0;
+	__builtin_memset(h->ktr_pad, 0, sizeof(h->ktr_pad));
+	h->ktr_time_sec = 0;
+	h->ktr_time_usec = 0;
+	h->ktr_mono_ns = bpf_ktime_get_ns();
+}
+
+/* Header for a record about the current thread. */
+static __always_inline void rec__header_current(struct ktr_header *h, int type, int len)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	rec__header(h, type, len, task->tgid, task->pid, task);
+}
+
+/* The per-CPU scratch area for records whose size is known only at run time. */
+static __always_inline struct ktr_sample *rec__scratch(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&scratch, &cpu);
+}
+
+/* Copy a record built in scratch into the ring, or count it lost. */
+static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64 size)
+{
+	s->route = route;
+	s->reserved = 0;
+	if (size > KTR_SCRATCH_SIZE)
+		size = KTR_SCRATCH_SIZE;
+	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)
+		rec__count_lost(route);
+}
+
+/* Is the current thread inside a 32-bit (int 0x80 / compat) syscall? */
+static __always_inline int task__in_compat_syscall(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (bpf_core_field_exists(task->thread_info.status))
+		return (task->thread_info.status & 0x0002 /* TS_COMPAT */) != 0;
+	return 0;
+}
+
+#endif /* !KTR_DEFINE_MAPS */
+#endif /* KTRACEB_BPF_H */

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Process life cycle: inheritance on fork (BSD KTRFAC_INHERIT), the ABI
+ * marker and path on exec, and the end of a process.
+ */
+#include "ktraceb.bpf.h"
+
+#define ELFCLASS32	1
+
+struct ctor_sample {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct ktr_proc_ctor c;
+	__u32 pad;
+};
+
+struct exit_sample {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct ktr_exit e;
+};
+
+static __always_inline void proc__emit_ctor(__u32 route, __u32 sv_flags, __u32 pid, __u32 tid,
+					    struct task_struct *task)
+{
+	struct ctor_sample *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+
+	if (!rec) {
+		rec__count_lost(route);
+		return;
+	}
+	rec__header(&rec->h, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
+	rec->s.route = route;
+	rec->s.reserved = 0;
+	rec->c.sv_flags = sv_flags;
+	rec->pad = 0;
+	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+}
+
+/* The exec'd file's path, from the kernel's copy: the old image is gone. */
+static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binprm *bprm)
+{
+	struct ktr_sample *s = rec__scratch();
+	struct ktr_header *h;
+	long n;
+
+	if (!s)
+		return;
+	h = (void *)(s + 1);
+	n = bpf_probe_read_kernel_str(h + 1, KTR_PATH_MAX, BPF_CORE_READ(bprm, filename));
+	if (n <= 1)
+		return; /* unreadable, or "" (AT_EMPTY_PATH): no lookup */
+	n = (n - 1) & (KTR_PATH_MAX - 1);
+	rec__header_current(h, KTR_NAMEI, n);
+	rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	struct ktr_proc_state *ps, cs;
+
+	if (ptgid == ctgid)
+		return 0; /* a new thread: traced with its process */
+	ps = bpf_map_lookup_elem(&procs, &ptgid);
+	if (!ps || !(ps->facs & KTRFAC_INHERIT))
+		return 0;
+	cs = *ps;
+	cs.flags &= ~KTR_PS_AWAIT_EXEC;
+	if (bpf_map_update_elem(&procs, &ctgid, &cs, BPF_ANY) < 0) {
+		/* the child goes untraced: every record it would make is lost */
+		rec__count_lost(cs.route);
+		return 0;
+	}
+	proc__emit_ctor(cs.route, cs.sv_flags, ctgid, child->pid, child);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct ktr_proc_state *ps = proc__lookup();
+	__u8 elfclass;
+
+	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC))
+		return 0;
+	elfclass = BPF_CORE_READ(bprm, buf[4]);
+	ps->sv_flags = elfclass == ELFCLASS32 ? KTR_SV_LINUX_I386 : KTR_SV_LINUX_AMD64;
+	if (ps->facs & KTRFAC_NAMEI)
+		proc__emit_exec_namei(ps->route, bprm);
+	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, p->pid, p);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(ktr_proc_exit, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
+	struct exit_sample *rec;
+	__u32 route;
+
+	if (!ps)
+		return 0;
+	/* signal->live drops before this tracepoint: 0 means the last thread */
+	if (BPF_CORE_READ(p, signal, live.counter) != 0)
+		return 0;
+	route = ps->route;
+	bpf_map_delete_elem(&procs, &tgid);
+	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	if (!rec) {
+		rec__count_lost(route);
+		return 0;
+	}
+	rec__header(&rec->h, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
+	rec->s.route = route;
+	rec->s.reserved = 0;
+	rec->e.status = BPF_CORE_READ(p, exit_code);
+	rec->e.pad = 0;
+	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	return 0;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Facilities 'c' (KTR_SYSCALL, KTR_SYSRET) and 'n' (KTR_NAMEI), from the
+ * raw syscall tracepoints.
+ *
+ * Paths are read at syscall exit, not entry: by then the kernel has copied
+ * them (getname() faults the pages in), so a path in a page the program has
+ * not touched yet is still recorded; the order stays CALL, NAMI, RET as in
+ * BSD.  A successful execve has no old image left at exit: its path comes
+ * from the kernel's own copy in sched_process_exec (proc.bpf.c).  The
+ * argument registers are still the caller's at exit (the kernel leaves
+ * di/si/dx/r10/r8/r9 alone), which is how strace reads them too.
+ */
+#include "ktraceb.bpf.h"
+
+#define NR_EXECVE	59	/* x86_64 */
+#define NR_EXECVEAT	322
+#define NR32_EXECVE	11	/* i386 */
+#define NR32_EXECVEAT	358
+
+struct call_sample {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct {
+		__s16 ktr_code;
+		__s16 ktr_narg;
+		__u32 ktr_pad;
+		__u64 ktr_args[KTR_MAXARGS];
+	} c; /* struct ktr_syscall with room for every argument */
+};
+
+struct ret_sample {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct ktr_sysret r;
+};
+
+static __always_inline void syscall__args(struct pt_regs *regs, int compat, __u64 *args)
+{
+	if (compat) {
+		args[0] = (__u32)regs->bx;
+		args[1] = (__u32)regs->cx;
+		args[2] = (__u32)regs->dx;
+		args[3] = (__u32)regs->si;
+		args[4] = (__u32)regs->di;
+		args[5] = (__u32)regs->bp;
+	} else {
+		args[0] = regs->di;
+		args[1] = regs->si;
+		args[2] = regs->dx;
+		args[3] = regs->r10;
+		args[4] = regs->r8;
+		args[5] = regs->r9;
+	}
+}
+
+static __always_inline int syscall__is_exec(long id, int compat)
+{
+	if (compat)
+		return id == NR32_EXECVE || id == NR32_EXECVEAT;
+	return id == NR_EXECVE || id == NR_EXECVEAT;
+}
+
+static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
+					       struct pt_regs *regs)
+{
+	struct call_sample *rec;
+	__u64 args[KTR_MAXARGS];
+	int narg = KTR_MAXARGS;
+
+	if (id >= 0 && id < KTR_MAX_SYSCALLS)
+		narg = compat ? ktr_nargs32[id] : ktr_nargs64[id];
+	if (narg > KTR_MAXARGS)
+		narg = KTR_MAXARGS;
+	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	if (!rec) {
+		rec__count_lost(route);
+		return;
+	}
+	syscall__args(regs, compat, args);
+	rec__header_current(&rec->h, KTR_SYSCALL,
+			    sizeof(struct ktr_syscall) + narg * sizeof(__u64));
+	rec->s.route = route;
+	rec->s.reserved = 0;
+	rec->c.ktr_code = id;
+	rec->c.ktr_narg = narg;
+	rec->c.ktr_pad = 0;
+	for (int i = 0; i < KTR_MAXARGS; i++)
+		rec->c.ktr_args[i] = i < narg ? args[i] : 0;
+	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+}
+
+static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
+{
+	struct ret_sample *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+
+	if (!rec) {
+		rec__count_lost(route);
+		return;
+	}
+	rec__header_current(&rec->h, KTR_SYSRET, sizeof(rec->r));
+	rec->s.route = route;
+	rec->s.reserved = 0;
+	rec->r.ktr_code = id;
+	rec->r.ktr_eosys = 0;
+	if (ret < 0 && ret >= -4095) {
+		rec->r.ktr_error = -ret;
+		rec->r.ktr_retval = -1;
+	} else {
+		rec->r.ktr_error = 0;
+		rec->r.ktr_retval = ret;
+	}
+	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+}
+
+/* One KTR_NAMEI for a user-space path; NULL and unreadable pointers give none. */
+static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
+{
+	struct ktr_sample *s;
+	struct ktr_header *h;
+	long n;
+
+	if (!uptr)
+		return;
+	s = rec__scratch();
+	if (!s)
+		return;
+	h = (void *)(s + 1);
+	n = bpf_probe_read_user_str(h + 1, KTR_PATH_MAX, (const void *)uptr);
+	if (n <= 1)
+		return; /* unreadable, or "" (AT_EMPTY_PATH): no lookup */
+	n = (n - 1) & (KTR_PATH_MAX - 1);
+	rec__header_current(h, KTR_NAMEI, n);
+	rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
+}
+
+static __always_inline void namei__emit_args(__u32 route, long id, int compat,
+					     struct pt_regs *regs)
+{
+	__u64 args[KTR_MAXARGS];
+	__u8 mask;
+
+	if (id < 0 || id >= KTR_MAX_SYSCALLS)
+		return;
+	mask = compat ? ktr_pathmask32[id] : ktr_pathmask64[id];
+	if (!mask)
+		return;
+	syscall__args(regs, compat, args);
+	for (int i = 0; i < KTR_MAXARGS; i++)
+		if (mask & (1 << i))
+			namei__emit_user(route, args[i]);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
+{
+	struct ktr_proc_state *ps = proc__lookup();
+	int compat;
+
+	if (!ps)
+		return 0;
+	compat = task__in_compat_syscall();
+	if (ps->flags & KTR_PS_AWAIT_EXEC) {
+		/* ktraceb command: tracing starts at the command's execve */
+		if (!syscall__is_exec(id, compat))
+			return 0;
+		ps->flags &= ~KTR_PS_AWAIT_EXEC;
+	}
+	if (ps->facs & KTRFAC_SYSCALL)
+		syscall__emit_call(ps->route, id, compat, regs);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
+{
+	struct ktr_proc_state *ps = proc__lookup();
+	long id;
+	int compat;
+
+	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC))
+		return 0;
+	id = regs->orig_ax;
+	compat = task__in_compat_syscall();
+	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat)))
+		namei__emit_args(ps->route, id, compat, regs);
+	if (ps->facs & KTRFAC_SYSRET)
+		syscall__emit_ret(ps->route, id, ret);
+	return 0;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The ktraceb on-disk format, shared by the BPF programs (bpf/), the loader
+ * and writer, and the kdump reader (src/).  docs/FORMAT.md describes it byte
+ * by byte.
+ *
+ * Invariants:
+ *  - A trace file is a plain concatenation of records: a 64-byte
+ *    struct ktr_header followed by ktr_len payload bytes, in host byte order.
+ *    There is no file header, so a DragonFly kdump walks our files.
+ *  - The header is the DragonFly x86_64 struct ktr_header; the 8 bytes at
+ *    offset 56 (a kernel pointer there, ignored by its kdump) hold the
+ *    CLOCK_MONOTONIC nanoseconds of the event.
+ *  - Types 1..7 have the DragonFly payloads.  Anything else is an extension
+ *    record numbered 8..31 (DragonFly's kdump skips those), with FreeBSD's
+ *    number where the meaning is the same.
+ *  - Only fixed-width types: this header is compiled by clang -target bpf
+ *    against vmlinux.h and by the host compiler against <linux/types.h>.
+ *  - The format evolves by new record types or sizes, never by giving an
+ *    existing field a new meaning.
+ */
+#ifndef KTRACEB_KTR_H
+#define KTRACEB_KTR_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define KTR_FORMAT_VERSION	1
+#define KTR_MAXCOMLEN		16
+
+/* ktr_type values: DragonFly 1..7, FreeBSD numbers, then ktraceb's own. */
+#define KTR_SYSCALL		1
+#define KTR_SYSRET		2
+#define KTR_NAMEI		3
+#define KTR_GENIO		4
+#define KTR_PSIG		5
+#define KTR_CSW			6
+#define KTR_USER		7
+#define KTR_STRUCT		8	/* FreeBSD: NUL-terminated name, then bytes */
+#define KTR_PROCCTOR		10	/* FreeBSD: struct ktr_proc_ctor */
+#define KTR_PROCDTOR		11	/* FreeBSD: empty */
+#define KTR_ARGS		16	/* FreeBSD: argv, NUL-separated */
+#define KTR_ENVS		17	/* FreeBSD: envp, NUL-separated */
+#define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
+#define KTR_LOST		25	/* ktraceb: struct ktr_lost */
+#define KTR_EXIT		26	/* ktraceb: struct ktr_exit */
+#define KTR_TYPE_MAX		31
+
+/* ktr_flags (DragonFly KTRH_*) */
+#define KTRH_THREADED		0x0001
+#define KTRH_CPUID_ENCODE(c)	((((__u16)(c)) & 0xFF) << 8)
+#define KTRH_CPUID_DECODE(f)	(((f) >> 8) & 0xFF)
+
+struct ktr_header {
+	__s32 ktr_len;			/* payload bytes, header excluded */
+	__s16 ktr_type;
+	__u16 ktr_flags;
+	__s32 ktr_pid;			/* Linux process id (tgid) */
+	__s32 ktr_tid;			/* Linux thread id */
+	char ktr_comm[KTR_MAXCOMLEN + 1];
+	__u8 ktr_pad[7];
+	__s64 ktr_time_sec;		/* struct timeval, wall clock */
+	__s64 ktr_time_usec;
+	__u64 ktr_mono_ns;		/* CLOCK_MONOTONIC ns of the event */
+};
+
+/* KTR_SYSCALL: ktr_len = 8 + 8 * ktr_narg */
+struct ktr_syscall {
+	__s16 ktr_code;			/* Linux syscall number */
+	__s16 ktr_narg;
+	__u32 ktr_pad;
+	__u64 ktr_args[];
+};
+#define KTR_MAXARGS		6
+
+/* KTR_SYSRET */
+struct ktr_sysret {
+	__s16 ktr_code;
+	__s16 ktr_eosys;		/* always 0 here */
+	__s32 ktr_error;		/* errno, 0 on success */
+	__s64 ktr_retval;		/* full 64-bit return; -1 on error */
+};
+
+/* KTR_NAMEI: the path bytes, no NUL.  Up to KTR_PATH_MAX - 1 bytes. */
+#define KTR_PATH_MAX		4096
+
+/* KTR_GENIO: struct ktr_genio, then the bytes transferred */
+struct ktr_genio {
+	__s32 ktr_fd;
+	__u32 ktr_rw;			/* KTR_UIO_READ or KTR_UIO_WRITE */
+};
+#define KTR_UIO_READ		0
+#define KTR_UIO_WRITE		1
+
+/* KTR_PSIG */
+struct ktr_psig {
+	__s32 signo;
+	__u32 pad0;
+	__u64 action;			/* handler address; 0 = SIG_DFL, 1 = SIG_IGN */
+	__s32 code;			/* si_code */
+	__u32 mask[4];			/* blocked mask: Linux sigset in mask[0..1] */
+	__u32 pad1;
+};
+
+/* KTR_CSW: the FreeBSD layout (16 bytes); the DragonFly one is 8 */
+struct ktr_csw {
+	__s32 out;			/* 1 = switched out, 0 = switched in */
+	__s32 user;			/* 1 = in user mode */
+	char wmesg[8];			/* why it switched, NUL-padded */
+};
+
+/* KTR_PROCCTOR: FreeBSD sysentvec sv_flags of the process ABI */
+struct ktr_proc_ctor {
+	__u32 sv_flags;
+};
+#define KTR_SV_ABI_LINUX	3
+#define KTR_SV_ILP32		0x000100
+#define KTR_SV_LP64		0x000200
+#define KTR_SV_LINUX_AMD64	0x00650203	/* FreeBSD amd64 linux_sysvec */
+#define KTR_SV_LINUX_I386	0x00650103	/* the same with ILP32, not LP64 */
+
+/* KTR_FILEINFO: first record a ktraceb session writes into a file */
+#define KTR_FILEINFO_MAGIC	"ktraceb"
+struct ktr_fileinfo {
+	char fi_magic[8];		/* "ktraceb\0" */
+	__u32 fi_version;		/* KTR_FORMAT_VERSION */
+	__u16 fi_hdrsize;		/* sizeof(struct ktr_header) */
+	__u16 fi_byteorder;		/* 0x0102 written in host order */
+	char fi_machine[16];		/* uname -m, e.g. "x86_64" */
+	char fi_release[65];		/* uname -r */
+	__u8 fi_pad[3];
+	__u32 fi_clock;			/* clock of ktr_mono_ns: 1 = CLOCK_MONOTONIC */
+	__s64 fi_wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
+	char fi_tool[16];		/* ktraceb version string */
+};
+#define KTR_BYTEORDER_MARK	0x0102
+
+/* KTR_LOST: records lost since the previous KTR_LOST for this file */
+struct ktr_lost {
+	__u64 lost;
+	__u64 lost_total;		/* since the session began */
+};
+
+/* KTR_EXIT: a traced process has ended (its last thread exited) */
+struct ktr_exit {
+	__s32 status;			/* wait(2) status: exit code or signal */
+	__u32 pad;
+};
+
+/* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
+#define KTRFAC_MASK		0x00ffffff
+#define KTRFAC_SYSCALL		(1 << KTR_SYSCALL)
+#define KTRFAC_SYSRET		(1 << KTR_SYSRET)
+#define KTRFAC_NAMEI		(1 << KTR_NAMEI)
+#define KTRFAC_GENIO		(1 << KTR_GENIO)
+#define KTRFAC_PSIG		(1 << KTR_PSIG)
+#define KTRFAC_CSW		(1 << KTR_CSW)
+#define KTRFAC_USER		(1 << KTR_USER)
+#define KTRFAC_STRUCT		(1 << KTR_STRUCT)
+#define KTRFAC_ROOT		0x80000000
+#define KTRFAC_INHERIT		0x40000000
+
+#define KTR_DEF_POINTS	(KTRFAC_SYSCALL | KTRFAC_SYSRET | KTRFAC_NAMEI | KTRFAC_GENIO | \
+			 KTRFAC_PSIG | KTRFAC_USER)
+#define KTR_ALL_POINTS	(KTR_DEF_POINTS | KTRFAC_CSW)
+
+#ifndef __VMLINUX_H__
+_Static_assert(sizeof(struct ktr_header) == 64, "ktr_header is 64 bytes");
+_Static_assert(__builtin_offsetof(struct ktr_header, ktr_flags) == 6, "ktr_flags at 6");
+_Static_assert(__builtin_offsetof(struct ktr_header, ktr_pid) == 8, "ktr_pid at 8");
+_Static_assert(__builtin_offsetof(struct ktr_header, ktr_tid) == 12, "ktr_tid at 12");
+_Static_assert(__builtin_offsetof(struct ktr_header, ktr_comm) == 16, "ktr_comm at 16");
+_Static_assert(__builtin_offsetof(struct ktr_header, ktr_time_sec) == 40, "ktr_time at 40");
+_Static_assert(__builtin_offsetof(struct ktr_header, ktr_mono_ns) == 56, "mono ns at 56");
+_Static_assert(sizeof(struct ktr_syscall) == 8, "ktr_syscall is 8 + 8n bytes");
+_Static_assert(sizeof(struct ktr_sysret) == 16, "ktr_sysret is 16 bytes");
+_Static_assert(sizeof(struct ktr_genio) == 8, "ktr_genio is 8 bytes");
+_Static_assert(sizeof(struct ktr_psig) == 40, "ktr_psig is 40 bytes");
+_Static_assert(__builtin_offsetof(struct ktr_psig, mask) == 20, "psig mask at 20");
+_Static_assert(sizeof(struct ktr_csw) == 16, "ktr_csw is 16 bytes");
+_Static_assert(sizeof(struct ktr_fileinfo) == 128, "ktr_fileinfo is 128 bytes");
+_Static_assert(sizeof(struct ktr_lost) == 16, "ktr_lost is 16 bytes");
+#endif
+
+#endif /* KTRACEB_KTR_H */

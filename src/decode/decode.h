@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Decoders used by kdump: syscall arguments, return values, errno and signal
+ * names, and captured structures.  Every printer writes to a FILE and never
+ * reads past the lengths it is given: the input comes from a trace file and
+ * is untrusted.
+ */
+#ifndef KTRACEB_DECODE_H
+#define KTRACEB_DECODE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+/* Decoding options (kdump -d, -n). */
+#define KTR_DEC_DECIMAL	0x1	/* -d: plain numbers in decimal, not hex */
+#define KTR_DEC_RAW	0x2	/* -n: no symbolic decoding at all */
+
+/* Syscall name for nr in the ABI given by PROCCTOR sv_flags (0 = x86_64), or NULL. */
+const char *ktr_syscall_name(unsigned int sv_flags, long nr);
+
+/*
+ * The arguments of a KTR_SYSCALL, BSD style: "(a,b,c)" with nothing at all
+ * when narg == 0.  Known syscalls get symbolic decoding unless KTR_DEC_RAW.
+ */
+void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg,
+			    const __u64 *args, int flags);
+
+/*
+ * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc",
+ * "-1 errno 2 No such file or directory", "RESTART".
+ */
+void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
+		      int flags);
+
+/* "ENOENT" for 2, NULL if unknown.  Linux errno values, also 512..530. */
+const char *ktr_errno_name(int err);
+/* "SIGINT" for 2, "SIGRTMIN+3" for 37, NULL if out of range. */
+const char *ktr_signal_name(int sig);
+/* si_code name for a signal ("SI_USER", "SEGV_MAPERR", ...), NULL if unknown. */
+const char *ktr_sigcode_name(int sig, int code);
+
+/*
+ * A KTR_STRUCT payload (name already split off): "struct stat { dev=..., ... }".
+ * Unknown names or sizes that do not match print "invalid record" or a
+ * hexdump; never a crash.
+ */
+void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags);
+
+#endif /* KTRACEB_DECODE_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The ring drain: takes samples out of the BPF ring buffer, routes each to
+ * its trace file's writer, and turns the BPF per-CPU loss counters into
+ * KTR_LOST records.  Sample callbacks never return < 0: libbpf would abort
+ * the whole poll.
+ */
+#ifndef KTRACEB_KTR_DRAIN_H
+#define KTRACEB_KTR_DRAIN_H
+
+#include <linux/types.h>
+
+struct ktraceb_bpf;
+struct ktr_writer;
+struct ktr_drain;
+
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel);
+void ktr_drain__free(struct ktr_drain *d);
+
+/* Send records of route to w (NULL: discard them). */
+void ktr_drain__set_writer(struct ktr_drain *d, __u32 route, struct ktr_writer *w);
+
+/*
+ * Wait up to timeout_ms for records, write what is there, account losses and
+ * flush.  Returns 0, or -errno of a writer that failed this time (its route
+ * is then switched off; ktr_drain__failed() says which).
+ */
+int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
+
+/* Take everything still in the ring, account losses, flush. */
+int ktr_drain__finish(struct ktr_drain *d);
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns. */
+__s64 ktr_wall_offset_ns(void);
+
+unsigned long long ktr_drain__lost(const struct ktr_drain *d, __u32 route);
+
+#endif /* KTRACEB_KTR_DRAIN_H */

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "ktraceb/ktr.h"
+#include "ktr_writer.h"
+
+#define WRITER_BUFSIZE (1 << 20)
+
+struct ktr_writer {
+	int fd;
+	int error;
+	char *path;
+	char *buf;
+	size_t len;
+	off_t committed;		/* file size after the last whole flush */
+	unsigned long long records;	/* whole records on disk */
+	unsigned long long pending;	/* records in buf */
+};
+
+static int writer__check_regular(int fd, bool append, const char **why)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		*why = strerror(errno);
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		return -EACCES;
+	}
+	if (append && st.st_uid != getuid()) {
+		*why = "refuse to append to a file not owned by you";
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Refuse what BSD's kernel refuses (non-VREG) before unlinking anything. */
+static int writer__check_path(const char *path, const char **why)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : (*why = strerror(errno), -errno);
+	if (S_ISLNK(st.st_mode)) {
+		*why = "is a symbolic link";
+		return -ELOOP;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*why = "is a directory";
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		return -EACCES;
+	}
+	return 0;
+}
+
+static int writer__open_fd(const char *path, bool append, const char **why)
+{
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+	int fd, err;
+
+	err = writer__check_path(path, why);
+	if (err)
+		return err;
+	if (append) {
+		flags |= O_APPEND;
+	} else {
+		if (unlink(path) < 0 && errno != ENOENT) {
+			*why = strerror(errno);
+			return -errno;
+		}
+		flags |= O_EXCL;
+	}
+	fd = open(path, flags, 0600);
+	if (fd < 0) {
+		*why = errno == ELOOP ? "is a symbolic link" : strerror(errno);
+		return -errno;
+	}
+	err = writer__check_regular(fd, append, why);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	/* blocking writes from here on: O_NONBLOCK only kept a FIFO from hanging open() */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+struct ktr_writer *ktr_writer__open(const char *path, bool append, const char **why)
+{
+	struct ktr_writer *w;
+	int fd;
+
+	*why = "";
+	fd = writer__open_fd(path, append, why);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (w)
+		w->buf = malloc(WRITER_BUFSIZE);
+	if (w)
+		w->path = strdup(path);
+	if (!w || !w->buf || !w->path) {
+		if (w) {
+			free(w->buf);
+			free(w->path);
+		}
+		free(w);
+		close(fd);
+		*why = strerror(ENOMEM);
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = fd;
+	w->committed = lseek(fd, 0, SEEK_END);
+	return w;
+}
+
+int ktr_writer__flush(struct ktr_writer *w)
+{
+	size_t done = 0;
+
+	if (w->error)
+		return -w->error;
+	while (done < w->len) {
+		ssize_t n = write(w->fd, w->buf + done, w->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->error = n < 0 ? errno : ENOSPC;
+			/* keep the file valid: drop the partial tail */
+			if (ftruncate(w->fd, w->committed) < 0)
+				w->error = w->error ? w->error : errno;
+			w->len = 0;
+			w->pending = 0;
+			return -w->error;
+		}
+		done += n;
+	}
+	w->committed += w->len;
+	w->records += w->pending;
+	w->len = 0;
+	w->pending = 0;
+	return 0;
+}
+
+static void writer__stamp(struct ktr_header *h, __s64 wall_offset_ns)
+{
+	__s64 wall = (__s64)h->ktr_mono_ns + wall_offset_ns;
+
+	h->ktr_time_sec = wall / 1000000000;
+	h->ktr_time_usec = (wall % 1000000000) / 1000;
+}
+
+int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 wall_offset_ns)
+{
+	int err;
+
+	if (w->error)
+		return -w->error;
+	if (len > WRITER_BUFSIZE)
+		return -E2BIG;
+	if (w->len + len > WRITER_BUFSIZE) {
+		err = ktr_writer__flush(w);
+		if (err)
+			return err;
+	}
+	memcpy(w->buf + w->len, rec, len);
+	writer__stamp((struct ktr_header *)(w->buf + w->len), wall_offset_ns);
+	w->len += len;
+	w->pending++;
+	return 0;
+}
+
+int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
+			    __s64 wall_offset_ns)
+{
+	char rec[sizeof(struct ktr_header) + 256];
+	struct ktr_header *h = (struct ktr_header *)rec;
+	struct timespec ts;
+
+	if (len > sizeof(rec) - sizeof(*h))
+		return -E2BIG;
+	memset(h, 0, sizeof(*h));
+	h->ktr_len = len;
+	h->ktr_type = type;
+	h->ktr_pid = getpid();
+	h->ktr_tid = h->ktr_pid;
+	strncpy(h->ktr_comm, "ktraceb", sizeof(h->ktr_comm) - 1);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	h->ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	memcpy(h + 1, payload, len);
+	return ktr_writer__append(w, rec, sizeof(*h) + len, wall_offset_ns);
+}
+
+int ktr_writer__error(const struct ktr_writer *w)
+{
+	return w->error;
+}
+
+unsigned long long ktr_writer__records(const struct ktr_writer *w)
+{
+	return w->records;
+}
+
+const char *ktr_writer__path(const struct ktr_writer *w)
+{
+	return w->path;
+}
+
+int ktr_writer__close(struct ktr_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	ktr_writer__flush(w);
+	err = w->error;
+	if (close(w->fd) < 0 && !err)
+		err = errno;
+	free(w->buf);
+	free(w->path);
+	free(w);
+	return -err;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The trace-file writer.  Records are appended whole: the buffer only ever
+ * holds complete records, and a failed write is cut back to the last whole
+ * record, so a file is valid up to its last record whatever happens (a full
+ * disk, an I/O error, a signal).
+ */
+#ifndef KTRACEB_KTR_WRITER_H
+#define KTRACEB_KTR_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct ktr_writer;
+
+/*
+ * Open a trace file as BSD ktrace(1) does: without append, unlink it and
+ * create it exclusively with mode 0600; with append, only a regular file the
+ * caller owns.  Never through a symlink.  On failure return NULL with errno
+ * set and *why pointing at a short reason ("is a symbolic link", ...).
+ */
+struct ktr_writer *ktr_writer__open(const char *path, bool append, const char **why);
+
+/*
+ * Append one record (header + payload, ktr_len checked by the caller),
+ * stamping ktr_time from its CLOCK_MONOTONIC time and wall_offset_ns.
+ * Returns 0 or -errno; after an error the writer refuses every record.
+ */
+int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 wall_offset_ns);
+
+/* A record ktraceb makes itself (FILEINFO, LOST): header filled here. */
+int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
+			    __s64 wall_offset_ns);
+
+int ktr_writer__flush(struct ktr_writer *w);
+/* The first write error (an errno value), or 0. */
+int ktr_writer__error(const struct ktr_writer *w);
+unsigned long long ktr_writer__records(const struct ktr_writer *w);
+const char *ktr_writer__path(const struct ktr_writer *w);
+/* Flush and close; returns 0 or the -errno of the first error. */
+int ktr_writer__close(struct ktr_writer *w);
+
+#endif /* KTRACEB_KTR_WRITER_H */
