@@ -44,7 +44,9 @@ Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-BPF_SRCS := $(wildcard bpf/*.bpf.c)
+# maps.bpf.c first: the libbpf 1.1 linker mis-places extern maps seen
+# before their definition.
+BPF_SRCS := bpf/maps.bpf.c $(filter-out bpf/maps.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:%.c=$(O)/%.o)
 
 GEN_SRCS := $(O)/gen/syscalls_x86_64.c $(O)/gen/syscalls_i386.c

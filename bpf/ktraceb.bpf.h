@@ -66,6 +66,9 @@ extern const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS];
 extern const volatile __u64 ktr_wakeup_bytes;
+extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
+extern const volatile __u32 ktr_iosize;
+extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
 
 /* The tracing state of the current process, NULL if it is not traced. */
 static __always_inline struct ktr_proc_state *proc__lookup(void)

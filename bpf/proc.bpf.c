@@ -56,6 +56,32 @@ static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binp
 	rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
 }
 
+/*
+ * argv or envp of the new image, whole: the kernel has just copied them to
+ * the new stack, between mm->arg_start and arg_end (env_start, env_end).
+ * Large vectors take several consecutive records of the same type.
+ */
+static __always_inline void proc__emit_strings(__u32 route, int type, __u64 start, __u64 end)
+{
+	for (int i = 0; i < KTR_ARGS_CHUNKS && start < end; i++) {
+		struct ktr_sample *s = rec__scratch();
+		struct ktr_header *h;
+		__u64 n = end - start;
+
+		if (!s)
+			return;
+		if (n > KTR_ARGS_CHUNK)
+			n = KTR_ARGS_CHUNK;
+		n &= (2 * KTR_ARGS_CHUNK - 1);
+		h = (void *)(s + 1);
+		if (bpf_probe_read_user(h + 1, n, (void *)start) < 0)
+			return;
+		rec__header_current(h, type, n);
+		rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
+		start += n;
+	}
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -91,6 +117,10 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	if (ps->facs & KTRFAC_NAMEI)
 		proc__emit_exec_namei(ps->route, bprm);
 	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, p->pid, p);
+	if (ps->facs & KTRFAC_ARGS)
+		proc__emit_strings(ps->route, KTR_ARGS, p->mm->arg_start, p->mm->arg_end);
+	if (ps->facs & KTRFAC_ENVS)
+		proc__emit_strings(ps->route, KTR_ENVS, p->mm->env_start, p->mm->env_end);
 	return 0;
 }
 

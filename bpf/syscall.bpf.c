@@ -11,8 +11,15 @@
  * from the kernel's own copy in sched_process_exec (proc.bpf.c).  The
  * argument registers are still the caller's at exit (the kernel leaves
  * di/si/dx/r10/r8/r9 alone), which is how strace reads them too.
+ *
+ * GENIO and STRUCT come from helpers in genio.bpf.h and struct.bpf.h rather
+ * than programs of their own: one program per tracepoint does the procs
+ * lookup once and fixes the order CALL STRU / NAMI STRU GIO RET.  Both cover
+ * the x86_64 syscall table; 32-bit compat syscalls get CALL, NAMI and RET.
  */
 #include "ktraceb.bpf.h"
+#include "genio.bpf.h"
+#include "struct.bpf.h"
 
 #define NR_EXECVE	59	/* x86_64 */
 #define NR_EXECVEAT	322
@@ -169,6 +176,12 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 	}
 	if (ps->facs & KTRFAC_SYSCALL)
 		syscall__emit_call(ps->route, id, compat, regs);
+	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
+		__u64 args[KTR_MAXARGS];
+
+		syscall__args(regs, 0, args);
+		struct__capture(ps->route, id, 0, args, KTR_CAP_AT_ENTRY);
+	}
 	return 0;
 }
 
@@ -185,6 +198,14 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	compat = task__in_compat_syscall();
 	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat)))
 		namei__emit_args(ps->route, id, compat, regs);
+	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
+		__u64 args[KTR_MAXARGS];
+
+		syscall__args(regs, 0, args);
+		struct__capture(ps->route, id, ret, args, KTR_CAP_AT_EXIT);
+	}
+	if ((ps->facs & KTRFAC_GENIO) && !compat)
+		genio__emit(ps->route, id, ret, regs);
 	if (ps->facs & KTRFAC_SYSRET)
 		syscall__emit_ret(ps->route, id, ret);
 	return 0;

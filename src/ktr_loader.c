@@ -8,6 +8,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
+#include "ktr_captures.h"
 #include "ktr_loader.h"
 #include "syscalltab.h"
 
@@ -70,6 +71,9 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		err = bpf_map__set_max_entries(skel->maps.scratch, ncpus);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
+	/* sched_switch runs on every switch machine-wide: only when asked for */
+	if (!err && !opts->csw)
+		err = bpf_program__set_autoload(skel->progs.ktr_csw_switch, false);
 	if (err)
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
@@ -77,6 +81,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_sysent_i386, ktr_nsysent_i386);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
+	skel->rodata->ktr_iosize = opts->iosize;
+	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
 	err = ktraceb_bpf__load(skel);
 	if (!err)
 		err = ktraceb_bpf__attach(skel);

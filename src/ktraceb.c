@@ -128,6 +128,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind >= argc)
 		usage();
+	o->bpf.csw = o->facs & KTRFAC_CSW;
 	o->command = argv + optind;
 }
 

@@ -10,7 +10,9 @@ int ktr_getpoints(const char *trstr)
 	for (; *trstr != '\0'; trstr++) {
 		switch (*trstr) {
 		case 'c':
-			facs |= KTRFAC_SYSCALL | KTRFAC_SYSRET;
+			/* with the structures they pass and exec's argv/envp */
+			facs |= KTRFAC_SYSCALL | KTRFAC_SYSRET | KTRFAC_STRUCT | KTRFAC_ARGS |
+				KTRFAC_ENVS;
 			break;
 		case 'n':
 			facs |= KTRFAC_NAMEI;

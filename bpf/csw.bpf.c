@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Facility 'w' (KTR_CSW): a traced thread leaving and getting the CPU.
+ * sched_switch runs for every switch on the machine, so the loader attaches
+ * this program only when a trace asks for 'w'.
+ *
+ * "user" follows BSD's meaning, the thread was running user code: its saved
+ * user registers say it was not inside a syscall (orig_ax < 0 after an
+ * interrupt from user mode).  wmesg says why it switched, as FreeBSD's
+ * wait message does: preempt, yield, sleep, dsleep (uninterruptible),
+ * stopped, traced, or dead.
+ */
+#include "ktraceb.bpf.h"
+
+struct csw_sample {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct ktr_csw c;
+};
+
+/*
+ * The wait message as one little-endian 8-byte store: string literals
+ * would put a .rodata.str1.1 section into the object, which the libbpf 1.1
+ * linker mis-relocates when objects are linked into one.
+ */
+#define WMESG(a, b, c, d, e, f, g) \
+	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 | (__u64)(d) << 24 | (__u64)(e) << 32 | \
+	 (__u64)(f) << 40 | (__u64)(g) << 48)
+
+static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state, int out)
+{
+	if (!out)
+		return 0;
+	if (preempt)
+		return WMESG('p', 'r', 'e', 'e', 'm', 'p', 't');
+	if (state == 0)
+		return WMESG('y', 'i', 'e', 'l', 'd', 0, 0);
+	if (state & 0x1)
+		return WMESG('s', 'l', 'e', 'e', 'p', 0, 0);
+	if (state & 0x2)
+		return WMESG('d', 's', 'l', 'e', 'e', 'p', 0);
+	if (state & 0x4)
+		return WMESG('s', 't', 'o', 'p', 'p', 'e', 'd');
+	if (state & 0x8)
+		return WMESG('t', 'r', 'a', 'c', 'e', 'd', 0);
+	return WMESG('d', 'e', 'a', 'd', 0, 0, 0);
+}
+
+static __always_inline void csw__emit(struct task_struct *task, int out, bool preempt,
+				      unsigned int state)
+{
+	__u32 tgid = task->tgid;
+	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
+	struct csw_sample *rec;
+	struct pt_regs *regs;
+
+	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC) || !(ps->facs & KTRFAC_CSW))
+		return;
+	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	if (!rec) {
+		rec__count_lost(ps->route);
+		return;
+	}
+	rec__header(&rec->h, KTR_CSW, sizeof(rec->c), tgid, task->pid, task);
+	rec->s.route = ps->route;
+	rec->s.reserved = 0;
+	rec->c.out = out;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	rec->c.user = regs ? (long)BPF_CORE_READ(regs, orig_ax) < 0 : 0;
+	*(__u64 *)rec->c.wmesg = csw__wmesg(preempt, state, out);
+	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	csw__emit(prev, 1, preempt, prev_state);
+	csw__emit(next, 0, false, 0);
+	return 0;
+}

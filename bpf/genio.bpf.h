@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Facility 'i' (KTR_GENIO): the bytes a read or write family syscall moved,
+ * taken from the user buffers at syscall exit, up to ktr_iosize bytes.
+ * Called from the sys_exit program (syscall.bpf.c) so that GIO comes before
+ * RET in one program, in a fixed order.
+ */
+#ifndef KTRACEB_GENIO_BPF_H
+#define KTRACEB_GENIO_BPF_H
+
+#include "ktraceb.bpf.h"
+
+struct genio_iovec {
+	__u64 base;
+	__u64 len;
+};
+
+/* Copy up to want bytes from an iovec array into data; returns bytes copied. */
+static __always_inline __u32 genio__copy_iov(char *data, __u64 uiov, __u64 cnt, __u32 want)
+{
+	__u32 off = 0;
+
+	for (int i = 0; i < KTR_IOV_MAX; i++) {
+		struct genio_iovec v;
+		__u32 n;
+
+		if (i >= cnt || off >= want)
+			break;
+		if (bpf_probe_read_user(&v, sizeof(v), (void *)(uiov + i * sizeof(v))) < 0)
+			break;
+		n = v.len < want - off ? v.len : want - off;
+		/* off < want <= 64k and n <= 64k: masks the verifier can follow */
+		off &= 0xffff;
+		n &= 0x1ffff;
+		if (n && bpf_probe_read_user(data + off, n, (void *)v.base) < 0)
+			break;
+		off += n;
+	}
+	return off;
+}
+
+static __always_inline void genio__emit(__u32 route, long id, long ret, struct pt_regs *regs)
+{
+	struct ktr_sample *s;
+	struct ktr_header *h;
+	struct ktr_genio *g;
+	struct user_msghdr msg;
+	__u32 want, got = 0;
+	__u8 kind;
+	char *data;
+
+	if (ret <= 0 || id < 0 || id >= KTR_MAX_SYSCALLS)
+		return;
+	kind = ktr_genio64[id];
+	if (kind == KTR_GIO_NONE)
+		return;
+	s = rec__scratch();
+	if (!s)
+		return;
+	h = (void *)(s + 1);
+	g = (void *)(h + 1);
+	data = (void *)(g + 1);
+	want = ret < ktr_iosize ? ret : ktr_iosize;
+	if (want > KTR_IOSIZE_MAX)
+		want = KTR_IOSIZE_MAX;
+	switch (kind) {
+	case KTR_GIO_READ_BUF:
+	case KTR_GIO_WRITE_BUF:
+		if (want && bpf_probe_read_user(data, want & 0x1ffff, (void *)regs->si) == 0)
+			got = want;
+		break;
+	case KTR_GIO_READ_IOV:
+	case KTR_GIO_WRITE_IOV:
+		got = genio__copy_iov(data, regs->si, regs->dx, want);
+		break;
+	case KTR_GIO_READ_MSG:
+	case KTR_GIO_WRITE_MSG:
+		if (bpf_probe_read_user(&msg, sizeof(msg), (void *)regs->si) < 0)
+			return;
+		got = genio__copy_iov(data, (__u64)msg.msg_iov, msg.msg_iovlen, want);
+		break;
+	}
+	if (got > KTR_IOSIZE_MAX)
+		return;
+	g->ktr_fd = regs->di;
+	g->ktr_rw = (kind == KTR_GIO_WRITE_BUF || kind == KTR_GIO_WRITE_IOV ||
+		     kind == KTR_GIO_WRITE_MSG) ? KTR_UIO_WRITE : KTR_UIO_READ;
+	rec__header_current(h, KTR_GENIO, sizeof(*g) + got);
+	rec__output(s, route, sizeof(*s) + sizeof(*h) + sizeof(*g) + got);
+}
+
+#endif /* KTRACEB_GENIO_BPF_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Which syscalls move data (GENIO) and which structures they pass
+ * (KTR_STRUCT), by syscall name; turned into the per-number tables the BPF
+ * side reads from .rodata.
+ */
+#ifndef KTRACEB_KTR_CAPTURES_H
+#define KTRACEB_KTR_CAPTURES_H
+
+#include "ktraceb/bpf_shared.h"
+
+/* Fill genio[nr] and caps[nr][] for the x86_64 syscall table. */
+void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES]);
+
+#endif /* KTRACEB_KTR_CAPTURES_H */
