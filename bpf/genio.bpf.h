@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * Facility 'i' (KTR_GENIO): the bytes a read or write family syscall moved,
- * taken from the user buffers at syscall exit, up to ktr_iosize bytes.
+ * taken from the user buffers at syscall exit, up to the process's iosize.
  * Called from the sys_exit program (syscall.bpf.c) so that GIO comes before
  * RET in one program, in a fixed order.
  */
@@ -40,7 +40,8 @@ static __always_inline __u32 genio__copy_iov(char *data, __u64 uiov, __u64 cnt, 
 	return off;
 }
 
-static __always_inline void genio__emit(__u32 route, long id, long ret, struct pt_regs *regs)
+static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long ret,
+					struct pt_regs *regs)
 {
 	struct ktr_sample *s;
 	struct ktr_header *h;
@@ -61,9 +62,11 @@ static __always_inline void genio__emit(__u32 route, long id, long ret, struct p
 	h = (void *)(s + 1);
 	g = (void *)(h + 1);
 	data = (void *)(g + 1);
-	want = ret < ktr_iosize ? ret : ktr_iosize;
+	want = ret < ps->iosize ? ret : ps->iosize;
 	if (want > KTR_IOSIZE_MAX)
 		want = KTR_IOSIZE_MAX;
+	/* keep clang from dropping the masks below as redundant: the verifier needs them */
+	barrier_var(want);
 	switch (kind) {
 	case KTR_GIO_READ_BUF:
 	case KTR_GIO_WRITE_BUF:
@@ -87,7 +90,7 @@ static __always_inline void genio__emit(__u32 route, long id, long ret, struct p
 	g->ktr_rw = (kind == KTR_GIO_WRITE_BUF || kind == KTR_GIO_WRITE_IOV ||
 		     kind == KTR_GIO_WRITE_MSG) ? KTR_UIO_WRITE : KTR_UIO_READ;
 	rec__header_current(h, KTR_GENIO, sizeof(*g) + got);
-	rec__output(s, route, sizeof(*s) + sizeof(*h) + sizeof(*g) + got);
+	rec__output(s, ps->route, sizeof(*s) + sizeof(*h) + sizeof(*g) + got);
 }
 
 #endif /* KTRACEB_GENIO_BPF_H */

@@ -67,7 +67,6 @@ extern const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS];
 extern const volatile __u64 ktr_wakeup_bytes;
 extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
-extern const volatile __u32 ktr_iosize;
 extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
 
 /* The tracing state of the current process, NULL if it is not traced. */
@@ -145,6 +144,7 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 {
 	s->route = route;
 	s->reserved = 0;
+	barrier_var(size); /* the verifier must see this bound, clang may not drop it */
 	if (size > KTR_SCRATCH_SIZE)
 		size = KTR_SCRATCH_SIZE;
 	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)

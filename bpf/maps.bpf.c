@@ -19,7 +19,6 @@ const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS] = {};
 const volatile __u64 ktr_wakeup_bytes = 1 << 22;
 const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS] = {};
-const volatile __u32 ktr_iosize = KTR_IOSIZE_DEFAULT;
 const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES] = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -112,6 +112,16 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 
 	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC))
 		return 0;
+	/*
+	 * A set-id (or file-capability) exec ends tracing unless root set it
+	 * (BSD kern_exec.c): the new image must not leak to a lesser tracer.
+	 */
+	if (BPF_CORE_READ_BITFIELD(bprm, secureexec) && !(ps->facs & KTRFAC_ROOT)) {
+		__u32 tgid = p->tgid;
+
+		bpf_map_delete_elem(&procs, &tgid);
+		return 0;
+	}
 	elfclass = BPF_CORE_READ(bprm, buf[4]);
 	ps->sv_flags = elfclass == ELFCLASS32 ? KTR_SV_LINUX_I386 : KTR_SV_LINUX_AMD64;
 	if (ps->facs & KTRFAC_NAMEI)
@@ -137,11 +147,15 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	/* signal->live drops before this tracepoint: 0 means the last thread */
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		return 0;
+	/*
+	 * Submit before deleting: once the daemon sees the entry gone, the
+	 * EXIT record is already in the ring for its last drain of the file.
+	 */
 	route = ps->route;
-	bpf_map_delete_elem(&procs, &tgid);
 	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
 	if (!rec) {
 		rec__count_lost(route);
+		bpf_map_delete_elem(&procs, &tgid);
 		return 0;
 	}
 	rec__header(&rec->h, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
@@ -150,5 +164,6 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	rec->e.status = BPF_CORE_READ(p, exit_code);
 	rec->e.pad = 0;
 	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	bpf_map_delete_elem(&procs, &tgid);
 	return 0;
 }

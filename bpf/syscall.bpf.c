@@ -205,7 +205,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 		struct__capture(ps->route, id, ret, args, KTR_CAP_AT_EXIT);
 	}
 	if ((ps->facs & KTRFAC_GENIO) && !compat)
-		genio__emit(ps->route, id, ret, regs);
+		genio__emit(ps, id, ret, regs);
 	if (ps->facs & KTRFAC_SYSRET)
 		syscall__emit_ret(ps->route, id, ret);
 	return 0;

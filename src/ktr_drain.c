@@ -96,6 +96,21 @@ unsigned long long ktr_drain__lost(const struct ktr_drain *d, __u32 route)
 	return route < KTR_MAX_ROUTES ? d->lost_seen[route] : 0;
 }
 
+void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route)
+{
+	if (route >= KTR_MAX_ROUTES)
+		return;
+	for (int cpu = 0; cpu < d->ncpus; cpu++)
+		d->percpu[cpu] = 0;
+	bpf_map_update_elem(d->lost_fd, &route, d->percpu, BPF_ANY);
+	d->lost_seen[route] = 0;
+}
+
+int ktr_drain__epoll_fd(const struct ktr_drain *d)
+{
+	return ring_buffer__epoll_fd(d->ring);
+}
+
 /* Write a KTR_LOST record into every file whose BPF loss counter moved. */
 static void drain__account_lost(struct ktr_drain *d)
 {
@@ -146,7 +161,7 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
 	int n;
 
 	d->wall_offset_ns = ktr_wall_offset_ns();
-	n = ring_buffer__poll(d->ring, timeout_ms);
+	n = timeout_ms ? ring_buffer__poll(d->ring, timeout_ms) : 0;
 	if (n < 0 && n != -EINTR)
 		return n;
 	/* BPF wakes us only when the ring fills up: take what arrived meanwhile */

@@ -35,5 +35,9 @@ int ktr_drain__finish(struct ktr_drain *d);
 __s64 ktr_wall_offset_ns(void);
 
 unsigned long long ktr_drain__lost(const struct ktr_drain *d, __u32 route);
+/* A route slot is reused: its loss count starts again from zero. */
+void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route);
+/* An fd that polls readable when BPF wakes the drainer. */
+int ktr_drain__epoll_fd(const struct ktr_drain *d);
 
 #endif /* KTRACEB_KTR_DRAIN_H */

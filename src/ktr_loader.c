@@ -37,10 +37,29 @@ static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 	}
 }
 
+/* CAP_BPF (39) and CAP_PERFMON (38) in our effective set? */
+static bool loader__has_caps(void)
+{
+	unsigned long long eff = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff & (3ULL << 38)) == (3ULL << 38);
+}
+
 static const char *loader__why(int err)
 {
-	if (err == -EPERM || err == -EACCES)
+	/* the verifier refuses with EACCES too: only EPERM is about privilege */
+	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !loader__has_caps()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
+	if (err == -EACCES)
+		return "the kernel's BPF verifier refused the programs (run with -v for its log)";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
 		return "kernel has no BTF (/sys/kernel/btf/vmlinux; needs CONFIG_DEBUG_INFO_BTF)";
 	return "cannot load the BPF programs (run with -v for the verifier's log)";
@@ -81,7 +100,6 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_sysent_i386, ktr_nsysent_i386);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
-	skel->rodata->ktr_iosize = opts->iosize;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
 	err = ktraceb_bpf__load(skel);
 	if (!err)

@@ -11,7 +11,6 @@ struct ktraceb_bpf;
 
 struct ktr_loader_opts {
 	size_t ring_bytes;		/* power of two, >= page size */
-	size_t iosize;			/* GENIO bytes kept per I/O */
 	bool verbose;			/* libbpf debug output */
 	bool csw;			/* attach the context-switch program */
 };

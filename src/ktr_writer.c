@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -97,36 +98,40 @@ static int writer__open_fd(const char *path, bool append, const char **why)
 	return fd;
 }
 
-struct ktr_writer *ktr_writer__open(const char *path, bool append, const char **why)
+int ktr_tracefile_open(const char *path, bool append, const char **why)
 {
-	struct ktr_writer *w;
-	int fd;
-
 	*why = "";
-	fd = writer__open_fd(path, append, why);
-	if (fd < 0) {
-		errno = -fd;
+	return writer__open_fd(path, append, why);
+}
+
+struct ktr_writer *ktr_writer__new(int fd)
+{
+	struct ktr_writer *w = calloc(1, sizeof(*w));
+	char link[64], target[4096];
+	ssize_t n;
+
+	if (!w)
 		return NULL;
-	}
-	w = calloc(1, sizeof(*w));
-	if (w)
-		w->buf = malloc(WRITER_BUFSIZE);
-	if (w)
-		w->path = strdup(path);
-	if (!w || !w->buf || !w->path) {
-		if (w) {
-			free(w->buf);
-			free(w->path);
-		}
+	w->buf = malloc(WRITER_BUFSIZE);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	w->path = strdup(n > 0 ? target : "trace file");
+	if (!w->buf || !w->path) {
+		free(w->buf);
+		free(w->path);
 		free(w);
-		close(fd);
-		*why = strerror(ENOMEM);
 		errno = ENOMEM;
 		return NULL;
 	}
 	w->fd = fd;
 	w->committed = lseek(fd, 0, SEEK_END);
 	return w;
+}
+
+int ktr_writer__fd(const struct ktr_writer *w)
+{
+	return w->fd;
 }
 
 int ktr_writer__flush(struct ktr_writer *w)
@@ -186,8 +191,8 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 	return 0;
 }
 
-int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
-			    __s64 wall_offset_ns)
+int ktr_writer__append_proc(struct ktr_writer *w, int type, pid_t pid, pid_t tid, const char *comm,
+			    const void *payload, size_t len, __s64 wall_offset_ns)
 {
 	char rec[sizeof(struct ktr_header) + 256];
 	struct ktr_header *h = (struct ktr_header *)rec;
@@ -198,13 +203,20 @@ int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload,
 	memset(h, 0, sizeof(*h));
 	h->ktr_len = len;
 	h->ktr_type = type;
-	h->ktr_pid = getpid();
-	h->ktr_tid = h->ktr_pid;
-	strncpy(h->ktr_comm, "ktraceb", sizeof(h->ktr_comm) - 1);
+	h->ktr_pid = pid;
+	h->ktr_tid = tid;
+	strncpy(h->ktr_comm, comm, sizeof(h->ktr_comm) - 1);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	h->ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	memcpy(h + 1, payload, len);
 	return ktr_writer__append(w, rec, sizeof(*h) + len, wall_offset_ns);
+}
+
+int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
+			    __s64 wall_offset_ns)
+{
+	return ktr_writer__append_proc(w, type, getpid(), getpid(), "ktraceb", payload, len,
+				       wall_offset_ns);
 }
 
 int ktr_writer__error(const struct ktr_writer *w)
@@ -222,18 +234,24 @@ const char *ktr_writer__path(const struct ktr_writer *w)
 	return w->path;
 }
 
-int ktr_writer__close(struct ktr_writer *w)
+int ktr_writer__finish(struct ktr_writer *w)
 {
-	int err;
-
-	if (!w)
-		return 0;
+	if (w->fd < 0)
+		return -w->error;
 	ktr_writer__flush(w);
-	err = w->error;
-	if (close(w->fd) < 0 && !err)
-		err = errno;
+	if (close(w->fd) < 0 && !w->error)
+		w->error = errno;
+	w->fd = -1;
+	return -w->error;
+}
+
+void ktr_writer__free(struct ktr_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
 	free(w->buf);
 	free(w->path);
 	free(w);
-	return -err;
 }

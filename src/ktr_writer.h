@@ -17,12 +17,17 @@
 struct ktr_writer;
 
 /*
- * Open a trace file as BSD ktrace(1) does: without append, unlink it and
- * create it exclusively with mode 0600; with append, only a regular file the
- * caller owns.  Never through a symlink.  On failure return NULL with errno
- * set and *why pointing at a short reason ("is a symbolic link", ...).
+ * Open a trace file as BSD ktrace(1) does, with the caller's credentials:
+ * without append, unlink it and create it exclusively with mode 0600; with
+ * append, only a regular file the caller owns.  Never through a symlink,
+ * never a directory or FIFO.  Returns the fd, or -errno with *why pointing
+ * at a short reason ("is a symbolic link", ...).
  */
-struct ktr_writer *ktr_writer__open(const char *path, bool append, const char **why);
+int ktr_tracefile_open(const char *path, bool append, const char **why);
+
+/* A writer appending to fd (which it takes over), or NULL with errno set. */
+struct ktr_writer *ktr_writer__new(int fd);
+int ktr_writer__fd(const struct ktr_writer *w);
 
 /*
  * Append one record (header + payload, ktr_len checked by the caller),
@@ -35,12 +40,17 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
 			    __s64 wall_offset_ns);
 
+/* A record about process pid/tid made in user space (PROCCTOR at attach). */
+int ktr_writer__append_proc(struct ktr_writer *w, int type, pid_t pid, pid_t tid, const char *comm,
+			    const void *payload, size_t len, __s64 wall_offset_ns);
+
 int ktr_writer__flush(struct ktr_writer *w);
 /* The first write error (an errno value), or 0. */
 int ktr_writer__error(const struct ktr_writer *w);
 unsigned long long ktr_writer__records(const struct ktr_writer *w);
 const char *ktr_writer__path(const struct ktr_writer *w);
-/* Flush and close; returns 0 or the -errno of the first error. */
-int ktr_writer__close(struct ktr_writer *w);
+/* Flush and close the file; returns 0 or the -errno of the first error. */
+int ktr_writer__finish(struct ktr_writer *w);
+void ktr_writer__free(struct ktr_writer *w);
 
 #endif /* KTRACEB_KTR_WRITER_H */

@@ -1,61 +1,63 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * ktraceb: trace a command into a kdump-compatible file.
+ * ktraceb: BSD ktrace(1) on Linux.  This command parses the BSD options,
+ * opens the trace file with the caller's own credentials and hands it to
+ * the ktraceb daemon (ktr_daemon.c), which owns the BPF programs and writes
+ * every trace file.  With -p/-g it returns at once, as BSD does; with a
+ * command (or -F) it stays until the trace ends and reports what it wrote.
  *
- * The command is forked, held on a pipe until its tracing state is in the
- * BPF procs map, then released to execvp().  The state says "await exec", so
- * the BPF side records nothing until the command's first execve: the trace
- * starts with CALL execve, as BSD's ktrace(1) does.
+ * A command is forked, held on a pipe until the daemon has its tracing
+ * state, then released to execvp(); the state says "await exec", so the
+ * trace starts with CALL execve as BSD's does.
  */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
-#include "ktr_drain.h"
+#include "ktr_client.h"
 #include "ktr_loader.h"
+#include "ktr_proto.h"
 #include "ktr_writer.h"
 #include "trstr.h"
 
 #define DEF_TRACEFILE	"ktrace.out"
 #define DEF_RING_BYTES	(16u << 20)
-#define POLL_MS		50
-#define ROUTE		0	/* this process feeds one trace file */
 
 struct options {
 	const char *tracefile;
 	int facs;
-	bool append;
-	bool verbose;
+	bool facs_given, append, clear, clear_all, descend, foreground;
+	pid_t pid;			/* > 0 pid, < 0 process group, 0 none */
 	struct ktr_loader_opts bpf;
+	__u32 iosize;
 	char **command;
 };
 
-static volatile sig_atomic_t exiting;
+static volatile sig_atomic_t interrupted;
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ktraceb [-aiv] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
-			"command [args ...]\n");
+	fprintf(stderr,
+		"usage: ktraceb [-aCcdFiv] [-b bufsize] [-f trfile] [-g pgrp | -p pid] [-s iosize] "
+		"[-t trstr]\n"
+		"       ktraceb [-adiv] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
+		"command [args ...]\n");
 	exit(EX_USAGE);
 }
 
-/* A size with an optional k/m suffix, within [min, max]; -1 if malformed. */
+/* A size with an optional k/m/g suffix, within [min, max]; -1 if malformed. */
 static long long parse_size(const char *s, long long min, long long max)
 {
 	char *end;
@@ -76,85 +78,222 @@ static long long parse_size(const char *s, long long min, long long max)
 	return v;
 }
 
-static void parse_args(int argc, char **argv, struct options *o)
+static pid_t parse_id(const char *s, int sign)
+{
+	long long v = parse_size(s, 1, 0x7fffffff);
+
+	if (v < 0 || strpbrk(s, "kKmMgG"))
+		errx(EX_USAGE, "invalid process or group id %s", s);
+	return sign * (pid_t)v;
+}
+
+static void parse_opt(int ch, struct options *o)
 {
 	long long v;
+
+	switch (ch) {
+	case 'a':
+		o->append = true;
+		break;
+	case 'b':
+		v = parse_size(optarg, 4096, 1LL << 30);
+		if (v < 0 || (v & (v - 1)))
+			errx(EX_USAGE, "bad ring buffer size %s: a power of two, 4k to 1g", optarg);
+		o->bpf.ring_bytes = v;
+		break;
+	case 'C':
+		o->clear_all = true;
+		break;
+	case 'c':
+		o->clear = true;
+		break;
+	case 'd':
+		o->descend = true;
+		break;
+	case 'F':
+		o->foreground = true;
+		break;
+	case 'f':
+		o->tracefile = optarg;
+		break;
+	case 'g':
+	case 'p':
+		if (o->pid)
+			errx(EX_USAGE, "only one -g or -p flag is permitted");
+		o->pid = parse_id(optarg, ch == 'p' ? 1 : -1);
+		break;
+	case 'i':
+		o->facs |= KTRFAC_INHERIT;
+		break;
+	case 's':
+		v = parse_size(optarg, 0, KTR_IOSIZE_MAX);
+		if (v < 0)
+			errx(EX_USAGE, "bad I/O capture size %s: 0 to 64k", optarg);
+		o->iosize = v;
+		break;
+	case 't':
+		v = ktr_getpoints(optarg);
+		if (v < 0) {
+			warnx("unknown facility in %s", optarg);
+			usage();
+		}
+		o->facs = (o->facs & KTRFAC_INHERIT) | v;
+		o->facs_given = true;
+		break;
+	case 'v':
+		o->bpf.verbose = true;
+		break;
+	default:
+		usage();
+	}
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
 	int ch;
 
 	o->tracefile = DEF_TRACEFILE;
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
-	o->bpf.iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:f:is:t:v")) != -1) {
-		switch (ch) {
-		case 'a':
-			o->append = true;
-			break;
-		case 'b':
-			v = parse_size(optarg, 4096, 1LL << 30);
-			if (v < 0 || (v & (v - 1)))
-				errx(EX_USAGE, "bad ring buffer size %s: a power of two, 4k to 1g",
-				     optarg);
-			o->bpf.ring_bytes = v;
-			break;
-		case 'f':
-			o->tracefile = optarg;
-			break;
-		case 'i':
-			o->facs |= KTRFAC_INHERIT;
-			break;
-		case 's':
-			v = parse_size(optarg, 0, KTR_SCRATCH_SIZE - 1024);
-			if (v < 0)
-				errx(EX_USAGE, "bad I/O capture size %s", optarg);
-			o->bpf.iosize = v;
-			break;
-		case 't': {
-			int facs = ktr_getpoints(optarg);
-
-			if (facs < 0) {
-				warnx("unknown facility in %s", optarg);
-				usage();
-			}
-			o->facs = (o->facs & KTRFAC_INHERIT) | facs;
-			break;
-		}
-		case 'v':
-			o->verbose = o->bpf.verbose = true;
-			break;
-		default:
-			usage();
-		}
-	}
-	if (optind >= argc)
+	o->iosize = KTR_IOSIZE_DEFAULT;
+	while ((ch = getopt(argc, argv, "+ab:Ccdf:Fg:ip:s:t:v")) != -1)
+		parse_opt(ch, o);
+	if (optind < argc)
+		o->command = argv + optind;
+	/* the checks FreeBSD's ktrace(1) makes */
+	if ((o->pid && o->command) || (o->clear_all && (o->pid || o->clear)) ||
+	    (!o->pid && !o->clear && !o->clear_all && !o->command) ||
+	    (o->command && (o->clear || o->clear_all)) ||
+	    (o->foreground && (!o->pid || o->clear)))
 		usage();
-	o->bpf.csw = o->facs & KTRFAC_CSW;
-	o->command = argv + optind;
 }
 
 static void on_signal(int sig)
 {
-	exiting = sig;
+	interrupted = sig;
 }
 
-static void write_fileinfo(struct ktr_writer *w)
+/* Print the daemon's per-process lines ("pid 12: not your process"). */
+static void print_reply_lines(const char *msg)
 {
-	struct ktr_fileinfo fi;
-	struct utsname u;
+	const char *p = msg;
 
-	memset(&fi, 0, sizeof(fi));
-	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
-	fi.fi_version = KTR_FORMAT_VERSION;
-	fi.fi_hdrsize = sizeof(struct ktr_header);
-	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-	if (uname(&u) == 0) {
-		snprintf(fi.fi_machine, sizeof(fi.fi_machine), "%.15s", u.machine);
-		snprintf(fi.fi_release, sizeof(fi.fi_release), "%.64s", u.release);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "ktraceb: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
 	}
-	fi.fi_clock = CLOCK_MONOTONIC;
-	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
-	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);
-	ktr_writer__append_meta(w, KTR_FILEINFO, &fi, sizeof(fi), fi.fi_wall_offset_ns);
+}
+
+static int connect_daemon(const struct options *o, bool spawn)
+{
+	const char *why;
+	int sock = ktr_client__connect(&o->bpf, spawn, &why);
+
+	if (sock < 0 && !(sock == -ENOENT && !spawn))
+		errx(EX_UNAVAILABLE, "%s", why);
+	return sock;
+}
+
+static int request(int sock, struct ktr_request *req, int fd, struct ktr_reply *rep)
+{
+	int err;
+
+	req->magic = KTR_PROTO_MAGIC;
+	err = ktr_client__request(sock, req, fd, rep);
+	if (err)
+		errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-err));
+	print_reply_lines(rep->msg);
+	return rep->error;
+}
+
+/* -c, -C: clear; never starts a daemon (if none runs, nothing is traced). */
+static int run_clear(const struct options *o)
+{
+	struct ktr_request req = { 0 };
+	struct ktr_reply rep;
+	struct stat st;
+	int sock;
+
+	if (o->clear && !o->pid) {
+		if (stat(o->tracefile, &st) < 0)
+			err(1, "%s", o->tracefile);
+		req.op = KTR_OP_CLEARFILE;
+		req.file_dev = st.st_dev;
+		req.file_ino = st.st_ino;
+	} else {
+		req.op = o->clear_all ? KTR_OP_CLEARALL : KTR_OP_CLEAR;
+		req.pid = o->pid;
+		req.facs = o->facs_given ? (__u32)(o->facs & KTRFAC_MASK) : 0;
+	}
+	sock = connect_daemon(o, false);
+	if (sock < 0)
+		return 0;
+	return request(sock, &req, -1, &rep) ? 1 : 0;
+}
+
+static int open_tracefile(const struct options *o)
+{
+	const char *why;
+	int fd = ktr_tracefile_open(o->tracefile, o->append, &why);
+
+	if (fd < 0)
+		errx(EX_CANTCREAT, "%s: %s", o->tracefile, why);
+	return fd;
+}
+
+/* Wait for the daemon's DONE, passing on a Ctrl-C as STOP. */
+static int wait_done(int sock, const char *tracefile)
+{
+	struct ktr_request stop = { .magic = KTR_PROTO_MAGIC, .op = KTR_OP_STOP };
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	struct ktr_reply *rep = calloc(1, sizeof(*rep));
+	bool stopping = false;
+	int error;
+
+	if (!rep)
+		errx(EX_OSERR, "out of memory");
+	for (;;) {
+		if (interrupted && !stopping) {
+			ktr_proto__send(sock, &stop, sizeof(stop), -1);
+			stopping = true;
+		}
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		error = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
+		if (error)
+			errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-error));
+		if (rep->type == KTR_REPLY_DONE)
+			break;
+	}
+	print_reply_lines(rep->msg);
+	fprintf(stderr, "ktraceb: %llu records written to %s, %llu lost\n",
+		(unsigned long long)rep->records, tracefile, (unsigned long long)rep->lost);
+	error = rep->error;
+	free(rep);
+	return error;
+}
+
+/* -p, -g: start tracing and return at once (or stay, with -F). */
+static int run_attach(const struct options *o)
+{
+	struct ktr_request req = { 0 };
+	struct ktr_reply rep;
+	int fd = open_tracefile(o), sock = connect_daemon(o, true), err;
+
+	req.op = KTR_OP_SET;
+	req.facs = o->facs;
+	req.pid = o->pid;
+	req.iosize = o->iosize;
+	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0);
+	err = request(sock, &req, fd, &rep);
+	close(fd);
+	if (err || !rep.count)
+		return 1;
+	if (!o->foreground)
+		return 0;
+	return wait_done(sock, o->tracefile) ? 1 : 0;
 }
 
 /* Fork the command, held until its tracing is set up; returns its pid. */
@@ -184,37 +323,6 @@ static pid_t spawn_held(char **command, int *gate_fd)
 	return pid;
 }
 
-/* Traced processes still feeding this file; stale entries are removed. */
-static int count_traced(int procs_fd)
-{
-	__u32 key, next, *prev = NULL;
-	int n = 0;
-
-	while (bpf_map_get_next_key(procs_fd, prev, &next) == 0) {
-		struct ktr_proc_state ps;
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(procs_fd, &key, &ps) < 0 || ps.route != ROUTE)
-			continue;
-		if (kill(key, 0) < 0 && errno == ESRCH) {
-			bpf_map_delete_elem(procs_fd, &key);
-			continue;
-		}
-		n++;
-	}
-	return n;
-}
-
-static void untrace_all(int procs_fd)
-{
-	__u32 key;
-
-	while (bpf_map_get_next_key(procs_fd, NULL, &key) == 0)
-		if (bpf_map_delete_elem(procs_fd, &key) < 0)
-			break;
-}
-
 static int exit_status(int status)
 {
 	if (WIFEXITED(status))
@@ -224,83 +332,49 @@ static int exit_status(int status)
 	return EX_SOFTWARE;
 }
 
-/* Drain until the command and every process it passed tracing to are gone. */
-static int run(struct ktr_drain *drain, int procs_fd, pid_t child, struct ktr_writer *w)
+static int run_command(const struct options *o)
 {
-	int status = 0, err;
-	bool child_done = false;
+	struct ktr_request req = { 0 };
+	struct ktr_reply rep;
+	int fd = open_tracefile(o), sock = connect_daemon(o, true), gate, status = 0, error;
+	pid_t child;
 
-	for (;;) {
-		err = ktr_drain__poll(drain, POLL_MS);
-		if (err) {
-			warnx("%s: %s: tracing stopped", ktr_writer__path(w), strerror(-err));
-			untrace_all(procs_fd);
-		}
-		if (!child_done && waitpid(child, &status, WNOHANG) == child)
-			child_done = true;
-		if (exiting || (child_done && count_traced(procs_fd) == 0))
-			break;
+	child = spawn_held(o->command, &gate);
+	req.op = KTR_OP_SET;
+	req.facs = o->facs;
+	req.pid = child;
+	req.iosize = o->iosize;
+	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC;
+	error = request(sock, &req, fd, &rep);
+	close(fd);
+	if (error || !rep.count) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		errx(1, "cannot trace %s", o->command[0]);
 	}
-	untrace_all(procs_fd);
-	err = ktr_drain__finish(drain);
-	if (err)
-		warnx("%s: %s: tracing stopped", ktr_writer__path(w), strerror(-err));
-	if (!child_done && waitpid(child, &status, exiting ? WNOHANG : 0) == child)
-		child_done = true;
-	return child_done ? exit_status(status) : 128 + exiting;
+	if (write(gate, "x", 1) != 1)
+		err(EX_OSERR, "cannot start %s", o->command[0]);
+	close(gate);
+	error = wait_done(sock, o->tracefile);
+	if (waitpid(child, &status, interrupted ? WNOHANG : 0) != child)
+		return 128 + interrupted;
+	status = exit_status(status);
+	return status ? status : error ? EX_IOERR : 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	struct ktraceb_bpf *skel;
-	struct ktr_writer *w;
-	struct ktr_drain *drain;
-	struct ktr_proc_state ps = { 0 };
-	const char *why;
-	int gate, procs_fd, status;
-	__u32 key;
-	pid_t child;
 
 	parse_args(argc, argv, &o);
 	if (getuid() != geteuid())
 		errx(EX_CONFIG, "must not run set-uid: install with file capabilities instead");
-	w = ktr_writer__open(o.tracefile, o.append, &why);
-	if (!w)
-		errx(EX_CANTCREAT, "%s: %s", o.tracefile, why);
-	skel = ktr_loader__load(&o.bpf, &why);
-	if (!skel)
-		errx(EX_UNAVAILABLE, "%s", why);
-	drain = ktr_drain__new(skel);
-	if (!drain)
-		err(EX_OSERR, "ring buffer");
-	ktr_drain__set_writer(drain, ROUTE, w);
-	write_fileinfo(w);
-
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	procs_fd = bpf_map__fd(skel->maps.procs);
-	child = spawn_held(o.command, &gate);
-	key = child;
-	ps.facs = o.facs;
-	ps.route = ROUTE;
-	ps.flags = KTR_PS_AWAIT_EXEC;
-	ps.sv_flags = KTR_SV_LINUX_AMD64;
-	if (bpf_map_update_elem(procs_fd, &key, &ps, BPF_NOEXIST) < 0) {
-		kill(child, SIGKILL);
-		err(EX_OSERR, "cannot trace pid %d", child);
-	}
-	if (write(gate, "x", 1) != 1)
-		err(EX_OSERR, "cannot start %s", o.command[0]);
-	close(gate);
-
-	status = run(drain, procs_fd, child, w);
-	fprintf(stderr, "ktraceb: %llu records written to %s, %llu lost\n",
-		ktr_writer__records(w), o.tracefile, ktr_drain__lost(drain, ROUTE));
-	ktr_drain__free(drain);
-	ktr_loader__destroy(skel);
-	if (ktr_writer__close(w) < 0)
-		status = status ? status : EX_IOERR;
-	return status;
+	if (o.clear || o.clear_all)
+		return run_clear(&o);
+	if (o.pid)
+		return run_attach(&o);
+	return run_command(&o);
 }

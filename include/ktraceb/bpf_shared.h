@@ -37,6 +37,8 @@ struct ktr_proc_state {
 	__u32 route;
 	__u32 flags;			/* KTR_PS_* */
 	__u32 sv_flags;			/* ABI, as in KTR_PROCCTOR */
+	__u32 iosize;			/* GENIO bytes kept per I/O */
+	__u32 pad;
 };
 #define KTR_PS_AWAIT_EXEC	0x1	/* ignore everything before the first execve */
 

@@ -28,8 +28,10 @@ void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg
 			    const __u64 *args, int flags);
 
 /*
- * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc",
- * "-1 errno 2 No such file or directory", "RESTART".
+ * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc", "0x7f..."
+ * (mmap, brk, mremap), "-1 errno 2 No such file or directory (ENOENT)",
+ * "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)";
+ * under KTR_DEC_RAW "-1 errno 2" and the plain number.  No newline.
  */
 void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
 		      int flags);
@@ -40,6 +42,14 @@ const char *ktr_errno_name(int err);
 const char *ktr_signal_name(int sig);
 /* si_code name for a signal ("SI_USER", "SEGV_MAPERR", ...), NULL if unknown. */
 const char *ktr_sigcode_name(int sig, int code);
+
+/*
+ * A wait(2) status as strace shows it, for KTR_EXIT and struct wstatus:
+ * "WIFEXITED(s) && WEXITSTATUS(s) == 0", "WIFSIGNALED(s) && WTERMSIG(s) ==
+ * SIGKILL && WCOREDUMP(s)", "WIFSTOPPED(s) && WSTOPSIG(s) == SIGSTOP",
+ * "WIFCONTINUED(s)"; the number in hex under KTR_DEC_RAW.
+ */
+void ktr_print_wstatus(FILE *out, int status, int flags);
 
 /*
  * A KTR_STRUCT payload (name already split off): "struct stat { dev=..., ... }".

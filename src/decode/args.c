@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * KTR_SYSCALL arguments.  Each syscall with symbolic arguments has an entry
+ * in one of the per-family tables (decode_file.c, decode_mem.c, ...); every
+ * other argument follows a generic rule driven by the kernel's declared
+ * type and name from the generated table: pointers in hex, descriptors and
+ * ids in decimal, the rest as plain numbers like BSD kdump.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ktraceb/ktr.h"
+#include "decode_int.h"
+
+static const struct {
+	const struct ktr_scdec *tab;
+	const size_t *n;
+} families[] = {
+	{ ktr_scdec_file, &ktr_nscdec_file }, { ktr_scdec_mem, &ktr_nscdec_mem },
+	{ ktr_scdec_proc, &ktr_nscdec_proc }, { ktr_scdec_signal, &ktr_nscdec_signal },
+	{ ktr_scdec_net, &ktr_nscdec_net },
+};
+
+static int scdec_cmp(const void *key, const void *ent)
+{
+	return strcmp(key, ((const struct ktr_scdec *)ent)->name);
+}
+
+static const struct ktr_scdec *scdec_find(const char *name)
+{
+	for (size_t f = 0; f < KTR_NELEM(families); f++) {
+		const struct ktr_scdec *d;
+
+		d = bsearch(name, families[f].tab, *families[f].n, sizeof(*d), scdec_cmp);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
+bool ktr_scdec_tables_sorted(void)
+{
+	for (size_t f = 0; f < KTR_NELEM(families); f++)
+		for (size_t i = 1; i < *families[f].n; i++)
+			if (strcmp(families[f].tab[i - 1].name, families[f].tab[i].name) >= 0)
+				return false;
+	return true;
+}
+
+static bool name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(name, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const fd_names[] = {
+	"fd",	     "epfd",	  "ufd",      "pidfd",	     "oldfd",	   "newfd",  "fd_in",
+	"fd_out",    "in_fd",	  "out_fd",   "fdin",	     "fdout",	   "fildes", "fs_fd",
+	"kernel_fd", "initrd_fd", "group_fd", "fanotify_fd", "ruleset_fd", NULL,
+};
+static const char *const dfd_names[] = {
+	"dfd", "olddfd", "newdfd", "to_dfd", "from_dfd", "mountdirfd", NULL,
+};
+static const char *const int32_types[] = {
+	"int",	     "const int",	"pid_t",	"key_t", "mqd_t",
+	"clockid_t", "const clockid_t", "key_serial_t", "__s32", NULL,
+};
+static const char *const id_types[] = { "pid_t", "uid_t", "gid_t", "qid_t", NULL };
+
+void ktr_arg_hex(FILE *out, const struct ktr_argctx *c, int i)
+{
+	fprintf(out, "%#llx", (unsigned long long)c->a[i]);
+}
+
+/* An int argument: only the low 32 bits of the register are meaningful. */
+void ktr_arg_int(FILE *out, const struct ktr_argctx *c, int i)
+{
+	fprintf(out, "%d", (int)c->a[i]);
+}
+
+void ktr_arg_fd(FILE *out, const struct ktr_argctx *c, int i)
+{
+	fprintf(out, "%d", (int)c->a[i]);
+}
+
+void ktr_arg_dfd(FILE *out, const struct ktr_argctx *c, int i)
+{
+	if ((int)c->a[i] == AT_FDCWD)
+		fputs("AT_FDCWD", out);
+	else
+		fprintf(out, "%d", (int)c->a[i]);
+}
+
+void ktr_arg_signal(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_signal(out, (int)c->a[i], c->flags);
+}
+
+void ktr_arg_mode(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_octal(out, c->a[i], c->flags);
+}
+
+static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
+{
+	const struct ktr_sysent *se = c->se;
+	const char *type = i < se->narg ? se->argtype[i] : NULL;
+	const char *name = i < se->narg ? se->argname[i] : NULL;
+	__u64 v = c->a[i];
+
+	if ((se->pathmask | se->strmask) & (1u << i) || (type && strchr(type, '*'))) {
+		ktr_arg_hex(out, c, i);
+		return;
+	}
+	if (!type || !name) {
+		ktr_print_num(out, v, c->flags);
+		return;
+	}
+	if (name_in(name, dfd_names))
+		ktr_arg_dfd(out, c, i);
+	else if (name_in(name, fd_names) || name_in(type, id_types))
+		ktr_arg_fd(out, c, i);
+	else if (strstr(name, "timeout") && strcmp(type, "int") == 0)
+		ktr_arg_int(out, c, i);
+	else if (name_in(type, int32_types))
+		ktr_print_num(out, (__u64)(__s64)(int)v, c->flags);
+	else if (strstr(type, "int") || strcmp(type, "unsigned") == 0 || strcmp(type, "u32") == 0 ||
+		 strcmp(type, "umode_t") == 0)
+		ktr_print_num(out, v & 0xffffffffu, c->flags);
+	else
+		ktr_print_num(out, v, c->flags);
+}
+
+void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg, const __u64 *args,
+			    int flags)
+{
+	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
+	const struct ktr_scdec *d = NULL;
+	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
+
+	if (narg <= 0)
+		return;
+	if (narg > KTR_MAXARGS)
+		narg = c.narg = KTR_MAXARGS;
+	/* i386 "mmap" is old_mmap(struct mmap_arg_struct *): not the x86_64 layout */
+	if (se && !(flags & KTR_DEC_RAW) &&
+	    !((sv_flags & KTR_SV_ILP32) && strcmp(se->name, "mmap") == 0))
+		d = scdec_find(se->name);
+	fputc('(', out);
+	for (int i = 0; i < narg; i++) {
+		if (i)
+			fputc(',', out);
+		if (d && d->fn[i])
+			d->fn[i](out, &c, i);
+		else if (se && !(flags & KTR_DEC_RAW))
+			print_generic(out, &c, i);
+		else
+			ktr_print_num(out, args[i], flags);
+	}
+	fputc(')', out);
+}

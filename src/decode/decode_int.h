@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Internals shared by the decoders: symbol tables, the two generic printers
+ * (bit masks and enumerations) and the per-family argument formatters that
+ * the dispatch table in args.c points at.
+ */
+#ifndef KTRACEB_DECODE_INT_H
+#define KTRACEB_DECODE_INT_H
+
+#include <stdbool.h>
+#include "decode.h"
+#include "syscalltab.h"
+
+#define KTR_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+struct ktr_sym {
+	__u64 val;
+	const char *name;
+};
+
+/* A table entry whose name is the macro's own spelling. */
+#define KTR_SYM(x)             \
+	{                      \
+		(__u64)(x), #x \
+	}
+
+struct ktr_symtab {
+	const struct ktr_sym *sym;
+	size_t n;
+};
+#define KTR_SYMTAB(a)             \
+	{                         \
+		(a), KTR_NELEM(a) \
+	}
+
+/*
+ * Bit mask: the names of the entries whose bits are all set, in table order
+ * (so composite values such as O_SYNC must come before their parts), joined
+ * by '|', then any leftover bits as "|0x...".  A zero value prints the
+ * table's zero entry if it has one, else "0".  KTR_DEC_RAW prints the number.
+ */
+void ktr_print_mask(FILE *out, const struct ktr_symtab *t, __u64 v, int flags);
+/* The same, continuing after nprinted names already written; returns the count. */
+int ktr_print_mask_cont(FILE *out, const struct ktr_symtab *t, __u64 v, int nprinted);
+/* Enumeration: the name, or the value as a signed decimal number. */
+void ktr_print_enum(FILE *out, const struct ktr_symtab *t, __s64 v, int flags);
+/* The name for v, or NULL. */
+const char *ktr_sym_name(const struct ktr_symtab *t, __u64 v);
+
+/* A plain number: %#lx, or %ld under KTR_DEC_DECIMAL. */
+void ktr_print_num(FILE *out, __u64 v, int flags);
+/* Octal file mode "0644" ("0" for 0). */
+void ktr_print_octal(FILE *out, __u64 v, int flags);
+/* A string of at most max bytes with C escapes, stopping at NUL unless keep_nul. */
+void ktr_print_cstr(FILE *out, const char *s, size_t max, bool keep_nul);
+/* A signal set of nbits signals (bit 0 = signal 1): "SIGINT|SIGTERM", "0", "~(SIGKILL)". */
+void ktr_print_sigset(FILE *out, __u64 set, int flags);
+/* "SIGTERM", or the number. */
+void ktr_print_signal(FILE *out, __s64 sig, int flags);
+/* "-rw-r--r--" */
+void ktr_print_modestr(FILE *out, unsigned int mode);
+/* "S_IFCHR|0666", or the octal mode alone without a file type. */
+void ktr_print_filemode(FILE *out, __u64 mode, int flags);
+/* An errno value "ENOENT", or the number. */
+void ktr_print_errno_name(FILE *out, int err);
+
+/* Context of one syscall's arguments, for formatters that look at others. */
+struct ktr_argctx {
+	const __u64 *a;
+	int narg;
+	int flags;
+	unsigned int sv_flags;
+	const struct ktr_sysent *se;
+};
+
+typedef void (*ktr_argfn)(FILE *out, const struct ktr_argctx *c, int i);
+
+/* One syscall's special formatters, by name; NULL means the generic rule. */
+struct ktr_scdec {
+	const char *name;
+	ktr_argfn fn[6];
+};
+
+/* Formatters shared between families. */
+void ktr_arg_hex(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_int(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_fd(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_dfd(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_signal(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_mode(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_clockid(FILE *out, const struct ktr_argctx *c, int i);
+
+/* Per-family tables, each sorted by name (the unit test checks it). */
+extern const struct ktr_scdec ktr_scdec_file[];
+extern const size_t ktr_nscdec_file;
+extern const struct ktr_scdec ktr_scdec_mem[];
+extern const size_t ktr_nscdec_mem;
+extern const struct ktr_scdec ktr_scdec_proc[];
+extern const size_t ktr_nscdec_proc;
+extern const struct ktr_scdec ktr_scdec_signal[];
+extern const size_t ktr_nscdec_signal;
+extern const struct ktr_scdec ktr_scdec_net[];
+extern const size_t ktr_nscdec_net;
+
+/* ioctl request name, or NULL. */
+const char *ktr_ioctl_name(unsigned int req);
+
+/* Symbol tables used both by arguments and by structures. */
+extern const struct ktr_symtab ktr_open_flags_tab;
+extern const struct ktr_symtab ktr_poll_events_tab;
+extern const struct ktr_symtab ktr_epoll_events_tab;
+extern const struct ktr_symtab ktr_sa_flags_tab;
+extern const struct ktr_symtab ktr_msg_flags_tab;
+extern const struct ktr_symtab ktr_af_tab;
+extern const struct ktr_symtab ktr_clone_flags_tab;
+extern const struct ktr_symtab ktr_statx_mask_tab;
+extern const struct ktr_symtab ktr_resolve_tab;
+
+/* Open flags with the access mode first: "O_RDONLY|O_CLOEXEC". */
+void ktr_print_open_flags(FILE *out, __u64 v, int flags);
+
+/* For the unit test: every dispatch table sorted and free of duplicates. */
+bool ktr_scdec_tables_sorted(void);
+
+#endif /* KTRACEB_DECODE_INT_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * kdump: print a ktraceb (DragonFly-layout) trace file.  main() parses the
+ * BSD options and maps errors to one-line messages; the reading is in
+ * kdump_reader.c and the printing in kdump_print.c, shared with the tests.
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "kdump.h"
+#include "kdump_reader.h"
+#include "trstr.h"
+
+#define DEF_TRACEFILE "ktrace.out"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: kdump [-cdEHlnRsSTY] [-f trfile|-] [-m maxdata] [-p pid] "
+			"[-t trstr]\n");
+	exit(1);
+}
+
+/* strtol with end and range checks (FreeBSD set_pid_clear), never atoi. */
+static int parse_num(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || v < min || v > max)
+		errx(1, "invalid number %s", s);
+	return (int)v;
+}
+
+static void parse_args(int argc, char **argv, struct kdump_opts *o, const char **file)
+{
+	int ch;
+
+	while ((ch = getopt(argc, argv, "cdEf:Hlm:np:RsSTt:Y")) != -1) {
+		switch (ch) {
+		case 'c':
+			o->flags |= KD_CPU;
+			break;
+		case 'd':
+			o->decode |= KTR_DEC_DECIMAL;
+			break;
+		case 'E':
+			o->flags |= KD_ELAPSED;
+			break;
+		case 'f':
+			*file = optarg;
+			break;
+		case 'H':
+			o->flags |= KD_TIDCOL;
+			break;
+		case 'l':
+			o->flags |= KD_FOLLOW;
+			break;
+		case 'm':
+			o->maxdata = parse_num(optarg, 0, INT_MAX);
+			break;
+		case 'n':
+			o->decode |= KTR_DEC_RAW;
+			break;
+		case 'p':
+			o->pid = parse_num(optarg, 0, INT_MAX);
+			o->flags |= KD_PIDSEL;
+			break;
+		case 'R':
+			o->flags |= KD_RELTIME;
+			break;
+		case 's':
+			o->flags |= KD_NOGIO;
+			break;
+		case 'S':
+			o->flags |= KD_SYSNR;
+			break;
+		case 'T':
+			o->flags |= KD_ABSTIME;
+			break;
+		case 't':
+			o->trpoints = ktr_getpoints(optarg);
+			if (o->trpoints < 0)
+				errx(1, "unknown trace point in %s", optarg);
+			o->flags |= KD_TRSEL;
+			break;
+		case 'Y':
+			o->flags |= KD_SUMMARY;
+			break;
+		default:
+			usage();
+		}
+	}
+	/* -Y prints at end of file, which -l never reaches */
+	if (optind != argc || ((o->flags & KD_SUMMARY) && (o->flags & KD_FOLLOW)))
+		usage();
+}
+
+static void fail(int rc, const char *file, const struct ktr_reader *r)
+{
+	fflush(stdout);
+	switch (rc) {
+	case -EBADMSG:
+		errx(1, "bogus length 0x%x", (unsigned int)ktr_reader__header(r)->ktr_len);
+	case -ENODATA:
+		errx(1, "data too short");
+	case -ENOEXEC:
+		errx(1, "%s: not a dump", file);
+	default:
+		errno = -rc;
+		err(1, "%s", file);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct kdump_opts o = { .maxdata = KD_MAXDATA_DEFAULT };
+	const char *file = DEF_TRACEFILE;
+	struct ktr_reader *r;
+	struct kdump *kd;
+	unsigned long bad;
+	FILE *in;
+	int rc;
+
+	parse_args(argc, argv, &o, &file);
+	in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	if (!in)
+		err(1, "%s", file);
+	r = ktr_reader__open(in, (o.flags & KD_FOLLOW) ? KTR_READER_FOLLOW : 0);
+	kd = kdump__new(&o, stdout);
+	if (!r || !kd)
+		err(1, "%s", file);
+	rc = kdump__run(kd, r);
+	if (rc == 0)
+		rc = kdump__finish(kd);
+	if (rc)
+		fail(rc, file, r);
+	bad = kdump__ninvalid(kd);
+	kdump__free(kd);
+	ktr_reader__close(r);
+	if (in != stdin)
+		fclose(in);
+	if (fflush(stdout) == EOF)
+		err(1, "stdout");
+	if (bad)
+		errx(1, "%lu invalid record%s", bad, bad == 1 ? "" : "s");
+	return 0;
+}

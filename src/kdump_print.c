@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * One printer per record type, in the order of BSD kdump's ktrsyscall(),
+ * ktrsysret(), ...  Each printer checks the payload size first and returns
+ * -EINVAL before printing anything, so the caller can print "invalid record".
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "decode.h"
+#include "kdump_priv.h"
+
+/* DragonFly declares ktr_args[8]; Linux passes at most 6 but allow the slack. */
+#define SYSCALL_MAXARGS 8
+#define CSW_OLD_LEN 8 /* DragonFly / old FreeBSD struct ktr_csw */
+
+typedef int (*printer_fn)(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+			  size_t len);
+
+struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
+{
+	struct kdump *kd;
+
+	kd = calloc(1, sizeof(*kd));
+	if (!kd)
+		return NULL;
+	kd->o = *opts;
+	kd->out = out;
+	return kd;
+}
+
+void kdump__free(struct kdump *kd)
+{
+	if (!kd)
+		return;
+	kd_summary__free(kd->sum);
+	kd_map__free(&kd->abi);
+	free(kd);
+}
+
+unsigned long kdump__ninvalid(const struct kdump *kd)
+{
+	return kd->ninvalid;
+}
+
+unsigned int kd_abi(const struct kdump *kd, int pid)
+{
+	const struct kd_map_ent *e = kd_map__get(&kd->abi, pid);
+
+	return e ? (unsigned int)e->v1 : 0;
+}
+
+void kd_print_scname(struct kdump *kd, unsigned int sv_flags, int code)
+{
+	const char *name = ktr_syscall_name(sv_flags, code);
+
+	if (!name) {
+		fprintf(kd->out, "[%d]", code);
+		return;
+	}
+	fputs(name, kd->out);
+	if (kd->o.flags & KD_SYSNR)
+		fprintf(kd->out, "[%d]", code);
+}
+
+/* --- record bodies ------------------------------------------------------- */
+
+static int pr_syscall(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		      size_t len)
+{
+	__u64 args[SYSCALL_MAXARGS];
+	struct ktr_syscall sc;
+	unsigned int sv;
+
+	if (len < sizeof(sc))
+		return -EINVAL;
+	memcpy(&sc, d, sizeof(sc));
+	if (sc.ktr_narg < 0 || sc.ktr_narg > SYSCALL_MAXARGS ||
+	    len != sizeof(sc) + sizeof(__u64) * sc.ktr_narg)
+		return -EINVAL;
+	memcpy(args, d + sizeof(sc), sizeof(__u64) * sc.ktr_narg);
+	sv = kd_abi(kd, h->ktr_pid);
+	kd_print_scname(kd, sv, sc.ktr_code);
+	ktr_print_syscall_args(kd->out, sv, sc.ktr_code, sc.ktr_narg, args, kd->o.decode);
+	return 0;
+}
+
+static int pr_sysret(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		     size_t len)
+{
+	struct ktr_sysret sr;
+	unsigned int sv;
+
+	if (len != sizeof(sr))
+		return -EINVAL;
+	memcpy(&sr, d, sizeof(sr));
+	sv = kd_abi(kd, h->ktr_pid);
+	kd_print_scname(kd, sv, sr.ktr_code);
+	fputc(' ', kd->out);
+	ktr_print_sysret(kd->out, sv, sr.ktr_code, sr.ktr_error, sr.ktr_retval, kd->o.decode);
+	return 0;
+}
+
+static int pr_namei(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		    size_t len)
+{
+	kd_putquoted(kd->out, d, len);
+	return 0;
+}
+
+static int pr_genio(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		    size_t len)
+{
+	struct ktr_genio gio;
+	size_t n;
+
+	if (len < sizeof(gio))
+		return -EINVAL;
+	memcpy(&gio, d, sizeof(gio));
+	if (gio.ktr_rw != KTR_UIO_READ && gio.ktr_rw != KTR_UIO_WRITE)
+		return -EINVAL;
+	n = len - sizeof(gio);
+	fprintf(kd->out, "fd %d %s %zu byte%s", gio.ktr_fd,
+		gio.ktr_rw == KTR_UIO_READ ? "read" : "wrote", n, n == 1 ? "" : "s");
+	if ((kd->o.flags & KD_NOGIO) || n == 0)
+		return 0;
+	if (kd->o.maxdata > 0 && n > (size_t)kd->o.maxdata)
+		n = kd->o.maxdata;
+	fputc('\n', kd->out);
+	kd_dump_data(kd->out, d + sizeof(gio), n);
+	return 0;
+}
+
+static int pr_psig(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+{
+	const char *name, *code;
+	struct ktr_psig ps;
+
+	if (len != sizeof(ps))
+		return -EINVAL;
+	memcpy(&ps, d, sizeof(ps));
+	name = ktr_signal_name(ps.signo);
+	if (name)
+		fputs(name, kd->out);
+	else
+		fprintf(kd->out, "SIG%d", ps.signo);
+	if (ps.action == 0)
+		fputs(" SIG_DFL", kd->out);
+	else if (ps.action == 1)
+		fputs(" SIG_IGN", kd->out);
+	else
+		/* Linux sigset_t is 64 bits, in mask[0] (low) and mask[1] */
+		fprintf(kd->out, " caught handler=0x%llx mask=0x%llx",
+			(unsigned long long)ps.action,
+			(unsigned long long)ps.mask[1] << 32 | ps.mask[0]);
+	code = ktr_sigcode_name(ps.signo, ps.code);
+	if (code)
+		fprintf(kd->out, " code=%s", code);
+	else
+		fprintf(kd->out, " code=%d", ps.code);
+	return 0;
+}
+
+static int pr_csw(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+{
+	struct ktr_csw cs;
+
+	/* FreeBSD tells the two layouts apart by size (ktr_csw_old) */
+	if (len != sizeof(cs) && len != CSW_OLD_LEN)
+		return -EINVAL;
+	memset(&cs, 0, sizeof(cs));
+	memcpy(&cs, d, len);
+	fprintf(kd->out, "%s %s", cs.out ? "stop" : "resume", cs.user ? "user" : "kernel");
+	if (len == sizeof(cs)) {
+		fputc(' ', kd->out);
+		kd_putquoted(kd->out, (const unsigned char *)cs.wmesg,
+			     strnlen(cs.wmesg, sizeof(cs.wmesg)));
+	}
+	return 0;
+}
+
+/*
+ * Hook for USER payloads with a known signature (FreeBSD decodes "RTLD"
+ * records this way); a tagged "ktrspan" decoder will go here.  Returns true
+ * when it printed the record.
+ */
+static bool pr_user_special(struct kdump *kd, const unsigned char *d, size_t len)
+{
+	return false;
+}
+
+static int pr_user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+{
+	size_t i;
+
+	if (pr_user_special(kd, d, len))
+		return 0;
+	fprintf(kd->out, "%zu ", len);
+	for (i = 0; i < len; i++)
+		fprintf(kd->out, " %02x", d[i]);
+	return 0;
+}
+
+static int pr_struct(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		     size_t len)
+{
+	const unsigned char *nul = memchr(d, '\0', len);
+	size_t i, nl;
+
+	if (!nul || nul == d)
+		return -EINVAL;
+	nl = nul - d;
+	for (i = 0; i < nl; i++)
+		if (d[i] < 0x20 || d[i] > 0x7e)
+			return -EINVAL;
+	ktr_print_struct(kd->out, (const char *)d, d + nl + 1, len - nl - 1, kd->o.decode);
+	return 0;
+}
+
+/* ARGS, ENVS: NUL-separated strings, the last NUL optional. */
+static int pr_strings(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		      size_t len)
+{
+	const unsigned char *end = d + len, *nul;
+
+	while (d < end) {
+		nul = memchr(d, '\0', end - d);
+		if (!nul)
+			nul = end;
+		kd_putquoted(kd->out, d, nul - d);
+		d = nul + 1;
+		if (d < end)
+			fputs(", ", kd->out);
+	}
+	return 0;
+}
+
+static int pr_exit(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+{
+	struct ktr_exit ex;
+	const char *sig;
+
+	if (len != sizeof(ex))
+		return -EINVAL;
+	memcpy(&ex, d, sizeof(ex));
+	if (WIFEXITED(ex.status)) {
+		fprintf(kd->out, "exited %d", WEXITSTATUS(ex.status));
+	} else if (WIFSIGNALED(ex.status)) {
+		sig = ktr_signal_name(WTERMSIG(ex.status));
+		if (sig)
+			fprintf(kd->out, "killed by %s", sig);
+		else
+			fprintf(kd->out, "killed by SIG%d", WTERMSIG(ex.status));
+		if (WCOREDUMP(ex.status))
+			fputs(" (core dumped)", kd->out);
+	} else {
+		fprintf(kd->out, "status %#x", (unsigned int)ex.status);
+	}
+	return 0;
+}
+
+static int pr_lost(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+{
+	struct ktr_lost lo;
+
+	if (len != sizeof(lo))
+		return -EINVAL;
+	memcpy(&lo, d, sizeof(lo));
+	fprintf(kd->out, "%llu records lost (%llu in all)", (unsigned long long)lo.lost,
+		(unsigned long long)lo.lost_total);
+	return 0;
+}
+
+static int pr_fileinfo(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		       size_t len)
+{
+	struct ktr_fileinfo fi;
+
+	/* a later format may append fields: only the known prefix is read */
+	if (len < sizeof(fi))
+		return -EINVAL;
+	memcpy(&fi, d, sizeof(fi));
+	if (memcmp(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC)) != 0)
+		return -EINVAL;
+	fprintf(kd->out, "ktraceb format %u, ", fi.fi_version);
+	kd_putesc(kd->out, (const unsigned char *)fi.fi_machine,
+		  strnlen(fi.fi_machine, sizeof(fi.fi_machine)));
+	fputs(", kernel ", kd->out);
+	kd_putesc(kd->out, (const unsigned char *)fi.fi_release,
+		  strnlen(fi.fi_release, sizeof(fi.fi_release)));
+	return 0;
+}
+
+/* One record type a line. */
+/* clang-format off */
+static const struct {
+	const char *tag;
+	printer_fn print;
+} printers[KTR_TYPE_MAX + 1] = {
+	[KTR_SYSCALL] =		{ "CALL", pr_syscall },
+	[KTR_SYSRET] =		{ "RET ", pr_sysret },
+	[KTR_NAMEI] =		{ "NAMI", pr_namei },
+	[KTR_GENIO] =		{ "GIO ", pr_genio },
+	[KTR_PSIG] =		{ "PSIG", pr_psig },
+	[KTR_CSW] =		{ "CSW ", pr_csw },
+	[KTR_USER] =		{ "USER", pr_user },
+	[KTR_STRUCT] =		{ "STRU", pr_struct },
+	[KTR_ARGS] =		{ "ARGS", pr_strings },
+	[KTR_ENVS] =		{ "ENVS", pr_strings },
+	[KTR_FILEINFO] =	{ "INFO", pr_fileinfo },
+	[KTR_LOST] =		{ "LOST", pr_lost },
+	[KTR_EXIT] =		{ "EXIT", pr_exit },
+};
+/* clang-format on */
+
+/* --- line prefix -------------------------------------------------------- */
+
+/* Unsigned arithmetic: hostile timestamps wrap instead of overflowing. */
+static __s64 event_ns(struct kdump *kd, const struct ktr_header *h)
+{
+	/* DragonFly files hold a kernel pointer (top bit set) in the mono slot */
+	if (kd->time_base == 0)
+		kd->time_base =
+			kd->have_fileinfo || (h->ktr_mono_ns && !(h->ktr_mono_ns >> 63)) ? 1 : 2;
+	if (kd->time_base == 1)
+		return (__s64)h->ktr_mono_ns;
+	return (__s64)((__u64)h->ktr_time_sec * 1000000000ull + (__u64)h->ktr_time_usec * 1000ull);
+}
+
+static void print_ns(FILE *out, __s64 ns)
+{
+	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns;
+
+	fprintf(out, "%s%llu.%09llu ", ns < 0 ? "-" : "", (unsigned long long)(a / 1000000000),
+		(unsigned long long)(a % 1000000000));
+}
+
+static void print_times(struct kdump *kd, const struct ktr_header *h)
+{
+	unsigned int f = kd->o.flags;
+	__s64 ns;
+
+	if (!(f & (KD_ABSTIME | KD_ELAPSED | KD_RELTIME)))
+		return;
+	ns = event_ns(kd, h);
+	if (!kd->have_first) {
+		kd->have_first = 1;
+		kd->first_ns = kd->prev_ns = ns;
+	}
+	if (f & KD_ABSTIME) {
+		if (kd->have_fileinfo)
+			print_ns(kd->out, (__s64)((__u64)kd->wall_offset_ns + h->ktr_mono_ns));
+		else
+			print_ns(kd->out, (__s64)((__u64)h->ktr_time_sec * 1000000000ull +
+						  (__u64)h->ktr_time_usec * 1000ull));
+	}
+	if (f & KD_ELAPSED)
+		print_ns(kd->out, (__s64)((__u64)ns - (__u64)kd->first_ns));
+	if (f & KD_RELTIME)
+		print_ns(kd->out, (__s64)((__u64)ns - (__u64)kd->prev_ns));
+	kd->prev_ns = ns;
+}
+
+static void print_prefix(struct kdump *kd, const struct ktr_header *h)
+{
+	char comm[KTR_MAXCOMLEN + 1];
+	int i;
+
+	/* comm is untrusted: stop at NUL or 16 bytes, and keep the columns readable */
+	for (i = 0; i < KTR_MAXCOMLEN && h->ktr_comm[i]; i++)
+		comm[i] = h->ktr_comm[i] >= 0x20 && h->ktr_comm[i] < 0x7f ? h->ktr_comm[i] : '?';
+	comm[i] = '\0';
+	if (kd->o.flags & KD_TIDCOL)
+		fprintf(kd->out, "%6d %6d", h->ktr_pid, h->ktr_tid);
+	else
+		fprintf(kd->out, "%5d:%-5d", h->ktr_pid, h->ktr_tid);
+	if (kd->o.flags & KD_CPU)
+		fprintf(kd->out, " %2d", KTRH_CPUID_DECODE(h->ktr_flags));
+	fprintf(kd->out, " %-8s ", comm);
+	print_times(kd, h);
+}
+
+/* --- dispatch ------------------------------------------------------------- */
+
+/* State kept whatever the filters: ABI per pid, the wall clock offset. */
+static int consume(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+{
+	struct ktr_proc_ctor pc;
+	struct ktr_fileinfo fi;
+	struct kd_map_ent *e;
+
+	switch (h->ktr_type) {
+	case KTR_PROCCTOR:
+		if (len != sizeof(pc)) {
+			kd->ninvalid++;
+			return 0;
+		}
+		memcpy(&pc, d, sizeof(pc));
+		e = kd_map__add(&kd->abi, h->ktr_pid);
+		if (!e)
+			return -ENOMEM;
+		e->v1 = pc.sv_flags;
+		return 0;
+	case KTR_PROCDTOR:
+		e = kd_map__get(&kd->abi, h->ktr_pid);
+		if (e)
+			e->v1 = 0;
+		return 0;
+	case KTR_FILEINFO:
+		if (len < sizeof(fi))
+			return 0;
+		memcpy(&fi, d, sizeof(fi));
+		kd->have_fileinfo = 1;
+		kd->wall_offset_ns = fi.fi_wall_offset_ns;
+		return 0;
+	}
+	return 0;
+}
+
+static bool visible(const struct kdump *kd, const struct ktr_header *h)
+{
+	int type = h->ktr_type;
+
+	if (type == KTR_LOST)
+		return true;
+	if ((kd->o.flags & KD_TRSEL) &&
+	    (type <= 0 || type > KTR_TYPE_MAX || !((unsigned int)kd->o.trpoints & (1u << type))))
+		return false;
+	if ((kd->o.flags & KD_PIDSEL) && h->ktr_pid != kd->o.pid && h->ktr_tid != kd->o.pid)
+		return false;
+	return true;
+}
+
+/* -Y: only syscall records and loss reports count. */
+static int summarize(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		     size_t len)
+{
+	struct ktr_syscall sc;
+	struct ktr_sysret sr;
+	struct ktr_lost lo;
+
+	switch (h->ktr_type) {
+	case KTR_SYSCALL:
+		if (len < sizeof(sc))
+			break;
+		memcpy(&sc, d, sizeof(sc));
+		if (sc.ktr_narg < 0 || sc.ktr_narg > SYSCALL_MAXARGS ||
+		    len != sizeof(sc) + sizeof(__u64) * sc.ktr_narg)
+			break;
+		return kd_summary__call(kd, h, sc.ktr_code);
+	case KTR_SYSRET:
+		if (len != sizeof(sr))
+			break;
+		memcpy(&sr, d, sizeof(sr));
+		return kd_summary__ret(kd, h, sr.ktr_code, sr.ktr_error);
+	case KTR_LOST:
+		if (len != sizeof(lo))
+			break;
+		memcpy(&lo, d, sizeof(lo));
+		return kd_summary__lost(kd, lo.lost);
+	default:
+		return 0;
+	}
+	kd->ninvalid++;
+	return 0;
+}
+
+int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data)
+{
+	size_t len = h->ktr_len > 0 ? (size_t)h->ktr_len : 0;
+	int type = h->ktr_type, err;
+
+	err = consume(kd, h, data, len);
+	if (err)
+		return err;
+	if (!visible(kd, h))
+		return 0;
+	if (kd->o.flags & KD_SUMMARY)
+		return summarize(kd, h, data, len);
+	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print)
+		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
+	print_prefix(kd, h);
+	if (type <= 0 || type > KTR_TYPE_MAX) {
+		fprintf(kd->out, "UNKNOWN(%d)\n", type);
+	} else {
+		fprintf(kd->out, "%s  ", printers[type].tag);
+		if (printers[type].print(kd, h, data, len)) {
+			fputs("invalid record", kd->out);
+			kd->ninvalid++;
+		}
+		fputc('\n', kd->out);
+	}
+	if (kd->o.flags & KD_FOLLOW)
+		fflush(kd->out);
+	return 0;
+}
+
+int kdump__run(struct kdump *kd, struct ktr_reader *r)
+{
+	struct ktr_record rec;
+	int err;
+
+	while ((err = ktr_reader__next(r, &rec)) > 0) {
+		err = kdump__record(kd, &rec.hdr, rec.data);
+		if (err)
+			return err;
+	}
+	return err;
+}
+
+int kdump__finish(struct kdump *kd)
+{
+	if (kd->o.flags & KD_SUMMARY)
+		return kd_summary__print(kd);
+	return 0;
+}

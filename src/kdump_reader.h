@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * A bounded reader of trace files, shared by kdump and the tests.
+ *
+ * Invariants:
+ *  - A record is handed out only once its header and all ktr_len payload
+ *    bytes are buffered; the payload stays valid until the next call.
+ *  - ktr_len is checked (0..KTR_READER_MAXLEN) before any allocation, so a
+ *    hostile file cannot make the reader allocate more than that.
+ *  - In follow mode, EOF in the middle of a record keeps the bytes read so
+ *    far and waits for the rest: the stream never loses synchronisation.
+ *  - The payload is followed by one NUL byte that is not part of ktr_len.
+ */
+#ifndef KTRACEB_KDUMP_READER_H
+#define KTRACEB_KDUMP_READER_H
+
+#include <stdio.h>
+#include "ktraceb/ktr.h"
+
+/* The largest ktr_len accepted; anything above is "bogus length". */
+#define KTR_READER_MAXLEN (64 << 20)
+
+/* ktr_reader__open() flags */
+#define KTR_READER_FOLLOW 0x1 /* kdump -l: wait at EOF instead of ending */
+
+struct ktr_record {
+	struct ktr_header hdr; /* a copy: aligned whatever the buffer is */
+	const void *data; /* hdr.ktr_len bytes */
+};
+
+struct ktr_reader;
+
+/* A reader of in (not closed by the reader), or NULL with errno set. */
+struct ktr_reader *ktr_reader__open(FILE *in, int flags);
+
+/*
+ * The next record into *rec.  Returns 1 for a record, 0 at a clean end of
+ * file, or:
+ *   -EBADMSG  ktr_len is negative or above KTR_READER_MAXLEN ("bogus length")
+ *   -ENODATA  the file ends inside a header or a payload ("data too short")
+ *   -ENOEXEC  the first record's type is not a ktrace type ("not a dump")
+ *   -ENOMEM, -EIO
+ * After an error, ktr_reader__header() is the header that caused it.
+ */
+int ktr_reader__next(struct ktr_reader *r, struct ktr_record *rec);
+
+/* The last header read, for error messages ("bogus length 0x%x"). */
+const struct ktr_header *ktr_reader__header(const struct ktr_reader *r);
+
+void ktr_reader__close(struct ktr_reader *r);
+
+#endif /* KTRACEB_KDUMP_READER_H */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "ktr_client.h"
+#include "ktr_daemon.h"
+#include "ktr_loader.h"
+#include "ktr_proto.h"
+
+#define CONNECT_TRIES 50
+
+/* Connect to name; the peer must be root's or ours (a squatter is neither). */
+static int client__try(const char *name, const char **why)
+{
+	struct sockaddr_un addr;
+	socklen_t alen = ktr_proto__addr(&addr, name), len;
+	struct ucred uc;
+	int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	if (sock < 0)
+		return -errno;
+	if (connect(sock, (struct sockaddr *)&addr, alen) < 0) {
+		int err = -errno;
+
+		close(sock);
+		return err;
+	}
+	len = sizeof(uc);
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0 ||
+	    (uc.uid != 0 && uc.uid != getuid())) {
+		close(sock);
+		*why = "the ktraceb daemon socket is held by another user: refusing to use it";
+		return -EPERM;
+	}
+	return sock;
+}
+
+/* Fork the daemon on a socket we have bound; it outlives us. */
+static int client__spawn(const struct ktr_loader_opts *opts, const char *name, bool shared)
+{
+	struct sockaddr_un addr;
+	socklen_t alen = ktr_proto__addr(&addr, name);
+	int lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), devnull;
+	pid_t pid;
+
+	if (lfd < 0)
+		return -errno;
+	if (bind(lfd, (struct sockaddr *)&addr, alen) < 0 || listen(lfd, 64) < 0) {
+		int err = -errno;
+
+		close(lfd);
+		return err; /* EADDRINUSE: another one just started */
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(lfd);
+		return -errno;
+	}
+	if (pid == 0) {
+		/* the daemon starts clean: none of this command's handlers */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		devnull = open("/dev/null", O_RDWR);
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		if (!opts->verbose) /* -v: the daemon's libbpf messages reach us */
+			dup2(devnull, 2);
+		dup2(lfd, 3);
+		close_range(4, ~0U, 0);
+		if (chdir("/") < 0)
+			_exit(1);
+		prctl(PR_SET_NAME, "ktracebd");
+		_exit(ktr_daemon__run(opts, 3, shared, getuid()));
+	}
+	close(lfd);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why)
+{
+	char own[64];
+	bool root = getuid() == 0;
+	int sock = -ENOENT;
+
+	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, (unsigned int)getuid());
+	*why = "no ktraceb daemon is running";
+	for (int i = 0; i < CONNECT_TRIES; i++) {
+		sock = client__try(KTR_SOCK_SHARED, why);
+		if (sock >= 0 || sock == -EPERM)
+			return sock;
+		if (!root) {
+			sock = client__try(own, why);
+			if (sock >= 0 || sock == -EPERM)
+				return sock;
+		}
+		if (!spawn)
+			return -ENOENT;
+		if (client__spawn(opts, root ? KTR_SOCK_SHARED : own, root) < 0)
+			usleep(20000); /* lost the race to start one: connect to it */
+	}
+	*why = "cannot start the ktraceb daemon";
+	return sock;
+}
+
+int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep)
+{
+	int err = ktr_proto__send(sock, req, sizeof(*req), fd);
+
+	if (err)
+		return err;
+	err = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
+	if (!err && rep->magic != KTR_PROTO_MAGIC)
+		err = -EBADMSG;
+	return err;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/* Talking to the ktraceb daemon, and starting it when none runs. */
+#ifndef KTRACEB_KTR_CLIENT_H
+#define KTRACEB_KTR_CLIENT_H
+
+#include <stdbool.h>
+
+struct ktr_loader_opts;
+struct ktr_request;
+struct ktr_reply;
+
+/*
+ * A connection to a daemon this caller can trust (root's, or its own uid's),
+ * started if none runs and spawn is set.  Returns the socket, or -errno
+ * with *why set (-ENOENT: none runs and spawn was not set).
+ */
+int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why);
+
+/* Send req (with fd if >= 0) and wait for the answer.  0 or -errno. */
+int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep);
+
+#endif /* KTRACEB_KTR_CLIENT_H */

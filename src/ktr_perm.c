@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ktraceb/ktr.h"
+#include "ktr_perm.h"
+
+struct proc_status {
+	pid_t tgid;
+	unsigned int nspid_levels;	/* entries on the NSpid: line */
+	uid_t uid[4];			/* real, effective, saved, fs */
+	gid_t gid[4];
+	char state;
+};
+
+static int status__read(pid_t pid, struct proc_status *st)
+{
+	char path[64], line[256];
+	FILE *f;
+	int got = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	memset(st, 0, sizeof(*st));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Tgid: %d", &st->tgid) == 1)
+			got |= 1;
+		else if (sscanf(line, "Uid: %u %u %u %u", &st->uid[0], &st->uid[1], &st->uid[2],
+				&st->uid[3]) == 4)
+			got |= 2;
+		else if (sscanf(line, "Gid: %u %u %u %u", &st->gid[0], &st->gid[1], &st->gid[2],
+				&st->gid[3]) == 4)
+			got |= 4;
+		else if (sscanf(line, "State: %c", &st->state) == 1)
+			got |= 8;
+		else if (strncmp(line, "NSpid:", 6) == 0)
+			for (char *p = line + 6; *p; p++)
+				if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[1]))
+					st->nspid_levels++;
+	}
+	fclose(f);
+	return got == 15 ? 0 : -ESRCH;
+}
+
+/*
+ * A process that gained privileges by exec is not dumpable, and the kernel
+ * then makes root the owner of its /proc directory (task_dump_owner()).
+ */
+static bool proc__dumpable(pid_t pid, const struct proc_status *st)
+{
+	char path[64];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (stat(path, &sb) < 0)
+		return false;
+	return sb.st_uid == st->uid[1];
+}
+
+int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why)
+{
+	struct proc_status st;
+	int err = status__read(target, &st);
+
+	if (err) {
+		*why = "no such process";
+		return err;
+	}
+	if (st.state == 'Z' || st.state == 'X') {
+		*why = "process has exited";
+		return -ESRCH;
+	}
+	if (caller->uid == 0)
+		return 0;
+	*why = "operation not permitted";
+	if (facs & KTRFAC_ROOT)
+		*why = "tracing on it was set by root";
+	else if (caller->uid != st.uid[0])
+		*why = "not your process";
+	else if (st.uid[0] != st.uid[2] || caller->gid != st.gid[0] || st.gid[0] != st.gid[2])
+		*why = "set-id process (real and saved ids differ)";
+	else if (!proc__dumpable(target, &st))
+		*why = "process gained privileges by exec (not dumpable)";
+	else
+		return 0;
+	return -EPERM;
+}
+
+bool ktr_perm__same_pidns(pid_t caller)
+{
+	struct proc_status st;
+
+	/* one NSpid entry: the caller lives in the namespace our /proc shows */
+	return status__read(caller, &st) == 0 && st.nspid_levels == 1;
+}
+
+int ktr_procs__tgid(pid_t pid)
+{
+	struct proc_status st;
+	int err = status__read(pid, &st);
+
+	return err ? err : st.tgid;
+}
+
+struct proc_entry {
+	pid_t pid, ppid, pgrp;
+};
+
+/* pid, ppid and pgrp of every process, from /proc/N/stat. */
+static int procs__scan(struct proc_entry **out)
+{
+	struct proc_entry *v = NULL, *tmp;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[64], buf[512], *p;
+		struct proc_entry e;
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (!p || sscanf(p, ") %*c %d %d", &e.ppid, &e.pgrp) != 2)
+			continue;
+		e.pid = atoi(de->d_name);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			tmp = reallocarray(v, cap, sizeof(*v));
+			if (!tmp) {
+				free(v);
+				closedir(d);
+				return -ENOMEM;
+			}
+			v = tmp;
+		}
+		v[n++] = e;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+static bool pids__has(const pid_t *v, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == pid)
+			return true;
+	return false;
+}
+
+int ktr_procs__collect(pid_t pid, bool descend, pid_t **out)
+{
+	struct proc_entry *all;
+	int nall = procs__scan(&all), n = 0;
+	pid_t *v;
+
+	if (nall < 0)
+		return nall;
+	v = calloc(nall + 1, sizeof(*v));
+	if (!v) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < nall; i++)
+		if (pid > 0 ? all[i].pid == pid : all[i].pgrp == -pid)
+			v[n++] = all[i].pid;
+	/* breadth first: v grows while we walk it, so every depth is reached */
+	for (int i = 0; descend && i < n; i++)
+		for (int j = 0; j < nall; j++)
+			if (all[j].ppid == v[i] && !pids__has(v, n, all[j].pid))
+				v[n++] = all[j].pid;
+	free(all);
+	*out = v;
+	return n;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The requests a ktraceb command sends to the ktraceb daemon, which owns
+ * the one set of BPF programs on the machine and writes every trace file.
+ *
+ * Transport: an abstract-namespace SOCK_SEQPACKET socket, one message per
+ * request or reply.  The daemon learns who asks from SO_PEERCRED, never
+ * from the message.  A SET carries the trace file's descriptor
+ * (SCM_RIGHTS), opened by the caller with the caller's own credentials.
+ *
+ * Sockets: "@ktraceb" is root's daemon and serves every user under the
+ * ktrcanset rules; "@ktraceb.<uid>" is a daemon started by that non-root
+ * user (with CAP_BPF and CAP_PERFMON) and serves only that uid.  A client
+ * trusts a daemon only if its peer uid is 0 or its own.
+ */
+#ifndef KTRACEB_KTR_PROTO_H
+#define KTRACEB_KTR_PROTO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <linux/types.h>
+
+#define KTR_PROTO_MAGIC		0x6b747231	/* "ktr1" */
+#define KTR_SOCK_SHARED		"ktraceb"
+#define KTR_SOCK_USER_FMT	"ktraceb.%u"
+
+#define KTR_OP_SET		1	/* start (or move) tracing of pid / pgrp */
+#define KTR_OP_CLEAR		2	/* clear facs of pid / pgrp */
+#define KTR_OP_CLEARFILE	3	/* stop all tracing into the file dev/ino */
+#define KTR_OP_CLEARALL		4	/* clear all the caller may clear (-C) */
+#define KTR_OP_STOP		5	/* foreground caller interrupted: end its trace */
+
+#define KTR_REQ_DESCEND		0x1	/* -d: and every current descendant */
+#define KTR_REQ_FOREGROUND	0x2	/* keep the connection, send DONE at the end */
+#define KTR_REQ_AWAIT_EXEC	0x4	/* command mode: record from its execve on */
+
+struct ktr_request {
+	__u32 magic;
+	__u32 op;
+	__u32 facs;			/* KTRFAC_*, INHERIT included */
+	__u32 flags;			/* KTR_REQ_* */
+	__s32 pid;			/* > 0 a process, < 0 a process group */
+	__u32 iosize;			/* GENIO bytes kept per I/O */
+	__u64 file_dev;			/* CLEARFILE: the trace file */
+	__u64 file_ino;
+};
+
+#define KTR_REPLY_RESULT	1	/* answer to a request */
+#define KTR_REPLY_DONE		2	/* foreground trace finished */
+#define KTR_REPLY_MSG_MAX	2048
+
+struct ktr_reply {
+	__u32 magic;
+	__u32 type;			/* KTR_REPLY_* */
+	__s32 error;			/* 0 or an errno value */
+	__u32 count;			/* processes set or cleared */
+	__u64 records;			/* DONE: records written */
+	__u64 lost;			/* DONE: records lost */
+	char msg[KTR_REPLY_MSG_MAX];	/* one line per refusal or failure */
+};
+
+/* Send one message, with fd attached if fd >= 0.  0 or -errno. */
+int ktr_proto__send(int sock, const void *msg, size_t len, int fd);
+/* Receive one message of exactly len bytes and an optional fd (-1 if none). */
+int ktr_proto__recv(int sock, void *msg, size_t len, int *fd);
+/* Abstract socket address for name; returns the address length. */
+socklen_t ktr_proto__addr(struct sockaddr_un *addr, const char *name);
+
+#endif /* KTRACEB_KTR_PROTO_H */

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * libFuzzer target for the kdump reader and printers: any input must end
+ * with a status, never a crash, a hang or a leak.  Not built by `make`;
+ * after `make O=build build/libktr.a`:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+ *	-Iinclude -Isrc -Isrc/decode -Ibuild/gen tests/fuzz/reader_fuzz.c \
+ *	src/kdump_*.c src/trstr.c src/decode/[a-z]*.c build/gen/syscalls_*.c \
+ *	-o build/reader_fuzz
+ *   build/reader_fuzz -max_len=65536 corpus/
+ *
+ * The first input byte picks the kdump options, so every printer path and
+ * the -Y summary are reached.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kdump.h"
+#include "kdump_reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kdump_opts o = { .maxdata = KD_MAXDATA_DEFAULT };
+	struct ktr_reader *r = NULL;
+	struct kdump *kd = NULL;
+	FILE *in, *out;
+
+	if (size > 0) {
+		o.flags = data[0] & (KD_CPU | KD_TIDCOL | KD_ABSTIME | KD_ELAPSED | KD_RELTIME |
+				     KD_NOGIO | KD_SYSNR | KD_SUMMARY);
+		o.maxdata = data[0] & 1 ? 0 : KD_MAXDATA_DEFAULT;
+		data++;
+		size--;
+	}
+	in = fmemopen((void *)data, size, "r");
+	out = fopen("/dev/null", "w");
+	if (!in || !out)
+		goto cleanup;
+	r = ktr_reader__open(in, 0);
+	kd = kdump__new(&o, out);
+	if (r && kd && kdump__run(kd, r) == 0)
+		kdump__finish(kd);
+cleanup:
+	kdump__free(kd);
+	ktr_reader__close(r);
+	if (out)
+		fclose(out);
+	if (in)
+		fclose(in);
+	return 0;
+}

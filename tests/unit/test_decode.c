@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/* Golden strings for the decoders in src/decode/. */
+#include <errno.h>
+#include <fcntl.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <sys/file.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <linux/futex.h>
+#include <asm/termbits.h>
+#include <asm/ioctls.h>
+#include "ktraceb/ktr.h"
+#include "decode.h"
+#include "decode_int.h"
+#include "../lib/test.h"
+
+static char outbuf[4096];
+
+/* Run a printer into a memory stream and keep its output in outbuf. */
+#define CAPTURE(call)                                                 \
+	({                                                            \
+		char *b_ = NULL;                                      \
+		size_t n_ = 0;                                        \
+		FILE *out = open_memstream(&b_, &n_);                 \
+		call;                                                 \
+		fclose(out);                                          \
+		snprintf(outbuf, sizeof(outbuf), "%s", b_ ? b_ : ""); \
+		free(b_);                                             \
+		outbuf;                                               \
+	})
+
+#define ARGS(nr, flags, ...)                                                               \
+	({                                                                                 \
+		const __u64 a_[] = { __VA_ARGS__ };                                        \
+		CAPTURE(ktr_print_syscall_args(out, 0, nr, sizeof(a_) / sizeof(a_[0]), a_, \
+					       flags));                                    \
+	})
+
+#define RET(nr, err, val, flags) CAPTURE(ktr_print_sysret(out, 0, nr, err, val, flags))
+#define STRUCT(name, p, len, flags) CAPTURE(ktr_print_struct(out, name, p, len, flags))
+
+#define FDCWD ((__u64)(__s64)AT_FDCWD)
+
+TEST(syscall_names)
+{
+	ASSERT_STREQ(ktr_syscall_name(0, __NR_openat), "openat", "x86_64 openat");
+	ASSERT_STREQ(ktr_syscall_name(0, 0), "read", "x86_64 read");
+	ASSERT_STREQ(ktr_syscall_name(KTR_SV_LINUX_AMD64, 231), "exit_group", "amd64 sv_flags");
+	ASSERT_STREQ(ktr_syscall_name(KTR_SV_LINUX_I386, 295), "openat", "i386 openat");
+	ASSERT_STREQ(ktr_syscall_name(KTR_SV_LINUX_I386, 1), "exit", "i386 exit");
+	ASSERT_TRUE(ktr_syscall_name(0, 400) == NULL, "unused number");
+	ASSERT_TRUE(ktr_syscall_name(0, 99999) == NULL, "out of range");
+	ASSERT_TRUE(ktr_syscall_name(0, -1) == NULL, "negative");
+	ASSERT_TRUE(ktr_scdec_tables_sorted(), "dispatch tables sorted");
+}
+
+TEST(args_basic)
+{
+	ASSERT_STREQ(ARGS(__NR_getpid, 0, 0), "(0)", "one arg");
+	ASSERT_STREQ(CAPTURE(ktr_print_syscall_args(out, 0, __NR_getpid, 0, NULL, 0)), "",
+		     "narg 0 prints nothing");
+	ASSERT_STREQ(ARGS(__NR_read, 0, 3, 0x7ffd1234, 100), "(3,0x7ffd1234,0x64)", "read");
+	ASSERT_STREQ(ARGS(__NR_read, KTR_DEC_DECIMAL, 3, 0x7ffd1234, 100), "(3,0x7ffd1234,100)",
+		     "read -d");
+	ASSERT_STREQ(ARGS(__NR_close, 0, 0xffffffff), "(-1)", "close(-1)");
+	ASSERT_STREQ(ARGS(9999, 0, 1, 0x20), "(0x1,0x20)", "unknown syscall");
+	ASSERT_STREQ(ARGS(__NR_exit_group, 0, 1), "(1)", "exit_group");
+}
+
+TEST(args_open)
+{
+	ASSERT_STREQ(ARGS(__NR_openat, 0, FDCWD, 0x7ffd1234,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
+		     "(AT_FDCWD,0x7ffd1234,O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC,0644)",
+		     "openat creat");
+	ASSERT_STREQ(ARGS(__NR_openat, 0, FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
+		     "(AT_FDCWD,0x7ffd1234,O_RDONLY|O_CLOEXEC,<unused>0)", "openat rdonly");
+	/* only the low 32 bits of an int register count */
+	ASSERT_STREQ(ARGS(__NR_openat, 0, 0xffffff9c, 0x1000, O_RDWR | O_TMPFILE, 0600),
+		     "(AT_FDCWD,0x1000,O_RDWR|O_TMPFILE,0600)", "openat tmpfile");
+	ASSERT_STREQ(ARGS(__NR_openat, 0, 5, 0x1000, O_RDONLY | O_DIRECTORY | 0x40000000, 0),
+		     "(5,0x1000,O_RDONLY|O_DIRECTORY|0x40000000,<unused>0)", "leftover bits");
+	ASSERT_STREQ(ARGS(__NR_open, 0, 0x1000, O_WRONLY | O_SYNC | O_APPEND, 0x1b6),
+		     "(0x1000,O_WRONLY|O_SYNC|O_APPEND,<unused>0x1b6)", "open O_SYNC");
+	ASSERT_STREQ(ARGS(__NR_openat, KTR_DEC_RAW, FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
+		     "(0xffffffffffffff9c,0x7ffd1234,0x80000,0)", "openat -n");
+	ASSERT_STREQ(ARGS(__NR_openat, KTR_DEC_RAW | KTR_DEC_DECIMAL, FDCWD, 4096, O_CLOEXEC, 0),
+		     "(-100,4096,524288,0)", "openat -n -d");
+}
+
+TEST(args_file)
+{
+	ASSERT_STREQ(ARGS(__NR_access, 0, 0x1000, F_OK), "(0x1000,F_OK)", "access F_OK");
+	ASSERT_STREQ(ARGS(__NR_faccessat, 0, FDCWD, 0x1000, R_OK | W_OK),
+		     "(AT_FDCWD,0x1000,R_OK|W_OK)", "faccessat");
+	ASSERT_STREQ(ARGS(__NR_umask, 0, 022), "(022)", "umask");
+	ASSERT_STREQ(ARGS(__NR_mkdirat, 0, FDCWD, 0x1000, 0755), "(AT_FDCWD,0x1000,0755)",
+		     "mkdirat");
+	ASSERT_STREQ(ARGS(__NR_mknodat, 0, FDCWD, 0x1000, S_IFCHR | 0666, 0x103),
+		     "(AT_FDCWD,0x1000,S_IFCHR|0666,0x103)", "mknodat");
+	ASSERT_STREQ(ARGS(__NR_unlinkat, 0, 3, 0x1000, AT_REMOVEDIR), "(3,0x1000,AT_REMOVEDIR)",
+		     "unlinkat");
+	ASSERT_STREQ(ARGS(__NR_newfstatat, 0, 3, 0x1000, 0x2000,
+			  AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW),
+		     "(3,0x1000,0x2000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)", "newfstatat");
+	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_SETFL, O_RDWR | O_NONBLOCK),
+		     "(3,F_SETFL,O_RDWR|O_NONBLOCK)", "fcntl F_SETFL");
+	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_SETFD, FD_CLOEXEC), "(3,F_SETFD,FD_CLOEXEC)",
+		     "fcntl F_SETFD");
+	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_GETFL, 0), "(3,F_GETFL,<unused>0)", "fcntl F_GETFL");
+	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_DUPFD_CLOEXEC, 10), "(3,F_DUPFD_CLOEXEC,10)",
+		     "fcntl F_DUPFD_CLOEXEC");
+	ASSERT_STREQ(ARGS(__NR_lseek, 0, 3, 0, SEEK_END), "(3,0,SEEK_END)", "lseek");
+	ASSERT_STREQ(ARGS(__NR_flock, 0, 3, LOCK_EX | LOCK_NB), "(3,LOCK_EX|LOCK_NB)", "flock");
+	ASSERT_STREQ(ARGS(__NR_dup3, 0, 3, 4, O_CLOEXEC), "(3,4,O_CLOEXEC)", "dup3");
+	ASSERT_STREQ(ARGS(__NR_pipe2, 0, 0x1000, O_CLOEXEC | O_NONBLOCK),
+		     "(0x1000,O_CLOEXEC|O_NONBLOCK)", "pipe2");
+	ASSERT_STREQ(ARGS(__NR_epoll_ctl, 0, 5, 1, 3, 0x1000), "(5,EPOLL_CTL_ADD,3,0x1000)",
+		     "epoll_ctl");
+	ASSERT_STREQ(ARGS(__NR_renameat2, 0, FDCWD, 0x1000, FDCWD, 0x2000, 1),
+		     "(AT_FDCWD,0x1000,AT_FDCWD,0x2000,RENAME_NOREPLACE)", "renameat2");
+}
+
+TEST(args_ioctl)
+{
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 1, TCGETS, 0x7ffc0000), "(1,TCGETS,0x7ffc0000)", "TCGETS");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 1, TIOCGWINSZ, 0x7ffc0000), "(1,TIOCGWINSZ,0x7ffc0000)",
+		     "TIOCGWINSZ");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, FIOCLEX, 0), "(3,FIOCLEX,0)", "FIOCLEX");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80081272, 0x1000), "(3,BLKGETSIZE64,0x1000)",
+		     "BLKGETSIZE64");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0xdeadbeef, 0), "(3,0xdeadbeef,0)", "unknown ioctl");
+	ASSERT_STREQ(ARGS(__NR_ioctl, KTR_DEC_RAW, 1, TCGETS, 0), "(0x1,0x5401,0)", "ioctl -n");
+}
+
+TEST(args_mem)
+{
+	ASSERT_STREQ(ARGS(__NR_mmap, 0, 0, 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, (__u64)-1, 0),
+		     "(0,0x1000,PROT_READ|PROT_WRITE,MAP_PRIVATE|MAP_ANONYMOUS,-1,0)", "mmap anon");
+	ASSERT_STREQ(ARGS(__NR_mmap, 0, 0x7f0000000000, 8192, PROT_NONE, MAP_SHARED | MAP_FIXED, 3,
+			  0x2000),
+		     "(0x7f0000000000,0x2000,PROT_NONE,MAP_SHARED|MAP_FIXED,3,0x2000)",
+		     "mmap file");
+	ASSERT_STREQ(ARGS(__NR_mprotect, 0, 0x1000, 0x1000, PROT_READ | PROT_EXEC),
+		     "(0x1000,0x1000,PROT_READ|PROT_EXEC)", "mprotect");
+	ASSERT_STREQ(ARGS(__NR_madvise, 0, 0x1000, 0x1000, MADV_DONTNEED),
+		     "(0x1000,0x1000,MADV_DONTNEED)", "madvise");
+	ASSERT_STREQ(ARGS(__NR_msync, 0, 0x1000, 0x1000, MS_SYNC | MS_INVALIDATE),
+		     "(0x1000,0x1000,MS_INVALIDATE|MS_SYNC)", "msync");
+}
+
+TEST(args_proc)
+{
+	ASSERT_STREQ(
+		ARGS(__NR_clone, 0,
+		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+			     CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |
+			     CLONE_CHILD_CLEARTID,
+		     0x7f00, 0x7f10, 0x7f10, 0x7f20),
+		"(CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|"
+		"CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID,0x7f00,0x7f10,0x7f10,0x7f20)",
+		"clone thread");
+	ASSERT_STREQ(ARGS(__NR_clone, 0, CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | SIGCHLD, 0, 0,
+			  0x7f10, 0),
+		     "(CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD,0,0,0x7f10,0)",
+		     "clone fork");
+	ASSERT_STREQ(ARGS(__NR_kill, 0, 1234, SIGTERM), "(1234,SIGTERM)", "kill");
+	ASSERT_STREQ(ARGS(__NR_kill, 0, (__u64)-1, 0), "(-1,0)", "kill -1 0");
+	ASSERT_STREQ(ARGS(__NR_kill, KTR_DEC_RAW, 1234, SIGTERM), "(0x4d2,0xf)", "kill -n");
+	ASSERT_STREQ(ARGS(__NR_tgkill, 0, 10, 11, 40), "(10,11,SIGRTMIN+8)", "tgkill RT");
+	ASSERT_STREQ(ARGS(__NR_rt_sigprocmask, 0, SIG_BLOCK, 0x1000, 0, 8),
+		     "(SIG_BLOCK,0x1000,0,0x8)", "rt_sigprocmask");
+	ASSERT_STREQ(ARGS(__NR_rt_sigaction, 0, SIGINT, 0x1000, 0x2000, 8),
+		     "(SIGINT,0x1000,0x2000,0x8)", "rt_sigaction");
+	ASSERT_STREQ(ARGS(__NR_wait4, 0, (__u64)-1, 0x1000, WNOHANG | __WALL, 0),
+		     "(-1,0x1000,WNOHANG|__WALL,0)", "wait4");
+	ASSERT_STREQ(ARGS(__NR_futex, 0, 0x1000, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 2, 0, 0, 0),
+		     "(0x1000,FUTEX_WAIT_PRIVATE,0x2,0,0,0)", "futex");
+	ASSERT_STREQ(ARGS(__NR_clock_gettime, 0, CLOCK_MONOTONIC, 0x1000),
+		     "(CLOCK_MONOTONIC,0x1000)", "clock_gettime");
+	ASSERT_STREQ(ARGS(__NR_prlimit64, 0, 0, RLIMIT_NOFILE, 0, 0x1000),
+		     "(0,RLIMIT_NOFILE,0,0x1000)", "prlimit64");
+	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1002, 0x7f00), "(ARCH_SET_FS,0x7f00)",
+		     "arch_prctl");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 1, SIGKILL, 0, 0, 0), "(PR_SET_PDEATHSIG,SIGKILL,0,0,0)",
+		     "prctl");
+}
+
+TEST(args_net)
+{
+	ASSERT_STREQ(ARGS(__NR_socket, 0, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP),
+		     "(AF_INET,SOCK_STREAM|SOCK_CLOEXEC,IPPROTO_TCP)", "socket inet");
+	ASSERT_STREQ(ARGS(__NR_socket, 0, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0),
+		     "(AF_UNIX,SOCK_DGRAM|SOCK_NONBLOCK,0)", "socket unix");
+	ASSERT_STREQ(ARGS(__NR_socket, 0, AF_NETLINK, SOCK_RAW, 0),
+		     "(AF_NETLINK,SOCK_RAW,NETLINK_ROUTE)", "socket netlink");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4),
+		     "(3,SOL_SOCKET,SO_REUSEADDR,0x1000,0x4)", "setsockopt");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, IPPROTO_TCP, 1, 0x1000, 4),
+		     "(3,SOL_TCP,TCP_NODELAY,0x1000,0x4)", "setsockopt tcp");
+	ASSERT_STREQ(ARGS(__NR_sendto, 0, 3, 0x1000, 5, MSG_NOSIGNAL | MSG_DONTWAIT, 0, 0),
+		     "(3,0x1000,0x5,MSG_DONTWAIT|MSG_NOSIGNAL,0,0)", "sendto");
+	ASSERT_STREQ(ARGS(__NR_shutdown, 0, 3, SHUT_WR), "(3,SHUT_WR)", "shutdown");
+}
+
+TEST(sysret)
+{
+	ASSERT_STREQ(RET(__NR_read, 0, 3, 0), "3", "small");
+	ASSERT_STREQ(RET(__NR_read, 0, 12, 0), "12/0xc", "large");
+	ASSERT_STREQ(RET(__NR_read, 0, 0, 0), "0", "zero");
+	ASSERT_STREQ(RET(__NR_openat, ENOENT, -1, 0),
+		     "-1 errno 2 No such file or directory (ENOENT)", "ENOENT");
+	ASSERT_STREQ(RET(__NR_read, 512, -1, 0),
+		     "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)",
+		     "ERESTARTSYS");
+	ASSERT_STREQ(RET(__NR_nanosleep, 516, -1, 0),
+		     "-1 errno 516 ERESTART_RESTARTBLOCK (Interrupted by signal)", "RESTARTBLOCK");
+	ASSERT_STREQ(RET(__NR_read, 999, -1, 0), "-1 errno 999 Unknown error 999", "unknown errno");
+	ASSERT_STREQ(RET(__NR_openat, ENOENT, -1, KTR_DEC_RAW), "-1 errno 2", "-n error");
+	ASSERT_STREQ(RET(__NR_read, 0, 12, KTR_DEC_RAW), "0xc", "-n success");
+	ASSERT_STREQ(RET(__NR_read, 0, 12, KTR_DEC_RAW | KTR_DEC_DECIMAL), "12", "-n -d success");
+	ASSERT_STREQ(RET(__NR_mmap, 0, 0x7f1234567000, 0), "0x7f1234567000", "mmap address");
+	ASSERT_STREQ(RET(__NR_brk, 0, 0x55550000, 0), "0x55550000", "brk address");
+}
+
+TEST(names)
+{
+	ASSERT_STREQ(ktr_errno_name(1), "EPERM", "EPERM");
+	ASSERT_STREQ(ktr_errno_name(11), "EAGAIN", "EAGAIN");
+	ASSERT_STREQ(ktr_errno_name(133), "EHWPOISON", "EHWPOISON");
+	ASSERT_STREQ(ktr_errno_name(513), "ERESTARTNOINTR", "ERESTARTNOINTR");
+	ASSERT_STREQ(ktr_errno_name(530), "ERECALLCONFLICT", "ERECALLCONFLICT");
+	ASSERT_TRUE(ktr_errno_name(0) == NULL, "0");
+	ASSERT_TRUE(ktr_errno_name(41) == NULL, "hole 41");
+	ASSERT_TRUE(ktr_errno_name(134) == NULL, "134");
+	ASSERT_TRUE(ktr_errno_name(520) == NULL, "hole 520");
+	ASSERT_STREQ(ktr_signal_name(1), "SIGHUP", "SIGHUP");
+	ASSERT_STREQ(ktr_signal_name(9), "SIGKILL", "SIGKILL");
+	ASSERT_STREQ(ktr_signal_name(31), "SIGSYS", "SIGSYS");
+	ASSERT_STREQ(ktr_signal_name(32), "SIGRTMIN", "SIGRTMIN");
+	ASSERT_STREQ(ktr_signal_name(37), "SIGRTMIN+5", "SIGRTMIN+5");
+	ASSERT_STREQ(ktr_signal_name(64), "SIGRTMIN+32", "64");
+	ASSERT_TRUE(ktr_signal_name(0) == NULL, "0");
+	ASSERT_TRUE(ktr_signal_name(65) == NULL, "65");
+	ASSERT_STREQ(ktr_sigcode_name(SIGSEGV, 1), "SEGV_MAPERR", "SEGV_MAPERR");
+	ASSERT_STREQ(ktr_sigcode_name(SIGSEGV, 2), "SEGV_ACCERR", "SEGV_ACCERR");
+	ASSERT_STREQ(ktr_sigcode_name(SIGCHLD, 1), "CLD_EXITED", "CLD_EXITED");
+	ASSERT_STREQ(ktr_sigcode_name(SIGCHLD, 6), "CLD_CONTINUED", "CLD_CONTINUED");
+	ASSERT_STREQ(ktr_sigcode_name(SIGBUS, 2), "BUS_ADRERR", "BUS_ADRERR");
+	ASSERT_STREQ(ktr_sigcode_name(SIGTRAP, 1), "TRAP_BRKPT", "TRAP_BRKPT");
+	ASSERT_STREQ(ktr_sigcode_name(SIGTERM, 0), "SI_USER", "SI_USER");
+	ASSERT_STREQ(ktr_sigcode_name(SIGTERM, -6), "SI_TKILL", "SI_TKILL");
+	ASSERT_STREQ(ktr_sigcode_name(SIGALRM, -2), "SI_TIMER", "SI_TIMER");
+	ASSERT_STREQ(ktr_sigcode_name(SIGSEGV, 0x80), "SI_KERNEL", "SI_KERNEL");
+	ASSERT_TRUE(ktr_sigcode_name(SIGTERM, 5) == NULL, "no code 5 for SIGTERM");
+	ASSERT_TRUE(ktr_sigcode_name(SIGSEGV, 99) == NULL, "SEGV 99");
+}
+
+TEST(modes)
+{
+	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFREG | 0644)), "-rw-r--r--", "file");
+	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFDIR | 01777)), "drwxrwxrwt", "sticky");
+	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFREG | 04755)), "-rwsr-xr-x", "setuid");
+	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFREG | 02644)), "-rw-r-Sr--", "setgid no x");
+	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFCHR | 0666)), "crw-rw-rw-", "chr");
+	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFLNK | 0777)), "lrwxrwxrwx", "link");
+}
+
+TEST(struct_stat_real)
+{
+	char path[] = "/tmp/ktr_decode_XXXXXX", expect[1024];
+	struct stat st;
+	int fd = mkstemp(path);
+
+	if (!ASSERT_TRUE(fd >= 0, "mkstemp"))
+		return;
+	ASSERT_EQ(write(fd, "hello world\n", 12), 12, "write");
+	fchmod(fd, 0640);
+	ASSERT_EQ(fstat(fd, &st), 0, "fstat");
+	close(fd);
+	unlink(path);
+	snprintf(
+		expect, sizeof(expect),
+		"struct stat { dev=%lu, ino=%lu, mode=-rw-r-----, nlink=1, uid=%u, gid=%u, rdev=0, "
+		"size=12, blksize=%ld, blocks=%ld, atime=%ld.%09ld, mtime=%ld.%09ld, "
+		"ctime=%ld.%09ld }",
+		(unsigned long)st.st_dev, (unsigned long)st.st_ino, st.st_uid, st.st_gid,
+		(long)st.st_blksize, (long)st.st_blocks, st.st_atim.tv_sec, st.st_atim.tv_nsec,
+		st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	ASSERT_STREQ(STRUCT("stat", &st, sizeof(st), 0), expect, "stat");
+	ASSERT_STREQ(STRUCT("stat", &st, 100, 0), "struct stat invalid record (len 100)", "short");
+}
+
+TEST(struct_sockaddr)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(8080) };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_port = htons(443) };
+	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = "/run/x.sock" };
+	struct sockaddr_un abs = { .sun_family = AF_UNIX, .sun_path = "\0foo" };
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin6.sin6_addr = in6addr_loopback;
+	ASSERT_STREQ(STRUCT("sockaddr", &sin, sizeof(sin), 0),
+		     "struct sockaddr { AF_INET 127.0.0.1:8080 }", "inet");
+	ASSERT_STREQ(STRUCT("sockaddr", &sin6, sizeof(sin6), 0),
+		     "struct sockaddr { AF_INET6 [::1]:443 }", "inet6");
+	ASSERT_STREQ(STRUCT("sockaddr", &sun, offsetof(struct sockaddr_un, sun_path) + 12, 0),
+		     "struct sockaddr { AF_UNIX /run/x.sock }", "unix");
+	ASSERT_STREQ(STRUCT("sockaddr", &abs, offsetof(struct sockaddr_un, sun_path) + 4, 0),
+		     "struct sockaddr { AF_UNIX @foo }", "abstract");
+	ASSERT_STREQ(STRUCT("sockaddr", &sin, 1, 0), "struct sockaddr invalid record (len 1)",
+		     "too short");
+}
+
+TEST(struct_arrays)
+{
+	struct pollfd pfd[2] = { { 3, POLLIN, POLLIN }, { 4, POLLIN | POLLOUT, 0 } };
+	unsigned char ev[24] = { 0 };
+	__u64 data = 7;
+
+	ASSERT_STREQ(STRUCT("pollfd", pfd, sizeof(pfd), 0),
+		     "struct pollfd [ { fd=3, events=POLLIN, revents=POLLIN }, "
+		     "{ fd=4, events=POLLIN|POLLOUT, revents=0 } ]",
+		     "pollfd");
+	ASSERT_STREQ(STRUCT("pollfd", pfd, 12, 0), "struct pollfd invalid record (len 12)",
+		     "pollfd partial");
+	ev[0] = 1;
+	memcpy(ev + 4, &data, 8);
+	ev[12] = 4;
+	ev[15] = 0x80;
+	ASSERT_STREQ(STRUCT("epoll_event", ev, 24, 0),
+		     "struct epoll_event [ { events=EPOLLIN, data=0x7 }, "
+		     "{ events=EPOLLOUT|EPOLLET, data=0 } ]",
+		     "epoll_event");
+}
+
+TEST(struct_misc)
+{
+	__s64 ts[2] = { 1, 500000000 }, rl[2] = { 1024, -1 };
+	__s32 fds[2] = { 3, 4 }, ws;
+	__u64 sa[4] = { 0x401000, 0x14000000, 0x402000, (1 << 1) | (1 << 14) };
+	unsigned char junk[3] = { 1, 2, 0xff };
+
+	ASSERT_STREQ(STRUCT("timespec", ts, 16, 0), "struct timespec { 1.500000000 }", "timespec");
+	ts[1] = 500000;
+	ASSERT_STREQ(STRUCT("timeval", ts, 16, 0), "struct timeval { 1.500000 }", "timeval");
+	ASSERT_STREQ(STRUCT("rlimit", rl, 16, 0), "struct rlimit { cur=1024, max=RLIM_INFINITY }",
+		     "rlimit");
+	ASSERT_STREQ(STRUCT("fd_pair", fds, 8, 0), "struct fd_pair { 3, 4 }", "fd_pair");
+	ASSERT_STREQ(STRUCT("sigaction", sa, 32, 0),
+		     "struct sigaction { handler=0x401000, flags=SA_RESTORER|SA_RESTART, "
+		     "restorer=0x402000, mask=SIGINT|SIGTERM }",
+		     "sigaction");
+	sa[0] = 1;
+	sa[1] = 0;
+	sa[3] = 0;
+	ASSERT_STREQ(STRUCT("sigaction", sa, 32, 0),
+		     "struct sigaction { handler=SIG_IGN, flags=0, mask=0 }", "sigaction ign");
+	ws = 0;
+	ASSERT_STREQ(STRUCT("wstatus", &ws, 4, 0),
+		     "struct wstatus { WIFEXITED(s) && WEXITSTATUS(s) == 0 }", "exit 0");
+	ws = 3 << 8;
+	ASSERT_STREQ(STRUCT("wstatus", &ws, 4, 0),
+		     "struct wstatus { WIFEXITED(s) && WEXITSTATUS(s) == 3 }", "exit 3");
+	ws = SIGKILL;
+	ASSERT_STREQ(STRUCT("wstatus", &ws, 4, 0),
+		     "struct wstatus { WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL }", "killed");
+	ws = 0x137f;
+	ASSERT_STREQ(STRUCT("wstatus", &ws, 4, 0),
+		     "struct wstatus { WIFSTOPPED(s) && WSTOPSIG(s) == SIGSTOP }", "stopped");
+	ws = 0x80 | SIGSEGV; /* with core */
+	ASSERT_STREQ(CAPTURE(ktr_print_wstatus(out, ws, 0)),
+		     "WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV && WCOREDUMP(s)", "core");
+	ASSERT_STREQ(CAPTURE(ktr_print_wstatus(out, 0xffff, 0)), "WIFCONTINUED(s)", "continued");
+	ASSERT_STREQ(STRUCT("foo", junk, 3, 0), "struct foo 3 bytes 01 02 ff", "unknown struct");
+	ASSERT_STREQ(STRUCT("rlimit", rl, 8, 0), "struct rlimit invalid record (len 8)",
+		     "rlimit short");
+}
+
+TEST(struct_siginfo)
+{
+	__s32 si[32] = { SIGCHLD, 0, 1, 0, 4321, 1000, 7 };
+
+	ASSERT_STREQ(
+		STRUCT("siginfo", si, sizeof(si), 0),
+		"struct siginfo { signo=SIGCHLD, errno=0, code=CLD_EXITED, pid=4321, uid=1000, "
+		"status=7 }",
+		"siginfo chld");
+	si[0] = SIGTERM;
+	si[2] = -6;
+	ASSERT_STREQ(STRUCT("siginfo", si, sizeof(si), 0),
+		     "struct siginfo { signo=SIGTERM, errno=0, code=SI_TKILL, pid=4321, uid=1000 }",
+		     "siginfo tkill");
+}
+
+TEST_MAIN()
