@@ -6,7 +6,8 @@
 #   make            build $(O)/ktraceb and $(O)/kdump
 #   make test       build, then run tests/run.sh (needs root for the BPF tests)
 #   make demo       build, trace a small command and print its kdump output
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= [SETCAP=1: ktraceb gets CAP_BPF and
+#                   CAP_PERFMON as file capabilities, so users trace their own processes]
 #   make V=1        show the commands
 
 O ?= build
@@ -156,6 +157,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(O)/ktraceb $(O)/kdump $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 man/ktraceb.1 man/kdump.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+ifeq ($(SETCAP),1)
+	setcap cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/ktraceb
+endif
 
 format:
 	clang-format -i bpf/*.c bpf/*.h src/*.c src/*.h src/decode/*.c tests/unit/*.c tests/progs/*.c

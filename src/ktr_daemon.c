@@ -238,6 +238,10 @@ static int proc__set(struct daemon *d, const struct ktr_caller *c, const struct 
 	bool traced = bpf_map_lookup_elem(d->procs_fd, &key, &old) == 0;
 	int err = ktr_perm__canset(c, pid, traced ? old.facs : 0, &why);
 
+	if (!err && pid == getpid()) {
+		why = "is the ktraceb daemon (its writes would trace themselves)";
+		err = -EINVAL;
+	}
 	if (err) {
 		msg__add(msg, "pid %d: %s\n", pid, why);
 		return err;
@@ -292,8 +296,11 @@ static int proc__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 static int request__targets(struct daemon *d, struct client *cl, const struct ktr_request *req,
 			    int r, char *msg, int *err)
 {
-	pid_t *pids;
-	int n = ktr_procs__collect(req->pid, req->flags & KTR_REQ_DESCEND, &pids), done = 0;
+	/* a thread id names its process, as everywhere in this file */
+	int tgid = req->pid > 0 ? ktr_procs__tgid(req->pid) : req->pid;
+	pid_t *pids = NULL;
+	int n = tgid < 0 && req->pid > 0 ? 0 :
+		ktr_procs__collect(tgid, req->flags & KTR_REQ_DESCEND, &pids), done = 0;
 
 	if (n <= 0) {
 		*err = n < 0 ? n : -ESRCH;

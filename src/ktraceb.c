@@ -22,8 +22,11 @@
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_client.h"
@@ -296,6 +299,24 @@ static int run_attach(const struct options *o)
 	return wait_done(sock, o->tracefile) ? 1 : 0;
 }
 
+/*
+ * The command must not keep what the caller's ktraceb binary was given: a
+ * file-capability ktraceb is not dumpable and holds CAP_BPF/CAP_PERFMON,
+ * and its child inherits both.  Drop the capabilities, then become dumpable
+ * again, which is what the command would be if the user ran it directly
+ * (and what the daemon's permission check asks for).
+ */
+static void drop_privilege(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (getuid() == 0)
+		return;
+	if (syscall(SYS_capset, &hdr, data) < 0 || prctl(PR_SET_DUMPABLE, 1) < 0)
+		_exit(126);
+}
+
 /* Fork the command, held until its tracing is set up; returns its pid. */
 static pid_t spawn_held(char **command, int *gate_fd)
 {
@@ -312,6 +333,7 @@ static pid_t spawn_held(char **command, int *gate_fd)
 		close(gate[1]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		drop_privilege();
 		if (read(gate[0], &c, 1) != 1)
 			_exit(127); /* ktraceb gave up before tracing started */
 		execvp(command[0], command);

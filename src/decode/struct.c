@@ -426,6 +426,13 @@ void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len,
 	const struct ktr_structdec *d = find_struct(name);
 	const unsigned char *p = data;
 
+	/* a string a syscall returned (readlink, getcwd): not NUL-terminated */
+	if (strcmp(name, "string") == 0) {
+		fputs("string \"", out);
+		ktr_print_cstr(out, data, len, true);
+		fputc('"', out);
+		return;
+	}
 	fputs("struct ", out);
 	ktr_print_cstr(out, name, strlen(name), false);
 	if (!d) {

@@ -409,3 +409,10 @@ TEST(struct_siginfo)
 }
 
 TEST_MAIN()
+
+TEST(struct_string)
+{
+	ASSERT_STREQ(STRUCT("string", "/usr/bin/x\n", 11, 0), "string \"/usr/bin/x\\n\"",
+		     "readlink target, escaped");
+	ASSERT_STREQ(STRUCT("string", "ab", 0, 0), "string \"\"", "empty");
+}
