@@ -105,6 +105,18 @@ $(O)/gen/syscalls_i386.c: scripts/gensyscalls.sh $(UNISTD_DIR)/unistd_32.h \
 	$(Q)scripts/gensyscalls.sh i386 $(UNISTD_DIR)/unistd_32.h src/decode/syscalls.sig \
 		src/decode/syscalls.extra > $@
 
+# A daemon serves only ktraceb commands built from the same sources: the id
+# goes into its socket name (ktr_proto.h), so two builds never share one.
+BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktr*.c src/ktr*.h src/decode/syscalls.*))
+$(O)/gen/build_id.h: FORCE | $(O)/gen
+	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
+	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+.PHONY: FORCE
+FORCE:
+
+$(O)/src/ktr_client.o: $(O)/gen/build_id.h
+
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
 	@mkdir -p $(@D)

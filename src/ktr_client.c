@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "build_id.h"
 #include "ktr_client.h"
 #include "ktr_daemon.h"
 #include "ktr_loader.h"
@@ -91,14 +92,15 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 
 int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why)
 {
-	char own[64];
+	char own[64], shared[64];
 	bool root = getuid() == 0;
 	int sock = -ENOENT;
 
-	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, (unsigned int)getuid());
+	snprintf(shared, sizeof(shared), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, (unsigned int)getuid());
 	*why = "no ktraceb daemon is running";
 	for (int i = 0; i < CONNECT_TRIES; i++) {
-		sock = client__try(KTR_SOCK_SHARED, why);
+		sock = client__try(shared, why);
 		if (sock >= 0 || sock == -EPERM)
 			return sock;
 		if (!root) {
@@ -108,7 +110,7 @@ int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const ch
 		}
 		if (!spawn)
 			return -ENOENT;
-		if (client__spawn(opts, root ? KTR_SOCK_SHARED : own, root) < 0)
+		if (client__spawn(opts, root ? shared : own, root) < 0)
 			usleep(20000); /* lost the race to start one: connect to it */
 	}
 	*why = "cannot start the ktraceb daemon";

@@ -147,6 +147,8 @@ static int route__get(struct daemon *d, int fd, char *msg)
 	return r;
 }
 
+static unsigned long long daemon_ring_bytes;
+
 static void reply__send(int sock, int type, int error, unsigned int count, const char *msg,
 			unsigned long long records, unsigned long long lost)
 {
@@ -160,6 +162,7 @@ static void reply__send(int sock, int type, int error, unsigned int count, const
 	rep->count = count;
 	rep->records = records;
 	rep->lost = lost;
+	rep->ring_bytes = daemon_ring_bytes;
 	snprintf(rep->msg, sizeof(rep->msg), "%s", msg ? msg : "");
 	ktr_proto__send(sock, rep, sizeof(*rep), -1);
 	free(rep);
@@ -576,6 +579,7 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 	openlog("ktraceb", LOG_PID, LOG_DAEMON);
 	if (!d)
 		return daemon__fail(listen_fd, "out of memory");
+	daemon_ring_bytes = opts->ring_bytes;
 	d->skel = ktr_loader__load(opts, &why);
 	if (!d->skel)
 		return daemon__fail(listen_fd, why);

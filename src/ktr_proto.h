@@ -9,10 +9,12 @@
  * from the message.  A SET carries the trace file's descriptor
  * (SCM_RIGHTS), opened by the caller with the caller's own credentials.
  *
- * Sockets: "@ktraceb" is root's daemon and serves every user under the
- * ktrcanset rules; "@ktraceb.<uid>" is a daemon started by that non-root
- * user (with CAP_BPF and CAP_PERFMON) and serves only that uid.  A client
- * trusts a daemon only if its peer uid is 0 or its own.
+ * Sockets: "@ktraceb-<build>" is root's daemon and serves every user under
+ * the ktrcanset rules; "@ktraceb-<build>.<uid>" is a daemon started by that
+ * non-root user (with CAP_BPF and CAP_PERFMON) and serves only that uid.
+ * <build> identifies the sources, so a daemon and its clients always agree
+ * on messages and BPF programs.  A client trusts a daemon only if its peer
+ * uid is 0 or its own.
  */
 #ifndef KTRACEB_KTR_PROTO_H
 #define KTRACEB_KTR_PROTO_H
@@ -23,9 +25,11 @@
 #include <sys/un.h>
 #include <linux/types.h>
 
-#define KTR_PROTO_MAGIC		0x6b747231	/* "ktr1" */
-#define KTR_SOCK_SHARED		"ktraceb"
-#define KTR_SOCK_USER_FMT	"ktraceb.%u"
+/* bumped whenever a message layout changes: old and new never mix */
+#define KTR_PROTO_MAGIC		0x6b747232	/* "ktr2" */
+/* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
+#define KTR_SOCK_SHARED_FMT	"ktraceb-%s"
+#define KTR_SOCK_USER_FMT	"ktraceb-%s.%u"
 
 #define KTR_OP_SET		1	/* start (or move) tracing of pid / pgrp */
 #define KTR_OP_CLEAR		2	/* clear facs of pid / pgrp */
@@ -59,6 +63,7 @@ struct ktr_reply {
 	__u32 count;			/* processes set or cleared */
 	__u64 records;			/* DONE: records written */
 	__u64 lost;			/* DONE: records lost */
+	__u64 ring_bytes;		/* the daemon's ring buffer size */
 	char msg[KTR_REPLY_MSG_MAX];	/* one line per refusal or failure */
 };
 

@@ -41,7 +41,7 @@
 struct options {
 	const char *tracefile;
 	int facs;
-	bool facs_given, append, clear, clear_all, descend, foreground;
+	bool facs_given, append, clear, clear_all, descend, foreground, ring_given;
 	pid_t pid;			/* > 0 pid, < 0 process group, 0 none */
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
@@ -50,14 +50,36 @@ struct options {
 
 static volatile sig_atomic_t interrupted;
 
-static void usage(void)
+static void usage_text(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: ktraceb [-aCcdFiv] [-b bufsize] [-f trfile] [-g pgrp | -p pid] [-s iosize] "
 		"[-t trstr]\n"
 		"       ktraceb [-adiv] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
 		"command [args ...]\n");
+}
+
+static void usage(void)
+{
+	usage_text(stderr);
 	exit(EX_USAGE);
+}
+
+static void help(void)
+{
+	usage_text(stdout);
+	printf("\ntrstr letters (default cnisu, as BSD):\n"
+	       "  c  system calls and returns, with the structures they pass and\n"
+	       "     exec's arguments and environment\n"
+	       "  n  path names (namei)\n"
+	       "  i  data read and written (genio), up to -s iosize bytes per I/O\n"
+	       "  s  signals delivered (psig)\n"
+	       "  u  user records (utrace): accepted, but nothing produces them yet;\n"
+	       "     the USDT utrace producer comes in a later release\n"
+	       "  w  context switches (csw)\n"
+	       "  +  the default set\n"
+	       "\nSee ktraceb(1) and kdump(1).\n");
+	exit(0);
 }
 
 /* A size with an optional k/m/g suffix, within [min, max]; -1 if malformed. */
@@ -103,6 +125,7 @@ static void parse_opt(int ch, struct options *o)
 		if (v < 0 || (v & (v - 1)))
 			errx(EX_USAGE, "bad ring buffer size %s: a power of two, 4k to 1g", optarg);
 		o->bpf.ring_bytes = v;
+		o->ring_given = true;
 		break;
 	case 'C':
 		o->clear_all = true;
@@ -124,6 +147,9 @@ static void parse_opt(int ch, struct options *o)
 		if (o->pid)
 			errx(EX_USAGE, "only one -g or -p flag is permitted");
 		o->pid = parse_id(optarg, ch == 'p' ? 1 : -1);
+		break;
+	case 'h':
+		help();
 		break;
 	case 'i':
 		o->facs |= KTRFAC_INHERIT;
@@ -159,7 +185,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:Ccdf:Fg:ip:s:t:v")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:Ccdf:Fg:hip:s:t:v")) != -1)
 		parse_opt(ch, o);
 	if (optind < argc)
 		o->command = argv + optind;
@@ -199,15 +225,23 @@ static int connect_daemon(const struct options *o, bool spawn)
 	return sock;
 }
 
-static int request(int sock, struct ktr_request *req, int fd, struct ktr_reply *rep)
+static int request(const struct options *o, int sock, struct ktr_request *req, int fd,
+		   struct ktr_reply *rep)
 {
 	int err;
 
 	req->magic = KTR_PROTO_MAGIC;
 	err = ktr_client__request(sock, req, fd, rep);
+	if (err == -EBADMSG)
+		errx(EX_UNAVAILABLE, "the running ktraceb daemon is another version: "
+				     "retry when its traces have ended");
 	if (err)
 		errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-err));
 	print_reply_lines(rep->msg);
+	/* one ring serves every trace: -b only sizes the ring of a daemon it starts */
+	if (o->ring_given && rep->ring_bytes && rep->ring_bytes != o->bpf.ring_bytes)
+		warnx("-b ignored: the running daemon's ring buffer is %llu bytes",
+		      (unsigned long long)rep->ring_bytes);
 	return rep->error;
 }
 
@@ -233,7 +267,7 @@ static int run_clear(const struct options *o)
 	sock = connect_daemon(o, false);
 	if (sock < 0)
 		return 0;
-	return request(sock, &req, -1, &rep) ? 1 : 0;
+	return request(o, sock, &req, -1, &rep) ? 1 : 0;
 }
 
 static int open_tracefile(const struct options *o)
@@ -290,7 +324,7 @@ static int run_attach(const struct options *o)
 	req.pid = o->pid;
 	req.iosize = o->iosize;
 	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0);
-	err = request(sock, &req, fd, &rep);
+	err = request(o, sock, &req, fd, &rep);
 	close(fd);
 	if (err || !rep.count)
 		return 1;
@@ -367,7 +401,7 @@ static int run_command(const struct options *o)
 	req.pid = child;
 	req.iosize = o->iosize;
 	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC;
-	error = request(sock, &req, fd, &rep);
+	error = request(o, sock, &req, fd, &rep);
 	close(fd);
 	if (error || !rep.count) {
 		kill(child, SIGKILL);
