@@ -13,6 +13,39 @@
 #define SI_USER		0
 #define SI_KERNEL	0x80
 
+/*
+ * A fatal signal reaches signal_deliver as the group-exit SIGKILL, without
+ * its siginfo: remember the si_code it was generated with, per process.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u64);		/* signo << 32 | si_code */
+} fatal_codes SEC(".maps");
+
+static __always_inline int psig__code(struct kernel_siginfo *info)
+{
+	if ((unsigned long)info <= 1)
+		return info ? SI_KERNEL : SI_USER;
+	return BPF_CORE_READ(info, si_code);
+}
+
+SEC("tp_btf/signal_generate")
+int BPF_PROG(ktr_psig_generate, int sig, struct kernel_siginfo *info, struct task_struct *task,
+	     int group, int result)
+{
+	__u32 tgid = task->tgid;
+	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
+	__u64 v;
+
+	if (!ps || !(ps->facs & KTRFAC_PSIG))
+		return 0;
+	v = (__u64)sig << 32 | (__u32)psig__code(info);
+	bpf_map_update_elem(&fatal_codes, &tgid, &v, BPF_ANY);
+	return 0;
+}
+
 struct psig_sample {
 	struct ktr_sample s;
 	struct ktr_header h;
@@ -41,16 +74,20 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 	rec->p.signo = sig;
 	rec->p.pad0 = 0;
 	rec->p.action = ka ? (__u64)BPF_CORE_READ(ka, sa.sa_handler) : 0;
-	if ((unsigned long)info <= 1)
-		rec->p.code = info ? SI_KERNEL : SI_USER;
-	else
-		rec->p.code = BPF_CORE_READ(info, si_code);
+	rec->p.code = psig__code(info);
 	/*
 	 * A fatal signal turns into a group-wide SIGKILL (complete_signal())
-	 * and reaches us as that: report the signal that kills the process.
+	 * and reaches us as that: report the signal that kills the process,
+	 * with the code it was sent with.
 	 */
-	if (sig == 9 && (task->signal->group_exit_code & 0x7f))
+	if (sig == 9 && (task->signal->group_exit_code & 0x7f)) {
+		__u32 tgid = task->tgid;
+		__u64 *gen = bpf_map_lookup_elem(&fatal_codes, &tgid);
+
 		rec->p.signo = task->signal->group_exit_code & 0x7f;
+		if (gen && (gen[0] >> 32) == (__u64)rec->p.signo)
+			rec->p.code = (__s32)gen[0];
+	}
 	blocked = task->blocked.sig[0];
 	rec->p.mask[0] = (__u32)blocked;
 	rec->p.mask[1] = blocked >> 32;

@@ -39,6 +39,8 @@ void kdump__free(struct kdump *kd)
 		return;
 	kd_summary__free(kd->sum);
 	kd_map__free(&kd->abi);
+	kd_map__free(&kd->calls);
+	free(kd->join.buf);
 	free(kd);
 }
 
@@ -99,6 +101,13 @@ static int pr_sysret(struct kdump *kd, const struct ktr_header *h, const unsigne
 		return -EINVAL;
 	memcpy(&sr, d, sizeof(sr));
 	sv = kd_abi(kd, h->ktr_pid);
+	/* rt_sigreturn restores orig_ax = -1: the return is the thread's last call's */
+	if (sr.ktr_code < 0) {
+		struct kd_map_ent *e = kd_map__get(&kd->calls, h->ktr_tid);
+
+		if (e)
+			sr.ktr_code = (__s16)e->v1;
+	}
 	kd_print_scname(kd, sv, sr.ktr_code);
 	fputc(' ', kd->out);
 	ktr_print_sysret(kd->out, sv, sr.ktr_code, sr.ktr_error, sr.ktr_retval, kd->o.decode);
@@ -175,7 +184,7 @@ static int pr_csw(struct kdump *kd, const struct ktr_header *h, const unsigned c
 	memset(&cs, 0, sizeof(cs));
 	memcpy(&cs, d, len);
 	fprintf(kd->out, "%s %s", cs.out ? "stop" : "resume", cs.user ? "user" : "kernel");
-	if (len == sizeof(cs)) {
+	if (len == sizeof(cs) && cs.wmesg[0]) {
 		fputc(' ', kd->out);
 		kd_putquoted(kd->out, (const unsigned char *)cs.wmesg,
 			     strnlen(cs.wmesg, sizeof(cs.wmesg)));
@@ -394,6 +403,18 @@ static int consume(struct kdump *kd, const struct ktr_header *h, const unsigned 
 	struct kd_map_ent *e;
 
 	switch (h->ktr_type) {
+	case KTR_SYSCALL: {
+		__s16 code;
+
+		if (len < sizeof(code))
+			return 0;
+		memcpy(&code, d, sizeof(code));
+		e = kd_map__add(&kd->calls, h->ktr_tid);
+		if (!e)
+			return -ENOMEM;
+		e->v1 = (__u64)(__s64)code;
+		return 0;
+	}
 	case KTR_PROCCTOR:
 		if (len != sizeof(pc)) {
 			kd->ninvalid++;
@@ -469,6 +490,67 @@ static int summarize(struct kdump *kd, const struct ktr_header *h, const unsigne
 	return 0;
 }
 
+static void print_record(struct kdump *kd, const struct ktr_header *h, const void *data,
+			 size_t len)
+{
+	int type = h->ktr_type;
+
+	print_prefix(kd, h);
+	if (type <= 0 || type > KTR_TYPE_MAX) {
+		fprintf(kd->out, "UNKNOWN(%d)\n", type);
+	} else {
+		fprintf(kd->out, "%s  ", printers[type].tag);
+		if (printers[type].print(kd, h, data, len)) {
+			fputs("invalid record", kd->out);
+			kd->ninvalid++;
+		}
+		fputc('\n', kd->out);
+	}
+	if (kd->o.flags & KD_FOLLOW)
+		fflush(kd->out);
+}
+
+#define JOIN_MAX (64u << 20) /* most bytes of one joined argv or envp */
+
+/* Print the ARGS/ENVS being joined, if any. */
+static void join__flush(struct kdump *kd)
+{
+	if (!kd->join.len)
+		return;
+	kd->join.hdr.ktr_len = kd->join.len;
+	print_record(kd, &kd->join.hdr, kd->join.buf, kd->join.len);
+	kd->join.len = 0;
+}
+
+/*
+ * ARGS/ENVS split over KTR_STRINGS_CHUNK-byte records (ktr.h): keep the
+ * pieces and print one line when the last, shorter, piece arrives.
+ * Returns true when the record was taken into the join.
+ */
+static bool join__take(struct kdump *kd, const struct ktr_header *h, const void *data, size_t len)
+{
+	bool same = kd->join.len && kd->join.hdr.ktr_tid == h->ktr_tid &&
+		    kd->join.hdr.ktr_type == h->ktr_type;
+	unsigned char *buf;
+
+	if (kd->join.len && !same)
+		join__flush(kd);
+	if ((h->ktr_type != KTR_ARGS && h->ktr_type != KTR_ENVS) ||
+	    (!same && len != KTR_STRINGS_CHUNK) || kd->join.len + len > JOIN_MAX)
+		return false;
+	buf = realloc(kd->join.buf, kd->join.len + len);
+	if (!buf)
+		return false;
+	kd->join.buf = buf;
+	if (!kd->join.len)
+		kd->join.hdr = *h;
+	memcpy(buf + kd->join.len, data, len);
+	kd->join.len += len;
+	if (len != KTR_STRINGS_CHUNK)
+		join__flush(kd);
+	return true;
+}
+
 int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data)
 {
 	size_t len = h->ktr_len > 0 ? (size_t)h->ktr_len : 0;
@@ -483,19 +565,8 @@ int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data
 		return summarize(kd, h, data, len);
 	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print)
 		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
-	print_prefix(kd, h);
-	if (type <= 0 || type > KTR_TYPE_MAX) {
-		fprintf(kd->out, "UNKNOWN(%d)\n", type);
-	} else {
-		fprintf(kd->out, "%s  ", printers[type].tag);
-		if (printers[type].print(kd, h, data, len)) {
-			fputs("invalid record", kd->out);
-			kd->ninvalid++;
-		}
-		fputc('\n', kd->out);
-	}
-	if (kd->o.flags & KD_FOLLOW)
-		fflush(kd->out);
+	if (!join__take(kd, h, data, len))
+		print_record(kd, h, data, len);
 	return 0;
 }
 
@@ -514,6 +585,7 @@ int kdump__run(struct kdump *kd, struct ktr_reader *r)
 
 int kdump__finish(struct kdump *kd)
 {
+	join__flush(kd);
 	if (kd->o.flags & KD_SUMMARY)
 		return kd_summary__print(kd);
 	return 0;

@@ -48,6 +48,12 @@ struct kdump {
 	__s64 prev_ns; /* -R: the previous record shown */
 	unsigned long ninvalid;
 	struct kd_summary *sum;
+	struct kd_map calls; /* tid -> code of its last CALL (names sigreturn's RET) */
+	struct {
+		struct ktr_header hdr; /* first record of an ARGS/ENVS being joined */
+		unsigned char *buf;
+		size_t len;
+	} join;
 };
 
 unsigned int kd_abi(const struct kdump *kd, int pid);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -18,8 +19,11 @@
 
 #define CONNECT_TRIES 50
 
-/* Connect to name; the peer must be root's or ours (a squatter is neither). */
-static int client__try(const char *name, const char **why)
+/*
+ * Connect to name; the peer must be root's, ours, or (root sending a clear
+ * to a user's daemon) that user's: a squatter is none of them.
+ */
+static int client__try(const char *name, uid_t also, const char **why)
 {
 	struct sockaddr_un addr;
 	socklen_t alen = ktr_proto__addr(&addr, name), len;
@@ -36,7 +40,7 @@ static int client__try(const char *name, const char **why)
 	}
 	len = sizeof(uc);
 	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0 ||
-	    (uc.uid != 0 && uc.uid != getuid())) {
+	    (uc.uid != 0 && uc.uid != getuid() && uc.uid != also)) {
 		close(sock);
 		*why = "the ktraceb daemon socket is held by another user: refusing to use it";
 		return -EPERM;
@@ -100,11 +104,11 @@ int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const ch
 	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, (unsigned int)getuid());
 	*why = "no ktraceb daemon is running";
 	for (int i = 0; i < CONNECT_TRIES; i++) {
-		sock = client__try(shared, why);
+		sock = client__try(shared, 0, why);
 		if (sock >= 0 || sock == -EPERM)
 			return sock;
 		if (!root) {
-			sock = client__try(own, why);
+			sock = client__try(own, 0, why);
 			if (sock >= 0 || sock == -EPERM)
 				return sock;
 		}
@@ -115,6 +119,60 @@ int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const ch
 	}
 	*why = "cannot start the ktraceb daemon";
 	return sock;
+}
+
+/* Listening abstract sockets named "@<prefix>...", from /proc/net/unix. */
+static int client__names(const char *prefix, char (*names)[64], int max)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/net/unix", "re");
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		char *at = strchr(line, '@');
+
+		if (!at || strncmp(at + 1, prefix, strlen(prefix)) != 0)
+			continue;
+		at[strcspn(at, " \n")] = '\0';
+		snprintf(names[n], sizeof(names[n]), "%s", at + 1);
+		for (int i = 0; i < n; i++)
+			if (strcmp(names[i], names[n]) == 0)
+				n--; /* one line per connection: keep one name */
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+int ktr_client__others(int primary, int *socks, int max)
+{
+	char names[32][64], prefix[64], own[64];
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+	const char *why;
+	int n = 0, count;
+
+	snprintf(prefix, sizeof(prefix), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, 0U);
+	prefix[strlen(prefix) - 1] = '\0'; /* "ktraceb-<build>." */
+	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, (unsigned int)getuid());
+	/* which daemon answers us: ours, or root's */
+	if (primary >= 0 && getsockopt(primary, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 &&
+	    uc.uid != 0)
+		return 0; /* our own daemon is the primary: nobody else has our traces */
+	count = client__names(prefix, names, 32);
+	for (int i = 0; i < count && n < max; i++) {
+		unsigned int uid = strtoul(names[i] + strlen(prefix), NULL, 10);
+		int sock;
+
+		if (getuid() != 0 && strcmp(names[i], own) != 0)
+			continue;
+		sock = client__try(names[i], uid, &why);
+		if (sock >= 0)
+			socks[n++] = sock;
+	}
+	return n;
 }
 
 int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep)

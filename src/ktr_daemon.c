@@ -277,16 +277,17 @@ static int proc__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 	struct ktr_proc_state ps;
 	__u32 key = pid;
 	const char *why;
-	int err;
+	bool traced = bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0;
+	/* BSD: clearing an untraced process succeeds if the caller may trace it */
+	int err = ktr_perm__canset(c, pid, traced ? ps.facs : 0, &why);
 
-	if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0)
-		return 1; /* not traced: nothing to do */
-	err = ktr_perm__canset(c, pid, ps.facs, &why);
 	if (err) {
 		if (!quiet)
 			msg__add(msg, "pid %d: %s\n", pid, why);
 		return err;
 	}
+	if (!traced)
+		return 0;
 	ps.facs &= ~(facs ? facs : KTRFAC_MASK);
 	if (!(ps.facs & KTRFAC_MASK))
 		bpf_map_delete_elem(d->procs_fd, &key);
@@ -320,8 +321,6 @@ static int request__targets(struct daemon *d, struct client *cl, const struct kt
 
 		if (e == 0)
 			done++;
-		else if (e == 1 && i == 0 && n == 1)
-			msg__add(msg, "pid %d: not traced\n", pids[i]);
 	}
 	free(pids);
 	if (done)
@@ -345,13 +344,16 @@ static int request__clear_all(struct daemon *d, struct client *cl, int r, char *
 		if (r >= 0 && ps.route != (__u32)r)
 			continue;
 		/* -C passes over what the caller may not clear, silently (BSD) */
-		if (proc__clear(d, &cl->cred, key, 0, msg, r < 0) == 0) {
+		if (proc__clear(d, &cl->cred, key, 0, msg, r < 0) == 0 &&
+		    bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0) {
 			done++;
 			prev = NULL;
 		}
 	}
 	return done;
 }
+
+static void daemon__csw(struct daemon *d, bool want);
 
 static void request__handle(struct daemon *d, struct client *cl, const struct ktr_request *req,
 			    int fd)
@@ -364,7 +366,9 @@ static void request__handle(struct daemon *d, struct client *cl, const struct kt
 			close(fd);
 		return;
 	}
-	if (!d->shared && cl->cred.uid != d->owner) {
+	/* a user's daemon serves its user, and root's clears (ktraceb -C) */
+	if (!d->shared && cl->cred.uid != d->owner &&
+	    !(cl->cred.uid == 0 && req->op >= KTR_OP_CLEAR && req->op <= KTR_OP_CLEARALL)) {
 		err = -EPERM;
 		msg__add(msg, "this ktraceb daemon serves uid %u only\n", d->owner);
 	} else if (!ktr_perm__same_pidns(cl->cred.pid)) {
@@ -383,6 +387,9 @@ static void request__handle(struct daemon *d, struct client *cl, const struct kt
 			done = request__targets(d, cl, req, r, msg, &err);
 		if (!err && (req->flags & KTR_REQ_FOREGROUND))
 			d->routes[r].fg_sock = cl->sock;
+		/* switches from the first moment on, not from the next tick */
+		if (done && (req->facs & KTRFAC_CSW))
+			daemon__csw(d, true);
 	} else if (req->op == KTR_OP_CLEAR) {
 		done = request__targets(d, cl, req, -1, msg, &err);
 	} else if (req->op == KTR_OP_CLEARFILE) {

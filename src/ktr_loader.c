@@ -90,9 +90,11 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		err = bpf_map__set_max_entries(skel->maps.scratch, ncpus);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
-	/* sched_switch runs on every switch machine-wide: only when asked for */
-	if (!err && !opts->csw)
-		err = bpf_program__set_autoload(skel->progs.ktr_csw_switch, false);
+	/*
+	 * sched_switch runs on every switch machine-wide: loaded, but attached
+	 * by the daemon only while some process is traced with 'w'.
+	 */
+	bpf_program__set_autoattach(skel->progs.ktr_csw_switch, false);
 	if (err)
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,

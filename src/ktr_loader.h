@@ -12,7 +12,6 @@ struct ktraceb_bpf;
 struct ktr_loader_opts {
 	size_t ring_bytes;		/* power of two, >= page size */
 	bool verbose;			/* libbpf debug output */
-	bool csw;			/* attach the context-switch program */
 };
 
 /*

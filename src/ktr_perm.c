@@ -51,18 +51,38 @@ static int status__read(pid_t pid, struct proc_status *st)
 }
 
 /*
- * A process that gained privileges by exec is not dumpable, and the kernel
- * then makes root the owner of its /proc directory (task_dump_owner()).
+ * A process that is not dumpable (it gained privileges by a set-id exec,
+ * or said so with PR_SET_DUMPABLE) has its private /proc files owned by
+ * root (task_dump_owner()); the /proc/PID directory itself keeps the
+ * process's owner, so look at auxv.
  */
 static bool proc__dumpable(pid_t pid, const struct proc_status *st)
 {
 	char path[64];
 	struct stat sb;
 
-	snprintf(path, sizeof(path), "/proc/%d", pid);
+	snprintf(path, sizeof(path), "/proc/%d/auxv", pid);
 	if (stat(path, &sb) < 0)
 		return false;
 	return sb.st_uid == st->uid[1];
+}
+
+/* CapPrm of a process, from /proc/PID/status; 0 if unreadable. */
+static unsigned long long proc__caps(pid_t pid)
+{
+	unsigned long long caps = 0;
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapPrm: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return caps;
 }
 
 int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why)
@@ -89,6 +109,9 @@ int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, 
 		*why = "set-id process (real and saved ids differ)";
 	else if (!proc__dumpable(target, &st))
 		*why = "process gained privileges by exec (not dumpable)";
+	else if (proc__caps(target) & ~proc__caps(caller->pid))
+		/* a file-capability exec leaves it dumpable: ptrace's rule, then */
+		*why = "process has capabilities you lack";
 	else
 		return 0;
 	return -EPERM;

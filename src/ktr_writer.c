@@ -134,6 +134,26 @@ int ktr_writer__fd(const struct ktr_writer *w)
 	return w->fd;
 }
 
+/* The whole records at the start of buf that fit in n bytes: their length. */
+static size_t writer__whole(const char *buf, size_t n, unsigned long long *count)
+{
+	size_t off = 0;
+
+	*count = 0;
+	for (;;) {
+		struct ktr_header h;
+
+		if (off + sizeof(h) > n)
+			break;
+		memcpy(&h, buf + off, sizeof(h));
+		if (off + sizeof(h) + (size_t)h.ktr_len > n)
+			break;
+		off += sizeof(h) + h.ktr_len;
+		(*count)++;
+	}
+	return off;
+}
+
 int ktr_writer__flush(struct ktr_writer *w)
 {
 	size_t done = 0;
@@ -146,10 +166,15 @@ int ktr_writer__flush(struct ktr_writer *w)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
+			unsigned long long fit;
+			size_t keep = writer__whole(w->buf, done, &fit);
+
 			w->error = n < 0 ? errno : ENOSPC;
-			/* keep the file valid: drop the partial tail */
-			if (ftruncate(w->fd, w->committed) < 0)
+			/* keep every whole record that made it, drop the partial tail */
+			if (ftruncate(w->fd, w->committed + keep) < 0)
 				w->error = w->error ? w->error : errno;
+			w->committed += keep;
+			w->records += fit;
 			w->len = 0;
 			w->pending = 0;
 			return -w->error;

@@ -31,6 +31,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_client.h"
 #include "ktr_loader.h"
+#include "ktr_perm.h"
 #include "ktr_proto.h"
 #include "ktr_writer.h"
 #include "trstr.h"
@@ -245,13 +246,59 @@ static int request(const struct options *o, int sock, struct ktr_request *req, i
 	return rep->error;
 }
 
+/* Send a clear to the other daemons that may hold the caller's traces. */
+static void clear_elsewhere(int primary, const struct ktr_request *clear)
+{
+	struct ktr_request req = *clear;
+	struct ktr_reply *rep = malloc(sizeof(*rep));
+	int socks[32], n = ktr_client__others(primary, socks, 32);
+
+	req.magic = KTR_PROTO_MAGIC;
+	for (int i = 0; i < n; i++) {
+		if (rep)
+			ktr_client__request(socks[i], &req, -1, rep);
+		close(socks[i]);
+	}
+	free(rep);
+}
+
+/*
+ * No daemon runs, so nothing is traced: answer -c -p/-g as BSD would,
+ * from the permission rules alone (the process must exist, and be ours).
+ */
+static int clear_untraced(const struct options *o)
+{
+	struct ktr_caller self = { getpid(), getuid(), getgid() };
+	int n, ok = 0;
+	pid_t *pids;
+
+	n = ktr_procs__collect(o->pid > 0 ? ktr_procs__tgid(o->pid) : o->pid, o->descend, &pids);
+	if (n <= 0 || (o->pid > 0 && ktr_procs__tgid(o->pid) < 0)) {
+		if (o->pid > 0)
+			warnx("pid %d: no such process", o->pid);
+		else
+			warnx("process group %d: no such process group", -o->pid);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *why;
+
+		if (ktr_perm__canset(&self, pids[i], 0, &why) == 0)
+			ok++;
+		else
+			warnx("pid %d: %s", pids[i], why);
+	}
+	free(pids);
+	return ok ? 0 : 1;
+}
+
 /* -c, -C: clear; never starts a daemon (if none runs, nothing is traced). */
 static int run_clear(const struct options *o)
 {
 	struct ktr_request req = { 0 };
 	struct ktr_reply rep;
 	struct stat st;
-	int sock;
+	int sock, error = 0;
 
 	if (o->clear && !o->pid) {
 		if (stat(o->tracefile, &st) < 0)
@@ -262,12 +309,16 @@ static int run_clear(const struct options *o)
 	} else {
 		req.op = o->clear_all ? KTR_OP_CLEARALL : KTR_OP_CLEAR;
 		req.pid = o->pid;
+		req.flags = o->descend ? KTR_REQ_DESCEND : 0;
 		req.facs = o->facs_given ? (__u32)(o->facs & KTRFAC_MASK) : 0;
 	}
 	sock = connect_daemon(o, false);
-	if (sock < 0)
-		return 0;
-	return request(o, sock, &req, -1, &rep) ? 1 : 0;
+	if (sock >= 0)
+		error = request(o, sock, &req, -1, &rep);
+	else if (req.op == KTR_OP_CLEAR)
+		error = clear_untraced(o);
+	clear_elsewhere(sock, &req);
+	return error ? 1 : 0;
 }
 
 static int open_tracefile(const struct options *o)
@@ -328,6 +379,10 @@ static int run_attach(const struct options *o)
 	close(fd);
 	if (err || !rep.count)
 		return 1;
+	/* a process another daemon traced for us moves here: clear it there */
+	req.op = KTR_OP_CLEAR;
+	req.facs = 0;
+	clear_elsewhere(sock, &req);
 	if (!o->foreground)
 		return 0;
 	return wait_done(sock, o->tracefile) ? 1 : 0;

@@ -23,7 +23,7 @@
 #define KTR_IOSIZE_MAX		65536	/* most GENIO bytes kept per I/O */
 #define KTR_STRUCT_MAX		8192	/* most bytes of one captured struct (array) */
 #define KTR_IOV_MAX		64	/* iovecs walked per readv/writev/msghdr */
-#define KTR_ARGS_CHUNK		(1 << 17) /* ARGS/ENVS bytes per record */
+#define KTR_ARGS_CHUNK		KTR_STRINGS_CHUNK /* ARGS/ENVS bytes per record */
 #define KTR_ARGS_CHUNKS		16	/* so at most 2 MiB of argv and of envp */
 
 struct ktr_sample {

@@ -43,6 +43,12 @@
 #define KTR_PROCDTOR		11	/* FreeBSD: empty */
 #define KTR_ARGS		16	/* FreeBSD: argv, NUL-separated */
 #define KTR_ENVS		17	/* FreeBSD: envp, NUL-separated */
+/*
+ * An argv or envp longer than this is split over consecutive ARGS (ENVS)
+ * records of exactly this size from the same thread, cut anywhere, the last
+ * one shorter; a reader joins them.
+ */
+#define KTR_STRINGS_CHUNK	131072
 #define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
 #define KTR_EXIT		26	/* ktraceb: struct ktr_exit */

@@ -189,6 +189,14 @@ static bool returns_address(unsigned int sv_flags, int code)
 			strcmp(name, "shmat") == 0);
 }
 
+/* umask returns the old mask: octal, as its argument is printed */
+static bool returns_mode(unsigned int sv_flags, int code)
+{
+	const char *name = ktr_syscall_name(sv_flags, code);
+
+	return name && strcmp(name, "umask") == 0;
+}
+
 static void print_error(FILE *out, int error, int flags)
 {
 	const char *name = ktr_errno_name(error);
@@ -213,6 +221,8 @@ void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s
 	}
 	if (flags & KTR_DEC_RAW)
 		ktr_print_num(out, (__u64)retval, flags);
+	else if (returns_mode(sv_flags, code))
+		fprintf(out, "%#llo", (unsigned long long)retval);
 	else if (returns_address(sv_flags, code))
 		fprintf(out, "%#llx", (unsigned long long)retval);
 	else if (retval < 0 || retval > 9)

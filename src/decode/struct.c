@@ -6,6 +6,7 @@
  * width structs (the record bytes have no alignment guarantee).
  */
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <fcntl.h>
 #include "struct_int.h"
 
@@ -62,19 +63,29 @@ static void field_mode(struct ktr_fields *f, unsigned int mode, int flags)
 		ktr_print_modestr(f->out, mode);
 }
 
+/* A dev_t as MAJOR:MINOR, as statx gives it (raw number with -n) */
+static void field_dev(struct ktr_fields *f, const char *name, __u64 dev, int flags)
+{
+	ktr_field(f, name);
+	if (flags & KTR_DEC_RAW)
+		fprintf(f->out, "%llu", (unsigned long long)dev);
+	else
+		fprintf(f->out, "%u:%u", major(dev), minor(dev));
+}
+
 static void print_stat(FILE *out, const unsigned char *p, size_t len, int flags)
 {
 	struct ktr_fields f = { out, 0 };
 	struct k_stat s;
 
 	memcpy(&s, p, sizeof(s));
-	ktr_field_u64(&f, "dev", s.dev);
+	field_dev(&f, "dev", s.dev, flags);
 	ktr_field_u64(&f, "ino", s.ino);
 	field_mode(&f, s.mode, flags);
 	ktr_field_u64(&f, "nlink", s.nlink);
 	ktr_field_u64(&f, "uid", s.uid);
 	ktr_field_u64(&f, "gid", s.gid);
-	ktr_field_u64(&f, "rdev", s.rdev);
+	field_dev(&f, "rdev", s.rdev, flags);
 	ktr_field_s64(&f, "size", s.size);
 	ktr_field_s64(&f, "blksize", s.blksize);
 	ktr_field_s64(&f, "blocks", s.blocks);

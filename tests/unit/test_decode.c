@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/sysmacros.h>
 #include <sys/file.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -296,10 +298,10 @@ TEST(struct_stat_real)
 	unlink(path);
 	snprintf(
 		expect, sizeof(expect),
-		"struct stat { dev=%lu, ino=%lu, mode=-rw-r-----, nlink=1, uid=%u, gid=%u, rdev=0, "
+		"struct stat { dev=%u:%u, ino=%lu, mode=-rw-r-----, nlink=1, uid=%u, gid=%u, rdev=0:0, "
 		"size=12, blksize=%ld, blocks=%ld, atime=%ld.%09ld, mtime=%ld.%09ld, "
 		"ctime=%ld.%09ld }",
-		(unsigned long)st.st_dev, (unsigned long)st.st_ino, st.st_uid, st.st_gid,
+		major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino, st.st_uid, st.st_gid,
 		(long)st.st_blksize, (long)st.st_blocks, st.st_atim.tv_sec, st.st_atim.tv_nsec,
 		st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
 	ASSERT_STREQ(STRUCT("stat", &st, sizeof(st), 0), expect, "stat");
@@ -409,6 +411,12 @@ TEST(struct_siginfo)
 }
 
 TEST_MAIN()
+
+TEST(sysret_umask_octal)
+{
+	ASSERT_STREQ(RET(__NR_umask, 0, 022, 0), "022", "old mask in octal, as the argument");
+	ASSERT_STREQ(RET(__NR_umask, 0, 0, 0), "0", "zero");
+}
 
 TEST(struct_string)
 {
