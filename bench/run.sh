@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# make bench: the cost of tracing, ktraceb against strace and perf trace.
+# The workloads: `true` (the fixed cost of starting each tracer), a loop of
+# getppid calls (the worst case: nothing but syscalls), tar of /usr/include
+# (many small file system calls) and dd with 1k blocks (many small reads and
+# writes, whose data ktraceb's default facilities record).  Each runs
+# untraced, under `ktraceb -f F`, `strace -f -o F` and `perf trace -o F`
+# (when perf trace works here), in one run of this script, and the table
+# shows for each:
+#   seconds    median wall time of BENCH_RUNS runs (one run when a run is > 10 s)
+#   slowdown   seconds / untraced seconds
+#   captured   syscalls the tracer recorded (getppid: getppid calls only)
+#   expected   what the program made (getppid: N; others: strace's count)
+#   lost       records the tracer says it lost (ktraceb stderr, perf LOST)
+#   bytes      size of the trace file
+# Not a test: it asserts nothing.  Needs root for ktraceb and perf.
+#
+#   O=build bench/run.sh       BENCH_N (getppid calls, 2000000), BENCH_RUNS (3),
+#                              BENCH_COPY_MB (dd copy size, 32)
+
+set -u
+cd "$(dirname "$0")/.." || exit 1
+O=${O:-build}
+KTRACEB=$O/ktraceb
+KDUMP=$O/kdump
+LOOP=$O/tests/progs/getppid_loop
+N=${BENCH_N:-2000000}
+RUNS=${BENCH_RUNS:-3}
+COPY_MB=${BENCH_COPY_MB:-32}
+
+for b in "$KTRACEB" "$KDUMP" "$LOOP"; do
+	if [ ! -x "$b" ]; then
+		echo "bench: $b is not built; run make bench" >&2
+		exit 1
+	fi
+done
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktraceb-bench.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+tracers="none ktraceb"
+command -v strace >/dev/null && tracers="$tracers strace"
+if command -v perf >/dev/null && perf trace -o "$TMP/p" -- true >/dev/null 2>&1; then
+	tracers="$tracers perf"
+else
+	echo "bench: perf trace does not work here; skipped" >&2
+fi
+
+# now_ns: CLOCK_REALTIME in ns (date is enough for runs of 0.1 s and more)
+now_ns()
+{
+	date +%s%N
+}
+
+# no_daemon: wait (3 s at most) until no ktraceb daemon is left from the
+# previous run, so that each ktraceb run pays its own BPF load and attach
+no_daemon()
+{
+	local i
+	for ((i = 0; i < 30; i++)); do
+		grep -q ' @ktraceb-' /proc/net/unix 2>/dev/null || return 0
+		sleep 0.1
+	done
+}
+
+# run_once TRACER OUTFILE CMD...: run CMD under TRACER; prints the seconds
+run_once()
+{
+	local tracer=$1 f=$2 t0 t1
+	shift 2
+	rm -f "$f" "$TMP/stderr"
+	[ "$tracer" = ktraceb ] && no_daemon
+	t0=$(now_ns)
+	case $tracer in
+	none) "$@" >/dev/null 2>"$TMP/stderr" ;;
+	ktraceb) "$KTRACEB" -f "$f" "$@" >/dev/null 2>"$TMP/stderr" ;;
+	strace) strace -f -o "$f" "$@" >/dev/null 2>"$TMP/stderr" ;;
+	perf) perf trace -o "$f" -- "$@" >/dev/null 2>"$TMP/stderr" ;;
+	esac
+	t1=$(now_ns)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
+}
+
+# median of the numbers on stdin
+median()
+{
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# count TRACER FILE WHAT: syscalls in a trace file (WHAT = getppid or all)
+count()
+{
+	local tracer=$1 f=$2 what=$3
+	case $tracer in
+	ktraceb)
+		if [ "$what" = getppid ]; then
+			"$KDUMP" -f "$f" -t c | grep -c 'CALL  getppid$'
+		else
+			"$KDUMP" -f "$f" -t c | grep -c ' CALL  '
+		fi
+		;;
+	strace)
+		if [ "$what" = getppid ]; then
+			grep -c '^[0-9]* *getppid()' "$f"
+		else
+			grep -Evc '^[0-9]* *(\+\+\+|---|<\.\.\. .* resumed>)' "$f"
+		fi
+		;;
+	perf)
+		if [ "$what" = getppid ]; then
+			grep -c ' getppid()' "$f"
+		else
+			grep -c '): .*/[0-9]* [a-z_0-9]*(' "$f"
+		fi
+		;;
+	*) echo - ;;
+	esac
+}
+
+lost()
+{
+	case $1 in
+	ktraceb) sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' "$TMP/stderr" ;;
+	perf) grep -o 'LOST [0-9]* events' "$2" "$TMP/stderr" 2>/dev/null |
+		awk '{ n += $2 } END { print n + 0 }' ;;
+	strace) echo 0 ;;
+	*) echo - ;;
+	esac
+}
+
+ROWS=$TMP/rows
+: >"$ROWS"
+
+# bench NAME WHAT CMD...: every tracer on one workload
+bench()
+{
+	local name=$1 what=$2 tracer i s secs base=1 f captured expected lostn bytes
+	shift 2
+	local strace_count=-
+	: >"$TMP/workload"
+	for tracer in $tracers; do
+		f=$TMP/trace.$tracer
+		: >"$TMP/times"
+		for ((i = 0; i < RUNS; i++)); do
+			s=$(run_once "$tracer" "$f" "$@")
+			echo "$s" >>"$TMP/times"
+			awk -v s="$s" 'BEGIN { exit !(s > 10) }' && break
+		done
+		secs=$(median <"$TMP/times")
+		[ "$tracer" = none ] && base=$secs
+		captured=$(count "$tracer" "$f" "$what")
+		[ "$tracer" = strace ] && strace_count=$captured
+		lostn=$(lost "$tracer" "$f")
+		bytes=$([ -f "$f" ] && stat -c %s "$f" || echo -)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tracer" "$secs" "$base" "$captured" \
+			"$lostn" "$bytes" >>"$TMP/workload"
+		echo "bench: $name $tracer ${secs}s" >&2
+	done
+	# expected: N getppid calls, or what strace (which never loses) counted
+	if [ "$what" = getppid ]; then
+		expected=$N
+	else
+		expected=$strace_count
+	fi
+	awk -F'\t' -v OFS='\t' -v e="$expected" '{ print $1, $2, $3, $4, $5, e, $6, $7 }' \
+		"$TMP/workload" >>"$ROWS"
+	rm -f "$TMP/workload"
+}
+
+bench "true (startup)" all true
+bench "getppid x$N" getppid "$LOOP" "$N"
+bench "tar /usr/include" all tar cf /dev/null /usr/include
+dd if=/dev/urandom of="$TMP/data" bs=1M count="$COPY_MB" status=none
+bench "dd ${COPY_MB}M bs=1k" all dd if="$TMP/data" of="$TMP/copy" bs=1k status=none
+
+echo
+printf '%-18s %-8s %9s %9s %10s %10s %8s %12s\n' workload tracer seconds slowdown captured \
+	expected lost bytes
+awk -F'\t' '{
+	ratio = ($4 > 0) ? sprintf("%.1fx", $3 / $4) : "-"
+	printf "%-18s %-8s %9.3f %9s %10s %10s %8s %12s\n", $1, $2, $3, ratio, $5, $6, $7, $8
+}' "$ROWS"
+echo
+echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
+echo "each ktraceb run starts its own daemon (BPF load and attach included) unless"
+echo "another one was still running; ktraceb records also the execvp PATH probes"

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# Installs what building and testing ktraceb needs on Debian (12 or later):
+# only the packages that are missing, with one apt-get update first.  Then
+# mounts tracefs if it is not mounted (the tracer attaches to BTF tracepoints
+# and does not need it, but perf trace and bpftool do; failure is ignored).
+# Run as root, or with sudo available.
+
+set -eu
+
+PKGS="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
+linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux
+coreutils procps tar"
+
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+
+installed()
+{
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+missing=
+if command -v dpkg-query >/dev/null 2>&1; then
+	for p in $PKGS; do
+		installed "$p" || missing="$missing $p"
+	done
+else
+	echo "install-deps: not a Debian system; install by hand:" $PKGS >&2
+fi
+
+if [ -n "$missing" ]; then
+	echo "install-deps: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -q
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -q --no-install-recommends $missing
+fi
+
+if [ -d /sys/kernel/tracing ] && ! grep -q ' /sys/kernel/tracing ' /proc/mounts 2>/dev/null; then
+	$SUDO mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+fi
+
+for f in /sys/kernel/btf/vmlinux; do
+	[ -r "$f" ] || echo "install-deps: warning: $f missing: the kernel has no BTF" >&2
+done
+exit 0

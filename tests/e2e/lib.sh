@@ -1,0 +1,313 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# Helpers for the end-to-end tests (bash).  A test script sources this file,
+# runs real programs under $KTRACEB, reads the trace back with $KDUMP and
+# checks what kdump prints.  Every check prints one line for tests/run.sh:
+#   PASS: e2e/<group>/<check>
+#   FAIL: e2e/<group>/<check>        (details on stderr)
+#   SKIP: e2e/<group>/<check> (reason)
+# and the script exits 1 if any check failed.
+#
+# kdump output is parsed into a "norm" file, one record per line with tab-
+# separated fields  pid  tid  comm  TAG  body:
+#   " 1234:1234  cat      RET   openat 3"  ->  1234 1234 cat RET "openat 3"
+# Lines that are not records (GIO data, ...) get TAG "-" and the raw line.
+
+set -u
+umask 022
+
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$E2E_DIR/../.." && pwd)
+O=${O:-$REPO/build}
+case $O in
+/*) ;;
+*) O=$REPO/$O ;;
+esac
+KTRACEB=${KTRACEB:-$O/ktraceb}
+KDUMP=${KDUMP:-$O/kdump}
+PROGS=$O/tests/progs
+GROUP=$(basename "$0" .sh)
+GROUP=${GROUP#t_}
+NFAIL=0
+KTR_TIMEOUT=${KTR_TIMEOUT:-120}
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktr-e2e-$GROUP.XXXXXX") || exit 1
+chmod 755 "$TMP"
+trap 'e2e_cleanup' EXIT
+
+e2e_cleanup()
+{
+	local p
+	for p in ${E2E_PIDS:-}; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	if [ -n "${KTR_KEEP:-}" ]; then
+		echo "e2e/$GROUP: kept $TMP" >&2
+	else
+		rm -rf "$TMP"
+	fi
+}
+
+pass()
+{
+	echo "PASS: e2e/$GROUP/$1"
+}
+
+# fail NAME [DETAIL...]
+fail()
+{
+	local name=$1
+	shift
+	echo "FAIL: e2e/$GROUP/$name"
+	echo "--- e2e/$GROUP/$name" >&2
+	[ $# -gt 0 ] && printf '    %s\n' "$@" >&2
+	NFAIL=$((NFAIL + 1))
+}
+
+skip()
+{
+	echo "SKIP: e2e/$GROUP/$1 ($2)"
+}
+
+# check NAME CMD [ARGS...]: PASS if the command succeeds.  The t_* assertion
+# helpers below print why they failed on stderr.
+check()
+{
+	local name=$1
+	shift
+	if "$@"; then
+		pass "$name"
+	else
+		fail "$name" "check: $*"
+	fi
+}
+
+e2e_done()
+{
+	[ "$NFAIL" -eq 0 ] && exit 0
+	exit 1
+}
+
+# --- preconditions ------------------------------------------------------------
+
+# The BPF tests need root; without it every check of the script is one SKIP.
+need_tracer()
+{
+	if [ "$(id -u)" -ne 0 ]; then
+		skip all "needs root (BPF)"
+		exit 0
+	fi
+	if [ ! -r /sys/kernel/btf/vmlinux ]; then
+		skip all "kernel has no BTF (/sys/kernel/btf/vmlinux)"
+		exit 0
+	fi
+	need_kdump
+	if [ ! -x "$KTRACEB" ]; then
+		fail build "$KTRACEB not built (make O=$O)"
+		exit 1
+	fi
+}
+
+need_kdump()
+{
+	local p
+	for p in "$KDUMP" "$PROGS/ktrwalk" "$PROGS/ktrgen"; do
+		if [ ! -x "$p" ]; then
+			fail build "$p not built (make O=$O test)"
+			exit 1
+		fi
+	done
+}
+
+# --- running the tools -------------------------------------------------------
+
+# daemon_gone SECONDS: 0 once no ktraceb daemon listens.  ktraceb hands traces
+# to a daemon that outlives it by about a second, and -b only sizes the ring
+# of a daemon it starts: tests of -b wait for the old one to go first.
+daemon_gone()
+{
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		grep -q ' @ktraceb-' /proc/net/unix 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ktr P [ktraceb args...]: run ktraceb; stdout in $TMP/P.out, stderr in
+# $TMP/P.err, exit status in $KRC.
+ktr()
+{
+	local p=$1
+	shift
+	timeout -k 5 "$KTR_TIMEOUT" "$KTRACEB" "$@" >"$TMP/$p.out" 2>"$TMP/$p.err" </dev/null
+	KRC=$?
+}
+
+# kd P TRACEFILE [kdump args...]: kdump -f TRACEFILE into $TMP/P.kd (stdout),
+# $TMP/P.kderr, $TMP/P.norm; exit status in $KDRC.
+kd()
+{
+	local p=$1 f=$2
+	shift 2
+	timeout -k 5 "$KTR_TIMEOUT" "$KDUMP" "$@" -f "$f" >"$TMP/$p.kd" 2>"$TMP/$p.kderr" </dev/null
+	KDRC=$?
+	norm <"$TMP/$p.kd" >"$TMP/$p.norm"
+}
+
+# norm: kdump text on stdin -> tab-separated pid tid comm TAG body
+norm()
+{
+	awk '
+	$1 ~ /^[0-9]+(:[0-9]+)?$/ && $3 ~ /^[A-Z]+$/ {
+		split($1, pt, ":")
+		tid = (2 in pt) ? pt[2] : ""
+		body = $0
+		sub(/^ *[^ ]+ +[^ ]+ +[A-Z]+ */, "", body)
+		printf "%s\t%s\t%s\t%s\t%s\n", pt[1], tid, $2, $3, body
+		next
+	}
+	{ printf "\t\t\t-\t%s\n", $0 }'
+}
+
+# ktr_summary P: "N M FILE" from the last line of $TMP/P.err:
+#   "ktraceb: N records written to FILE, M lost"
+ktr_summary()
+{
+	sed -n 's/^ktraceb: \([0-9][0-9]*\) records written to \(.*\), \([0-9][0-9]*\) lost$/\1 \3 \2/p' \
+		"$TMP/$1.err" | tail -n 1
+}
+
+# walk P TRACEFILE: ktrwalk into $TMP/P.walk; the status is ktrwalk's
+walk()
+{
+	"$PROGS/ktrwalk" "$2" >"$TMP/$1.walk" 2>&1
+}
+
+# walkval P KEY: a value from $TMP/P.walk ("records", "lost_total", "type 1", ...)
+walkval()
+{
+	awk -v k="$2" '
+	{ key = $1; for (i = 2; i < NF; i++) key = key " " $i }
+	key == k { v = $NF } END { print (v == "" ? 0 : v) }' "$TMP/$1.walk"
+}
+
+# q NORMFILE AWK-CONDITION [var=value...]: the matching norm lines.
+# Fields: $1 pid, $2 tid, $3 comm, $4 TAG, $5 body.
+q()
+{
+	local f=$1 cond=$2
+	shift 2
+	local args=()
+	for a in "$@"; do
+		args+=(-v "$a")
+	done
+	awk -F'\t' "${args[@]}" "$cond" "$f"
+}
+
+# qn NORMFILE COND [var=value...]: how many norm lines match
+qn()
+{
+	q "$@" | wc -l | tr -d ' '
+}
+
+# --- assertions: return 0/1, explain failures on stderr ------------------------
+
+t_eq()
+{
+	[ "$1" = "$2" ] && return 0
+	echo "    got '$1', expected '$2'${3:+ ($3)}" >&2
+	return 1
+}
+
+t_match()
+{
+	printf '%s\n' "$1" | grep -Eq -- "$2" && return 0
+	echo "    '$1' does not match /$2/" >&2
+	return 1
+}
+
+# t_grep REGEX FILE: some line matches
+t_grep()
+{
+	grep -Eq -- "$1" "$2" && return 0
+	echo "    no line of $2 matches /$1/; first lines:" >&2
+	head -n 15 "$2" | cut -c1-200 | sed 's/^/      /' >&2
+	return 1
+}
+
+t_nogrep()
+{
+	grep -Eq -- "$1" "$2" || return 0
+	echo "    unexpected lines in $2 matching /$1/:" >&2
+	grep -E -- "$1" "$2" | head -n 5 | cut -c1-200 | sed 's/^/      /' >&2
+	return 1
+}
+
+t_lines()
+{
+	local n
+	n=$(wc -l <"$2" | tr -d ' ')
+	[ "$n" -eq "$1" ] && return 0
+	echo "    $2 has $n lines, expected $1:" >&2
+	head -n 5 "$2" | cut -c1-200 | sed 's/^/      /' >&2
+	return 1
+}
+
+t_num()
+{
+	# t_num A OP B: integer comparison with a message
+	if [ "$1" "$2" "$3" ] 2>/dev/null; then
+		return 0
+	fi
+	echo "    expected $1 $2 $3${4:+ ($4)}" >&2
+	return 1
+}
+
+# t_kdump_ok P: kdump exited 0 and said nothing on stderr
+t_kdump_ok()
+{
+	[ "$KDRC" -eq 0 ] && [ ! -s "$TMP/$1.kderr" ] && return 0
+	echo "    kdump exit $KDRC, stderr:" >&2
+	head -n 5 "$TMP/$1.kderr" | sed 's/^/      /' >&2
+	return 1
+}
+
+# t_exit RC: $KRC == RC, showing ktraceb's stderr otherwise
+t_krc()
+{
+	[ "$KRC" -eq "$1" ] && return 0
+	echo "    ktraceb exit $KRC, expected $1; stderr:" >&2
+	head -n 10 "$TMP/$2.err" | sed 's/^/      /' >&2
+	return 1
+}
+
+# --- helpers for kdump output --------------------------------------------------
+
+# hexof N: "0x4d2"
+hexof()
+{
+	printf '%#x' "$1"
+}
+
+# retrx VALUE: a regex for a RET value as BSD kdump prints it ("3", "1234/0x4d2")
+retrx()
+{
+	if [ "$1" -ge 0 ] && [ "$1" -le 9 ]; then
+		printf '%s' "$1"
+	else
+		printf '%s(/%s)?' "$1" "$(hexof "$1")"
+	fi
+}
+
+# around NORM TID PATH: the CALL and RET bodies around the first NAMI "PATH"
+# of thread TID, as two lines "CALL body" / "RET body".  The records of one
+# thread go CALL, NAMI..., RET.
+around()
+{
+	q "$1" '$2 == tid' tid="$2" | awk -F'\t' -v path="\"$3\"" '
+	$4 == "CALL" { call = $5; nami = 0 }
+	$4 == "NAMI" && $5 == path { nami = 1; found = call }
+	$4 == "RET" && nami && !done { print "CALL " found; print "RET " $5; done = 1 }'
+}

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# CSW: tests/progs/fac_sleep sleeps N times in nanosleep(2).  With -t cw each
+# sleep must show, between the CALL and the RET of nanosleep, the thread
+# stopping in the kernel ("sleep") and resuming; stops and resumes alternate
+# per thread.  Without w in the facilities there is no CSW record.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_fac.sh"
+need_tracer
+
+NSLEEP=6
+
+# csw_checks P: the CSW records of run P against fac_sleep's report
+csw_checks()
+{
+	local p=$1 n=$TMP/$1.norm pid tid
+	pid=$(awk '$1 == "pid" { print $2 }' "$TMP/$p.out")
+	tid=$(awk '$1 == "pid" { print $4 }' "$TMP/$p.out")
+	pid=${pid:-none} tid=${tid:-none}
+	check "${p}_exit_0" t_krc 0 "$p"
+	check "${p}_kdump_clean" t_kdump_ok "$p"
+	check "${p}_slept" t_eq "$(awk '$1 == "slept" { print $2 }' "$TMP/$p.out")" "$NSLEEP"
+	check "${p}_csw_own_thread" t_eq "$(q "$n" '$4 == "CSW"' | cut -f1,2 | sort -u | tr '\t' :)" "$pid:$tid"
+	check "${p}_csw_format" t_eq "$(q "$n" '$4 == "CSW" && $5 !~ /^(stop|resume) (user|kernel)( "[a-z]*")?$/' |
+		wc -l | tr -d ' ')" 0
+	check "${p}_stops" t_num "$(qn "$n" '$4 == "CSW" && $5 ~ /^stop /')" -ge "$NSLEEP"
+	check "${p}_resumes" t_num "$(qn "$n" '$4 == "CSW" && $5 ~ /^resume /')" -ge "$NSLEEP"
+	# stop and resume alternate in a thread (the first record may be either)
+	check "${p}_alternate" t_eq "$(q "$n" '$2 == t && $4 == "CSW"' t="$tid" | cut -f5 |
+		awk '{ if ($1 == last) bad++; last = $1 } END { print bad + 0 }')" 0
+	# every sleep: a stop in the kernel, asleep, then a resume, inside the call
+	check "${p}_each_sleep_switches" t_eq "$(q "$n" '$2 == t' t="$tid" | awk -F'\t' '
+		$4 == "CALL" && $5 ~ /^nanosleep\(/ { ins = 1; stop = 0; res = 0; next }
+		ins && $4 == "CSW" && $5 ~ /^stop kernel "sleep"$/ { stop = 1 }
+		ins && $4 == "CSW" && $5 ~ /^resume kernel/ && stop { res = 1 }
+		ins && $4 == "RET" { if (stop && res) ok++; ins = 0 }
+		END { print ok + 0 }')" "$NSLEEP"
+}
+
+ktr cw -t cw -f "$TMP/cw.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
+kd cw "$TMP/cw.ktr"
+csw_checks cw
+check cw_no_nami t_eq "$(qn "$TMP/cw.norm" '$4 == "NAMI"')" 0
+
+ktr w -t w -f "$TMP/w.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
+kd w "$TMP/w.ktr"
+check w_exit_0 t_krc 0 w
+check w_only_csw t_eq "$(q "$TMP/w.norm" '$4 ~ /^(CALL|RET|NAMI|GIO|PSIG|STRU)$/' | wc -l | tr -d ' ')" 0
+check w_stops t_num "$(qn "$TMP/w.norm" '$4 == "CSW" && $5 ~ /^stop kernel "sleep"$/')" -ge "$NSLEEP"
+
+# kdump -t w shows only them, -t c hides them
+kd cwt "$TMP/cw.ktr" -t w
+check kdump_t_w_only_csw t_eq "$(q "$TMP/cwt.norm" '$4 != "CSW" && $4 != "-"' | wc -l | tr -d ' ')" 0
+check kdump_t_w_all_csw t_eq "$(qn "$TMP/cwt.norm" '$4 == "CSW"')" "$(qn "$TMP/cw.norm" '$4 == "CSW"')"
+kd cwc "$TMP/cw.ktr" -t c
+check kdump_t_c_no_csw t_eq "$(qn "$TMP/cwc.norm" '$4 == "CSW"')" 0
+
+# without w: none, by default or with -t c
+for t in default c; do
+	if [ "$t" = default ]; then
+		ktr "n$t" -f "$TMP/n$t.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
+	else
+		ktr "n$t" -t "$t" -f "$TMP/n$t.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
+	fi
+	kd "n$t" "$TMP/n$t.ktr"
+	check "no_w_${t}_exit_0" t_krc 0 "n$t"
+	check "no_w_${t}_no_csw" t_eq "$(qn "$TMP/n$t.norm" '$4 == "CSW"')" 0
+	check "no_w_${t}_has_nanosleep" t_eq "$(qn "$TMP/n$t.norm" '$4 == "RET" && $5 == "nanosleep 0"')" \
+		"$NSLEEP"
+done
+
+e2e_done

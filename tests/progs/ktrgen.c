@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * ktrgen MODE FILE [SEED]: writes a synthetic trace file for the kdump tests,
+ * built from include/ktraceb/ktr.h alone.
+ *   good      the records of the kdump contract examples (pid 1234, "cat") and
+ *             a second process (pid 4321, "sh"); t_kdump.sh knows the lines
+ *   neglen    good, then a record with ktr_len -1
+ *   hugelen   good, then a record with ktr_len 0x7fffffff and 10 bytes
+ *   badnarg   a SYSCALL with narg 0x7fff in an 8-byte payload, then good
+ *   short     every type with a payload shorter than its struct, then good
+ *   badtype   good, records of types 0, 9, 31, 32, 0x7fff and -1 (with sane
+ *             lengths), good again
+ *   garbage   64 KiB of pseudo-random bytes from SEED
+ *   flip      good with 1..16 bytes changed at pseudo-random offsets from SEED
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktraceb/ktr.h"
+
+#define AT_FDCWD_U64 ((__u64)(__s64)-100)
+#define SYS_openat_NR 257
+#define SYS_getppid_NR 110
+#define SYS_close_NR 3
+
+static unsigned char buf[1 << 16];
+static size_t blen;
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void put(const void *p, size_t n)
+{
+	if (blen + n > sizeof(buf))
+		exit(3);
+	memcpy(buf + blen, p, n);
+	blen += n;
+}
+
+static void rec(int type, int pid, int tid, const char *comm, const void *payload, int len)
+{
+	static long seq;
+	struct ktr_header h;
+
+	memset(&h, 0, sizeof(h));
+	h.ktr_len = len;
+	h.ktr_type = (__s16)type;
+	h.ktr_flags = KTRH_CPUID_ENCODE(1);
+	h.ktr_pid = pid;
+	h.ktr_tid = tid;
+	strncpy(h.ktr_comm, comm, KTR_MAXCOMLEN);
+	/* one record per microsecond; timeval = fi_wall_offset_ns + mono */
+	h.ktr_time_sec = 1700000000 + seq / 1000000;
+	h.ktr_time_usec = seq % 1000000;
+	h.ktr_mono_ns = 5000000000ull + 1000ull * (__u64)seq;
+	seq++;
+	put(&h, sizeof(h));
+	if (payload != NULL && len > 0)
+		put(payload, (size_t)len);
+}
+
+static void call(int pid, const char *comm, int code, int narg, const __u64 *args)
+{
+	unsigned char p[8 + 8 * KTR_MAXARGS];
+	struct ktr_syscall sc = { .ktr_code = (__s16)code, .ktr_narg = (__s16)narg };
+
+	memcpy(p, &sc, sizeof(sc));
+	memcpy(p + 8, args, 8 * (size_t)narg);
+	rec(KTR_SYSCALL, pid, pid, comm, p, 8 + 8 * narg);
+}
+
+static void ret(int pid, const char *comm, int code, int error, __s64 retval)
+{
+	struct ktr_sysret sr = { .ktr_code = (__s16)code,
+				 .ktr_error = error,
+				 .ktr_retval = retval };
+
+	rec(KTR_SYSRET, pid, pid, comm, &sr, sizeof(sr));
+}
+
+static void good(void)
+{
+	struct ktr_fileinfo fi;
+	struct ktr_lost lost = { .lost = 5, .lost_total = 5 };
+	struct ktr_exit ex3 = { .status = 3 << 8 }, ex9 = { .status = 9 };
+	const __u64 open_args[4] = { AT_FDCWD_U64, 0x7ffc1234, 0x80000, 0 };
+	const __u64 close_args[1] = { 3 };
+
+	memset(&fi, 0, sizeof(fi));
+	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
+	fi.fi_version = KTR_FORMAT_VERSION;
+	fi.fi_hdrsize = sizeof(struct ktr_header);
+	fi.fi_byteorder = KTR_BYTEORDER_MARK;
+	strcpy(fi.fi_machine, "x86_64");
+	strcpy(fi.fi_release, "6.1.0-synthetic");
+	fi.fi_clock = 1;
+	fi.fi_wall_offset_ns = 1700000000000000000ll - 5000000000ll;
+	strcpy(fi.fi_tool, "ktrgen");
+	rec(KTR_FILEINFO, 1000, 1000, "ktraceb", &fi, sizeof(fi));
+
+	call(1234, "cat", SYS_openat_NR, 4, open_args);
+	rec(KTR_NAMEI, 1234, 1234, "cat", "/etc/passwd", 11);
+	ret(1234, "cat", SYS_openat_NR, 0, 3);
+	call(1234, "cat", SYS_openat_NR, 4, open_args);
+	rec(KTR_NAMEI, 1234, 1234, "cat", "/etc/nonexistent", 16);
+	ret(1234, "cat", SYS_openat_NR, 2, -1);
+	call(4321, "sh", SYS_getppid_NR, 0, NULL);
+	ret(4321, "sh", SYS_getppid_NR, 0, 1234);
+	call(1234, "cat", SYS_getppid_NR, 0, NULL);
+	ret(1234, "cat", SYS_getppid_NR, 0, 1);
+	rec(KTR_LOST, 1234, 1234, "cat", &lost, sizeof(lost));
+	call(1234, "cat", SYS_close_NR, 1, close_args);
+	ret(1234, "cat", SYS_close_NR, 9, -1);
+	rec(KTR_EXIT, 1234, 1234, "cat", &ex3, sizeof(ex3));
+	rec(KTR_EXIT, 4321, 4321, "sh", &ex9, sizeof(ex9));
+}
+
+static void short_payloads(void)
+{
+	static const unsigned char z[64];
+
+	rec(KTR_SYSCALL, 1234, 1234, "cat", z, 4);
+	rec(KTR_SYSCALL, 1234, 1234, "cat", NULL, 0);
+	rec(KTR_SYSRET, 1234, 1234, "cat", z, 2);
+	rec(KTR_GENIO, 1234, 1234, "cat", z, 3);
+	rec(KTR_PSIG, 1234, 1234, "cat", z, 12);
+	rec(KTR_CSW, 1234, 1234, "cat", z, 4);
+	rec(KTR_STRUCT, 1234, 1234, "cat", "stat", 4); /* name without NUL */
+	rec(KTR_STRUCT, 1234, 1234, "cat", "stat\0xx", 7);
+	rec(KTR_PROCCTOR, 1234, 1234, "cat", z, 1);
+	rec(KTR_ARGS, 1234, 1234, "cat", "noterm", 6);
+	rec(KTR_FILEINFO, 1234, 1234, "cat", z, 3);
+	rec(KTR_LOST, 1234, 1234, "cat", NULL, 0);
+	rec(KTR_EXIT, 1234, 1234, "cat", z, 2);
+	rec(KTR_NAMEI, 1234, 1234, "cat", NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 2 ? argv[1] : "";
+	FILE *f;
+
+	if (argc > 3)
+		rng ^= strtoull(argv[3], NULL, 0) * 0x9e3779b97f4a7c15ull;
+	if (strcmp(mode, "good") == 0) {
+		good();
+	} else if (strcmp(mode, "neglen") == 0) {
+		good();
+		rec(KTR_NAMEI, 1234, 1234, "cat", NULL, 0);
+		memcpy(buf + blen - sizeof(struct ktr_header), &(int){ -1 }, 4);
+	} else if (strcmp(mode, "hugelen") == 0) {
+		good();
+		rec(KTR_NAMEI, 1234, 1234, "cat", "0123456789", 10);
+		memcpy(buf + blen - 10 - sizeof(struct ktr_header), &(int){ 0x7fffffff }, 4);
+	} else if (strcmp(mode, "badnarg") == 0) {
+		struct ktr_syscall sc = { .ktr_code = SYS_openat_NR, .ktr_narg = 0x7fff };
+
+		rec(KTR_SYSCALL, 1234, 1234, "cat", &sc, sizeof(sc));
+		sc.ktr_narg = -5;
+		rec(KTR_SYSCALL, 1234, 1234, "cat", &sc, sizeof(sc));
+		sc.ktr_code = -1;
+		sc.ktr_narg = 0;
+		rec(KTR_SYSCALL, 1234, 1234, "cat", &sc, sizeof(sc));
+		sc.ktr_code = 0x7fff;
+		rec(KTR_SYSCALL, 1234, 1234, "cat", &sc, sizeof(sc));
+		good();
+	} else if (strcmp(mode, "short") == 0) {
+		short_payloads();
+		good();
+	} else if (strcmp(mode, "badtype") == 0) {
+		static const int types[] = { 0, 9, 31, 32, 0x7fff, -1 };
+
+		good();
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			rec(types[i], 1234, 1234, "cat", "abcdefgh", 8);
+		good();
+	} else if (strcmp(mode, "garbage") == 0) {
+		for (size_t i = 0; i < 65536; i++)
+			buf[i] = (unsigned char)next_rand();
+		blen = 65536;
+	} else if (strcmp(mode, "flip") == 0) {
+		int n;
+
+		good();
+		n = 1 + (int)(next_rand() % 16);
+		for (int i = 0; i < n; i++) {
+			uint64_t r = next_rand();
+
+			buf[r % blen] = (unsigned char)(r >> 32);
+		}
+	} else {
+		fprintf(stderr, "usage: ktrgen good|neglen|hugelen|badnarg|short|badtype|"
+				"garbage|flip FILE [SEED]\n");
+		return 2;
+	}
+	f = fopen(argv[2], "w");
+	if (f == NULL || fwrite(buf, 1, blen, f) != blen || fclose(f) != 0) {
+		perror(argv[2]);
+		return 1;
+	}
+	return 0;
+}

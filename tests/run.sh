@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# The test runner: every $O/tests/unit/test_* binary, then every
+# tests/e2e/t_*.sh script.  Each prints "PASS: name", "FAIL: name" or
+# "SKIP: name (reason)" lines on stdout; their stderr (diagnostics) passes
+# through.  A test that exits non-zero without a FAIL line, or that runs into
+# the timeout, counts as one FAIL.  The last line is always the summary
+# "N passed, N failed[, N skipped]"; the exit status is 1 if anything failed.
+#
+#   O=build tests/run.sh [PATTERN]   PATTERN: only tests whose name contains it
+#
+# Environment: O (build dir, default build), KTR_TEST_TIMEOUT (seconds per
+# binary or script, default 300).
+
+cd "$(dirname "$0")/.." || exit 1
+O=${O:-build}
+case $O in
+/*) ;;
+*) O=$(pwd)/$O ;;
+esac
+export O
+TIMEOUT=${KTR_TEST_TIMEOUT:-300}
+PATTERN=${1:-}
+
+npass=0
+nfail=0
+nskip=0
+out=$(mktemp "${TMPDIR:-/tmp}/ktr-run.XXXXXX") || exit 1
+trap 'rm -f "$out"' EXIT
+trap 'exit 130' INT TERM
+
+# run NAME CMD...: run one test binary or script and count its lines
+run()
+{
+	name=$1
+	shift
+	timeout -k 10 "$TIMEOUT" "$@" >"$out" </dev/null
+	rc=$?
+	fails=0
+	while IFS= read -r line; do
+		case $line in
+		PASS:*)
+			npass=$((npass + 1))
+			echo "$line"
+			;;
+		FAIL:*)
+			nfail=$((nfail + 1))
+			fails=$((fails + 1))
+			echo "$line"
+			;;
+		SKIP:*)
+			nskip=$((nskip + 1))
+			echo "$line"
+			;;
+		*)
+			[ -n "${KTR_TEST_VERBOSE:-}" ] && echo "  $line"
+			;;
+		esac
+	done <"$out"
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "FAIL: $name (timed out after ${TIMEOUT}s or killed)"
+		nfail=$((nfail + 1))
+	elif [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
+		echo "FAIL: $name (exit status $rc)"
+		nfail=$((nfail + 1))
+	fi
+}
+
+matches()
+{
+	[ -z "$PATTERN" ] && return 0
+	case $1 in
+	*"$PATTERN"*) return 0 ;;
+	esac
+	return 1
+}
+
+nunit=0
+for t in "$O"/tests/unit/test_*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	case $t in
+	*.o | *.d) continue ;;
+	esac
+	nunit=$((nunit + 1))
+	matches "${t##*/}" || continue
+	run "${t##*/}" "$t"
+done
+if [ "$nunit" -eq 0 ]; then
+	echo "FAIL: unit (no test binaries in $O/tests/unit; run make test)"
+	nfail=$((nfail + 1))
+fi
+
+for t in tests/e2e/t_*.sh; do
+	[ -f "$t" ] || continue
+	matches "${t##*/}" || continue
+	run "${t##*/}" bash "$t"
+done
+
+summary="$npass passed, $nfail failed"
+[ "$nskip" -gt 0 ] && summary="$summary, $nskip skipped"
+echo "$summary"
+[ "$nfail" -eq 0 ]

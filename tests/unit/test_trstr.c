@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * ktr_getpoints(): the -t letters of ktrace(1)/kdump(1).  The BSD bits of
+ * each mask (types 1..7) must be the BSD values (reference §1.3 and §2:
+ * DEF_POINTS 0xbe, ALL_POINTS 0xfe), written as numbers so a wrong KTRFAC_*
+ * define cannot hide a wrong mask.  ktraceb's 'c' also turns on the record
+ * types that come with a syscall (STRUCT, ARGS, ENVS); no other letter sets
+ * bits above 7.
+ */
+#include "ktraceb/ktr.h"
+#include "../lib/test.h"
+#include "trstr.h"
+
+#define BSD(m) ((m)&0xfe) /* bits of BSD types 1..7 */
+#define EXTRA(m) ((m) & ~0xff) /* bits of extension types */
+#define C_EXTRA (1 << 8 | 1 << 16 | 1 << 17) /* STRUCT, ARGS, ENVS */
+
+TEST(single_letters)
+{
+	ASSERT_EQ(BSD(ktr_getpoints("c")), 0x006, "c = SYSCALL|SYSRET");
+	ASSERT_EQ(EXTRA(ktr_getpoints("c")), C_EXTRA, "c brings STRUCT|ARGS|ENVS");
+	ASSERT_EQ(ktr_getpoints("n"), 0x008, "n = NAMEI");
+	ASSERT_EQ(ktr_getpoints("i"), 0x010, "i = GENIO");
+	ASSERT_EQ(ktr_getpoints("s"), 0x020, "s = PSIG");
+	ASSERT_EQ(ktr_getpoints("w"), 0x040, "w = CSW");
+	ASSERT_EQ(ktr_getpoints("u"), 0x080, "u = USER");
+	ASSERT_EQ(C_EXTRA, KTRFAC_STRUCT | KTRFAC_ARGS | KTRFAC_ENVS, "extension bits");
+}
+
+TEST(plus_is_default_points)
+{
+	ASSERT_EQ(ktr_getpoints("+"), KTR_DEF_POINTS, "+ = KTR_DEF_POINTS");
+	ASSERT_EQ(BSD(ktr_getpoints("+")), 0x0be, "+ BSD bits");
+	ASSERT_EQ(BSD(KTR_DEF_POINTS), 0x0be, "KTR_DEF_POINTS BSD bits");
+	ASSERT_EQ(BSD(KTR_ALL_POINTS), 0x0fe, "KTR_ALL_POINTS BSD bits");
+	ASSERT_EQ(EXTRA(KTR_DEF_POINTS), C_EXTRA, "KTR_DEF_POINTS extension bits");
+	ASSERT_EQ(KTR_ALL_POINTS, KTR_DEF_POINTS | KTRFAC_CSW, "ALL = DEF + CSW");
+}
+
+TEST(default_string)
+{
+	/* ktraceb's default -t is "cnisu": the same set as BSD DEF_POINTS */
+	ASSERT_EQ(ktr_getpoints("cnisu"), KTR_DEF_POINTS, "cnisu");
+	ASSERT_EQ(ktr_getpoints("cnisuw"), KTR_ALL_POINTS, "cnisuw");
+	ASSERT_EQ(ktr_getpoints("cnisuw+"), KTR_ALL_POINTS, "cnisuw+");
+	ASSERT_EQ(ktr_getpoints("w+"), KTR_ALL_POINTS, "w+");
+}
+
+TEST(combinations)
+{
+	ASSERT_EQ(BSD(ktr_getpoints("cn")), 0x00e, "cn");
+	ASSERT_EQ(ktr_getpoints("nc"), ktr_getpoints("cn"), "order does not matter");
+	ASSERT_EQ(ktr_getpoints("cc"), ktr_getpoints("c"), "repeat");
+	ASSERT_EQ(ktr_getpoints("is"), 0x030, "is");
+	ASSERT_EQ(ktr_getpoints("uw"), 0x0c0, "uw");
+	ASSERT_EQ(ktr_getpoints("nisuw"), 0x0f8, "no extension bits without c");
+}
+
+TEST(empty_string)
+{
+	ASSERT_EQ(ktr_getpoints(""), 0, "empty");
+}
+
+TEST(bad_letters)
+{
+	ASSERT_EQ(ktr_getpoints("x"), -1, "x");
+	ASSERT_EQ(ktr_getpoints("cx"), -1, "bad letter after good ones");
+	ASSERT_EQ(ktr_getpoints("xc"), -1, "bad letter before good ones");
+	ASSERT_EQ(ktr_getpoints("C"), -1, "upper case");
+	ASSERT_EQ(ktr_getpoints("c n"), -1, "blank");
+	ASSERT_EQ(ktr_getpoints("c,n"), -1, "comma");
+	ASSERT_EQ(ktr_getpoints("-"), -1, "minus");
+	/* FreeBSD-only letters are not DragonFly letters */
+	ASSERT_EQ(ktr_getpoints("f"), -1, "f");
+	ASSERT_EQ(ktr_getpoints("y"), -1, "y");
+}
+
+TEST(no_control_bits)
+{
+	int all = ktr_getpoints("cnisuw+");
+
+	ASSERT_EQ(all & ~KTRFAC_MASK, 0, "no ROOT/INHERIT bits from letters");
+	ASSERT_EQ(all & 1, 0, "bit 0 is never a facility");
+}
+
+TEST_MAIN()
