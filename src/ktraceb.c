@@ -216,13 +216,40 @@ static void print_reply_lines(const char *msg)
 	}
 }
 
-static int connect_daemon(const struct options *o, bool spawn)
+static int open_tracefile(const struct options *o)
+{
+	const char *why;
+	int fd = ktr_tracefile_open(o->tracefile, o->append, &why);
+
+	if (fd < 0)
+		errx(EX_CANTCREAT, "%s: %s", o->tracefile, why);
+	return fd;
+}
+
+/*
+ * Nothing could be traced: remove the file this command created, if the
+ * path still names it, rather than leave an empty trace behind.
+ */
+static void discard_tracefile(const struct options *o, int fd)
+{
+	struct stat mine, now;
+
+	if (!o->append && fstat(fd, &mine) == 0 && lstat(o->tracefile, &now) == 0 &&
+	    mine.st_dev == now.st_dev && mine.st_ino == now.st_ino)
+		unlink(o->tracefile);
+}
+
+/* The daemon's socket; tracefd (if >= 0) is discarded when there is none. */
+static int connect_daemon(const struct options *o, bool spawn, int tracefd)
 {
 	const char *why;
 	int sock = ktr_client__connect(&o->bpf, spawn, &why);
 
-	if (sock < 0 && !(sock == -ENOENT && !spawn))
+	if (sock < 0 && !(sock == -ENOENT && !spawn)) {
+		if (tracefd >= 0)
+			discard_tracefile(o, tracefd);
 		errx(EX_UNAVAILABLE, "%s", why);
+	}
 	return sock;
 }
 
@@ -312,23 +339,13 @@ static int run_clear(const struct options *o)
 		req.flags = o->descend ? KTR_REQ_DESCEND : 0;
 		req.facs = o->facs_given ? (__u32)(o->facs & KTRFAC_MASK) : 0;
 	}
-	sock = connect_daemon(o, false);
+	sock = connect_daemon(o, false, -1);
 	if (sock >= 0)
 		error = request(o, sock, &req, -1, &rep);
 	else if (req.op == KTR_OP_CLEAR)
 		error = clear_untraced(o);
 	clear_elsewhere(sock, &req);
 	return error ? 1 : 0;
-}
-
-static int open_tracefile(const struct options *o)
-{
-	const char *why;
-	int fd = ktr_tracefile_open(o->tracefile, o->append, &why);
-
-	if (fd < 0)
-		errx(EX_CANTCREAT, "%s: %s", o->tracefile, why);
-	return fd;
 }
 
 /* Wait for the daemon's DONE, passing on a Ctrl-C as STOP. */
@@ -368,7 +385,7 @@ static int run_attach(const struct options *o)
 {
 	struct ktr_request req = { 0 };
 	struct ktr_reply rep;
-	int fd = open_tracefile(o), sock = connect_daemon(o, true), err;
+	int fd = open_tracefile(o), sock = connect_daemon(o, true, fd), err;
 
 	req.op = KTR_OP_SET;
 	req.facs = o->facs;
@@ -376,6 +393,8 @@ static int run_attach(const struct options *o)
 	req.iosize = o->iosize;
 	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0);
 	err = request(o, sock, &req, fd, &rep);
+	if (err || !rep.count)
+		discard_tracefile(o, fd);
 	close(fd);
 	if (err || !rep.count)
 		return 1;
@@ -447,7 +466,7 @@ static int run_command(const struct options *o)
 {
 	struct ktr_request req = { 0 };
 	struct ktr_reply rep;
-	int fd = open_tracefile(o), sock = connect_daemon(o, true), gate, status = 0, error;
+	int fd = open_tracefile(o), sock = connect_daemon(o, true, fd), gate, status = 0, error;
 	pid_t child;
 
 	child = spawn_held(o->command, &gate);
@@ -457,11 +476,15 @@ static int run_command(const struct options *o)
 	req.iosize = o->iosize;
 	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC;
 	error = request(o, sock, &req, fd, &rep);
+	if (error || !rep.count)
+		discard_tracefile(o, fd);
 	close(fd);
 	if (error || !rep.count) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
-		errx(1, "cannot trace %s", o->command[0]);
+		if (!rep.msg[0]) /* the daemon said why already */
+			warnx("cannot trace %s", o->command[0]);
+		return 1;
 	}
 	if (write(gate, "x", 1) != 1)
 		err(EX_OSERR, "cannot start %s", o->command[0]);

@@ -122,6 +122,12 @@ kdump_list()
 			v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
 		return v
 	}
+	function oct(s,   v, i) {
+		v = 0
+		for (i = 1; i <= length(s); i++)
+			v = v * 8 + substr(s, i, 1)
+		return v
+	}
 	!started {
 		if ($4 == "RET" && $5 == "execve 0")
 			started = 1
@@ -150,6 +156,8 @@ kdump_list()
 			sub(/\/.*/, "", v)
 			if (v ~ /^0x/)
 				v = sprintf("%.0f", hex(substr(v, 3)))
+			else if (v ~ /^0[0-7]+$/) # umask: octal, as strace prints it
+				v = sprintf("%.0f", oct(substr(v, 2)))
 			r = v
 		}
 		print name " " r
