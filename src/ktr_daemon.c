@@ -118,6 +118,7 @@ static int route__get(struct daemon *d, int fd, char *msg)
 	int r;
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
 		msg__add(msg, "trace file: not a regular file\n");
 		return -EACCES;
 	}
@@ -130,12 +131,15 @@ static int route__get(struct daemon *d, int fd, char *msg)
 		if (!d->routes[r].w)
 			break;
 	if (r == KTR_MAX_ROUTES) {
+		close(fd);
 		msg__add(msg, "too many trace files in use\n");
 		return -ENFILE;
 	}
 	d->routes[r].w = ktr_writer__new(fd);
-	if (!d->routes[r].w)
+	if (!d->routes[r].w) {
+		close(fd);
 		return -ENOMEM;
+	}
 	d->routes[r].dev = st.st_dev;
 	d->routes[r].ino = st.st_ino;
 	d->routes[r].fg_sock = -1;
@@ -186,25 +190,51 @@ static void route__finish(struct daemon *d, int r)
 	ktr_drain__reset_lost(d->drain, r);
 }
 
-/* Stop every process tracing into route r; the next tick finishes it. */
-static void route__stop(struct daemon *d, int r, int err, const char *why)
+/*
+ * The traced pids (of route r, or all with r < 0), collected before any is
+ * changed: deleting while walking a hash map can revisit or skip keys.
+ */
+static int procs__keys(struct daemon *d, int r, __u32 **out)
 {
-	__u32 key, next, *prev = NULL;
-	char pids[200] = "";
-	size_t used = 0;
+	__u32 key, next, *prev = NULL, *keys = NULL, *tmp;
+	int n = 0, cap = 0;
 
 	while (bpf_map_get_next_key(d->procs_fd, prev, &next) == 0) {
 		struct ktr_proc_state ps;
 
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0 || ps.route != (__u32)r)
+		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0)
 			continue;
-		bpf_map_delete_elem(d->procs_fd, &key);
-		prev = NULL; /* the walk restarts: deleting may reorder the hash */
-		if (used < sizeof(pids) - 12)
-			used += snprintf(pids + used, sizeof(pids) - used, " %u", key);
+		if (r >= 0 && ps.route != (__u32)r)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			tmp = reallocarray(keys, cap, sizeof(*keys));
+			if (!tmp)
+				break;
+			keys = tmp;
+		}
+		keys[n++] = key;
 	}
+	*out = keys;
+	return n;
+}
+
+/* Stop every process tracing into route r; the next tick finishes it. */
+static void route__stop(struct daemon *d, int r, int err, const char *why)
+{
+	char pids[200] = "";
+	size_t used = 0;
+	__u32 *keys;
+	int n = procs__keys(d, r, &keys);
+
+	for (int i = 0; i < n; i++) {
+		bpf_map_delete_elem(d->procs_fd, &keys[i]);
+		if (used < sizeof(pids) - 12)
+			used += snprintf(pids + used, sizeof(pids) - used, " %u", keys[i]);
+	}
+	free(keys);
 	if (why) {
 		d->routes[r].stop_err = err;
 		snprintf(d->routes[r].stop_msg, sizeof(d->routes[r].stop_msg),
@@ -303,8 +333,10 @@ static int request__targets(struct daemon *d, struct client *cl, const struct kt
 	/* a thread id names its process, as everywhere in this file */
 	int tgid = req->pid > 0 ? ktr_procs__tgid(req->pid) : req->pid;
 	pid_t *pids = NULL;
-	int n = tgid < 0 && req->pid > 0 ? 0 :
-		ktr_procs__collect(tgid, req->flags & KTR_REQ_DESCEND, &pids), done = 0;
+	int n = 0, done = 0;
+
+	if (req->pid < 0 || tgid > 0)
+		n = ktr_procs__collect(tgid, req->flags & KTR_REQ_DESCEND, &pids);
 
 	if (n <= 0) {
 		*err = n < 0 ? n : -ESRCH;
@@ -331,25 +363,14 @@ static int request__targets(struct daemon *d, struct client *cl, const struct kt
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
 static int request__clear_all(struct daemon *d, struct client *cl, int r, char *msg)
 {
-	__u32 key, next, *prev = NULL;
-	int done = 0;
+	__u32 *keys;
+	int n = procs__keys(d, r, &keys), done = 0;
 
-	while (bpf_map_get_next_key(d->procs_fd, prev, &next) == 0) {
-		struct ktr_proc_state ps;
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0)
-			continue;
-		if (r >= 0 && ps.route != (__u32)r)
-			continue;
-		/* -C passes over what the caller may not clear, silently (BSD) */
-		if (proc__clear(d, &cl->cred, key, 0, msg, r < 0) == 0 &&
-		    bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0) {
+	/* -C passes over what the caller may not clear, silently (BSD) */
+	for (int i = 0; i < n; i++)
+		if (proc__clear(d, &cl->cred, keys[i], 0, msg, r < 0) == 0)
 			done++;
-			prev = NULL;
-		}
-	}
+	free(keys);
 	return done;
 }
 
@@ -472,29 +493,27 @@ static void client__readable(struct daemon *d, struct client *cl)
 /* Count processes per route, drop entries whose process is gone. */
 static bool daemon__scan(struct daemon *d)
 {
-	__u32 key, next, *prev = NULL;
 	bool want_csw = false;
+	__u32 *keys;
+	int n = procs__keys(d, -1, &keys);
 
 	for (int r = 0; r < KTR_MAX_ROUTES; r++)
 		d->routes[r].nprocs = 0;
-	while (bpf_map_get_next_key(d->procs_fd, prev, &next) == 0) {
+	for (int i = 0; i < n; i++) {
 		struct ktr_proc_state ps;
 
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0)
+		if (bpf_map_lookup_elem(d->procs_fd, &keys[i], &ps) < 0)
 			continue;
-		if (kill(key, 0) < 0 && errno == ESRCH) {
-			bpf_map_delete_elem(d->procs_fd, &key);
-			prev = NULL;
+		/* gone, or no file to write to: a missed exit leaves no stale tracing */
+		if ((kill(keys[i], 0) < 0 && errno == ESRCH) || ps.route >= KTR_MAX_ROUTES ||
+		    !d->routes[ps.route].w) {
+			bpf_map_delete_elem(d->procs_fd, &keys[i]);
 			continue;
 		}
-		if (ps.route < KTR_MAX_ROUTES && d->routes[ps.route].w)
-			d->routes[ps.route].nprocs++;
-		else
-			bpf_map_delete_elem(d->procs_fd, &key); /* no file to write to */
+		d->routes[ps.route].nprocs++;
 		want_csw |= (ps.facs & KTRFAC_CSW) != 0;
 	}
+	free(keys);
 	return want_csw;
 }
 
