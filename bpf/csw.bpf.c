@@ -24,7 +24,7 @@ struct csw_sample {
  * would put a .rodata.str1.1 section into the object, which the libbpf 1.1
  * linker mis-relocates when objects are linked into one.
  */
-#define WMESG(a, b, c, d, e, f, g) \
+#define WMESG(a, b, c, d, e, f, g)                                                               \
 	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 | (__u64)(d) << 24 | (__u64)(e) << 32 | \
 	 (__u64)(f) << 40 | (__u64)(g) << 48)
 

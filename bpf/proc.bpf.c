@@ -6,7 +6,7 @@
  */
 #include "ktraceb.bpf.h"
 
-#define ELFCLASS32	1
+#define ELFCLASS32 1
 
 struct ctor_sample {
 	struct ktr_sample s;

@@ -10,8 +10,8 @@
  */
 #include "ktraceb.bpf.h"
 
-#define SI_USER		0
-#define SI_KERNEL	0x80
+#define SI_USER	  0
+#define SI_KERNEL 0x80
 
 /*
  * A fatal signal reaches signal_deliver as the group-exit SIGKILL, without
@@ -20,8 +20,8 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
-	__type(key, __u32);		/* tgid */
-	__type(value, __u64);		/* signo << 32 | si_code */
+	__type(key, __u32); /* tgid */
+	__type(value, __u64); /* signo << 32 | si_code */
 } fatal_codes SEC(".maps");
 
 static __always_inline int psig__code(struct kernel_siginfo *info)

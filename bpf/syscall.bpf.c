@@ -21,10 +21,10 @@
 #include "genio.bpf.h"
 #include "struct.bpf.h"
 
-#define NR_EXECVE	59	/* x86_64 */
-#define NR_EXECVEAT	322
-#define NR32_EXECVE	11	/* i386 */
-#define NR32_EXECVEAT	358
+#define NR_EXECVE     59 /* x86_64 */
+#define NR_EXECVEAT   322
+#define NR32_EXECVE   11 /* i386 */
+#define NR32_EXECVEAT 358
 
 struct call_sample {
 	struct ktr_sample s;
@@ -142,8 +142,7 @@ static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 	rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
 }
 
-static __always_inline void namei__emit_args(__u32 route, long id, int compat,
-					     struct pt_regs *regs)
+static __always_inline void namei__emit_args(__u32 route, long id, int compat, struct pt_regs *regs)
 {
 	__u64 args[KTR_MAXARGS];
 	__u8 mask;

@@ -9,7 +9,7 @@
 #include "kdump_priv.h"
 
 /* DragonFly folds text at screenwidth - 2; kdump uses a fixed 80 columns. */
-#define TEXT_WIDTH 78
+#define TEXT_WIDTH   78
 #define HEX_PER_LINE 16
 
 static bool is_print(unsigned char c)

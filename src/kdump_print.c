@@ -16,7 +16,7 @@
 
 /* DragonFly declares ktr_args[8]; Linux passes at most 6 but allow the slack. */
 #define SYSCALL_MAXARGS 8
-#define CSW_OLD_LEN 8 /* DragonFly / old FreeBSD struct ktr_csw */
+#define CSW_OLD_LEN	8 /* DragonFly / old FreeBSD struct ktr_csw */
 
 typedef int (*printer_fn)(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
 			  size_t len);
@@ -490,8 +490,7 @@ static int summarize(struct kdump *kd, const struct ktr_header *h, const unsigne
 	return 0;
 }
 
-static void print_record(struct kdump *kd, const struct ktr_header *h, const void *data,
-			 size_t len)
+static void print_record(struct kdump *kd, const struct ktr_header *h, const void *data, size_t len)
 {
 	int type = h->ktr_type;
 

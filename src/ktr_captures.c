@@ -11,11 +11,11 @@
 #include "syscalltab.h"
 
 #define ENTRY KTR_CAP_AT_ENTRY
-#define EXIT KTR_CAP_AT_EXIT
+#define EXIT  KTR_CAP_AT_EXIT
 
 struct capture_spec {
 	const char *syscall;
-	const char *name;	/* KTR_STRUCT name, decoded by kdump */
+	const char *name; /* KTR_STRUCT name, decoded by kdump */
 	__u8 kind, arg, lenarg, when;
 	__u16 size;
 };
@@ -89,13 +89,13 @@ static const struct {
 	const char *syscall;
 	__u8 kind;
 } genio_specs[] = {
-	{ "read", KTR_GIO_READ_BUF },	{ "pread64", KTR_GIO_READ_BUF },
-	{ "recvfrom", KTR_GIO_READ_BUF }, { "write", KTR_GIO_WRITE_BUF },
+	{ "read", KTR_GIO_READ_BUF },	   { "pread64", KTR_GIO_READ_BUF },
+	{ "recvfrom", KTR_GIO_READ_BUF },  { "write", KTR_GIO_WRITE_BUF },
 	{ "pwrite64", KTR_GIO_WRITE_BUF }, { "sendto", KTR_GIO_WRITE_BUF },
-	{ "readv", KTR_GIO_READ_IOV },	{ "preadv", KTR_GIO_READ_IOV },
-	{ "preadv2", KTR_GIO_READ_IOV }, { "writev", KTR_GIO_WRITE_IOV },
-	{ "pwritev", KTR_GIO_WRITE_IOV }, { "pwritev2", KTR_GIO_WRITE_IOV },
-	{ "recvmsg", KTR_GIO_READ_MSG }, { "sendmsg", KTR_GIO_WRITE_MSG },
+	{ "readv", KTR_GIO_READ_IOV },	   { "preadv", KTR_GIO_READ_IOV },
+	{ "preadv2", KTR_GIO_READ_IOV },   { "writev", KTR_GIO_WRITE_IOV },
+	{ "pwritev", KTR_GIO_WRITE_IOV },  { "pwritev2", KTR_GIO_WRITE_IOV },
+	{ "recvmsg", KTR_GIO_READ_MSG },   { "sendmsg", KTR_GIO_WRITE_MSG },
 };
 
 static int syscall_nr(const char *name)

@@ -25,22 +25,22 @@
 #include "ktr_proto.h"
 #include "ktr_writer.h"
 
-#define TICK_MS		50
-#define IDLE_TICKS	20	/* exit after a second with nothing to do */
-#define MAX_CLIENTS	64
+#define TICK_MS	    50
+#define IDLE_TICKS  20 /* exit after a second with nothing to do */
+#define MAX_CLIENTS 64
 
 struct route {
-	struct ktr_writer *w;		/* NULL: free slot */
+	struct ktr_writer *w; /* NULL: free slot */
 	dev_t dev;
 	ino_t ino;
-	int fg_sock;			/* foreground client waiting for DONE, or -1 */
-	unsigned int nprocs;		/* processes tracing into it, last scan */
-	char stop_msg[256];		/* why it stopped early, for DONE */
+	int fg_sock; /* foreground client waiting for DONE, or -1 */
+	unsigned int nprocs; /* processes tracing into it, last scan */
+	char stop_msg[256]; /* why it stopped early, for DONE */
 	int stop_err;
 };
 
 struct client {
-	int sock;			/* -1: free slot */
+	int sock; /* -1: free slot */
 	struct ktr_caller cred;
 };
 
@@ -181,9 +181,8 @@ static void route__finish(struct daemon *d, int r)
 	ktr_drain__set_writer(d->drain, r, NULL);
 	err = ktr_writer__finish(rt->w);
 	if (rt->fg_sock >= 0)
-		reply__send(rt->fg_sock, KTR_REPLY_DONE, rt->stop_err ? rt->stop_err : -err,
-			    0, rt->stop_msg, ktr_writer__records(rt->w),
-			    ktr_drain__lost(d->drain, r));
+		reply__send(rt->fg_sock, KTR_REPLY_DONE, rt->stop_err ? rt->stop_err : -err, 0,
+			    rt->stop_msg, ktr_writer__records(rt->w), ktr_drain__lost(d->drain, r));
 	ktr_writer__free(rt->w);
 	rt->w = NULL;
 	rt->fg_sock = -1;
@@ -340,16 +339,17 @@ static int request__targets(struct daemon *d, struct client *cl, const struct kt
 
 	if (n <= 0) {
 		*err = n < 0 ? n : -ESRCH;
-		msg__add(msg, req->pid > 0 ? "pid %d: no such process\n" :
-					     "process group %d: no such process group\n",
+		msg__add(msg,
+			 req->pid > 0 ? "pid %d: no such process\n" :
+					"process group %d: no such process group\n",
 			 req->pid > 0 ? req->pid : -req->pid);
 		return 0;
 	}
 	*err = -EPERM;
 	for (int i = 0; i < n; i++) {
-		int e = req->op == KTR_OP_SET ? proc__set(d, &cl->cred, req, pids[i], r, msg) :
-						proc__clear(d, &cl->cred, pids[i], req->facs, msg,
-							    false);
+		int e = req->op == KTR_OP_SET ?
+				proc__set(d, &cl->cred, req, pids[i], r, msg) :
+				proc__clear(d, &cl->cred, pids[i], req->facs, msg, false);
 
 		if (e == 0)
 			done++;
@@ -621,7 +621,7 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		d->clients[i].sock = -1;
 	ev.data.ptr = NULL;
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, listen_fd, &ev);
-	ev.data.ptr = d;	/* the ring: wakes us when a quarter full */
+	ev.data.ptr = d; /* the ring: wakes us when a quarter full */
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_drain__epoll_fd(d->drain), &ev);
 	signal(SIGTERM, daemon__on_signal);
 	signal(SIGINT, SIG_IGN);
@@ -638,8 +638,9 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 				client__readable(d, evs[i].data.ptr);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (n > 0 && (now.tv_sec - last.tv_sec) * 1000 +
-					 (now.tv_nsec - last.tv_nsec) / 1000000 < TICK_MS) {
+		if (n > 0 &&
+		    (now.tv_sec - last.tv_sec) * 1000 + (now.tv_nsec - last.tv_nsec) / 1000000 <
+			    TICK_MS) {
 			ktr_drain__poll(d->drain, 0); /* ring wakeups between ticks */
 			continue;
 		}

@@ -15,11 +15,11 @@ struct ktr_drain {
 	struct ring_buffer *ring;
 	int lost_fd;
 	int ncpus;
-	__u64 *percpu;				/* lookup buffer, one slot per CPU */
+	__u64 *percpu; /* lookup buffer, one slot per CPU */
 	__s64 wall_offset_ns;
 	struct ktr_writer *writers[KTR_MAX_ROUTES];
 	unsigned long long lost_seen[KTR_MAX_ROUTES];
-	int failed;				/* -errno of a writer this round */
+	int failed; /* -errno of a writer this round */
 };
 
 __s64 ktr_wall_offset_ns(void)

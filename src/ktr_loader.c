@@ -99,8 +99,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
 			   ktr_sysent_x86_64, ktr_nsysent_x86_64);
-	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
-			   ktr_sysent_i386, ktr_nsysent_i386);
+	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32, ktr_sysent_i386,
+			   ktr_nsysent_i386);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
 	err = ktraceb_bpf__load(skel);

@@ -13,8 +13,8 @@
 
 struct proc_status {
 	pid_t tgid;
-	unsigned int nspid_levels;	/* entries on the NSpid: line */
-	uid_t uid[4];			/* real, effective, saved, fs */
+	unsigned int nspid_levels; /* entries on the NSpid: line */
+	uid_t uid[4]; /* real, effective, saved, fs */
 	gid_t gid[4];
 	char state;
 };

@@ -90,6 +90,6 @@ socklen_t ktr_proto__addr(struct sockaddr_un *addr, const char *name)
 	addr->sun_family = AF_UNIX;
 	if (n > sizeof(addr->sun_path) - 1)
 		n = sizeof(addr->sun_path) - 1;
-	memcpy(addr->sun_path + 1, name, n);	/* sun_path[0] == 0: abstract */
+	memcpy(addr->sun_path + 1, name, n); /* sun_path[0] == 0: abstract */
 	return offsetof(struct sockaddr_un, sun_path) + 1 + n;
 }

@@ -20,9 +20,9 @@ struct ktr_writer {
 	char *path;
 	char *buf;
 	size_t len;
-	off_t committed;		/* file size after the last whole flush */
-	unsigned long long records;	/* whole records on disk */
-	unsigned long long pending;	/* records in buf */
+	off_t committed; /* file size after the last whole flush */
+	unsigned long long records; /* whole records on disk */
+	unsigned long long pending; /* records in buf */
 };
 
 static int writer__check_regular(int fd, bool append, const char **why)

@@ -36,14 +36,14 @@
 #include "ktr_writer.h"
 #include "trstr.h"
 
-#define DEF_TRACEFILE	"ktrace.out"
-#define DEF_RING_BYTES	(16u << 20)
+#define DEF_TRACEFILE  "ktrace.out"
+#define DEF_RING_BYTES (16u << 20)
 
 struct options {
 	const char *tracefile;
 	int facs;
 	bool facs_given, append, clear, clear_all, descend, foreground, ring_given;
-	pid_t pid;			/* > 0 pid, < 0 process group, 0 none */
+	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
 	char **command;
@@ -193,8 +193,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	/* the checks FreeBSD's ktrace(1) makes */
 	if ((o->pid && o->command) || (o->clear_all && (o->pid || o->clear)) ||
 	    (!o->pid && !o->clear && !o->clear_all && !o->command) ||
-	    (o->command && (o->clear || o->clear_all)) ||
-	    (o->foreground && (!o->pid || o->clear)))
+	    (o->command && (o->clear || o->clear_all)) || (o->foreground && (!o->pid || o->clear)))
 		usage();
 }
 

@@ -22,8 +22,8 @@
  * Kernel values on x86_64.  glibc defines O_LARGEFILE as 0 for LP64 and
  * hides the __O_* parts, so these are spelled out (asm-generic/fcntl.h).
  */
-#define K_O_LARGEFILE 0100000
-#define K_O_SYNC_BIT 04000000 /* __O_SYNC */
+#define K_O_LARGEFILE	0100000
+#define K_O_SYNC_BIT	04000000 /* __O_SYNC */
 #define K_O_TMPFILE_BIT 020000000 /* __O_TMPFILE */
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
@@ -37,7 +37,7 @@
 #endif
 #ifndef MFD_NOEXEC_SEAL
 #define MFD_NOEXEC_SEAL 0x0008U
-#define MFD_EXEC 0x0010U
+#define MFD_EXEC	0x0010U
 #endif
 #ifndef F_DUPFD_QUERY
 #define F_DUPFD_QUERY 1027
@@ -49,8 +49,8 @@
 #define F_CANCELLK 1029
 #endif
 #ifndef F_GET_RW_HINT
-#define F_GET_RW_HINT 1035
-#define F_SET_RW_HINT 1036
+#define F_GET_RW_HINT	   1035
+#define F_SET_RW_HINT	   1036
 #define F_GET_FILE_RW_HINT 1037
 #define F_SET_FILE_RW_HINT 1038
 #endif

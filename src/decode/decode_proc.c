@@ -437,9 +437,9 @@ static void arg_ptrace(FILE *out, const struct ktr_argctx *c, int i)
 	ktr_print_enum(out, &ptrace_tab, (long)c->a[i], c->flags);
 }
 
-#define F ktr_arg_fd
-#define H ktr_arg_hex
-#define I ktr_arg_int
+#define F  ktr_arg_fd
+#define H  ktr_arg_hex
+#define I  ktr_arg_int
 #define CK ktr_arg_clockid
 
 /* Sorted by name. */

@@ -21,10 +21,10 @@
 
 #include "ktraceb/ktr.h"
 
-#define AT_FDCWD_U64 ((__u64)(__s64)-100)
-#define SYS_openat_NR 257
+#define AT_FDCWD_U64   ((__u64)(__s64)-100)
+#define SYS_openat_NR  257
 #define SYS_getppid_NR 110
-#define SYS_close_NR 3
+#define SYS_close_NR   3
 
 static unsigned char buf[1 << 16];
 static size_t blen;

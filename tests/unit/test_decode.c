@@ -52,7 +52,7 @@ static char outbuf[4096];
 					       flags));                                    \
 	})
 
-#define RET(nr, err, val, flags) CAPTURE(ktr_print_sysret(out, 0, nr, err, val, flags))
+#define RET(nr, err, val, flags)    CAPTURE(ktr_print_sysret(out, 0, nr, err, val, flags))
 #define STRUCT(name, p, len, flags) CAPTURE(ktr_print_struct(out, name, p, len, flags))
 
 #define FDCWD ((__u64)(__s64)AT_FDCWD)

@@ -13,7 +13,7 @@
 #include "ktraceb/ktr.h"
 #include "../lib/test.h"
 
-#define OFF(s, f) offsetof(struct s, f)
+#define OFF(s, f)   offsetof(struct s, f)
 #define FSIZE(s, f) sizeof(((struct s *)0)->f)
 
 TEST(header_layout)

@@ -12,9 +12,9 @@
 #include "../lib/test.h"
 #include "trstr.h"
 
-#define BSD(m) ((m)&0xfe) /* bits of BSD types 1..7 */
+#define BSD(m)	 ((m)&0xfe) /* bits of BSD types 1..7 */
 #define EXTRA(m) ((m) & ~0xff) /* bits of extension types */
-#define C_EXTRA (1 << 8 | 1 << 16 | 1 << 17) /* STRUCT, ARGS, ENVS */
+#define C_EXTRA	 (1 << 8 | 1 << 16 | 1 << 17) /* STRUCT, ARGS, ENVS */
 
 TEST(single_letters)
 {
