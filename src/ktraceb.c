@@ -295,11 +295,13 @@ static void clear_elsewhere(int primary, const struct ktr_request *clear)
 static int clear_untraced(const struct options *o)
 {
 	struct ktr_caller self = { getpid(), getuid(), getgid() };
-	int n, ok = 0;
-	pid_t *pids;
+	int tgid = o->pid > 0 ? ktr_procs__tgid(o->pid) : o->pid, n = 0, ok = 0;
+	pid_t *pids = NULL;
 
-	n = ktr_procs__collect(o->pid > 0 ? ktr_procs__tgid(o->pid) : o->pid, o->descend, &pids);
-	if (n <= 0 || (o->pid > 0 && ktr_procs__tgid(o->pid) < 0)) {
+	if (o->pid < 0 || tgid > 0)
+		n = ktr_procs__collect(tgid, o->descend, &pids);
+	if (n <= 0) {
+		free(pids);
 		if (o->pid > 0)
 			warnx("pid %d: no such process", o->pid);
 		else
@@ -408,10 +410,9 @@ static int run_attach(const struct options *o)
 
 /*
  * The command must not keep what the caller's ktraceb binary was given: a
- * file-capability ktraceb is not dumpable and holds CAP_BPF/CAP_PERFMON,
- * and its child inherits both.  Drop the capabilities, then become dumpable
- * again, which is what the command would be if the user ran it directly
- * (and what the daemon's permission check asks for).
+ * file-capability ktraceb holds CAP_BPF and CAP_PERFMON, which its child
+ * inherits.  Drop them, and be dumpable, as the command would be if the
+ * user ran it directly (and as the daemon's permission check requires).
  */
 static void drop_privilege(void)
 {
