@@ -23,11 +23,26 @@ NAMEMAP=""
 # calls whose value is an address or a process id: success or error only
 OKONLY="mmap brk mremap shmat getpid getppid gettid set_tid_address"
 
+# Number helpers shared by both awk programs: hex and octal to decimal
+AWK_NUM='
+function hex(s,   v, i) {
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+	return v
+}
+function oct(s,   v, i) {
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 8 + substr(s, i, 1)
+	return v
+}'
+
 # strace_list FILE: "name ret" per syscall after the first execve; ret is a
 # decimal value, "-1 ENAME", or "?" when strace saw no return
 strace_list()
 {
-	awk -v map="$NAMEMAP" -v okonly="$OKONLY" '
+	awk -v map="$NAMEMAP" -v okonly="$OKONLY" "$AWK_NUM"'
 	BEGIN {
 		n = split(map, m, " ")
 		for (i = 1; i < n; i += 2)
@@ -42,18 +57,6 @@ strace_list()
 		if (s ~ /^0[0-7]+$/)
 			return sprintf("%.0f", oct(substr(s, 2)))
 		return s
-	}
-	function hex(s,   v, i) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
-		return v
-	}
-	function oct(s,   v, i) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 8 + substr(s, i, 1)
-		return v
 	}
 	function emit(name, ret,   r, t) {
 		if (name in ren)
@@ -110,24 +113,13 @@ strace_list()
 # kdump_list NORM PID: the same from kdump's records of PID, after its RET execve 0
 kdump_list()
 {
-	q "$1" '$1 == p && ($4 == "CALL" || $4 == "RET")' p="$2" | awk -F'\t' -v okonly="$OKONLY" '
+	q "$1" '$1 == p && ($4 == "CALL" || $4 == "RET")' p="$2" | awk -F'\t' -v okonly="$OKONLY" "$AWK_NUM"'
 	BEGIN {
 		n = split(okonly, o, " ")
 		for (i = 1; i <= n; i++)
 			ok[o[i]] = 1
 	}
-	function hex(s,   v, i) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
-		return v
-	}
-	function oct(s,   v, i) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 8 + substr(s, i, 1)
-		return v
-	}
+
 	!started {
 		if ($4 == "RET" && $5 == "execve 0")
 			started = 1
