@@ -4,6 +4,34 @@
 # Helpers for the facility tests (t_genio, t_psig, t_execargs, t_struct,
 # t_net, t_csw, t_strace_compare, t_summary), sourced after lib.sh.
 
+# Awk functions for kdump's escapes, shared by gio and vecs: ord_init()
+# fills ord[] (character -> hex); unesc(s, j) turns the escape whose first
+# character after the backslash is s[j] into hex, and leaves in UNESC_I the
+# index of its last character.
+AWK_ESC='
+function ord_init(   i) {
+	for (i = 32; i < 127; i++)
+		ord[sprintf("%c", i)] = sprintf("%02x", i)
+	ord["\t"] = "09"
+}
+function unesc(s, j,   c, n, v) {
+	c = substr(s, j, 1)
+	UNESC_I = j
+	if (c == "n") return "0a"
+	if (c == "t") return "09"
+	if (c == "r") return "0d"
+	if (c == "\\") return "5c"
+	if (c == "\"") return "22"
+	if (c !~ /[0-7]/) return "??"
+	v = 0
+	for (n = 0; n < 3 && c ~ /[0-7]/; n++) {
+		v = v * 8 + c
+		c = substr(s, ++j, 1)
+	}
+	UNESC_I = j - 1
+	return sprintf("%02x", v)
+}'
+
 # gio KDUMPFILE: one line per GIO record of kdump's output (run with -m 0),
 # the data turned back into bytes, whichever layout kdump chose:
 #	pid tid call fd dir n hex ret...
@@ -14,11 +42,9 @@
 # a TAB, a "\" at the end of a line folds it.
 gio()
 {
-	LC_ALL=C awk '
+	LC_ALL=C awk "$AWK_ESC"'
 	BEGIN {
-		for (i = 32; i < 127; i++)
-			ord[sprintf("%c", i)] = sprintf("%02x", i)
-		ord["\t"] = "09"
+		ord_init()
 	}
 	function isrec(line,   f) {
 		split(line, f, " ")
@@ -47,22 +73,8 @@ gio()
 				fold = 1
 				return 0
 			}
-			c = substr(s, ++i, 1)
-			if (c == "n") hex = hex "0a"
-			else if (c == "t") hex = hex "09"
-			else if (c == "r") hex = hex "0d"
-			else if (c == "\\") hex = hex "5c"
-			else if (c == "\"") hex = hex "22"
-			else if (c ~ /[0-7]/) {
-				v = 0
-				for (n = 0; n < 3 && c ~ /[0-7]/; n++) {
-					v = v * 8 + c
-					c = substr(s, ++i, 1)
-				}
-				i--
-				hex = hex sprintf("%02x", v)
-			} else
-				hex = hex "??"
+			hex = hex unesc(s, i + 1)
+			i = UNESC_I
 		}
 		return 0
 	}
@@ -194,11 +206,9 @@ t_same()
 # as hex digits: every string's bytes, then 00.
 vecs()
 {
-	LC_ALL=C awk -v want="$2" -v tag="$3" '
+	LC_ALL=C awk -v want="$2" -v tag="$3" "$AWK_ESC"'
 	BEGIN {
-		for (i = 32; i < 127; i++)
-			ord[sprintf("%c", i)] = sprintf("%02x", i)
-		ord["\t"] = "09"
+		ord_init()
 	}
 	function strings(s,   i, c, n, v, out, inq, L) {
 		out = ""
@@ -220,22 +230,8 @@ vecs()
 				out = out ord[c]
 				continue
 			}
-			c = substr(s, ++i, 1)
-			if (c == "n") out = out "0a"
-			else if (c == "t") out = out "09"
-			else if (c == "r") out = out "0d"
-			else if (c == "\\") out = out "5c"
-			else if (c == "\"") out = out "22"
-			else if (c ~ /[0-7]/) {
-				v = 0
-				for (n = 0; n < 3 && c ~ /[0-7]/; n++) {
-					v = v * 8 + c
-					c = substr(s, ++i, 1)
-				}
-				i--
-				out = out sprintf("%02x", v)
-			} else
-				out = out "??"
+			out = out unesc(s, i + 1)
+			i = UNESC_I
 		}
 		return out
 	}
