@@ -16,6 +16,7 @@ struct proc_status {
 	unsigned int nspid_levels; /* entries on the NSpid: line */
 	uid_t uid[4]; /* real, effective, saved, fs */
 	gid_t gid[4];
+	unsigned long long cap_prm; /* CapPrm */
 	char state;
 };
 
@@ -41,13 +42,15 @@ static int status__read(pid_t pid, struct proc_status *st)
 			got |= 4;
 		else if (sscanf(line, "State: %c", &st->state) == 1)
 			got |= 8;
+		else if (sscanf(line, "CapPrm: %llx", &st->cap_prm) == 1)
+			got |= 16;
 		else if (strncmp(line, "NSpid:", 6) == 0)
 			for (char *p = line + 6; *p; p++)
 				if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[1]))
 					st->nspid_levels++;
 	}
 	fclose(f);
-	return got == 15 ? 0 : -ESRCH;
+	return got == 31 ? 0 : -ESRCH;
 }
 
 /*
@@ -67,27 +70,9 @@ static bool proc__dumpable(pid_t pid, const struct proc_status *st)
 	return sb.st_uid == st->uid[1];
 }
 
-/* CapPrm of a process, from /proc/PID/status; 0 if unreadable. */
-static unsigned long long proc__caps(pid_t pid)
-{
-	unsigned long long caps = 0;
-	char path[64], line[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapPrm: %llx", &caps) == 1)
-			break;
-	fclose(f);
-	return caps;
-}
-
 int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why)
 {
-	struct proc_status st;
+	struct proc_status st, cst;
 	int err = status__read(target, &st);
 
 	if (err) {
@@ -109,7 +94,7 @@ int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, 
 		*why = "set-id process (real and saved ids differ)";
 	else if (!proc__dumpable(target, &st))
 		*why = "process gained privileges by exec (not dumpable)";
-	else if (proc__caps(target) & ~proc__caps(caller->pid))
+	else if (status__read(caller->pid, &cst) < 0 || (st.cap_prm & ~cst.cap_prm))
 		/* a file-capability exec leaves it dumpable: ptrace's rule, then */
 		*why = "process has capabilities you lack";
 	else
