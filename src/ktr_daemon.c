@@ -178,6 +178,8 @@ static void route__finish(struct daemon *d, int r)
 	struct route *rt = &d->routes[r];
 	int err;
 
+	/* losses counted since the tick's drain still go into this file */
+	ktr_drain__account_lost(d->drain, r);
 	ktr_drain__set_writer(d->drain, r, NULL);
 	err = ktr_writer__finish(rt->w);
 	if (rt->fg_sock >= 0)

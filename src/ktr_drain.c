@@ -111,27 +111,32 @@ int ktr_drain__epoll_fd(const struct ktr_drain *d)
 	return ring_buffer__epoll_fd(d->ring);
 }
 
-/* Write a KTR_LOST record into every file whose BPF loss counter moved. */
+int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
+{
+	unsigned long long total = 0;
+	struct ktr_lost rec;
+
+	if (route >= KTR_MAX_ROUTES || !d->writers[route])
+		return 0;
+	if (bpf_map_lookup_elem(d->lost_fd, &route, d->percpu) < 0)
+		return 0;
+	for (int cpu = 0; cpu < d->ncpus; cpu++)
+		total += d->percpu[cpu];
+	if (total <= d->lost_seen[route])
+		return 0;
+	rec.lost = total - d->lost_seen[route];
+	rec.lost_total = total;
+	d->lost_seen[route] = total;
+	return ktr_writer__append_meta(d->writers[route], KTR_LOST, &rec, sizeof(rec),
+				       d->wall_offset_ns);
+}
+
+/* A KTR_LOST record into every file whose BPF loss counter moved. */
 static void drain__account_lost(struct ktr_drain *d)
 {
 	for (__u32 route = 0; route < KTR_MAX_ROUTES; route++) {
-		unsigned long long total = 0;
-		struct ktr_lost rec;
-		int err;
+		int err = ktr_drain__account_lost(d, route);
 
-		if (!d->writers[route])
-			continue;
-		if (bpf_map_lookup_elem(d->lost_fd, &route, d->percpu) < 0)
-			continue;
-		for (int cpu = 0; cpu < d->ncpus; cpu++)
-			total += d->percpu[cpu];
-		if (total <= d->lost_seen[route])
-			continue;
-		rec.lost = total - d->lost_seen[route];
-		rec.lost_total = total;
-		d->lost_seen[route] = total;
-		err = ktr_writer__append_meta(d->writers[route], KTR_LOST, &rec, sizeof(rec),
-					      d->wall_offset_ns);
 		if (err && !d->failed)
 			d->failed = err;
 	}

@@ -35,6 +35,8 @@ int ktr_drain__finish(struct ktr_drain *d);
 __s64 ktr_wall_offset_ns(void);
 
 unsigned long long ktr_drain__lost(const struct ktr_drain *d, __u32 route);
+/* Write a KTR_LOST record for route if its BPF loss counter moved; 0 or -errno. */
+int ktr_drain__account_lost(struct ktr_drain *d, __u32 route);
 /* A route slot is reused: its loss count starts again from zero. */
 void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route);
 /* An fd that polls readable when BPF wakes the drainer. */
