@@ -78,7 +78,7 @@ static int fill(struct ktr_reader *r, size_t need)
 		if (n > 0)
 			continue;
 		if (ferror(r->in))
-			return -EIO;
+			return errno ? -errno : -EIO; /* EISDIR, ... */
 		if (r->flags & KTR_READER_FOLLOW) {
 			clearerr(r->in);
 			nanosleep(&pause, NULL);
