@@ -100,6 +100,59 @@ struct ktr_genio {
 #define KTR_UIO_READ		0
 #define KTR_UIO_WRITE		1
 
+/*
+ * KTR_USER.  A utrace(2) record is the caller's bytes and nothing else, at
+ * most KTR_USER_MAXLEN, as on BSD.  The USER records ktraceb makes itself
+ * from USDT probes start with a struct ktr_user_rec whose signature "KTRU"
+ * identifies them, the way FreeBSD's kdump recognises rtld's "RTLD" records:
+ *
+ *   struct ktr_user_rec		16 bytes
+ *   __u64 args[ku_nargs]		PROBE: the probe's arguments, as USDT gives them
+ *   strings, each NUL-terminated	ku_strlen bytes in all:
+ *     PROBE:  provider, probe name, then for each bit i set in ku_strmask
+ *             (in argument order) the string argument i pointed to
+ *     SPAN_*: subsystem, span name, key=value text ("" if none)
+ *
+ * ktr_len = 16 + 8 * ku_nargs + ku_strlen.  Each string is cut to its
+ * KTR_UREC_*_MAX bytes (NUL included).
+ */
+#define KTR_USER_MAXLEN		2048	/* BSD: the most bytes utrace(2) takes */
+#define KTR_USER_SIG		"KTRU"
+#define KTR_UREC_VERSION	1
+#define KTR_UREC_PROBE		1	/* a USDT probe fired */
+#define KTR_UREC_SPAN_ENTER	2	/* ktraceb:span_enter (utrace.h) */
+#define KTR_UREC_SPAN_EXIT	3	/* ktraceb:span_exit */
+#define KTR_UREC_ERR		0x01	/* ku_flags: the span ended in an error */
+#define KTR_UREC_MAXARGS	12	/* USDT allows 12 arguments */
+#define KTR_UREC_NAME_MAX	64	/* provider, subsystem, probe or span name */
+#define KTR_UREC_ARGSTR_MAX	128	/* a probe argument's string */
+#define KTR_UREC_KV_MAX		512	/* a span's key=value text */
+
+struct ktr_user_rec {
+	char ku_sig[4];			/* "KTRU", no NUL */
+	__u8 ku_version;		/* KTR_UREC_VERSION */
+	__u8 ku_kind;			/* KTR_UREC_PROBE, _SPAN_ENTER, _SPAN_EXIT */
+	__u8 ku_flags;			/* KTR_UREC_ERR */
+	__u8 ku_nargs;			/* PROBE: arguments that follow; spans: 0 */
+	__u16 ku_depth;			/* SPAN: the thread's span depth, 0 outermost */
+	__u16 ku_strmask;		/* PROBE: bit i: argument i's string follows */
+	__u16 ku_strlen;		/* bytes of strings after the arguments */
+	__u16 ku_pad;
+};
+
+/*
+ * The USDT probes of include/ktraceb/utrace.h (provider "ktraceb"), which
+ * ktraceb's BPF side turns into the records above:
+ *   ktraceb:utrace(const void *addr, size_t len)        -> the raw bytes
+ *   ktraceb:span_enter(const char *subsys, const char *name,
+ *                      const char *kv, unsigned depth)  -> SPAN_ENTER
+ *   ktraceb:span_exit(const char *subsys, const char *name,
+ *                     const char *kv, unsigned depth, int err) -> SPAN_EXIT
+ * kv may be NULL (no key=value text); depth is the thread's depth before
+ * the enter and after the exit (the outermost span has depth 0).
+ */
+#define KTR_USDT_PROVIDER	"ktraceb"
+
 /* KTR_PSIG */
 struct ktr_psig {
 	__s32 signo;
@@ -191,6 +244,7 @@ _Static_assert(__builtin_offsetof(struct ktr_psig, mask) == 20, "psig mask at 20
 _Static_assert(sizeof(struct ktr_csw) == 16, "ktr_csw is 16 bytes");
 _Static_assert(sizeof(struct ktr_fileinfo) == 128, "ktr_fileinfo is 128 bytes");
 _Static_assert(sizeof(struct ktr_lost) == 16, "ktr_lost is 16 bytes");
+_Static_assert(sizeof(struct ktr_user_rec) == 16, "ktr_user_rec is 16 bytes");
 #endif
 
 #endif /* KTRACEB_KTR_H */
