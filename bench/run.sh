@@ -64,7 +64,7 @@ no_daemon()
 {
 	local i
 	for ((i = 0; i < 30; i++)); do
-		grep -q ' @ktraceb-' /proc/net/unix 2>/dev/null || return 0
+		grep -Eq ' (@|/run/ktraceb/)ktraceb-' /proc/net/unix 2>/dev/null || return 0
 		sleep 0.1
 	done
 }

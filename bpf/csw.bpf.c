@@ -55,7 +55,7 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 	struct csw_sample *rec;
 	struct pt_regs *regs;
 
-	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC) || !(ps->facs & KTRFAC_CSW))
+	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_CSW))
 		return;
 	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
 	if (!rec) {

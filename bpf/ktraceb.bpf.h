@@ -36,7 +36,7 @@
 	}
 #define KTR_MAP_LOST                                                                      \
 	struct {                                                                          \
-		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                  \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
 		__uint(max_entries, KTR_MAX_ROUTES);                                      \
 		__type(key, __u32);                                                       \
 		__type(value, __u64);                                                     \
@@ -78,12 +78,21 @@ static __always_inline struct ktr_proc_state *proc__lookup(void)
 	return bpf_map_lookup_elem(&procs, &tgid);
 }
 
+/*
+ * One array for every file, shared by all CPUs: losses happen only when the
+ * ring is full, so the atomic adds cost nothing on the normal path.  Slot 0
+ * counts every loss, so the drainer looks further only when it moved.
+ */
 static __always_inline void rec__count_lost(__u32 route)
 {
-	__u64 *n = bpf_map_lookup_elem(&lost, &route);
+	__u32 all = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &route), *total;
 
 	if (n)
-		*n += 1;
+		__sync_fetch_and_add(n, 1);
+	total = bpf_map_lookup_elem(&lost, &all);
+	if (total)
+		__sync_fetch_and_add(total, 1);
 }
 
 /*

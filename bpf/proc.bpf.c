@@ -93,14 +93,20 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	ps = bpf_map_lookup_elem(&procs, &ptgid);
 	if (!ps || !(ps->facs & KTRFAC_INHERIT))
 		return 0;
+	/*
+	 * The child keeps the parent's flags: a parent still awaiting its exec
+	 * makes a child that awaits its own, and a child of a pending parent
+	 * stays pending until the daemon's second look (ktr_procmap.c) takes
+	 * it in with the parent's other pending entries of the same file.
+	 */
 	cs = *ps;
-	cs.flags &= ~KTR_PS_AWAIT_EXEC;
 	if (bpf_map_update_elem(&procs, &ctgid, &cs, BPF_ANY) < 0) {
 		/* the child goes untraced: every record it would make is lost */
 		rec__count_lost(cs.route);
 		return 0;
 	}
-	proc__emit_ctor(cs.route, cs.sv_flags, ctgid, child->pid, child);
+	if (!(cs.flags & KTR_PS_QUIET))
+		proc__emit_ctor(cs.route, cs.sv_flags, ctgid, child->pid, child);
 	return 0;
 }
 
@@ -110,11 +116,14 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	struct ktr_proc_state *ps = proc__lookup();
 	__u8 elfclass;
 
-	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC))
+	if (!ps)
 		return 0;
 	/*
 	 * A set-id (or file-capability) exec ends tracing unless root set it
 	 * (BSD kern_exec.c): the new image must not leak to a lesser tracer.
+	 * This comes before anything else, whatever the entry's state: an
+	 * entry still pending or awaiting its exec must not outlive the exec
+	 * of a set-id image either.
 	 */
 	if (BPF_CORE_READ_BITFIELD(bprm, secureexec) && !(ps->facs & KTRFAC_ROOT)) {
 		__u32 tgid = p->tgid;
@@ -122,6 +131,8 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 		bpf_map_delete_elem(&procs, &tgid);
 		return 0;
 	}
+	if (ps->flags & KTR_PS_QUIET)
+		return 0;
 	elfclass = BPF_CORE_READ(bprm, buf[4]);
 	ps->sv_flags = elfclass == ELFCLASS32 ? KTR_SV_LINUX_I386 : KTR_SV_LINUX_AMD64;
 	if (ps->facs & KTRFAC_NAMEI)
@@ -147,6 +158,11 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	/* signal->live drops before this tracepoint: 0 means the last thread */
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		return 0;
+	if (ps->flags & KTR_PS_PENDING) {
+		/* never traced yet: nothing to say, just no stale entry */
+		bpf_map_delete_elem(&procs, &tgid);
+		return 0;
+	}
 	/*
 	 * Submit before deleting: once the daemon sees the entry gone, the
 	 * EXIT record is already in the ring for its last drain of the file.

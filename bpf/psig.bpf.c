@@ -60,7 +60,7 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 	struct psig_sample *rec;
 	__u64 blocked;
 
-	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC) || !(ps->facs & KTRFAC_PSIG))
+	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
 		return 0;
 	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
 	if (!rec) {

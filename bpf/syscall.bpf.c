@@ -167,9 +167,9 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 	if (!ps)
 		return 0;
 	compat = task__in_compat_syscall();
-	if (ps->flags & KTR_PS_AWAIT_EXEC) {
+	if (ps->flags & KTR_PS_QUIET) {
 		/* ktraceb command: tracing starts at the command's execve */
-		if (!syscall__is_exec(id, compat))
+		if ((ps->flags & KTR_PS_PENDING) || !syscall__is_exec(id, compat))
 			return 0;
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 	}
@@ -191,7 +191,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	long id;
 	int compat;
 
-	if (!ps || (ps->flags & KTR_PS_AWAIT_EXEC))
+	if (!ps || (ps->flags & KTR_PS_QUIET))
 		return 0;
 	id = regs->orig_ax;
 	compat = task__in_compat_syscall();

@@ -7,23 +7,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include "build_id.h"
 #include "ktr_client.h"
+#include "ktr_creds.h"
 #include "ktr_daemon.h"
 #include "ktr_loader.h"
 #include "ktr_proto.h"
 
-#define CONNECT_TRIES 50
+#define CONNECT_TRIES	  50
+#define OTHERS_TIMEOUT_MS 2000 /* another user's daemon answers a clear in this time */
+
+static void sock__timeout(int sock, int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+	/* bounds connect() on a full backlog too (unix sockets use the send timeout) */
+	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
 
 /*
  * Connect to name; the peer must be root's, ours, or (root sending a clear
  * to a user's daemon) that user's: a squatter is none of them.
  */
-static int client__try(const char *name, uid_t also, const char **why)
+static int client__try(const char *name, uid_t also, int timeout_ms, const char **why)
 {
 	struct sockaddr_un addr;
 	socklen_t alen = ktr_proto__addr(&addr, name), len;
@@ -32,10 +46,13 @@ static int client__try(const char *name, uid_t also, const char **why)
 
 	if (sock < 0)
 		return -errno;
+	sock__timeout(sock, timeout_ms);
 	if (connect(sock, (struct sockaddr *)&addr, alen) < 0) {
-		int err = -errno;
+		int err = errno == EAGAIN || errno == EINPROGRESS ? -ETIMEDOUT : -errno;
 
 		close(sock);
+		if (err == -ETIMEDOUT)
+			*why = "the ktraceb daemon does not answer (timed out)";
 		return err;
 	}
 	len = sizeof(uc);
@@ -48,22 +65,54 @@ static int client__try(const char *name, uid_t also, const char **why)
 	return sock;
 }
 
-/* Fork the daemon on a socket we have bound; it outlives us. */
-static int client__spawn(const struct ktr_loader_opts *opts, const char *name, bool shared)
+/*
+ * KTR_RUN_DIR for root's socket: created by root, and refused unless it is
+ * root's own directory that nobody else can write to.
+ */
+static int client__run_dir(const char **why)
+{
+	struct stat st;
+
+	if (mkdir(KTR_RUN_DIR, 0755) < 0 && errno != EEXIST) {
+		*why = "cannot create " KTR_RUN_DIR;
+		return -errno;
+	}
+	if (lstat(KTR_RUN_DIR, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 022)) {
+		*why = KTR_RUN_DIR " is not a directory only root can write to: refusing to use it";
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* A listening socket at name: root's path (replacing a dead daemon's), or abstract. */
+static int client__listen(const char *name)
 {
 	struct sockaddr_un addr;
 	socklen_t alen = ktr_proto__addr(&addr, name);
-	int lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), devnull;
-	pid_t pid;
+	int lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), err;
 
 	if (lfd < 0)
 		return -errno;
-	if (bind(lfd, (struct sockaddr *)&addr, alen) < 0 || listen(lfd, 64) < 0) {
-		int err = -errno;
-
+	if (name[0] == '/')
+		unlink(name); /* under the lock, after a failed connect: a dead daemon's */
+	if (bind(lfd, (struct sockaddr *)&addr, alen) < 0 ||
+	    (name[0] == '/' && chmod(name, 0666) < 0) || listen(lfd, 128) < 0) {
+		err = -errno;
 		close(lfd);
 		return err; /* EADDRINUSE: another one just started */
 	}
+	return lfd;
+}
+
+/* Fork the daemon on a socket we have bound; it outlives us. */
+static int client__spawn(const struct ktr_loader_opts *opts, const char *name, bool shared)
+{
+	int lfd = client__listen(name), devnull;
+	pid_t pid;
+
+	if (lfd < 0)
+		return lfd;
 	pid = fork();
 	if (pid < 0) {
 		close(lfd);
@@ -86,6 +135,7 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 		close_range(4, ~0U, 0);
 		if (chdir("/") < 0)
 			_exit(1);
+		umask(077);
 		prctl(PR_SET_NAME, "ktracebd");
 		_exit(ktr_daemon__run(opts, 3, shared, getuid()));
 	}
@@ -94,27 +144,65 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 	return 0;
 }
 
+/* Root: connect to root's daemon, starting it under the lock if none answers. */
+static int client__connect_root(const struct ktr_loader_opts *opts, const char *sock_path,
+				bool spawn, const char **why)
+{
+	char lock_path[128];
+	int sock, lock, err;
+
+	sock = client__try(sock_path, 0, KTR_CLIENT_TIMEOUT_MS, why);
+	if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
+		return sock;
+	if (!spawn)
+		return -ENOENT; /* no socket, or a dead daemon's */
+	err = client__run_dir(why);
+	if (err)
+		return err;
+	snprintf(lock_path, sizeof(lock_path), KTR_LOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	lock = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		*why = "cannot lock " KTR_RUN_DIR;
+		if (lock >= 0)
+			close(lock);
+		return -errno;
+	}
+	/* another root ktraceb may have started it while we waited for the lock */
+	sock = client__try(sock_path, 0, KTR_CLIENT_TIMEOUT_MS, why);
+	if (sock < 0 && sock != -EPERM && sock != -ETIMEDOUT) {
+		err = client__spawn(opts, sock_path, true);
+		sock = err < 0 ? err : client__try(sock_path, 0, KTR_CLIENT_TIMEOUT_MS, why);
+		if (err < 0)
+			*why = "cannot start the ktraceb daemon";
+	}
+	close(lock); /* releases the lock */
+	return sock;
+}
+
 int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why)
 {
-	char own[64], shared[64];
-	bool root = getuid() == 0;
+	char own[64], shared[128];
 	int sock = -ENOENT;
 
 	snprintf(shared, sizeof(shared), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
 	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, (unsigned int)getuid());
 	*why = "no ktraceb daemon is running";
+	if (getuid() == 0)
+		return client__connect_root(opts, shared, spawn, why);
 	for (int i = 0; i < CONNECT_TRIES; i++) {
-		sock = client__try(shared, 0, why);
-		if (sock >= 0 || sock == -EPERM)
+		sock = client__try(shared, 0, KTR_CLIENT_TIMEOUT_MS, why);
+		if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
 			return sock;
-		if (!root) {
-			sock = client__try(own, 0, why);
-			if (sock >= 0 || sock == -EPERM)
-				return sock;
-		}
+		sock = client__try(own, 0, KTR_CLIENT_TIMEOUT_MS, why);
+		if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
+			return sock;
 		if (!spawn)
 			return -ENOENT;
-		if (client__spawn(opts, root ? shared : own, root) < 0)
+		if (!ktr_creds__init_pidns()) {
+			*why = "cannot start a ktraceb daemon in a child pid namespace";
+			return -EPERM;
+		}
+		if (client__spawn(opts, own, false) < 0)
 			usleep(20000); /* lost the race to start one: connect to it */
 	}
 	*why = "cannot start the ktraceb daemon";
@@ -163,12 +251,14 @@ int ktr_client__others(int primary, int *socks, int max)
 		return 0; /* our own daemon is the primary: nobody else has our traces */
 	count = client__names(prefix, names, 32);
 	for (int i = 0; i < count && n < max; i++) {
-		unsigned int uid = strtoul(names[i] + strlen(prefix), NULL, 10);
+		char *end;
+		unsigned long uid = strtoul(names[i] + strlen(prefix), &end, 10);
 		int sock;
 
-		if (getuid() != 0 && strcmp(names[i], own) != 0)
+		if (*end || (getuid() != 0 && strcmp(names[i], own) != 0))
 			continue;
-		sock = client__try(names[i], uid, &why);
+		/* a silent squatter of a user's name costs a bounded wait, no more */
+		sock = client__try(names[i], uid, OTHERS_TIMEOUT_MS, &why);
 		if (sock >= 0)
 			socks[n++] = sock;
 	}
@@ -179,9 +269,12 @@ int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct 
 {
 	int err = ktr_proto__send(sock, req, sizeof(*req), fd);
 
-	if (err)
+	/* a daemon that refused the connection has said why before closing it */
+	if (err && err != -EPIPE && err != -ECONNRESET)
 		return err;
 	err = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
+	if (err == -EAGAIN || err == -EWOULDBLOCK)
+		err = -ETIMEDOUT;
 	if (!err && rep->magic != KTR_PROTO_MAGIC)
 		err = -EBADMSG;
 	return err;

@@ -9,16 +9,15 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
 #include "ktr_drain.h"
+#include "ktr_files.h"
 #include "ktr_writer.h"
 
 struct ktr_drain {
 	struct ring_buffer *ring;
+	struct ktr_files *files;
 	int lost_fd;
-	int ncpus;
-	__u64 *percpu; /* lookup buffer, one slot per CPU */
+	__u64 lost_all_seen; /* slot 0 of the loss array: every file's losses */
 	__s64 wall_offset_ns;
-	struct ktr_writer *writers[KTR_MAX_ROUTES];
-	unsigned long long lost_seen[KTR_MAX_ROUTES];
 	int failed; /* -errno of a writer this round */
 };
 
@@ -36,44 +35,38 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	struct ktr_drain *d = ctx;
 	const struct ktr_sample *s = data;
 	const struct ktr_header *h = (const void *)(s + 1);
-	struct ktr_writer *w;
+	struct ktr_tracefile *f;
 	size_t len;
 	int err;
 
-	if (size < sizeof(*s) + sizeof(*h) || s->route >= KTR_MAX_ROUTES)
+	if (size < sizeof(*s) + sizeof(*h))
 		return 0;
-	w = d->writers[s->route];
+	f = ktr_files__get(d->files, s->route);
 	len = sizeof(*h) + (size_t)h->ktr_len;
-	if (!w || h->ktr_len < 0 || len > size - sizeof(*s))
+	if (!f || h->ktr_len < 0 || len > size - sizeof(*s))
 		return 0;
-	err = ktr_writer__append(w, h, len, d->wall_offset_ns);
+	err = ktr_writer__append(f->w, h, len, d->wall_offset_ns);
 	if (err && !d->failed)
 		d->failed = err;
 	return 0;
 }
 
-struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel)
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files)
 {
 	struct ktr_drain *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
-	d->ncpus = libbpf_num_possible_cpus();
-	if (d->ncpus <= 0)
-		goto fail;
-	d->percpu = calloc(d->ncpus, sizeof(__u64));
-	if (!d->percpu)
-		goto fail;
+	d->files = files;
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
 	d->ring = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain__sample, d, NULL);
-	if (!d->ring)
-		goto fail;
+	if (!d->ring) {
+		ktr_drain__free(d);
+		errno = errno ? errno : ENOMEM;
+		return NULL;
+	}
 	d->wall_offset_ns = ktr_wall_offset_ns();
 	return d;
-fail:
-	ktr_drain__free(d);
-	errno = errno ? errno : ENOMEM;
-	return NULL;
 }
 
 void ktr_drain__free(struct ktr_drain *d)
@@ -81,29 +74,15 @@ void ktr_drain__free(struct ktr_drain *d)
 	if (!d)
 		return;
 	ring_buffer__free(d->ring);
-	free(d->percpu);
 	free(d);
-}
-
-void ktr_drain__set_writer(struct ktr_drain *d, __u32 route, struct ktr_writer *w)
-{
-	if (route < KTR_MAX_ROUTES)
-		d->writers[route] = w;
-}
-
-unsigned long long ktr_drain__lost(const struct ktr_drain *d, __u32 route)
-{
-	return route < KTR_MAX_ROUTES ? d->lost_seen[route] : 0;
 }
 
 void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route)
 {
-	if (route >= KTR_MAX_ROUTES)
-		return;
-	for (int cpu = 0; cpu < d->ncpus; cpu++)
-		d->percpu[cpu] = 0;
-	bpf_map_update_elem(d->lost_fd, &route, d->percpu, BPF_ANY);
-	d->lost_seen[route] = 0;
+	__u64 zero = 0;
+
+	if (route > 0 && route < KTR_MAX_ROUTES)
+		bpf_map_update_elem(d->lost_fd, &route, &zero, BPF_ANY);
 }
 
 int ktr_drain__epoll_fd(const struct ktr_drain *d)
@@ -113,28 +92,31 @@ int ktr_drain__epoll_fd(const struct ktr_drain *d)
 
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
 {
-	unsigned long long total = 0;
+	struct ktr_tracefile *f = ktr_files__get(d->files, route);
+	__u64 total = 0;
 	struct ktr_lost rec;
 
-	if (route >= KTR_MAX_ROUTES || !d->writers[route])
+	if (!f || bpf_map_lookup_elem(d->lost_fd, &route, &total) < 0)
 		return 0;
-	if (bpf_map_lookup_elem(d->lost_fd, &route, d->percpu) < 0)
+	if (total <= f->lost_seen)
 		return 0;
-	for (int cpu = 0; cpu < d->ncpus; cpu++)
-		total += d->percpu[cpu];
-	if (total <= d->lost_seen[route])
-		return 0;
-	rec.lost = total - d->lost_seen[route];
+	rec.lost = total - f->lost_seen;
 	rec.lost_total = total;
-	d->lost_seen[route] = total;
-	return ktr_writer__append_meta(d->writers[route], KTR_LOST, &rec, sizeof(rec),
-				       d->wall_offset_ns);
+	f->lost_seen = total;
+	return ktr_writer__append_meta(f->w, KTR_LOST, &rec, sizeof(rec), d->wall_offset_ns);
 }
 
-/* A KTR_LOST record into every file whose BPF loss counter moved. */
+/* A KTR_LOST record into every file whose loss counter moved. */
 static void drain__account_lost(struct ktr_drain *d)
 {
-	for (__u32 route = 0; route < KTR_MAX_ROUTES; route++) {
+	__u32 all = 0;
+	__u64 total = 0;
+
+	/* one lookup per poll while nothing is lost, whatever the number of files */
+	if (bpf_map_lookup_elem(d->lost_fd, &all, &total) < 0 || total == d->lost_all_seen)
+		return;
+	d->lost_all_seen = total;
+	for (__u32 route = 1; route < d->files->cap; route++) {
 		int err = ktr_drain__account_lost(d, route);
 
 		if (err && !d->failed)
@@ -147,12 +129,13 @@ static int drain__flush(struct ktr_drain *d)
 	int failed;
 
 	drain__account_lost(d);
-	for (__u32 route = 0; route < KTR_MAX_ROUTES; route++) {
+	for (__u32 route = 1; route < d->files->cap; route++) {
+		struct ktr_tracefile *f = ktr_files__get(d->files, route);
 		int err;
 
-		if (!d->writers[route])
+		if (!f)
 			continue;
-		err = ktr_writer__flush(d->writers[route]);
+		err = ktr_writer__flush(f->w);
 		if (err && !d->failed)
 			d->failed = err;
 	}

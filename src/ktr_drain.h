@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The ring drain: takes samples out of the BPF ring buffer, routes each to
- * its trace file's writer, and turns the BPF per-CPU loss counters into
+ * its trace file's writer, and turns the BPF loss counters into
  * KTR_LOST records.  Sample callbacks never return < 0: libbpf would abort
  * the whole poll.
  */
@@ -15,16 +15,16 @@ struct ktraceb_bpf;
 struct ktr_writer;
 struct ktr_drain;
 
-struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel);
-void ktr_drain__free(struct ktr_drain *d);
+struct ktr_files;
 
-/* Send records of route to w (NULL: discard them). */
-void ktr_drain__set_writer(struct ktr_drain *d, __u32 route, struct ktr_writer *w);
+/* The drain of skel's ring into the trace files of table files. */
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files);
+void ktr_drain__free(struct ktr_drain *d);
 
 /*
  * Wait up to timeout_ms for records, write what is there, account losses and
- * flush.  Returns 0, or -errno of a writer that failed this time (its route
- * is then switched off; ktr_drain__failed() says which).
+ * flush.  Returns 0, or -errno of a writer that failed this time (the
+ * daemon's tick finds which by ktr_writer__error).
  */
 int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
 
@@ -34,7 +34,6 @@ int ktr_drain__finish(struct ktr_drain *d);
 /* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns. */
 __s64 ktr_wall_offset_ns(void);
 
-unsigned long long ktr_drain__lost(const struct ktr_drain *d, __u32 route);
 /* Write a KTR_LOST record for route if its BPF loss counter moved; 0 or -errno. */
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route);
 /* A route slot is reused: its loss count starts again from zero. */

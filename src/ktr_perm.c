@@ -6,17 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "ktraceb/ktr.h"
 #include "ktr_perm.h"
 
 struct proc_status {
 	pid_t tgid;
-	unsigned int nspid_levels; /* entries on the NSpid: line */
 	uid_t uid[4]; /* real, effective, saved, fs */
 	gid_t gid[4];
 	unsigned long long cap_prm; /* CapPrm */
+	pid_t ppid;
 	char state;
 };
 
@@ -44,13 +47,11 @@ static int status__read(pid_t pid, struct proc_status *st)
 			got |= 8;
 		else if (sscanf(line, "CapPrm: %llx", &st->cap_prm) == 1)
 			got |= 16;
-		else if (strncmp(line, "NSpid:", 6) == 0)
-			for (char *p = line + 6; *p; p++)
-				if (isdigit((unsigned char)*p) && !isdigit((unsigned char)p[1]))
-					st->nspid_levels++;
+		else if (sscanf(line, "PPid: %d", &st->ppid) == 1)
+			got |= 32;
 	}
 	fclose(f);
-	return got == 31 ? 0 : -ESRCH;
+	return got == 63 ? 0 : -ESRCH;
 }
 
 /*
@@ -70,9 +71,69 @@ static bool proc__dumpable(pid_t pid, const struct proc_status *st)
 	return sb.st_uid == st->uid[1];
 }
 
+void ktr_caller__self(struct ktr_caller *c)
+{
+	c->pid = getpid();
+	c->uid = getuid();
+	c->gid = getgid();
+	c->pidfd = -1;
+	c->same_pidns = true;
+}
+
+bool ktr_caller__alive(const struct ktr_caller *c)
+{
+	if (c->pid == getpid())
+		return true;
+	return c->pidfd >= 0 && syscall(SYS_pidfd_send_signal, c->pidfd, 0, NULL, 0) == 0;
+}
+
+int ktr_perm__yama_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	int scope = 0;
+
+	if (!f)
+		return 0; /* no Yama: ptrace's own rules only */
+	if (fscanf(f, "%d", &scope) != 1)
+		scope = 3; /* unreadable: the strictest reading */
+	fclose(f);
+	return scope;
+}
+
+int ktr_perm__yama(int scope, bool descendant, const char **why)
+{
+	if (scope < 0)
+		scope = ktr_perm__yama_scope();
+	if (scope <= 0 || (scope == 1 && descendant))
+		return 0;
+	if (scope == 1)
+		*why = "not your descendant (Yama ptrace_scope 1)";
+	else if (scope == 2)
+		*why = "only root may trace (Yama ptrace_scope 2)";
+	else
+		*why = "tracing is disabled (Yama ptrace_scope 3)";
+	return -EPERM;
+}
+
+bool ktr_procs__descends(pid_t target, pid_t ancestor)
+{
+	struct proc_status st;
+	pid_t p = target;
+
+	/* bounded: a parent chain is never longer than the pid space is deep */
+	for (int depth = 0; depth < 4096 && p > 1; depth++) {
+		if (status__read(p, &st) < 0)
+			return false;
+		if (st.ppid == ancestor)
+			return true;
+		p = st.ppid;
+	}
+	return false;
+}
+
 int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why)
 {
-	struct proc_status st, cst;
+	struct proc_status st;
 	int err = status__read(target, &st);
 
 	if (err) {
@@ -94,20 +155,18 @@ int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, 
 		*why = "set-id process (real and saved ids differ)";
 	else if (!proc__dumpable(target, &st))
 		*why = "process gained privileges by exec (not dumpable)";
-	else if (status__read(caller->pid, &cst) < 0 || (st.cap_prm & ~cst.cap_prm))
-		/* a file-capability exec leaves it dumpable: ptrace's rule, then */
-		*why = "process has capabilities you lack";
+	else if (st.cap_prm)
+		/*
+		 * A file-capability exec leaves a process dumpable; ptrace asks
+		 * for the capabilities themselves, which a caller is never
+		 * credited with (struct ktr_caller): only root traces these.
+		 */
+		*why = "process has capabilities (only root may trace it)";
 	else
-		return 0;
+		return ktr_perm__yama(
+			-1, ktr_procs__descends(target, caller->pid) && ktr_caller__alive(caller),
+			why);
 	return -EPERM;
-}
-
-bool ktr_perm__same_pidns(pid_t caller)
-{
-	struct proc_status st;
-
-	/* one NSpid entry: the caller lives in the namespace our /proc shows */
-	return status__read(caller, &st) == 0 && st.nspid_levels == 1;
 }
 
 int ktr_procs__tgid(pid_t pid)
@@ -116,6 +175,14 @@ int ktr_procs__tgid(pid_t pid)
 	int err = status__read(pid, &st);
 
 	return err ? err : st.tgid;
+}
+
+int ktr_procs__parent(pid_t pid)
+{
+	struct proc_status st;
+	int err = status__read(pid, &st);
+
+	return err ? err : st.ppid;
 }
 
 struct proc_entry {

@@ -12,25 +12,49 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+/*
+ * Who asks, pinned when the connection was made (ktr_creds.c): the ids are
+ * the kernel's SO_PEERCRED of the connecting process, never re-read by pid,
+ * so a later exec or a change of hands of the socket changes nothing.  A
+ * non-root caller is credited with no capabilities at all: whatever the
+ * process holding the socket has now, the daemon cannot know it had them
+ * when it asked.
+ */
 struct ktr_caller {
-	pid_t pid;
-	uid_t uid;
+	pid_t pid;		/* the process that connected */
+	uid_t uid;		/* its ids then (ktraceb never runs set-id: real = effective) */
 	gid_t gid;
+	int pidfd;		/* that process (liveness, Yama ancestry); -1 if unknown */
+	bool same_pidns;	/* it lived in the daemon's pid namespace */
 };
+
+/* This process as a caller (ktraceb answering -c itself when no daemon runs). */
+void ktr_caller__self(struct ktr_caller *c);
+/* Is the process that connected still running (so its pid is still its own)? */
+bool ktr_caller__alive(const struct ktr_caller *c);
 
 /*
  * May caller set or clear tracing on process target, whose current facs
  * (0 if untraced) are given?  Root may, anyone else only if: the caller's
  * uid is the target's real uid and its real and saved uids are equal; the
  * caller's gid is the target's real gid and its real and saved gids are
- * equal; the target did not gain privileges by exec (it is dumpable); root
- * did not set its tracing (KTRFAC_ROOT).  Returns 0, or -errno with why set
- * to a short reason.
+ * equal; the target did not gain privileges by exec (it is dumpable) and
+ * holds no capability; root did not set its tracing (KTRFAC_ROOT); and
+ * Yama's ptrace_scope allows it (1: only the caller's descendants; 2, 3:
+ * nobody but root).  Returns 0, or -errno with why set to a short reason.
  */
 int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why);
 
-/* Is the caller in the pid namespace this process (the daemon) sees pids in? */
-bool ktr_perm__same_pidns(pid_t caller);
+/*
+ * Yama's rule alone, as ptrace(2) applies it to a caller without
+ * CAP_SYS_PTRACE: scope 0 anyone, 1 only a descendant, 2 and 3 nobody.
+ * 0 or -EPERM with why set.  scope < 0: read it from the kernel (0 where
+ * Yama is not built in).
+ */
+int ktr_perm__yama(int scope, bool descendant, const char **why);
+int ktr_perm__yama_scope(void);
+/* Is target a descendant of ancestor (following parents up to init)? */
+bool ktr_procs__descends(pid_t target, pid_t ancestor);
 
 /*
  * The processes a request names: pid > 0 that process (and with descend
@@ -42,5 +66,7 @@ int ktr_procs__collect(pid_t pid, bool descend, pid_t **out);
 
 /* The thread-group id of a pid (a thread id maps to its process), or -errno. */
 int ktr_procs__tgid(pid_t pid);
+/* The parent process of a pid, or -errno. */
+int ktr_procs__parent(pid_t pid);
 
 #endif /* KTRACEB_KTR_PERM_H */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,6 +84,18 @@ int ktr_proto__recv(int sock, void *msg, size_t len, int *fd)
 	return 0;
 }
 
+void ktr_proto__msg_add(char *msg, const char *fmt, ...)
+{
+	size_t used = strlen(msg);
+	va_list ap;
+
+	if (used >= KTR_REPLY_MSG_MAX - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg + used, KTR_REPLY_MSG_MAX - used, fmt, ap);
+	va_end(ap);
+}
+
 socklen_t ktr_proto__addr(struct sockaddr_un *addr, const char *name)
 {
 	size_t n = strlen(name);
@@ -90,6 +104,10 @@ socklen_t ktr_proto__addr(struct sockaddr_un *addr, const char *name)
 	addr->sun_family = AF_UNIX;
 	if (n > sizeof(addr->sun_path) - 1)
 		n = sizeof(addr->sun_path) - 1;
+	if (name[0] == '/') {
+		memcpy(addr->sun_path, name, n);
+		return offsetof(struct sockaddr_un, sun_path) + n + 1;
+	}
 	memcpy(addr->sun_path + 1, name, n); /* sun_path[0] == 0: abstract */
 	return offsetof(struct sockaddr_un, sun_path) + 1 + n;
 }

@@ -4,17 +4,21 @@
  * The requests a ktraceb command sends to the ktraceb daemon, which owns
  * the one set of BPF programs on the machine and writes every trace file.
  *
- * Transport: an abstract-namespace SOCK_SEQPACKET socket, one message per
- * request or reply.  The daemon learns who asks from SO_PEERCRED, never
- * from the message.  A SET carries the trace file's descriptor
- * (SCM_RIGHTS), opened by the caller with the caller's own credentials.
+ * Transport: a SOCK_SEQPACKET socket, one message per request or reply.
+ * The daemon learns who asks from SO_PEERCRED when it accepts the
+ * connection, never from the message.  A SET carries the trace file's
+ * descriptor (SCM_RIGHTS), opened by the caller with the caller's own
+ * credentials and open for writing; so does a CLEARFILE.
  *
- * Sockets: "@ktraceb-<build>" is root's daemon and serves every user under
- * the ktrcanset rules; "@ktraceb-<build>.<uid>" is a daemon started by that
- * non-root user (with CAP_BPF and CAP_PERFMON) and serves only that uid.
- * <build> identifies the sources, so a daemon and its clients always agree
- * on messages and BPF programs.  A client trusts a daemon only if its peer
- * uid is 0 or its own.
+ * Sockets: root's daemon listens on KTR_SOCK_SHARED_FMT, a path in
+ * KTR_RUN_DIR, which only root can create (no user can take the name
+ * first), and serves every user under the ktrcanset rules.  A daemon
+ * started by a non-root user (with CAP_BPF and CAP_PERFMON) listens on the
+ * abstract "@ktraceb-<build>.<uid>" and serves only that uid.  <build>
+ * identifies the sources, so a daemon and its clients always agree on
+ * messages and BPF programs.  A client trusts a daemon only if its peer
+ * uid is 0 or its own (for a user's daemon: that user's), and waits for
+ * none of them without a timeout.
  */
 #ifndef KTRACEB_KTR_PROTO_H
 #define KTRACEB_KTR_PROTO_H
@@ -25,31 +29,39 @@
 #include <sys/un.h>
 #include <linux/types.h>
 
+#include "ktraceb/ktr.h"
+
 /* bumped whenever a message layout changes: old and new never mix */
-#define KTR_PROTO_MAGIC		0x6b747232	/* "ktr2" */
+#define KTR_PROTO_MAGIC		0x6b747233	/* "ktr3" */
 /* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
-#define KTR_SOCK_SHARED_FMT	"ktraceb-%s"
-#define KTR_SOCK_USER_FMT	"ktraceb-%s.%u"
+#define KTR_RUN_DIR		"/run/ktraceb"
+#define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
+#define KTR_LOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.lock"
+#define KTR_SOCK_USER_FMT	"ktraceb-%s.%u"	/* abstract */
+#define KTR_CLIENT_TIMEOUT_MS	10000	/* most a client waits for an answer */
 
 #define KTR_OP_SET		1	/* start (or move) tracing of pid / pgrp */
 #define KTR_OP_CLEAR		2	/* clear facs of pid / pgrp */
-#define KTR_OP_CLEARFILE	3	/* stop all tracing into the file dev/ino */
+#define KTR_OP_CLEARFILE	3	/* stop all tracing into the file sent along */
 #define KTR_OP_CLEARALL		4	/* clear all the caller may clear (-C) */
 #define KTR_OP_STOP		5	/* foreground caller interrupted: end its trace */
 
 #define KTR_REQ_DESCEND		0x1	/* -d: and every current descendant */
 #define KTR_REQ_FOREGROUND	0x2	/* keep the connection, send DONE at the end */
-#define KTR_REQ_AWAIT_EXEC	0x4	/* command mode: record from its execve on */
+#define KTR_REQ_AWAIT_EXEC	0x4	/* command mode: record from its execve on;
+					   only for the caller's own child, not yet exec'd */
+#define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC)
+/* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
+#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_INHERIT)
 
 struct ktr_request {
 	__u32 magic;
 	__u32 op;
-	__u32 facs;			/* KTRFAC_*, INHERIT included */
+	__u32 facs;			/* KTR_REQ_FACS bits only */
 	__u32 flags;			/* KTR_REQ_* */
 	__s32 pid;			/* > 0 a process, < 0 a process group */
 	__u32 iosize;			/* GENIO bytes kept per I/O */
-	__u64 file_dev;			/* CLEARFILE: the trace file */
-	__u64 file_ino;
+	__u64 reserved[2];		/* zero */
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */
@@ -71,7 +83,9 @@ struct ktr_reply {
 int ktr_proto__send(int sock, const void *msg, size_t len, int fd);
 /* Receive one message of exactly len bytes and an optional fd (-1 if none). */
 int ktr_proto__recv(int sock, void *msg, size_t len, int *fd);
-/* Abstract socket address for name; returns the address length. */
+/* Socket address for name: a path if it starts with '/', else abstract. */
 socklen_t ktr_proto__addr(struct sockaddr_un *addr, const char *name);
+/* Append a line to a reply message, keeping it NUL-terminated. */
+void ktr_proto__msg_add(char *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* KTRACEB_KTR_PROTO_H */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "ktraceb/ktr.h"
+#include "ktr_creds.h"
 #include "ktr_writer.h"
 
 #define WRITER_BUFSIZE (1 << 20)
@@ -17,6 +18,8 @@
 struct ktr_writer {
 	int fd;
 	int error;
+	uid_t uid; /* written as this user, with no capability (ktr_creds.h) */
+	gid_t gid;
 	char *path;
 	char *buf;
 	size_t len;
@@ -104,7 +107,7 @@ int ktr_tracefile_open(const char *path, bool append, const char **why)
 	return writer__open_fd(path, append, why);
 }
 
-struct ktr_writer *ktr_writer__new(int fd)
+struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid)
 {
 	struct ktr_writer *w = calloc(1, sizeof(*w));
 	char link[64], target[4096];
@@ -125,6 +128,8 @@ struct ktr_writer *ktr_writer__new(int fd)
 		return NULL;
 	}
 	w->fd = fd;
+	w->uid = uid;
+	w->gid = gid;
 	w->committed = lseek(fd, 0, SEEK_END);
 	return w;
 }
@@ -154,12 +159,11 @@ static size_t writer__whole(const char *buf, size_t n, unsigned long long *count
 	return off;
 }
 
-int ktr_writer__flush(struct ktr_writer *w)
+/* Write buf as the file's user; on a short write keep the whole records. */
+static int writer__write_out(struct ktr_writer *w)
 {
 	size_t done = 0;
 
-	if (w->error)
-		return -w->error;
 	while (done < w->len) {
 		ssize_t n = write(w->fd, w->buf + done, w->len - done);
 
@@ -186,6 +190,27 @@ int ktr_writer__flush(struct ktr_writer *w)
 	w->len = 0;
 	w->pending = 0;
 	return 0;
+}
+
+int ktr_writer__flush(struct ktr_writer *w)
+{
+	struct ktr_saved_creds saved;
+	int err;
+
+	if (w->error)
+		return -w->error;
+	if (!w->len)
+		return 0;
+	err = ktr_creds__as_owner(w->uid, w->gid, &saved);
+	if (err) {
+		w->error = -err;
+		w->len = 0;
+		w->pending = 0;
+	} else {
+		err = writer__write_out(w);
+	}
+	ktr_creds__restore(&saved);
+	return err;
 }
 
 static void writer__stamp(struct ktr_header *h, __s64 wall_offset_ns)

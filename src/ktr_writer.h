@@ -25,8 +25,11 @@ struct ktr_writer;
  */
 int ktr_tracefile_open(const char *path, bool append, const char **why);
 
-/* A writer appending to fd (which it takes over), or NULL with errno set. */
-struct ktr_writer *ktr_writer__new(int fd);
+/*
+ * A writer appending to fd (which it takes over), or NULL with errno set.
+ * Every write is made as uid/gid with no capability (ktr_creds__as_owner).
+ */
+struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid);
 int ktr_writer__fd(const struct ktr_writer *w);
 
 /*

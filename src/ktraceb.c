@@ -273,7 +273,7 @@ static int request(const struct options *o, int sock, struct ktr_request *req, i
 }
 
 /* Send a clear to the other daemons that may hold the caller's traces. */
-static void clear_elsewhere(int primary, const struct ktr_request *clear)
+static void clear_elsewhere(int primary, const struct ktr_request *clear, int fd)
 {
 	struct ktr_request req = *clear;
 	struct ktr_reply *rep = malloc(sizeof(*rep));
@@ -282,7 +282,7 @@ static void clear_elsewhere(int primary, const struct ktr_request *clear)
 	req.magic = KTR_PROTO_MAGIC;
 	for (int i = 0; i < n; i++) {
 		if (rep)
-			ktr_client__request(socks[i], &req, -1, rep);
+			ktr_client__request(socks[i], &req, fd, rep);
 		close(socks[i]);
 	}
 	free(rep);
@@ -294,10 +294,11 @@ static void clear_elsewhere(int primary, const struct ktr_request *clear)
  */
 static int clear_untraced(const struct options *o)
 {
-	struct ktr_caller self = { getpid(), getuid(), getgid() };
+	struct ktr_caller self;
 	int tgid = o->pid > 0 ? ktr_procs__tgid(o->pid) : o->pid, n = 0, ok = 0;
 	pid_t *pids = NULL;
 
+	ktr_caller__self(&self);
 	if (o->pid < 0 || tgid > 0)
 		n = ktr_procs__collect(tgid, o->descend, &pids);
 	if (n <= 0) {
@@ -325,15 +326,14 @@ static int run_clear(const struct options *o)
 {
 	struct ktr_request req = { 0 };
 	struct ktr_reply rep;
-	struct stat st;
-	int sock, error = 0;
+	int sock, error = 0, fd = -1;
 
 	if (o->clear && !o->pid) {
-		if (stat(o->tracefile, &st) < 0)
+		/* BSD opens the file to stop tracing into it: only a writer may */
+		fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
 			err(1, "%s", o->tracefile);
 		req.op = KTR_OP_CLEARFILE;
-		req.file_dev = st.st_dev;
-		req.file_ino = st.st_ino;
 	} else {
 		req.op = o->clear_all ? KTR_OP_CLEARALL : KTR_OP_CLEAR;
 		req.pid = o->pid;
@@ -342,10 +342,12 @@ static int run_clear(const struct options *o)
 	}
 	sock = connect_daemon(o, false, -1);
 	if (sock >= 0)
-		error = request(o, sock, &req, -1, &rep);
+		error = request(o, sock, &req, fd, &rep);
 	else if (req.op == KTR_OP_CLEAR)
 		error = clear_untraced(o);
-	clear_elsewhere(sock, &req);
+	clear_elsewhere(sock, &req, fd);
+	if (fd >= 0)
+		close(fd);
 	return error ? 1 : 0;
 }
 
@@ -402,7 +404,8 @@ static int run_attach(const struct options *o)
 	/* a process another daemon traced for us moves here: clear it there */
 	req.op = KTR_OP_CLEAR;
 	req.facs = 0;
-	clear_elsewhere(sock, &req);
+	req.flags &= KTR_REQ_DESCEND;
+	clear_elsewhere(sock, &req, -1);
 	if (!o->foreground)
 		return 0;
 	return wait_done(sock, o->tracefile) ? 1 : 0;

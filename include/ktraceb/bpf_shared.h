@@ -15,7 +15,12 @@
 
 #include "ktraceb/ktr.h"
 
-#define KTR_MAX_ROUTES		64	/* trace files one BPF instance can feed */
+/*
+ * Trace files one daemon can feed at once (route ids; 0 is never a file:
+ * its loss counter is the sum of all, so the drainer reads one counter per
+ * poll to know whether any file lost records).
+ */
+#define KTR_MAX_ROUTES		16384
 #define KTR_MAX_SYSCALLS	512	/* syscall numbers the tables cover */
 #define KTR_MAX_PROCS		32768	/* traced processes at once */
 #define KTR_SCRATCH_SIZE	(1 << 18) /* largest variable record, sample prefix included */
@@ -41,6 +46,13 @@ struct ktr_proc_state {
 	__u32 pad;
 };
 #define KTR_PS_AWAIT_EXEC	0x1	/* ignore everything before the first execve */
+/*
+ * Set by the daemon between a non-root caller's permission check and its
+ * second look (ktr_procmap.c): nothing is recorded, but a set-id exec
+ * already ends the tracing, so no exec can slip between check and start.
+ */
+#define KTR_PS_PENDING		0x2
+#define KTR_PS_QUIET		(KTR_PS_AWAIT_EXEC | KTR_PS_PENDING)
 
 /*
  * GENIO: what a syscall's data transfer looks like, per syscall number

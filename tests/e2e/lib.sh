@@ -129,7 +129,7 @@ daemon_gone()
 {
 	local i
 	for ((i = 0; i < $1 * 10; i++)); do
-		grep -q ' @ktraceb-' /proc/net/unix 2>/dev/null || return 0
+		grep -Eq ' (@|/run/ktraceb/)ktraceb-' /proc/net/unix 2>/dev/null || return 0
 		sleep 0.1
 	done
 	return 1

@@ -288,10 +288,10 @@ ubg()
 }
 
 # The daemon's socket names carry the build's id (ktr_proto.h): root's is
-# @ktraceb-ID, a user's @ktraceb-ID.UID.  Daemons of other builds never serve
-# this build's commands.
+# /run/ktraceb/ktraceb-ID.sock, a user's @ktraceb-ID.UID.  Daemons of other
+# builds never serve this build's commands.
 BUILD_ID=$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$/\1/p' "$O/gen/build_id.h" 2>/dev/null)
-SOCK_RX="^@ktraceb-${BUILD_ID:-[0-9a-f]+}(\\.[0-9]+)?\$"
+SOCK_RX="^(@|/run/ktraceb/)ktraceb-${BUILD_ID:-[0-9a-f]+}(\\.[0-9]+|\\.sock)?\$"
 
 # daemon_sockets: this build's daemon sockets bound now
 daemon_sockets()
@@ -302,7 +302,7 @@ daemon_sockets()
 # foreign_sockets: how many daemon sockets of other builds are bound
 foreign_sockets()
 {
-	RX=$SOCK_RX awk '$NF ~ /^@ktraceb/ && $NF !~ ENVIRON["RX"]' /proc/net/unix | wc -l
+	RX=$SOCK_RX awk '$NF ~ /^(@|\/run\/ktraceb\/)ktraceb/ && $NF !~ ENVIRON["RX"]' /proc/net/unix | wc -l
 }
 
 # wait_no_daemon SECONDS: until no ktraceb daemon listens (they exit when idle)

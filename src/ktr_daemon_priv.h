@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The daemon's parts, shared by ktr_daemon.c (the loop and the tick),
+ * ktr_conn.c (connections), ktr_request.c (what a request may ask) and
+ * ktr_procmap.c (the procs map, BSD's p_traceflag and trace node).
+ *
+ * The daemon is the trust boundary: anyone on the machine can connect and
+ * send anything.  Who asks is pinned when the connection is accepted
+ * (ktr_creds__pin); every field of a request is either checked against
+ * that or ignored; nothing a client does (sending nothing, reading no
+ * reply, opening connection after connection) can stall the daemon for
+ * everyone else.
+ */
+#ifndef KTRACEB_KTR_DAEMON_PRIV_H
+#define KTRACEB_KTR_DAEMON_PRIV_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "ktr_files.h"
+#include "ktr_perm.h"
+
+#define KTR_TICK_MS		50
+#define KTR_IDLE_TICKS		20	/* exit after a second with nothing to do */
+#define KTR_CONN_IDLE_MS	3000	/* a connection with nothing under way is closed */
+#define KTR_CONNS_PER_UID	256	/* connections a uid other than root holds at once */
+#define KTR_FD_ROOT_RESERVE	128	/* descriptors only root's requests may use */
+
+struct ktr_request;
+struct ktr_proc_state;
+
+struct ktr_conn {
+	int sock;
+	struct ktr_caller cred;		/* pinned at accept */
+	long long last_ms;		/* accepted, or last request answered */
+	bool dead;			/* closed at the end of this loop turn */
+	bool foreground;		/* some trace file waits to send it DONE */
+	struct ktr_conn *next;
+};
+
+struct daemon {
+	struct ktraceb_bpf *skel;
+	struct ktr_drain *drain;
+	struct ktr_files files;
+	int procs_fd;
+	int listen_fd;
+	int spare_fd;			/* given up to accept (and refuse) at EMFILE */
+	int ep;
+	bool shared;			/* root's: serves every uid; else only owner */
+	uid_t owner;
+	unsigned long long ring_bytes;
+	unsigned int fd_limit;		/* RLIMIT_NOFILE */
+	struct bpf_link *csw_link;
+	struct ktr_conn *conns;
+	unsigned int nconns;
+	int idle_ticks;
+};
+
+long long ktr_now_ms(void);
+
+/* ktr_conn.c */
+void ktr_conn__accept_all(struct daemon *d);
+void ktr_conn__readable(struct daemon *d, struct ktr_conn *cn);
+/* Send a reply without ever blocking; a client that does not read is dropped. */
+void ktr_conn__reply(struct ktr_conn *cn, int type, int error, unsigned int count,
+		     const char *msg, unsigned long long records, unsigned long long lost,
+		     unsigned long long ring_bytes);
+/* Answer a connection with error and one line, then close it. */
+void ktr_conn__refuse(int sock, int error, const char *msg);
+/* Close idle and dead connections; true if a live one has something under way. */
+bool ktr_conn__sweep(struct daemon *d, bool *any);
+void ktr_conn__close_all(struct daemon *d);
+unsigned int ktr_daemon__fds_in_use(const struct daemon *d);
+
+/* ktr_request.c */
+void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
+			 int fd);
+
+/* ktr_procmap.c */
+int ktr_procmap__keys(struct daemon *d, int route, __u32 **out);
+int ktr_procmap__set(struct daemon *d, const struct ktr_caller *c, const struct ktr_request *req,
+		     const pid_t *pids, int n, int route, char *msg);
+/*
+ * A pending entry the request that made it did not settle: a child forked
+ * the moment its parent's tracing started.  Checked as the file's owner,
+ * then started or dropped.
+ */
+void ktr_procmap__settle(struct daemon *d, __u32 pid, const struct ktr_proc_state *ps);
+int ktr_procmap__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, __u32 facs,
+		       char *msg, bool quiet);
+
+/* ktr_daemon.c */
+void ktr_daemon__stop_file(struct daemon *d, int route, int err, const char *why);
+void ktr_daemon__csw(struct daemon *d, bool want);
+
+#endif /* KTRACEB_KTR_DAEMON_PRIV_H */

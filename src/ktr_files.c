@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktr_drain.h"
+#include "ktr_files.h"
+#include "ktr_perm.h"
+#include "ktr_proto.h"
+#include "ktr_writer.h"
+
+struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r)
+{
+	return r < t->cap && t->v[r].w ? &t->v[r] : NULL;
+}
+
+/*
+ * Kernel interfaces that look like regular files but act on what is
+ * written (and may check the writer's privileges as they do): the daemon
+ * writes trace records to none of them.
+ */
+static bool fs__is_pseudo(long type)
+{
+	static const long pseudo[] = {
+		PROC_SUPER_MAGIC,
+		SYSFS_MAGIC,
+		CGROUP_SUPER_MAGIC,
+		CGROUP2_SUPER_MAGIC,
+		DEBUGFS_MAGIC,
+		TRACEFS_MAGIC,
+		SECURITYFS_MAGIC,
+		BPF_FS_MAGIC,
+		0x62656570 /* configfs */,
+		EFIVARFS_MAGIC,
+		PSTOREFS_MAGIC,
+		SELINUX_MAGIC,
+		SMACK_MAGIC,
+		0x65735543 /* fusectl */,
+		BINFMTFS_MAGIC,
+		DEVPTS_SUPER_MAGIC,
+		NSFS_MAGIC,
+		ANON_INODE_FS_MAGIC,
+	};
+
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (type == pseudo[i])
+			return true;
+	return false;
+}
+
+/* May c write its trace into the file open at fd?  0, or -errno and *why. */
+static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, const char **why)
+{
+	struct statfs sfs;
+	int fl = fcntl(fd, F_GETFL);
+
+	*why = "trace file: not a regular file";
+	if (fl < 0 || fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
+		return -EACCES;
+	*why = "trace file: not open for writing";
+	if ((fl & O_PATH) || ((fl & O_ACCMODE) != O_WRONLY && (fl & O_ACCMODE) != O_RDWR))
+		return -EBADF;
+	*why = "trace file: removed";
+	if (st->st_nlink == 0)
+		return -ENOENT;
+	*why = "trace file: not on a filesystem for files";
+	if (fstatfs(fd, &sfs) < 0 || fs__is_pseudo(sfs.f_type))
+		return -EACCES;
+	*why = "trace file: not yours";
+	if (c->uid != 0 && st->st_uid != c->uid)
+		return -EPERM;
+	return 0;
+}
+
+unsigned int ktr_files__count_uid(const struct ktr_files *t, uid_t uid)
+{
+	unsigned int n = 0;
+
+	for (unsigned int r = 1; r < t->cap; r++)
+		n += t->v[r].w && t->v[r].owner == uid;
+	return n;
+}
+
+static int files__find(const struct ktr_files *t, dev_t dev, ino_t ino)
+{
+	for (unsigned int r = 1; r < t->cap; r++)
+		if (t->v[r].w && t->v[r].dev == dev && t->v[r].ino == ino)
+			return r;
+	return -ENOENT;
+}
+
+int ktr_files__find_fd(const struct ktr_files *t, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return files__find(t, st.st_dev, st.st_ino);
+}
+
+/* A free slot for uid, growing the table; -errno with *why if none may be had. */
+static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
+{
+	unsigned int limit = KTR_MAX_ROUTES - (uid == 0 ? 0 : KTR_FILES_ROOT_RESERVE), r;
+	struct ktr_tracefile *nv;
+
+	*why = NULL;
+	if (uid != 0 && ktr_files__count_uid(t, uid) >= KTR_FILES_PER_UID)
+		return -EMFILE;
+	for (r = 1; r < t->cap && r < limit; r++)
+		if (!t->v[r].w)
+			return r;
+	*why = "too many trace files in use";
+	if (r >= limit)
+		return -ENFILE;
+	nv = reallocarray(t->v, t->cap ? 2 * t->cap : 64, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	memset(nv + t->cap, 0, t->cap ? t->cap * sizeof(*nv) : 64 * sizeof(*nv));
+	t->v = nv;
+	t->cap = t->cap ? 2 * t->cap : 64;
+	if (t->cap > KTR_MAX_ROUTES)
+		t->cap = KTR_MAX_ROUTES;
+	return r;
+}
+
+static void files__write_info(struct ktr_tracefile *f)
+{
+	struct ktr_fileinfo fi;
+	FILE *rel;
+
+	memset(&fi, 0, sizeof(fi));
+	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
+	fi.fi_version = KTR_FORMAT_VERSION;
+	fi.fi_hdrsize = sizeof(struct ktr_header);
+	fi.fi_byteorder = KTR_BYTEORDER_MARK;
+#if defined(__x86_64__)
+	strcpy(fi.fi_machine, "x86_64");
+#endif
+	rel = fopen("/proc/sys/kernel/osrelease", "re");
+	if (rel) {
+		if (fgets(fi.fi_release, sizeof(fi.fi_release), rel))
+			fi.fi_release[strcspn(fi.fi_release, "\n")] = '\0';
+		fclose(rel);
+	}
+	fi.fi_clock = CLOCK_MONOTONIC;
+	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
+	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);
+	ktr_writer__append_meta(f->w, KTR_FILEINFO, &fi, sizeof(fi), fi.fi_wall_offset_ns);
+}
+
+int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg)
+{
+	struct ktr_tracefile *f;
+	const char *why;
+	struct stat st;
+	int r = files__check_fd(c, fd, &st, &why);
+
+	if (r == 0 && (r = files__find(t, st.st_dev, st.st_ino)) >= 0) {
+		close(fd);
+		return r;
+	}
+	if (r == -ENOENT)
+		r = files__slot(t, c->uid, &why);
+	if (r < 0) {
+		close(fd);
+		if (r == -EMFILE)
+			ktr_proto__msg_add(msg, "too many traces for uid %u\n",
+					   (unsigned int)c->uid);
+		else
+			ktr_proto__msg_add(msg, "%s\n", why ? why : strerror(-r));
+		return r;
+	}
+	f = &t->v[r];
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new(fd, c->uid, c->gid);
+	if (!f->w) {
+		close(fd);
+		ktr_proto__msg_add(msg, "trace file: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->owner = c->uid;
+	f->owner_gid = c->gid;
+	t->used++;
+	files__write_info(f);
+	return r;
+}
+
+void ktr_files__close(struct ktr_files *t, __u32 r)
+{
+	struct ktr_tracefile *f = ktr_files__get(t, r);
+
+	if (!f)
+		return;
+	ktr_writer__free(f->w);
+	memset(f, 0, sizeof(*f));
+	t->used--;
+}
+
+void ktr_files__free(struct ktr_files *t)
+{
+	for (unsigned int r = 1; r < t->cap; r++)
+		ktr_files__close(t, r);
+	free(t->v);
+	t->v = NULL;
+	t->cap = 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The daemon's trace files.  Every record in the ring carries the number
+ * of the file it belongs to (its route, index into this table; 0 is never
+ * a file); each file has one writer, the uid and gid it is written as, and
+ * at most one foreground connection waiting for its end.
+ *
+ * A file is joined only through a descriptor open for writing, of a
+ * regular file on a real filesystem, by its owner or by root: holding a
+ * descriptor (an O_PATH one, say) of someone else's trace file gives
+ * nothing.  The table grows as files are added; a uid other than root
+ * holds at most KTR_FILES_PER_UID of them.
+ */
+#ifndef KTRACEB_KTR_FILES_H
+#define KTRACEB_KTR_FILES_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+/* A uid other than root: at most this many trace files at once. */
+#define KTR_FILES_PER_UID	1024
+/* Slots only root's requests may take, so users together cannot fill the table. */
+#define KTR_FILES_ROOT_RESERVE	256
+
+struct ktr_caller;
+struct ktr_conn;
+
+struct ktr_tracefile {
+	struct ktr_writer *w;		/* NULL: a free slot */
+	dev_t dev;
+	ino_t ino;
+	uid_t owner;			/* the caller who created it: writes are its */
+	gid_t owner_gid;
+	struct ktr_conn *fg;		/* foreground connection waiting for DONE */
+	unsigned int nprocs;		/* processes tracing into it, last scan */
+	unsigned long long lost_seen;	/* BPF losses already written as LOST */
+	int stop_err;			/* why it stopped early, for DONE */
+	char stop_msg[256];
+};
+
+struct ktr_files {
+	struct ktr_tracefile *v;	/* v[route] */
+	unsigned int cap;
+	unsigned int used;
+};
+
+/* The file of route r, NULL if r names no open file. */
+struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
+
+/*
+ * The route for the trace file behind fd (taken over: closed on every
+ * path), created if new, after the join rules above.  -errno with a line
+ * for the caller appended to msg (KTR_REPLY_MSG_MAX) if refused.
+ */
+int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg);
+
+/* The route of the file behind fd, which the caller opened for writing; -errno if none. */
+int ktr_files__find_fd(const struct ktr_files *t, int fd);
+
+/* Trace files uid has open. */
+unsigned int ktr_files__count_uid(const struct ktr_files *t, uid_t uid);
+
+/* Flush and close route r's file; the slot is free again. */
+void ktr_files__close(struct ktr_files *t, __u32 r);
+
+void ktr_files__free(struct ktr_files *t);
+
+#endif /* KTRACEB_KTR_FILES_H */

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * What a request may ask, and doing it.  Every field is checked against
+ * the caller pinned at accept (ktr_creds.h) before anything changes:
+ * unknown ops, flags or facility bits are refused, KTRFAC_ROOT never comes
+ * from a request, AWAIT_EXEC only names the caller's own child that has
+ * not exec'd yet, and a trace file is joined only as ktr_files.h says.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktr_daemon_priv.h"
+#include "ktr_proto.h"
+#include "ktr_writer.h"
+
+static bool same_exe(pid_t a, pid_t b)
+{
+	char pa[64], pb[64];
+	struct stat sa, sb;
+
+	snprintf(pa, sizeof(pa), "/proc/%d/exe", a);
+	snprintf(pb, sizeof(pb), "/proc/%d/exe", b);
+	return stat(pa, &sa) == 0 && stat(pb, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * AWAIT_EXEC records nothing until the target's next execve: only for a
+ * child the caller itself forked and still holds before its exec (ktraceb
+ * command mode), which is still running the caller's own program.
+ */
+static bool request__own_held_child(const struct ktr_caller *c, pid_t pid)
+{
+	if (c->uid == 0)
+		return true;
+	return ktr_procs__tgid(pid) == pid && ktr_procs__parent(pid) == c->pid &&
+	       same_exe(pid, c->pid) && ktr_caller__alive(c);
+}
+
+static bool request__pid_ok(__s32 pid)
+{
+	return pid != 0 && pid != INT_MIN;
+}
+
+/* Is the request well formed and may this caller make it?  0 or -errno with a line in msg. */
+static int request__check(const struct daemon *d, const struct ktr_caller *c,
+			  const struct ktr_request *req, int fd, char *msg)
+{
+	bool clear = req->op == KTR_OP_CLEAR || req->op == KTR_OP_CLEARFILE ||
+		     req->op == KTR_OP_CLEARALL;
+	const char *bad = NULL;
+
+	/* a user's daemon serves its user, and root's clears (ktraceb -C) */
+	if (!d->shared && c->uid != d->owner && !(c->uid == 0 && clear)) {
+		ktr_proto__msg_add(msg, "this ktraceb daemon serves uid %u only\n", d->owner);
+		return -EPERM;
+	}
+	if (!c->same_pidns) {
+		ktr_proto__msg_add(msg, "caller is in another pid namespace\n");
+		return -EPERM;
+	}
+	if (req->op < KTR_OP_SET || req->op > KTR_OP_STOP)
+		bad = "unknown operation";
+	else if (req->facs & ~KTR_REQ_FACS)
+		bad = "unknown facility bits";
+	else if (req->flags & ~KTR_REQ_FLAGS)
+		bad = "unknown flags";
+	else if (req->reserved[0] || req->reserved[1])
+		bad = "reserved fields set";
+	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEARFILE) != (fd >= 0))
+		bad = fd >= 0 ? "descriptor not expected" : "no trace file descriptor";
+	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEAR) && !request__pid_ok(req->pid))
+		bad = "no process or process group";
+	else if (req->op != KTR_OP_SET && (req->flags & ~KTR_REQ_DESCEND))
+		bad = "flags only a SET takes";
+	else if (req->op == KTR_OP_SET &&
+		 (!(req->facs & KTRFAC_MASK) || req->iosize > KTR_IOSIZE_MAX))
+		bad = "no facility, or I/O size too large";
+	else if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
+		 (req->pid < 0 || (req->flags & KTR_REQ_DESCEND) ||
+		  !request__own_held_child(c, req->pid)))
+		bad = "await-exec is only for your own child before its exec";
+	if (bad) {
+		ktr_proto__msg_add(msg, "bad request: %s\n", bad);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The processes a SET or CLEAR names; 0 with a line in msg if none. */
+static int request__collect(const struct ktr_request *req, pid_t **pids, char *msg)
+{
+	/* a thread id names its process, as everywhere in the daemon */
+	int tgid = req->pid > 0 ? ktr_procs__tgid(req->pid) : req->pid, n = 0;
+
+	*pids = NULL;
+	if (req->pid < 0 || tgid > 0)
+		n = ktr_procs__collect(tgid, req->flags & KTR_REQ_DESCEND, pids);
+	if (n > 0)
+		return n;
+	free(*pids);
+	*pids = NULL;
+	if (req->pid > 0)
+		ktr_proto__msg_add(msg, "pid %d: no such process\n", req->pid);
+	else
+		ktr_proto__msg_add(msg, "process group %d: no such process group\n", -req->pid);
+	return 0;
+}
+
+/* May cn be the foreground of route r (get its DONE, stop it)? */
+static int request__foreground(struct daemon *d, struct ktr_conn *cn, int r, char *msg)
+{
+	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+
+	if (cn->cred.uid != 0 && cn->cred.uid != f->owner) {
+		ktr_proto__msg_add(msg, "%s: a trace of uid %u\n", ktr_writer__path(f->w),
+				   f->owner);
+		return -EPERM;
+	}
+	if (f->fg && f->fg != cn) {
+		ktr_proto__msg_add(msg, "%s: another ktraceb already waits for this trace\n",
+				   ktr_writer__path(f->w));
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
+			int fd, char *msg, int *err)
+{
+	int r = ktr_files__join(&d->files, &cn->cred, fd, msg), n, done;
+	pid_t *pids;
+
+	if (r < 0) {
+		*err = r;
+		return 0;
+	}
+	if ((req->flags & KTR_REQ_FOREGROUND) && (*err = request__foreground(d, cn, r, msg)))
+		return 0;
+	n = request__collect(req, &pids, msg);
+	if (n == 0) {
+		*err = -ESRCH;
+		return 0;
+	}
+	done = ktr_procmap__set(d, &cn->cred, req, pids, n, r, msg);
+	free(pids);
+	*err = done ? 0 : -EPERM;
+	if (done && (req->flags & KTR_REQ_FOREGROUND))
+		ktr_files__get(&d->files, r)->fg = cn;
+	/* switches from the first moment on, not from the next tick */
+	if (done && (req->facs & KTRFAC_CSW))
+		ktr_daemon__csw(d, true);
+	return done;
+}
+
+static int request__clear(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
+			  char *msg, int *err)
+{
+	pid_t *pids;
+	int n = request__collect(req, &pids, msg), done = 0;
+
+	*err = -ESRCH;
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		done += ktr_procmap__clear(d, &cn->cred, pids[i], req->facs, msg, false) == 0;
+	free(pids);
+	*err = done ? 0 : -EPERM;
+	return done;
+}
+
+/* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
+static int request__clear_all(struct daemon *d, struct ktr_conn *cn, int r, char *msg)
+{
+	__u32 *keys;
+	int n = ktr_procmap__keys(d, r, &keys), done = 0;
+
+	/* -C passes over what the caller may not clear, silently (BSD) */
+	for (int i = 0; i < n; i++)
+		done += ktr_procmap__clear(d, &cn->cred, keys[i], 0, msg, r < 0) == 0;
+	free(keys);
+	return done;
+}
+
+void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
+			 int fd)
+{
+	char *msg = calloc(1, KTR_REPLY_MSG_MAX);
+	int err, done = 0, r;
+
+	if (!msg) {
+		if (fd >= 0)
+			close(fd);
+		cn->dead = true;
+		return;
+	}
+	err = request__check(d, &cn->cred, req, fd, msg);
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+	} else if (req->op == KTR_OP_SET) {
+		done = request__set(d, cn, req, fd, msg, &err);
+	} else if (req->op == KTR_OP_CLEAR) {
+		done = request__clear(d, cn, req, msg, &err);
+	} else if (req->op == KTR_OP_CLEARFILE) {
+		r = ktr_files__find_fd(&d->files, fd);
+		close(fd);
+		done = r > 0 ? request__clear_all(d, cn, r, msg) : 0;
+		err = r > 0 && !done && msg[0] ? -EPERM : 0;
+	} else if (req->op == KTR_OP_CLEARALL) {
+		done = request__clear_all(d, cn, -1, msg);
+	} else {
+		/* STOP: the foreground trace of this connection, no answer but DONE */
+		for (r = 1; r < (int)d->files.cap; r++)
+			if (d->files.v[r].w && d->files.v[r].fg == cn)
+				ktr_daemon__stop_file(d, r, 0, NULL);
+		free(msg);
+		return;
+	}
+	ktr_conn__reply(cn, KTR_REPLY_RESULT, -err, done, msg, 0, 0, d->ring_bytes);
+	free(msg);
+}
