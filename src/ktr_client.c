@@ -23,6 +23,8 @@
 
 #define CONNECT_TRIES	  50
 #define OTHERS_TIMEOUT_MS 2000 /* another user's daemon answers a clear in this time */
+#define NOT_INIT_PIDNS \
+	"cannot start the ktraceb daemon here: it must run in the initial pid namespace"
 
 static void sock__timeout(int sock, int ms)
 {
@@ -156,6 +158,10 @@ static int client__connect_root(const struct ktr_loader_opts *opts, const char *
 		return sock;
 	if (!spawn)
 		return -ENOENT; /* no socket, or a dead daemon's */
+	if (!ktr_creds__init_pidns()) {
+		*why = NOT_INIT_PIDNS;
+		return -EPERM;
+	}
 	err = client__run_dir(why);
 	if (err)
 		return err;
@@ -199,7 +205,7 @@ int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const ch
 		if (!spawn)
 			return -ENOENT;
 		if (!ktr_creds__init_pidns()) {
-			*why = "cannot start a ktraceb daemon in a child pid namespace";
+			*why = NOT_INIT_PIDNS;
 			return -EPERM;
 		}
 		if (client__spawn(opts, own, false) < 0)

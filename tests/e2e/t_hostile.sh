@@ -1,0 +1,409 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# The daemon against a hostile local user who speaks its protocol directly
+# (tests/progs/ktr_hostile.c): every attack of the trust-boundary issue, and
+# garbage of every kind, each check asserting the safe outcome.
+#  1 a request carrying KTRFAC_ROOT; a user's trace across a set-gid exec
+#    that reads a secret only root's group can read
+#  2 joining root's trace file through an O_PATH, read-only or other
+#    descriptor; root's foreground trace still completes
+#  3 AWAIT_EXEC on someone else's process, and on a child inside a slow
+#    exec of a set-uid program (80,000 arguments: the request may land
+#    before, during or after the exec; nothing of the program is traced in
+#    any case)
+#  4 capabilities: a forked child keeps the socket, the connecting process
+#    execs a set-uid program, the child asks for a process with capabilities
+#  5 idle connections, unread replies, 10,000 connections, 1,025 trace files
+#  6 the socket names: squatted abstract names, a silent fake user daemon,
+#    /run/ktraceb not root's
+#  7 a caller in another pid namespace, a daemon started in one
+#  8 ext4's root-reserved blocks are not the user's
+#  9 garbage messages, forged fields and descriptors of every kind
+#  10 Yama's ptrace_scope 1, 2, 3 (on a faked sysctl: this kernel has no Yama)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+need_att_progs
+if ! user_setup; then
+	skip all "$USER_WHY"
+	e2e_done
+fi
+for p in ktr_hostile suid_forker; do
+	if [ ! -x "$PROGS/$p" ]; then
+		fail build "$PROGS/$p not built (make O=$O test)"
+		e2e_done
+	fi
+	cp "$PROGS/$p" "$UBIN/"
+done
+chown root:root "$UBIN/suid_forker"
+chmod 4755 "$UBIN/suid_forker"
+ROOT_SOCK=/run/ktraceb/ktraceb-$BUILD_ID.sock
+USER_SOCK=@ktraceb-$BUILD_ID.$KUID
+DEF=0x301be  # KTR_DEF_POINTS
+ROOTFAC=0x80000000
+SECGROUP=ktrhostsec
+GROUP_CREATED=
+MNT=
+
+hostile_cleanup()
+{
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	[ -n "$GROUP_CREATED" ] && groupdel "$SECGROUP" 2>/dev/null
+	chown root:root /run/ktraceb 2>/dev/null
+	user_cleanup
+}
+trap 'hostile_cleanup' EXIT
+
+# hostile P SOCK ARGS...: ktr_hostile as the test user, output in $TMP/P.h
+hostile()
+{
+	local p=$1
+	shift
+	timeout -k 5 120 setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
+		"$UBIN/ktr_hostile" "$@" >"$TMP/$p.h" 2>"$TMP/$p.herr" </dev/null
+}
+
+# hval P KEY: KEY=value from the first line of $TMP/P.h that has it
+hval()
+{
+	grep -o "$2=[^ ]*" "$TMP/$1.h" | head -n 1 | cut -d= -f2-
+}
+
+# daemon_pid: the process listening on root's daemon socket
+daemon_pid()
+{
+	local ino p
+	ino=$(awk -v s="$ROOT_SOCK" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
+	[ -n "$ino" ] || return 1
+	for p in /proc/[0-9]*; do
+		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
+			echo "${p#/proc/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+fdcount()
+{
+	ls "/proc/$1/fd" 2>/dev/null | wc -l
+}
+
+# root_works P: root's ktraceb still traces a command into a file
+root_works()
+{
+	ktr "$1" -f "$TMP/$1.ktr" /bin/true
+	[ "$KRC" -eq 0 ] && grep -q "records written" "$TMP/$1.err" && return 0
+	echo "    root's ktraceb exit $KRC: $(head -n 2 "$TMP/$1.err")" >&2
+	return 1
+}
+
+# --- root's daemon stays up through sections 1 to 9 ---------------------------
+bg keeper "$ATT_TICK" 200 0
+KEEP=$(wait_role "$TMP/keeper.pout" pid)
+ktr keep -f "$TMP/keep.ktr" -p "$KEEP"
+check setup_keeper_traced t_krc 0 keep
+DPID=$(daemon_pid)
+check setup_daemon_found t_num "${DPID:-0}" -gt 0
+FD0=$(fdcount "${DPID:-0}")
+
+# --- 1: KTRFAC_ROOT, and a set-gid exec that reads a secret -------------------
+if ! getent group "$SECGROUP" >/dev/null; then
+	groupadd -r "$SECGROUP" && GROUP_CREATED=1
+fi
+SECRET="KTRSECRET-$RANDOM$RANDOM$RANDOM"
+printf '%s\n' "$SECRET" >"$TMP/secret"
+chown "root:$SECGROUP" "$TMP/secret"
+chmod 0640 "$TMP/secret"
+cp /usr/bin/sha256sum "$UBIN/sgidsum"
+chown "root:$SECGROUP" "$UBIN/sgidsum"
+chmod 2755 "$UBIN/sgidsum"
+check secret_unreadable_by_user t_num "$(as_user cat "$TMP/secret" 2>/dev/null | wc -c)" -eq 0
+mkfifo "$UDIR/go"
+chown "$KUID" "$UDIR/go"
+ubg victim sh -c "echo pid \$\$; read x <'$UDIR/go'; exec '$UBIN/sgidsum' '$TMP/secret'"
+V=$(wait_role "$TMP/victim.pout" pid)
+hostile root_bit "$ROOT_SOCK" op 1 $((DEF | ROOTFAC)) 0 "$V" "new:$UDIR/rootbit.ktr"
+check root_bit_refused t_grep 'error=22 .*unknown facility bits' "$TMP/root_bit.h"
+hostile root_bit_inherit "$ROOT_SOCK" op 1 $((DEF | ROOTFAC | 0x40000000)) 0 "$V" \
+	"new:$UDIR/rootbit2.ktr"
+check root_bit_inherit_refused t_grep 'error=22' "$TMP/root_bit_inherit.h"
+hostile victim_set "$ROOT_SOCK" op 1 "$DEF" 0 "$V" "new:$UDIR/victim.ktr"
+check victim_traced t_grep 'error=0 count=1' "$TMP/victim_set.h"
+echo go >"$UDIR/go"
+wait_line "$TMP/victim.pout" "$TMP/secret" 10
+check sgid_read_the_secret t_grep "^$(sha256sum "$TMP/secret" | cut -c1-64) " \
+	"$TMP/victim.pout"
+sleep 0.5
+kd victim "$UDIR/victim.ktr"
+check victim_shell_recorded t_num "$(qn "$TMP/victim.norm" '$1 == v && $4 == "CALL"' v="$V")" \
+	-gt 0
+check secret_not_in_trace t_num "$(grep -c -a "$SECRET" "$UDIR/victim.ktr")" -eq 0
+check secret_not_in_kdump t_nogrep "$SECRET" "$TMP/victim.kd"
+check sgid_image_not_traced t_num "$(qn "$TMP/victim.norm" '$3 == "sgidsum"')" -eq 0
+
+# --- 2: someone else's trace file ---------------------------------------------
+mkdir -m 755 "$TMP/rootdir"
+ktr_bg rootfg -f "$TMP/rootdir/root.ktr" "$ATT_TICK" 100 40 4242
+RFG=$KTRPID
+wait_size "$TMP/rootdir/root.ktr" 2000
+ubg own2 "$UBIN/att_tick" 20 0 5151
+U2=$(wait_role "$TMP/own2.pout" pid)
+hostile join_opath "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "path:$TMP/rootdir/root.ktr"
+check join_opath_refused t_grep 'error=9 .*not open for writing' "$TMP/join_opath.h"
+hostile join_ro "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "ro:$TMP/rootdir/root.ktr"
+check join_ro_cannot_open t_grep '^open-failed' "$TMP/join_ro.h"
+touch "$TMP/rootdir/shared.ktr"
+chmod 666 "$TMP/rootdir/shared.ktr"
+hostile join_other "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "wo:$TMP/rootdir/shared.ktr"
+check join_not_yours_refused t_grep 'error=1 .*trace file: not yours' "$TMP/join_other.h"
+hostile join_fg_stop "$ROOT_SOCK" op 1 "$DEF" 2 "$U2" "wo:$TMP/rootdir/shared.ktr"
+check join_fg_refused t_grep 'error=1 ' "$TMP/join_fg_stop.h"
+hostile stop_other "$ROOT_SOCK" op 5 0 0 0 none
+check stop_answers_nothing t_grep '^(hung|closed)$' "$TMP/stop_other.h"
+check shared_file_untouched t_num "$(fsize "$TMP/rootdir/shared.ktr")" -eq 0
+wait_exit "$RFG" 30
+check root_foreground_completes t_eq "$WRC" 0
+check root_foreground_counts t_grep '^ktraceb: [0-9]+ records written to .*, 0 lost$' \
+	"$TMP/rootfg.err"
+kd rootfg "$TMP/rootdir/root.ktr"
+check root_file_has_no_user_records t_no_pid "$TMP/rootfg.norm" "$U2"
+check root_file_kdump_clean t_kdump_ok rootfg
+
+# --- 3: AWAIT_EXEC ---------------------------------------------------------------
+hostile await_other "$ROOT_SOCK" op 1 "$DEF" 4 "$U2" "new:$UDIR/await1.ktr"
+check await_other_refused t_grep 'error=22 .*await-exec is only for your own child' \
+	"$TMP/await_other.h"
+hostile await_suid "$ROOT_SOCK" awaitexec "new:$UDIR/await2.ktr" 80000 "$UBIN/suid_forker"
+check await_suid_ran t_grep '^forker done' "$TMP/await_suid.h"
+sleep 0.5
+if [ -s "$UDIR/await2.ktr" ]; then
+	kd await2 "$UDIR/await2.ktr"
+	check await_suid_nothing_of_it t_num "$(qn "$TMP/await2.norm" \
+		'$3 == "suid_forker" || $5 ~ /getpriority\(PRIO_PROCESS,(7777|0x1e61)\)/')" -eq 0
+else
+	pass await_suid_nothing_of_it
+fi
+
+# --- 4: capabilities are not read from whoever holds the socket now ------------
+cp /bin/sleep "$UBIN/capsleep"
+setcap cap_net_raw+ep "$UBIN/capsleep"
+ubg capsleep "$UBIN/capsleep" 60
+CS=$BGPID
+for ((i = 0; i < 100; i++)); do
+	[ "$(readlink "/proc/$CS/exe" 2>/dev/null)" = "$UBIN/capsleep" ] && break
+	sleep 0.05
+done
+hostile caps_plain "$ROOT_SOCK" op 1 "$DEF" 0 "$CS" "new:$UDIR/caps1.ktr"
+check caps_plain_refused t_grep 'error=1 .*process has capabilities' "$TMP/caps_plain.h"
+hostile caps_forked "$ROOT_SOCK" forkcaps "$CS" "new:$UDIR/caps2.ktr" "$UBIN/suidsleep" 2
+check caps_forked_refused t_grep 'error=1 .*process has capabilities' "$TMP/caps_forked.h"
+kill "$CS" 2>/dev/null
+
+# --- 5: one user cannot stop the daemon for everyone ---------------------------
+hostile idle "$ROOT_SOCK" conns 300 5 &
+HPID=$!
+sleep 1.5
+check idle_root_served root_works idle_root
+uktr idle_user -f "$UDIR/idle_user.ktr" /bin/true
+check idle_user_limit_message t_grep "too many connections for uid $KUID" "$TMP/idle_user.err"
+wait "$HPID"
+check idle_some_refused t_num "$(hval idle refused)" -ge 44
+check idle_all_closed_by_daemon t_eq "$(hval idle closed_by_daemon)" \
+	"$(($(hval idle opened) - $(hval idle refused)))"
+
+hostile noread "$ROOT_SOCK" noread 5000 &
+HPID=$!
+sleep 1
+check noread_root_served root_works noread_root
+wait "$HPID"
+check noread_dropped t_eq "$(hval noread closed_by_daemon)" 1
+
+timeout -k 5 120 prlimit --nofile=12000:12000 setpriv --reuid="$KUID" --regid="$KGID" \
+	--init-groups -- "$UBIN/ktr_hostile" "$ROOT_SOCK" conns 10000 6 >"$TMP/flood.h" \
+	2>"$TMP/flood.herr" </dev/null &
+HPID=$!
+sleep 3
+check flood_root_served root_works flood_root
+wait "$HPID"
+check flood_opened t_num "$(hval flood opened)" -ge 9000
+check flood_refused_beyond_limit t_num "$(hval flood refused)" -ge $(($(hval flood opened) - 256))
+
+mkdir -m 755 "$UDIR/files"
+chown "$KUID" "$UDIR/files"
+as_user sh -c 'i=0; while [ $i -lt 1025 ]; do sleep 120 & echo $!; i=$((i+1)); done' \
+	>"$TMP/sleepers" 2>/dev/null
+E2E_PIDS="${E2E_PIDS:-} $(tr '\n' ' ' <"$TMP/sleepers")"
+hostile files "$ROOT_SOCK" files "$UDIR/files" "$TMP/sleepers"
+check files_1024_at_once t_eq "$(hval files ok)" 1024
+check files_limit_message t_grep "last=too many traces for uid $KUID" "$TMP/files.h"
+check files_root_served root_works files_root
+check files_daemon_fds t_num "$(fdcount "$DPID")" -ge 1024
+kill $(cat "$TMP/sleepers") 2>/dev/null
+for ((i = 0; i < 100; i++)); do
+	[ "$(fdcount "$DPID")" -le $((FD0 + 8)) ] && break
+	sleep 0.1
+done
+check files_closed_when_done t_num "$(fdcount "$DPID")" -le $((FD0 + 8))
+
+# --- 6: socket names --------------------------------------------------------------
+hostile squat_root "$ROOT_SOCK" squat "@ktraceb-$BUILD_ID" 20 &
+SQ1=$!
+hostile squat_user "$ROOT_SOCK" squat "@ktraceb-$BUILD_ID.$KUID" 20 &
+SQ2=$!
+sleep 0.5
+check squat_old_root_name_bound t_grep '^squat bound' "$TMP/squat_root.h"
+check squat_root_served root_works squat_root
+SECONDS=0
+ktr squat_clear -C
+check squat_clear_all_exit_0 t_krc 0 squat_clear
+check squat_clear_all_bounded t_num "$SECONDS" -le 8
+kill "$SQ1" "$SQ2" 2>/dev/null
+wait "$SQ1" "$SQ2" 2>/dev/null
+ktr keep_again -f "$TMP/keep.ktr" -a -p "$KEEP" # -C cleared it
+
+# --- 7: pid namespaces --------------------------------------------------------------
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	timeout -k 5 60 unshare -p -f --mount-proc "$KTRACEB" -f "$TMP/ns.ktr" /bin/true \
+		>"$TMP/ns.out" 2>"$TMP/ns.err"
+	KRC=$?
+	check pidns_caller_refused t_krc 1 ns
+	check pidns_caller_message t_grep 'caller is in another pid namespace' "$TMP/ns.err"
+else
+	skip pidns_caller "unshare -p not permitted here"
+fi
+
+# --- 8: a user's file is written with the user's rights ----------------------------
+MNT=$TMP/mnt
+mkdir -p "$MNT"
+if truncate -s 16M "$TMP/fs.img" && mkfs.ext4 -q -F -m 50 "$TMP/fs.img" 2>/dev/null &&
+	mount -o loop "$TMP/fs.img" "$MNT" 2>/dev/null; then
+	chmod 1777 "$MNT"
+	as_user dd if=/dev/zero of="$MNT/fill" bs=64k 2>/dev/null
+	as_user dd if=/dev/zero of="$MNT/fill2" bs=1k 2>/dev/null
+	check reserved_user_full t_num "$(stat -f -c %a "$MNT")" -eq 0
+	F0=$(stat -f -c %f "$MNT")
+	check reserved_blocks_left t_num "$F0" -gt 1000
+	ubg rsv "$UBIN/att_tick" 1 0 6161
+	R=$(wait_role "$TMP/rsv.pout" pid)
+	uktr reserved -F -f "$MNT/t.ktr" -p "$R"
+	check reserved_trace_stops t_grep "No space left on device; tracing stopped for pid $R" \
+		"$TMP/reserved.err"
+	# with root's rights the daemon would have written megabytes into them
+	check reserved_still_free t_num "$(stat -f -c %f "$MNT")" -ge $((F0 - 64))
+	check reserved_trace_small t_num "$(fsize "$MNT/t.ktr")" -le 65536
+	kill "$R" 2>/dev/null
+	umount "$MNT" && MNT=
+else
+	skip reserved "cannot make and mount an ext4 image"
+	MNT=
+fi
+
+# --- 9: garbage, forged fields, descriptors of every kind --------------------------
+hostile garbage "$ROOT_SOCK" garbage
+check garbage_none_hung t_eq "$(hval garbage hung)" 0
+check garbage_all_seen t_eq $(($(hval garbage answered) + $(hval garbage closed))) 204
+hostile f_flags "$ROOT_SOCK" op 1 "$DEF" 0x80 "$U2" "new:$UDIR/f1.ktr"
+check forged_flags t_grep 'error=22 .*unknown flags' "$TMP/f_flags.h"
+hostile f_reserved "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/f2.ktr" 4096 1
+check forged_reserved t_grep 'error=22 .*reserved fields' "$TMP/f_reserved.h"
+hostile f_pidmin "$ROOT_SOCK" op 1 "$DEF" 0 -2147483648 "new:$UDIR/f3.ktr"
+check forged_pid_min t_grep 'error=22 .*no process' "$TMP/f_pidmin.h"
+hostile f_op0 "$ROOT_SOCK" op 0 0 0 1 none
+check forged_op_0 t_grep 'error=22 .*unknown operation' "$TMP/f_op0.h"
+hostile f_op99 "$ROOT_SOCK" op 99 0 0 1 none
+check forged_op_99 t_grep 'error=22 .*unknown operation' "$TMP/f_op99.h"
+hostile f_iosize "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/f4.ktr" 1073741824
+check forged_iosize t_grep 'error=22' "$TMP/f_iosize.h"
+hostile f_clearfd "$ROOT_SOCK" op 2 0 0 "$U2" "new:$UDIR/f5.ktr"
+check forged_clear_with_fd t_grep 'error=22 .*descriptor not expected' "$TMP/f_clearfd.h"
+hostile f_nofd "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" none
+check forged_set_without_fd t_grep 'error=22 .*no trace file descriptor' "$TMP/f_nofd.h"
+for kind in pipe socket "dir:$UDIR" eventfd devnull; do
+	hostile fd_kind "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "$kind"
+	check "fd_${kind%%:*}_refused" t_grep 'error=13 .*not a regular file' "$TMP/fd_kind.h"
+done
+hostile fd_two "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "two:$TMP/rootdir/shared.ktr"
+check fd_two_not_taken t_nogrep 'error=0 ' "$TMP/fd_two.h"
+check fuzz_root_served root_works fuzz_root
+for ((i = 0; i < 80; i++)); do
+	[ "$(fdcount "$DPID")" -le $((FD0 + 8)) ] && break
+	sleep 0.1
+done
+check fuzz_no_fd_leak t_num "$(fdcount "$DPID")" -le $((FD0 + 8))
+check daemon_still_the_same t_eq "$(daemon_pid)" "$DPID"
+kill "$U2" 2>/dev/null
+
+# --- 10 and the rest need no daemon of root's running ---------------------------
+ktr keepc -c -p "$KEEP"
+kill "$KEEP" 2>/dev/null
+if ! wait_no_daemon 15; then
+	skip no_daemon_sections "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
+	e2e_done
+fi
+
+# /run/ktraceb must be root's own
+chown "$KUID" /run/ktraceb
+ktr rundir -f "$TMP/rundir.ktr" /bin/true
+chown root:root /run/ktraceb
+check rundir_refused t_num "$KRC" -ne 0
+check rundir_message t_grep 'is not a directory only root can write to' "$TMP/rundir.err"
+check rundir_one_line t_oneline rundir
+
+# a daemon started in a child pid namespace refuses to run
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	timeout -k 5 60 unshare -p -f --mount-proc "$KTRACEB" -f "$TMP/ns2.ktr" /bin/true \
+		>"$TMP/ns2.out" 2>"$TMP/ns2.err"
+	KRC=$?
+	check pidns_daemon_refused t_num "$KRC" -ne 0
+	check pidns_daemon_message t_grep 'initial pid namespace' "$TMP/ns2.err"
+	wait_no_daemon 10
+fi
+
+# the user's own capability daemon takes no KTRFAC_ROOT either
+ubg own3 "$UBIN/att_tick" 20 0 5252
+U3=$(wait_role "$TMP/own3.pout" pid)
+uktr own3 -f "$UDIR/own3.ktr" -p "$U3"
+check user_daemon_started t_krc 0 own3
+hostile user_root_bit "$USER_SOCK" op 1 $((DEF | ROOTFAC)) 0 "$U3" "new:$UDIR/own3b.ktr"
+check user_daemon_root_bit_refused t_grep 'error=22 .*unknown facility bits' \
+	"$TMP/user_root_bit.h"
+kill "$U3" 2>/dev/null
+wait_no_daemon 15
+
+# Yama, on a faked /proc/sys/kernel seen by a daemon in its own mount namespace
+FAKEK=$TMP/fakekernel
+mkdir -p "$FAKEK/yama"
+for f in /proc/sys/kernel/*; do
+	[ -f "$f" ] && cat "$f" >"$FAKEK/${f##*/}" 2>/dev/null
+done
+echo 1 >"$FAKEK/yama/ptrace_scope"
+chmod 644 "$FAKEK/yama/ptrace_scope"
+bg yk "$ATT_TICK" 200 0
+YK=$(wait_role "$TMP/yk.pout" pid)
+unshare -m --propagation private sh -c \
+	"mount --bind '$FAKEK' /proc/sys/kernel && exec '$KTRACEB' -f '$TMP/yk.ktr' -p $YK" \
+	>"$TMP/ykeep.out" 2>"$TMP/ykeep.err"
+check yama_daemon_started t_eq "$?" 0
+ubg ynd "$UBIN/att_tick" 20 0 5353
+YN=$(wait_role "$TMP/ynd.pout" pid)
+uktr yama1_other -f "$UDIR/y1o.ktr" -p "$YN"
+check yama1_nondescendant_refused t_eq "$(cat "$TMP/yama1_other.err")" \
+	"ktraceb: pid $YN: not your descendant (Yama ptrace_scope 1)"
+uktr yama1_child -f "$UDIR/y1c.ktr" "$UBIN/att_tick" 1 3
+check yama1_own_command_traced t_krc 0 yama1_child
+echo 2 >"$FAKEK/yama/ptrace_scope"
+uktr yama2 -f "$UDIR/y2.ktr" "$UBIN/att_tick" 1 3
+check yama2_user_refused t_grep 'only root may trace \(Yama ptrace_scope 2\)' "$TMP/yama2.err"
+ktr yama2_root -f "$TMP/y2r.ktr" "$ATT_TICK" 1 3
+check yama2_root_traces t_krc 0 yama2_root
+echo 3 >"$FAKEK/yama/ptrace_scope"
+uktr yama3 -f "$UDIR/y3.ktr" "$UBIN/att_tick" 1 3
+check yama3_user_refused t_grep 'tracing is disabled \(Yama ptrace_scope 3\)' "$TMP/yama3.err"
+ktr ykc -c -p "$YK"
+kill "$YK" "$YN" 2>/dev/null
+wait_no_daemon 15
+
+e2e_done
