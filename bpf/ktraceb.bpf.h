@@ -41,6 +41,13 @@
 		__type(key, __u32);                                                       \
 		__type(value, __u64);                                                     \
 	}
+#define KTR_MAP_QUIET                                                                     \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_LRU_HASH);                                      \
+		__uint(max_entries, KTR_MAX_QUIET_FILES);                                 \
+		__type(key, struct ktr_file_key);                                         \
+		__type(value, __u8);                                                      \
+	}
 #define KTR_MAP_SCRATCH                                                                   \
 	struct {                                                                          \
 		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
@@ -59,6 +66,7 @@ extern KTR_MAP_RB rb SEC(".maps");
 extern KTR_MAP_PROCS procs SEC(".maps");
 extern KTR_MAP_LOST lost SEC(".maps");
 extern KTR_MAP_SCRATCH scratch SEC(".maps");
+extern KTR_MAP_QUIET usdt_quiet SEC(".maps");
 
 /* Set by the loader between open and load (maps.bpf.c). */
 extern const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS];
@@ -83,17 +91,7 @@ static __always_inline struct ktr_proc_state *proc__lookup(void)
  * ring is full, so the atomic adds cost nothing on the normal path.  Slot 0
  * counts every loss, so the drainer looks further only when it moved.
  */
-static __always_inline void rec__count_lost(__u32 route)
-{
-	__u32 all = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &route), *total;
-
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	total = bpf_map_lookup_elem(&lost, &all);
-	if (total)
-		__sync_fetch_and_add(total, 1);
-}
+int rec__count_lost(__u32 route); /* maps.bpf.c: one function, not inlined in every path */
 
 /*
  * Wake the drainer only when a quarter of the ring is waiting: a wakeup per
@@ -159,6 +157,47 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)
 		rec__count_lost(route);
 }
+
+/*
+ * Tell the daemon a process traced with 'u' changed what it maps (exec,
+ * an executable mapping) or forked: its USDT probes need a look.  Woken at
+ * once: probes of a new image are armed as soon as the daemon can.  A note
+ * the ring has no room for is counted lost for the process's file, since
+ * probe records of that image may go missing.  Returns whether it was sent.
+ */
+static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32 child,
+				       __u32 flags)
+{
+	struct {
+		struct ktr_sample s;
+		struct ktr_note n;
+	} *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+
+	if (!rec) {
+		rec__count_lost(route);
+		return false;
+	}
+	rec->s.route = KTR_ROUTE_DAEMON;
+	rec->s.reserved = 0;
+	rec->n.kind = kind;
+	rec->n.pid = pid;
+	rec->n.child = child;
+	rec->n.flags = flags;
+	bpf_ringbuf_submit(rec, BPF_RB_FORCE_WAKEUP);
+	return true;
+}
+
+#define SIGSTOP 19
+
+/*
+ * A note that the process mapped a file (EXEC, MMAP; file a struct file *
+ * as a number); a process with KTR_PS_HOLD stops until the daemon has armed
+ * the file's probes, unless the file is known quiet (usdt_quiet).  Only
+ * sent notes stop: the daemon continues every process it is told about.
+ * A function of its own (proc.bpf.c), verified once rather than in every
+ * path of its callers.
+ */
+int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file);
 
 /* Is the current thread inside a 32-bit (int 0x80 / compat) syscall? */
 static __always_inline int task__in_compat_syscall(void)

@@ -82,6 +82,27 @@ static __always_inline void proc__emit_strings(__u32 route, int type, __u64 star
 	}
 }
 
+__noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file)
+{
+	struct ktr_file_key key;
+	bool hold = false;
+
+	if (!ps)
+		return 0;
+	if ((ps->flags & KTR_PS_HOLD) && file) {
+		struct file *f = (struct file *)file;
+
+		key.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		key.ino = BPF_CORE_READ(f, f_inode, i_ino);
+		hold = bpf_map_lookup_elem(&usdt_quiet, &key) == NULL;
+	}
+	if (!note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
+		return 0;
+	ps->flags |= KTR_PS_HELD;
+	bpf_send_signal(SIGSTOP);
+	return 0;
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -91,7 +112,13 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	if (ptgid == ctgid)
 		return 0; /* a new thread: traced with its process */
 	ps = bpf_map_lookup_elem(&procs, &ptgid);
-	if (!ps || !(ps->facs & KTRFAC_INHERIT))
+	if (!ps)
+		return 0;
+	/* the child's copy of the parent's memory has its probes armed */
+	if (ps->facs & KTRFAC_USER)
+		note__emit(ps->route, KTR_NOTE_FORK, ptgid, ctgid,
+			   (ps->facs & KTRFAC_INHERIT) ? KTR_NOTE_CHILD_TRACED : 0);
+	if (!(ps->facs & KTRFAC_INHERIT))
 		return 0;
 	/*
 	 * The child keeps the parent's flags: a parent still awaiting its exec
@@ -100,6 +127,7 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	 * it in with the parent's other pending entries of the same file.
 	 */
 	cs = *ps;
+	cs.flags &= ~(KTR_PS_HOLD | KTR_PS_HELD); /* its parent is no ktraceb */
 	if (bpf_map_update_elem(&procs, &ctgid, &cs, BPF_ANY) < 0) {
 		/* the child goes untraced: every record it would make is lost */
 		rec__count_lost(cs.route);
@@ -131,6 +159,9 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 		bpf_map_delete_elem(&procs, &tgid);
 		return 0;
 	}
+	/* even before the first exec of a command: the new image's probes */
+	if (ps->facs & KTRFAC_USER)
+		note__file(ps, KTR_NOTE_EXEC, p->tgid, (__u64)BPF_CORE_READ(bprm, file));
 	if (ps->flags & KTR_PS_QUIET)
 		return 0;
 	elfclass = BPF_CORE_READ(bprm, buf[4]);

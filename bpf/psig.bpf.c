@@ -62,6 +62,9 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
 		return 0;
+	/* the stop of a command whose probes are being armed (KTR_PS_HOLD) */
+	if (sig == SIGSTOP && (ps->flags & KTR_PS_HELD))
+		return 0;
 	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
 	if (!rec) {
 		rec__count_lost(ps->route);

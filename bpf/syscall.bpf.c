@@ -25,6 +25,12 @@
 #define NR_EXECVEAT   322
 #define NR32_EXECVE   11 /* i386 */
 #define NR32_EXECVEAT 358
+#define NR_MMAP	      9 /* x86_64 */
+#define PROT_WRITE    0x2
+#define PROT_EXEC     0x4
+#define MAP_PRIVATE   0x02
+#define MAP_FIXED     0x10
+#define MAP_ANONYMOUS 0x20
 
 struct call_sample {
 	struct ktr_sample s;
@@ -158,6 +164,20 @@ static __always_inline void namei__emit_args(__u32 route, long id, int compat, s
 			namei__emit_user(route, args[i]);
 }
 
+/* The file the current process has open as fd, NULL if none. */
+static __always_inline struct file *syscall__fd_file(__u64 fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *file = NULL;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	return file;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
@@ -205,6 +225,18 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	}
 	if ((ps->facs & KTRFAC_GENIO) && !compat)
 		genio__emit(ps, id, ret, regs);
+	/*
+	 * A library loaded (at start, or by dlopen): its text mapped
+	 * executable, then its data (where semaphores are) privately writable
+	 * at a fixed place, as ld.so does.  Each time, its USDT probes.
+	 */
+	if ((ps->facs & KTRFAC_USER) && id == NR_MMAP && !compat && ret >= 0 &&
+	    !(regs->r10 & MAP_ANONYMOUS) &&
+	    ((regs->dx & PROT_EXEC) ||
+	     ((regs->dx & PROT_WRITE) &&
+	      (regs->r10 & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
+		note__file(ps, KTR_NOTE_MMAP, bpf_get_current_task_btf()->tgid,
+			   (__u64)syscall__fd_file(regs->r8));
 	if (ps->facs & KTRFAC_SYSRET)
 		syscall__emit_ret(ps->route, id, ret);
 	return 0;

@@ -30,6 +30,7 @@
 #include "ktr_drain.h"
 #include "ktr_loader.h"
 #include "ktr_proto.h"
+#include "ktr_usdt.h"
 #include "ktr_writer.h"
 
 static volatile sig_atomic_t daemon_exiting;
@@ -88,6 +89,60 @@ void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 			 ktr_writer__path(f->w), why, pids[0] ? pids : "s: none");
 		syslog(LOG_NOTICE, "%s", f->stop_msg);
 	}
+}
+
+void ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec)
+{
+	struct ktr_tracefile *f = ktr_files__get(&d->files, route);
+
+	if (f && d->usdt)
+		ktr_usdt__scan(d->usdt, pid, f->owner, f->owner_gid, exec);
+}
+
+/*
+ * A note from BPF: a process traced with 'u' exec'd, mapped a file
+ * executable or forked.  A process stopped for it (KTR_PS_HOLD) is
+ * continued whatever happens here: nothing may leave it stopped.
+ */
+static void daemon__note(void *ctx, const struct ktr_note *n)
+{
+	struct daemon *d = ctx;
+	struct ktr_proc_state ps;
+	__u32 key = n->pid;
+	bool traced = bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
+		      !(ps.flags & KTR_PS_PENDING);
+
+	if (n->kind == KTR_NOTE_FORK) {
+		if (traced && d->usdt)
+			ktr_usdt__fork(d->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
+		return;
+	}
+	if (traced)
+		ktr_daemon__usdt_scan(d, n->pid, ps.route, n->kind == KTR_NOTE_EXEC);
+	if (n->flags & KTR_NOTE_HELD) {
+		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0) {
+			ps.flags &= ~KTR_PS_HELD;
+			bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_EXIST);
+		}
+		kill(n->pid, SIGCONT);
+	}
+}
+
+/* Disarm the probes of processes no longer traced with 'u'. */
+static void daemon__usdt_sweep(struct daemon *d)
+{
+	pid_t *pids;
+	int n = d->usdt ? ktr_usdt__pids(d->usdt, &pids) : 0;
+
+	for (int i = 0; i < n; i++) {
+		struct ktr_proc_state ps;
+		__u32 key = pids[i];
+
+		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) < 0 || !(ps.facs & KTRFAC_USER))
+			ktr_usdt__forget(d->usdt, pids[i]);
+	}
+	if (n >= 0 && d->usdt)
+		free(pids);
 }
 
 /* Count processes per file, drop entries whose process or file is gone. */
@@ -159,6 +214,7 @@ static void daemon__tick(struct daemon *d)
 			daemon__finish_file(d, r);
 	}
 	ktr_daemon__csw(d, want_csw);
+	daemon__usdt_sweep(d);
 	ktr_conn__sweep(d, &any_conn);
 	busy |= any_conn;
 	d->idle_ticks = busy ? 0 : d->idle_ticks + 1;
@@ -174,6 +230,7 @@ static void daemon__teardown(struct daemon *d)
 		if (ktr_files__get(&d->files, r))
 			daemon__finish_file(d, r);
 	ktr_conn__close_all(d);
+	ktr_usdt__free(d->usdt);
 	bpf_link__destroy(d->csw_link);
 	ktr_drain__free(d->drain);
 	ktr_loader__destroy(d->skel);
@@ -232,10 +289,13 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->skel = ktr_loader__load(opts, &why);
 	if (!d->skel)
 		return why;
-	d->drain = ktr_drain__new(d->skel, &d->files);
+	d->drain = ktr_drain__new(d->skel, &d->files, daemon__note, d);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!d->drain || d->ep < 0)
 		return "cannot set up the ring buffer";
+	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode());
+	if (!d->usdt)
+		return "out of memory";
 	d->procs_fd = bpf_map__fd(d->skel->maps.procs);
 	d->listen_fd = listen_fd;
 	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);

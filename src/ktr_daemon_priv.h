@@ -52,6 +52,7 @@ struct daemon {
 	unsigned long long ring_bytes;
 	unsigned int fd_limit;		/* RLIMIT_NOFILE */
 	struct bpf_link *csw_link;
+	struct ktr_usdt *usdt;		/* USDT probes of processes traced with 'u' */
 	struct ktr_conn *conns;
 	unsigned int nconns;
 	int idle_ticks;
@@ -91,6 +92,8 @@ int ktr_procmap__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 		       char *msg, bool quiet);
 
 /* ktr_daemon.c */
+/* Attach and arm the USDT probes of pid, traced with 'u' into route's file. */
+void ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec);
 void ktr_daemon__stop_file(struct daemon *d, int route, int err, const char *why);
 void ktr_daemon__csw(struct daemon *d, bool want);
 

@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -15,6 +16,8 @@
 struct ktr_drain {
 	struct ring_buffer *ring;
 	struct ktr_files *files;
+	ktr_drain_note_fn note_fn;
+	void *note_ctx;
 	int lost_fd;
 	__u64 lost_all_seen; /* slot 0 of the loss array: every file's losses */
 	__s64 wall_offset_ns;
@@ -39,6 +42,14 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	size_t len;
 	int err;
 
+	if (s->route == KTR_ROUTE_DAEMON && size >= sizeof(*s) + sizeof(struct ktr_note)) {
+		struct ktr_note note;
+
+		memcpy(&note, s + 1, sizeof(note));
+		if (d->note_fn)
+			d->note_fn(d->note_ctx, &note);
+		return 0;
+	}
 	if (size < sizeof(*s) + sizeof(*h))
 		return 0;
 	f = ktr_files__get(d->files, s->route);
@@ -51,13 +62,16 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files)
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files,
+				 ktr_drain_note_fn note_fn, void *note_ctx)
 {
 	struct ktr_drain *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
 	d->files = files;
+	d->note_fn = note_fn;
+	d->note_ctx = note_ctx;
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
 	d->ring = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain__sample, d, NULL);
 	if (!d->ring) {

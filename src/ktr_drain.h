@@ -16,9 +16,14 @@ struct ktr_writer;
 struct ktr_drain;
 
 struct ktr_files;
+struct ktr_note;
+
+/* Called for each note (KTR_ROUTE_DAEMON sample) as the ring is drained. */
+typedef void (*ktr_drain_note_fn)(void *ctx, const struct ktr_note *note);
 
 /* The drain of skel's ring into the trace files of table files. */
-struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files);
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files,
+				 ktr_drain_note_fn note_fn, void *note_ctx);
 void ktr_drain__free(struct ktr_drain *d);
 
 /*

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
@@ -13,6 +14,7 @@
 #include "syscalltab.h"
 
 static bool loader_verbose;
+static enum ktr_usdt_mode loader_usdt_mode;
 
 static int loader__print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -65,6 +67,44 @@ static const char *loader__why(int err)
 	return "cannot load the BPF programs (run with -v for the verifier's log)";
 }
 
+/*
+ * BPF_TRACE_UPROBE_MULTI links (Linux 6.6) attach every site of a file at
+ * once and need only CAP_BPF and CAP_PERFMON; a uprobe perf event, the way
+ * before them, needs CAP_SYS_ADMIN on current kernels.  Probed by loading
+ * a program of that attach type (bpf.h of libbpf 1.1 has no name for it).
+ */
+#define ATTACH_UPROBE_MULTI 48
+
+static bool loader__has_uprobe_multi(void)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = ATTACH_UPROBE_MULTI);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", ret0, 2, &o);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* How USDT probes are attached here, or not at all (ktr_loader.h). */
+static enum ktr_usdt_mode loader__usdt_mode(void)
+{
+	/* bpf_loop (5.17) and attach cookies (5.15) are what the program needs */
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) <= 0 ||
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) <= 0)
+		return KTR_USDT_NONE;
+	return loader__has_uprobe_multi() ? KTR_USDT_MULTI : KTR_USDT_PERF_EVENT;
+}
+
+enum ktr_usdt_mode ktr_loader__usdt_mode(void)
+{
+	return loader_usdt_mode;
+}
+
 struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
 {
 	struct ktraceb_bpf *skel;
@@ -95,6 +135,14 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	 * by the daemon only while some process is traced with 'w'.
 	 */
 	bpf_program__set_autoattach(skel->progs.ktr_csw_switch, false);
+	/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
+	bpf_program__set_autoattach(skel->progs.ktr_usdt_record, false);
+	loader_usdt_mode = loader__usdt_mode();
+	if (loader_usdt_mode == KTR_USDT_NONE)
+		bpf_program__set_autoload(skel->progs.ktr_usdt_record, false);
+	else if (loader_usdt_mode == KTR_USDT_MULTI)
+		bpf_program__set_expected_attach_type(skel->progs.ktr_usdt_record,
+						      ATTACH_UPROBE_MULTI);
 	if (err)
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,

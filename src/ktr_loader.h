@@ -19,6 +19,14 @@ struct ktr_loader_opts {
  * reason ("kernel has no BTF", "needs root or CAP_BPF and CAP_PERFMON").
  */
 struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why);
+
+/* How the loaded programs attach USDT probes (facility 'u'). */
+enum ktr_usdt_mode {
+	KTR_USDT_NONE,		/* kernel older than 5.17: no USER records from probes */
+	KTR_USDT_MULTI,		/* one uprobe_multi link per file (6.6 and later) */
+	KTR_USDT_PERF_EVENT,	/* a uprobe perf event per site (CAP_SYS_ADMIN) */
+};
+enum ktr_usdt_mode ktr_loader__usdt_mode(void);
 void ktr_loader__destroy(struct ktraceb_bpf *skel);
 
 #endif /* KTRACEB_KTR_LOADER_H */

@@ -24,6 +24,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_daemon_priv.h"
 #include "ktr_drain.h"
+#include "ktr_loader.h"
 #include "ktr_proto.h"
 #include "ktr_writer.h"
 
@@ -105,6 +106,10 @@ static int procmap__put(struct daemon *d, const struct ktr_caller *c, const stru
 	ps.route = r;
 	ps.iosize = req->iosize;
 	ps.flags = (req->flags & KTR_REQ_AWAIT_EXEC) ? KTR_PS_AWAIT_EXEC : 0;
+	/* ktraceb's own command, child of the caller: stopped while its probes are armed */
+	if ((req->flags & KTR_REQ_AWAIT_EXEC) && (ps.facs & KTRFAC_USER) &&
+	    ktr_loader__usdt_mode() != KTR_USDT_NONE)
+		ps.flags |= KTR_PS_HOLD;
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
 	if (bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_ANY) < 0) {
@@ -154,6 +159,9 @@ static int procmap__start(struct daemon *d, const struct ktr_caller *c, __u32 pi
 started:
 	if (!(ps.flags & KTR_PS_AWAIT_EXEC))
 		procmap__write_ctor(d, r, pid, ps.sv_flags);
+	/* a command's probes are those of the program it execs, looked at then */
+	if ((ps.facs & KTRFAC_USER) && !(ps.flags & KTR_PS_AWAIT_EXEC))
+		ktr_daemon__usdt_scan(d, pid, r, false);
 	return 0;
 }
 

@@ -36,6 +36,65 @@ struct ktr_sample {
 	__u32 reserved;
 };
 
+/*
+ * A sample for the daemon itself rather than a file (route 0): a process
+ * traced with 'u' exec'd, mapped a file executable (dlopen) or forked, so
+ * its USDT probes must be looked at (ktr_usdt.c).  struct ktr_sample, then
+ * this; the ring wakes the daemon at once for it.
+ */
+#define KTR_ROUTE_DAEMON	0
+#define KTR_NOTE_EXEC		1
+#define KTR_NOTE_MMAP		2
+#define KTR_NOTE_FORK		3
+#define KTR_NOTE_CHILD_TRACED	0x1	/* FORK: the child inherited the tracing */
+#define KTR_NOTE_HELD		0x2	/* the process waits for SIGCONT (KTR_PS_HOLD) */
+struct ktr_note {
+	__u32 kind;			/* KTR_NOTE_* */
+	__u32 pid;			/* the process (FORK: the parent) */
+	__u32 child;			/* FORK: the child */
+	__u32 flags;			/* KTR_NOTE_CHILD_TRACED, KTR_NOTE_HELD */
+};
+
+/*
+ * usdt_quiet: files whose mapping needs no stop (KTR_PS_HOLD): no probe
+ * guarded by a semaphore, and any other probe already attached.  The key
+ * is the inode as the kernel names it (dev_t as MAJOR << 20 | MINOR).
+ */
+struct ktr_file_key {
+	__u64 dev;
+	__u64 ino;
+};
+#define KTR_MAX_QUIET_FILES	4096
+
+/*
+ * USDT: one probe site of one file, as the uprobe at that site finds it by
+ * its BPF cookie (the site's id) in the usdt_sites map.  Arguments are
+ * located as the site's stapsdt note says (x86_64 operand forms: a
+ * register, a constant, or memory at a register plus an offset).
+ */
+#define KTR_UARG_CONST		0
+#define KTR_UARG_REG		1	/* the value is in a register */
+#define KTR_UARG_REG_DEREF	2	/* at register + val_off in user memory */
+struct ktr_usdt_arg {
+	__u64 val_off;			/* the constant, or the offset from the register */
+	__u16 reg_off;			/* offsetof(struct pt_regs, register) */
+	__u8 kind;			/* KTR_UARG_* */
+	__u8 size;			/* 1, 2, 4 or 8 bytes */
+	__u8 is_signed;
+	__u8 pad[3];
+};
+
+#define KTR_USITE_UTRACE	4	/* ktraceb:utrace: the raw bytes (kinds 1-3: KTR_UREC_*) */
+#define KTR_MAX_USDT_SITES	16384	/* probe sites attached at once */
+struct ktr_usdt_site {
+	__u8 kind;			/* KTR_UREC_PROBE, _SPAN_ENTER, _SPAN_EXIT, KTR_USITE_UTRACE */
+	__u8 nargs;
+	__u8 pad[6];
+	struct ktr_usdt_arg args[KTR_UREC_MAXARGS];
+	char provider[KTR_UREC_NAME_MAX];
+	char name[KTR_UREC_NAME_MAX];
+};
+
 /* procs map: tgid -> tracing state of one process (BSD p_traceflag + node) */
 struct ktr_proc_state {
 	__u32 facs;			/* KTRFAC_* including INHERIT and ROOT */
@@ -53,6 +112,14 @@ struct ktr_proc_state {
  */
 #define KTR_PS_PENDING		0x2
 #define KTR_PS_QUIET		(KTR_PS_AWAIT_EXEC | KTR_PS_PENDING)
+/*
+ * ktraceb's own command (traced with 'u'), whose parent is ktraceb and no
+ * shell: stopped (SIGSTOP) at its execs and executable mappings of files
+ * not known to be quiet, until the daemon has armed their USDT probes and
+ * continues it, so no probe fires unseen.  Not inherited.
+ */
+#define KTR_PS_HOLD		0x4
+#define KTR_PS_HELD		0x8	/* stopped for that now: its SIGSTOP is no PSIG */
 
 /*
  * GENIO: what a syscall's data transfer looks like, per syscall number

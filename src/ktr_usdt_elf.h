@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The USDT probes of an ELF file: its .note.stapsdt notes (the SystemTap
+ * SDT format, which sys/sdt.h writes), with each probe's place and its
+ * semaphore's as file offsets (what a uprobe and its reference counter
+ * take) and its arguments located (ktr_usdt_arg).  Only x86_64 operand
+ * forms are understood; a probe with an argument in another form keeps
+ * the arguments before it.
+ */
+#ifndef KTRACEB_KTR_USDT_ELF_H
+#define KTRACEB_KTR_USDT_ELF_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "ktraceb/bpf_shared.h"
+
+struct ktr_usdt_note {
+	char provider[KTR_UREC_NAME_MAX];
+	char name[KTR_UREC_NAME_MAX];
+	__u64 pc_off;			/* file offset of the probe's nop */
+	__u64 sema_off;			/* file offset of its semaphore, 0 if unguarded */
+	__u8 nargs;
+	struct ktr_usdt_arg args[KTR_UREC_MAXARGS];
+};
+
+/*
+ * The probes of the ELF file open at fd (not closed).  *out is malloc'ed;
+ * returns how many (0: none, or not ELF), or -errno.
+ */
+int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note **out);
+
+/*
+ * An argument string ("-4@%eax 8@-16(%rbp) 4@$7") into args; returns the
+ * arguments understood, from the first, up to max.
+ */
+int ktr_usdt_elf__args(const char *spec, struct ktr_usdt_arg *args, int max);
+
+#endif /* KTRACEB_KTR_USDT_ELF_H */
