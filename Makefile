@@ -166,8 +166,10 @@ bench: all $(PROG_BINS)
 	$(Q)O=$(O) bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/include/ktraceb
 	install -m 0755 $(O)/ktraceb $(O)/kdump $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 include/ktraceb/utrace.h $(DESTDIR)$(PREFIX)/include/ktraceb/
 	install -m 0644 man/ktraceb.1 man/kdump.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 ifeq ($(SETCAP),1)
 	setcap cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/ktraceb

@@ -128,8 +128,11 @@ static __always_inline void usdt__utrace(struct pt_regs *ctx, struct ktr_proc_st
 		return;
 	h = (void *)(s + 1);
 	len &= 2 * KTR_USER_MAXLEN - 1;
-	if (len && bpf_probe_read_user(h + 1, len, (void *)addr) < 0)
+	if (len && bpf_probe_read_user(h + 1, len, (void *)addr) < 0) {
+		/* a page not present (no faulting in here): the record is lost, and said so */
+		rec__count_lost(ps->route);
 		return;
+	}
 	rec__header_current(h, KTR_USER, len);
 	rec__output(s, ps->route, sizeof(*s) + sizeof(*h) + len);
 }
