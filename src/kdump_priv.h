@@ -29,12 +29,18 @@ struct kd_map {
 	size_t count;
 };
 
+/* Entries looked at past the first by every lookup so far (the tests' measure). */
+extern unsigned long long kd_map_probes;
+/* A random number for keyed hashing, never 0. */
+__u64 kd_random_seed(void);
+
 struct kd_map_ent *kd_map__get(const struct kd_map *m, __s32 key);
 /* The entry for key, added zeroed if absent; NULL when out of memory. */
 struct kd_map_ent *kd_map__add(struct kd_map *m, __s32 key);
 void kd_map__free(struct kd_map *m);
 
 struct kd_summary;
+struct kd_thread;
 
 struct kdump {
 	struct kdump_opts o;
@@ -49,6 +55,8 @@ struct kdump {
 	unsigned long ninvalid;
 	struct kd_summary *sum;
 	struct kd_map calls; /* tid -> code of its last CALL (names sigreturn's RET) */
+	struct kd_map threads; /* tid -> v1 = its struct kd_thread (kdump_user.h) */
+	struct kd_thread *thread_list;
 	struct {
 		struct ktr_header hdr; /* first record of an ARGS/ENVS being joined */
 		unsigned char *buf;

@@ -13,6 +13,11 @@
  *             lengths), good again
  *   garbage   64 KiB of pseudo-random bytes from SEED
  *   flip      good with 1..16 bytes changed at pseudo-random offsets from SEED
+ *   tids      SEED (default 100000) getppid CALL/RET pairs, each of its own
+ *             thread, tids 1, 2, 3...
+ *   tidsflood the same with thread ids that all shared one probe chain of
+ *             kdump's former pid/tid hash (the file that made kdump take
+ *             seconds: bench/run.sh times kdump on both)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +33,7 @@
 
 static unsigned char buf[1 << 16];
 static size_t blen;
+static FILE *stream; /* tids, tidsflood: written as they go, not into buf */
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next_rand(void)
@@ -40,6 +46,11 @@ static uint64_t next_rand(void)
 
 static void put(const void *p, size_t n)
 {
+	if (stream) {
+		if (fwrite(p, 1, n, stream) != n)
+			exit(1);
+		return;
+	}
 	if (blen + n > sizeof(buf))
 		exit(3);
 	memcpy(buf + blen, p, n);
@@ -144,11 +155,36 @@ static void short_payloads(void)
 	rec(KTR_NAMEI, 1234, 1234, "cat", NULL, 0);
 }
 
+/* n threads' getppid calls; flood: tids inverse(2654435769) * (i << 14), see above */
+static int tids(const char *path, unsigned long n, int flood)
+{
+	__u32 inv = 2654435769u;
+
+	for (int i = 0; i < 5; i++) /* the multiplier's inverse mod 2^32 */
+		inv *= 2 - 2654435769u * inv;
+	stream = fopen(path, "w");
+	if (!stream) {
+		perror(path);
+		return 1;
+	}
+	for (unsigned long i = 1; i <= n; i++) {
+		int tid = flood ? (int)(inv * ((__u32)i << 14)) : (int)i;
+		struct ktr_sysret sr = { .ktr_code = SYS_getppid_NR, .ktr_retval = 1 };
+		struct ktr_syscall sc = { .ktr_code = SYS_getppid_NR };
+
+		rec(KTR_SYSCALL, 1234, tid, "cat", &sc, sizeof(sc));
+		rec(KTR_SYSRET, 1234, tid, "cat", &sr, sizeof(sr));
+	}
+	return fclose(stream) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[1] : "";
 	FILE *f;
 
+	if (strcmp(mode, "tids") == 0 || strcmp(mode, "tidsflood") == 0)
+		return tids(argv[2], argc > 3 ? strtoul(argv[3], NULL, 0) : 100000, mode[4] == 'f');
 	if (argc > 3)
 		rng ^= strtoull(argv[3], NULL, 0) * 0x9e3779b97f4a7c15ull;
 	if (strcmp(mode, "good") == 0) {
@@ -199,7 +235,7 @@ int main(int argc, char **argv)
 		}
 	} else {
 		fprintf(stderr, "usage: ktrgen good|neglen|hugelen|badnarg|short|badtype|"
-				"garbage|flip FILE [SEED]\n");
+				"garbage|flip|tids|tidsflood FILE [SEED]\n");
 		return 2;
 	}
 	f = fopen(argv[2], "w");
