@@ -62,8 +62,10 @@ KDUMP_OBJS := $(O)/src/kdump.o
 
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(TEST_SRCS))
-PROG_SRCS := $(wildcard tests/progs/*.c)
-PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS))
+# tests/progs/lib*.c are shared libraries the test programs load
+PROG_SRCS := $(filter-out tests/progs/lib%.c,$(wildcard tests/progs/*.c))
+PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
+	$(patsubst tests/progs/%.c,$(O)/tests/progs/%.so,$(wildcard tests/progs/lib*.c))
 
 .PHONY: all test demo check bench install clean format format-check
 .DELETE_ON_ERROR:
@@ -150,7 +152,12 @@ $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 $(O)/tests/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -pthread $(DEPFLAGS:.o=.d) $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -pthread -MMD -MP -MF $@.d $< -o $@
+
+$(O)/tests/progs/%.so: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -fPIC -shared -MMD -MP -MF $@.d $< -o $@
 
 $(O)/bpf $(O)/gen:
 	$(Q)mkdir -p $@
@@ -162,8 +169,13 @@ check test: all $(TEST_BINS) $(PROG_BINS)
 demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
-bench: all $(PROG_BINS)
+bench: all $(PROG_BINS) $(O)/bench/spans
 	$(Q)O=$(O) bench/run.sh
+
+$(O)/bench/spans: bench/spans.c include/ktraceb/utrace.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude $< -o $@
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -177,7 +189,7 @@ endif
 
 # The .c files follow .clang-format; headers keep their tab-aligned tables
 # (clang-format would mix tabs and spaces in them).
-FORMAT_SRCS = bpf/*.c src/*.c src/decode/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c
+FORMAT_SRCS = bpf/*.c src/*.c src/decode/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c bench/*.c
 format:
 	clang-format -i $(FORMAT_SRCS)
 

@@ -209,6 +209,47 @@ dd if=/dev/urandom of="$TMP/data" bs=1M count="$COPY_MB" status=none
 KFLAGS="-t ci"
 bench "dd ${COPY_MB}M bs=1k ci" all dd if="$TMP/data" of="$TMP/copy" bs=1k status=none
 
+# --- user events: the cost of a span, untraced and traced -----------------------
+SPANS=$O/bench/spans
+SPAN_N=${BENCH_SPANS:-100000000}
+SPAN_TRACED_N=${BENCH_SPANS_TRACED:-200000}
+if [ -x "$SPANS" ]; then
+	drop_daemon
+	: >"$TMP/span_times"
+	for ((i = 0; i < RUNS; i++)); do
+		taskset -c 1 "$SPANS" "$SPAN_N" | awk '{ print $4, $6 }' >>"$TMP/span_times"
+	done
+	UNTRACED_SPAN=$(awk '{ print $1 }' "$TMP/span_times" | median)
+	UNTRACED_UTRACE=$(awk '{ print $2 }' "$TMP/span_times" | median)
+	keep_daemon
+	"$KTRACEB" -t u -f "$TMP/spans.ktr" "$SPANS" "$SPAN_TRACED_N" >"$TMP/spans.out" \
+		2>"$TMP/spans.err"
+	TRACED_SPAN=$(awk '{ print $4 }' "$TMP/spans.out")
+	TRACED_UTRACE=$(awk '{ print $6 }' "$TMP/spans.out")
+	SPAN_RECS=$("$KDUMP" -t u -f "$TMP/spans.ktr" | grep -c ' USER  ')
+	SPAN_LOST=$(sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' \
+		"$TMP/spans.err")
+	drop_daemon
+fi
+
+# --- kdump on a hostile file: thread ids chosen to collide in its maps ----------
+GEN=$O/tests/progs/ktrgen
+if [ -x "$GEN" ]; then
+	"$GEN" tids "$TMP/tids.ktr" 200000
+	"$GEN" tidsflood "$TMP/flood.ktr" 200000
+	for f in tids flood; do
+		: >"$TMP/kd_times"
+		for ((i = 0; i < RUNS; i++)); do
+			t0=$(now_ns)
+			"$KDUMP" -f "$TMP/$f.ktr" >/dev/null
+			t1=$(now_ns)
+			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
+				>>"$TMP/kd_times"
+		done
+		eval "KD_$f=\$(median <\"\$TMP/kd_times\")"
+	done
+fi
+
 echo
 printf '%-18s %-8s %9s %9s %10s %10s %8s %12s\n' workload tracer seconds slowdown captured \
 	expected lost bytes
@@ -217,6 +258,21 @@ awk -F'\t' '{
 	printf "%-18s %-8s %9.3f %9s %10s %10s %8s %12s\n", $1, $2, $3, ratio, $5, $6, $7, $8
 }' "$ROWS"
 echo
+if [ -n "${UNTRACED_SPAN:-}" ]; then
+	echo "user events (bench/spans, utrace.h): ns per span (enter+exit with a key=value"
+	echo "format) and per 16-byte utrace(), median of $RUNS, on CPU 1"
+	printf '  untraced  %6.2f ns/span  %6.2f ns/utrace  (%s spans)\n' "$UNTRACED_SPAN" \
+		"$UNTRACED_UTRACE" "$SPAN_N"
+	printf '  traced    %6.0f ns/span  %6.0f ns/utrace  (%s spans: %s USER records of %s, %s lost)\n' \
+		"$TRACED_SPAN" "$TRACED_UTRACE" "$SPAN_TRACED_N" "$SPAN_RECS" \
+		"$((3 * SPAN_TRACED_N))" "${SPAN_LOST:-?}"
+	echo
+fi
+if [ -n "${KD_tids:-}" ]; then
+	echo "kdump on 200,000 threads' calls (30 MB): ordinary thread ids ${KD_tids} s,"
+	echo "ids chosen to collide in its maps ${KD_flood} s"
+	echo
+fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
 echo "ktraceb: cold start in the first row, a running daemon in the others; it also"
 echo "records the execvp PATH probes (failed execve calls) that strace counts too"

@@ -22,7 +22,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kdump [-cdEHlnRsSTY] [-f trfile|-] [-m maxdata] [-p pid] "
+	fprintf(stderr, "usage: kdump [-cdEGHlnRsSTY] [-f trfile|-] [-m maxdata] [-p pid] "
 			"[-t trstr]\n");
 	exit(1);
 }
@@ -44,7 +44,7 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "cdEf:Hlm:np:RsSTt:Y")) != -1) {
+	while ((ch = getopt(argc, argv, "cdEf:GHlm:np:RsSTt:Y")) != -1) {
 		switch (ch) {
 		case 'c':
 			o->flags |= KD_CPU;
@@ -57,6 +57,9 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 			break;
 		case 'f':
 			*file = optarg;
+			break;
+		case 'G':
+			o->flags |= KD_TREE;
 			break;
 		case 'H':
 			o->flags |= KD_TIDCOL;
@@ -99,8 +102,9 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 			usage();
 		}
 	}
-	/* -Y prints at end of file, which -l never reaches */
-	if (optind != argc || ((o->flags & KD_SUMMARY) && (o->flags & KD_FOLLOW)))
+	/* -Y prints at end of file, which -l never reaches; -G and -Y are two views */
+	if (optind != argc || ((o->flags & KD_SUMMARY) && (o->flags & KD_FOLLOW)) ||
+	    ((o->flags & KD_SUMMARY) && (o->flags & KD_TREE)))
 		usage();
 }
 

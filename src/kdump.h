@@ -33,6 +33,7 @@
 #define KD_PIDSEL 0x0100 /* -p: only opts.pid (as pid or tid) */
 #define KD_FOLLOW 0x0200 /* -l: flush after each record */
 #define KD_TRSEL 0x0400 /* -t: only the types in opts.trpoints */
+#define KD_TREE 0x0800 /* -G: the span tree (kdump_tree.c) instead of records */
 
 #define KD_MAXDATA_DEFAULT 64 /* -m default, as DragonFly kdump; 0 = unlimited */
 

@@ -13,6 +13,7 @@
 
 #include "decode.h"
 #include "kdump_priv.h"
+#include "kdump_user.h"
 
 /* DragonFly declares ktr_args[8]; Linux passes at most 6 but allow the slack. */
 #define SYSCALL_MAXARGS 8
@@ -40,6 +41,7 @@ void kdump__free(struct kdump *kd)
 	kd_summary__free(kd->sum);
 	kd_map__free(&kd->abi);
 	kd_map__free(&kd->calls);
+	kd_threads__free(kd);
 	free(kd->join.buf);
 	free(kd);
 }
@@ -192,28 +194,6 @@ static int pr_csw(struct kdump *kd, const struct ktr_header *h, const unsigned c
 	return 0;
 }
 
-/*
- * Hook for USER payloads with a known signature (FreeBSD decodes "RTLD"
- * records this way); a tagged "ktrspan" decoder will go here.  Returns true
- * when it printed the record.
- */
-static bool pr_user_special(struct kdump *kd, const unsigned char *d, size_t len)
-{
-	return false;
-}
-
-static int pr_user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
-{
-	size_t i;
-
-	if (pr_user_special(kd, d, len))
-		return 0;
-	fprintf(kd->out, "%zu ", len);
-	for (i = 0; i < len; i++)
-		fprintf(kd->out, " %02x", d[i]);
-	return 0;
-}
-
 static int pr_struct(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
 		     size_t len)
 {
@@ -316,7 +296,7 @@ static const struct {
 	[KTR_GENIO] =		{ "GIO ", pr_genio },
 	[KTR_PSIG] =		{ "PSIG", pr_psig },
 	[KTR_CSW] =		{ "CSW ", pr_csw },
-	[KTR_USER] =		{ "USER", pr_user },
+	[KTR_USER] =		{ "USER", kd_print_user },
 	[KTR_STRUCT] =		{ "STRU", pr_struct },
 	[KTR_ARGS] =		{ "ARGS", pr_strings },
 	[KTR_ENVS] =		{ "ENVS", pr_strings },
@@ -483,6 +463,8 @@ static int summarize(struct kdump *kd, const struct ktr_header *h, const unsigne
 			break;
 		memcpy(&lo, d, sizeof(lo));
 		return kd_summary__lost(kd, lo.lost);
+	case KTR_USER:
+		return kd_summary__user(kd, h, d, len);
 	default:
 		return 0;
 	}
@@ -562,6 +544,8 @@ int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data
 		return 0;
 	if (kd->o.flags & KD_SUMMARY)
 		return summarize(kd, h, data, len);
+	if (kd->o.flags & KD_TREE)
+		return kd_tree__record(kd, h, data, len);
 	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print)
 		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
 	if (!join__take(kd, h, data, len))
@@ -587,5 +571,7 @@ int kdump__finish(struct kdump *kd)
 	join__flush(kd);
 	if (kd->o.flags & KD_SUMMARY)
 		return kd_summary__print(kd);
+	if (kd->o.flags & KD_TREE)
+		return kd_tree__finish(kd);
 	return 0;
 }

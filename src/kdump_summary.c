@@ -8,9 +8,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode.h"
 #include "kdump_priv.h"
+#include "kdump_user.h"
 
 struct kd_scstat {
 	unsigned int sv_flags;
@@ -20,8 +22,11 @@ struct kd_scstat {
 	__u64 ns;
 };
 
+struct kd_utable;
+
 struct kd_summary {
 	struct kd_map pending; /* tid -> v1 = stat index + 1 (0: none), v2 = CALL mono ns */
+	struct kd_utable *user; /* user record rows */
 	struct kd_map index; /* ABI and code -> v1 = stat index */
 	struct kd_scstat *st;
 	size_t n, cap;
@@ -35,12 +40,16 @@ static struct kd_summary *summary(struct kdump *kd)
 	return kd->sum;
 }
 
+static void utable__free(struct kd_utable *t);
+
 void kd_summary__free(struct kd_summary *s)
 {
 	if (!s)
 		return;
 	kd_map__free(&s->pending);
 	kd_map__free(&s->index);
+	utable__free(s->user);
+	free(s->user);
 	free(s->st);
 	free(s);
 }
@@ -155,6 +164,8 @@ static void print_row(FILE *out, double pct, __u64 ns, unsigned long calls, unsi
 		fprintf(out, "[%d]\n", code);
 }
 
+static void summary__print_user(FILE *out, struct kd_utable *t);
+
 int kd_summary__print(struct kdump *kd)
 {
 	static const char rule[] =
@@ -185,5 +196,185 @@ int kd_summary__print(struct kdump *kd)
 	if (s->lost)
 		fprintf(kd->out, "%llu records lost: the counts are incomplete\n",
 			(unsigned long long)s->lost);
+	summary__print_user(kd->out, s->user);
 	return 0;
+}
+
+/* --- user records ---------------------------------------------------------- */
+
+/*
+ * Rows keyed by what a user record is ("fw load_firmware", a probe's
+ * "provider:name"), in a table hashed with a per-run random seed: names
+ * come from the trace, and a file must not choose its own collisions.
+ */
+struct kd_urow {
+	char *key;
+	unsigned long count, timed, errors;
+	__u64 total_ns, max_ns;
+};
+
+struct kd_utable {
+	struct kd_urow *rows;
+	size_t n, cap; /* cap: a power of two, kept at most half full */
+	__u64 seed;
+};
+
+static __u64 utable__hash(const struct kd_utable *t, const char *s)
+{
+	__u64 h = 0xcbf29ce484222325ull ^ t->seed;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	h ^= h >> 33; /* fmix64: FNV's low bits alone spread poorly */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static int utable__grow(struct kd_utable *t)
+{
+	size_t ncap = t->cap ? 2 * t->cap : 64;
+	struct kd_urow *nr = calloc(ncap, sizeof(*nr));
+
+	if (!nr)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t j;
+
+		if (!t->rows[i].key)
+			continue;
+		for (j = utable__hash(t, t->rows[i].key) & (ncap - 1); nr[j].key;
+		     j = (j + 1) & (ncap - 1))
+			;
+		nr[j] = t->rows[i];
+	}
+	free(t->rows);
+	t->rows = nr;
+	t->cap = ncap;
+	return 0;
+}
+
+static struct kd_urow *utable__row(struct kd_utable *t, const char *key)
+{
+	size_t i;
+
+	if (!t->seed)
+		t->seed = kd_random_seed();
+	if ((t->n + 1) * 2 > t->cap && utable__grow(t))
+		return NULL;
+	for (i = utable__hash(t, key) & (t->cap - 1); t->rows[i].key; i = (i + 1) & (t->cap - 1))
+		if (strcmp(t->rows[i].key, key) == 0)
+			return &t->rows[i];
+	t->rows[i].key = strdup(key);
+	if (!t->rows[i].key)
+		return NULL;
+	t->n++;
+	return &t->rows[i];
+}
+
+static void utable__free(struct kd_utable *t)
+{
+	for (size_t i = 0; t && i < t->cap; i++)
+		free(t->rows[i].key);
+	if (t)
+		free(t->rows);
+}
+
+/* The row a record counts in ("" if it is an enter, counted at its exit). */
+static void urow__key(const struct kd_urec *u, char *key, size_t size, bool *is_exit, bool *timed)
+{
+	size_t base;
+
+	*timed = true;
+	*is_exit = u->h.ku_kind == KTR_UREC_SPAN_EXIT;
+	if (u->h.ku_kind != KTR_UREC_PROBE) {
+		snprintf(key, size, "%s%s %s", *is_exit ? "" : "\n", u->who, u->name);
+	} else if (kd_urec__pair(u->name, &base, is_exit)) {
+		snprintf(key, size, "%s%s:%.*s", *is_exit ? "" : "\n", u->who, (int)base, u->name);
+	} else {
+		snprintf(key, size, "%s:%s", u->who, u->name);
+		*timed = false;
+	}
+}
+
+int kd_summary__user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
+		     size_t len)
+{
+	struct kd_summary *s = summary(kd);
+	char key[KD_SPAN_KEY_MAX + 2];
+	bool is_exit, timed, found = false;
+	struct kd_urow *row;
+	struct kd_urec u;
+	__u64 ns = 0;
+
+	if (!s)
+		return -ENOMEM;
+	if (!s->user && !(s->user = calloc(1, sizeof(*s->user))))
+		return -ENOMEM;
+	if (kd_urec__parse(d, len, &u) < 0) {
+		snprintf(key, sizeof(key), "utrace");
+		timed = false;
+		is_exit = false;
+	} else {
+		urow__key(&u, key, sizeof(key), &is_exit, &timed);
+		if (timed)
+			kd_span__step(kd, h, &u, is_exit, &ns, &found);
+		if (key[0] == '\n')
+			return 0; /* an enter: counted with its exit */
+	}
+	row = utable__row(s->user, key);
+	if (!row)
+		return -ENOMEM;
+	row->count++;
+	if (timed && found) {
+		row->timed++;
+		row->total_ns += ns;
+		if (ns > row->max_ns)
+			row->max_ns = ns;
+	}
+	if (is_exit && u.h.ku_kind == KTR_UREC_SPAN_EXIT && (u.h.ku_flags & KTR_UREC_ERR))
+		row->errors++;
+	return 0;
+}
+
+static int urow__by_time(const void *a, const void *b)
+{
+	const struct kd_urow *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+/* The user record rows, after the syscall table, if the trace had any. */
+static void summary__print_user(FILE *out, struct kd_utable *t)
+{
+	struct kd_urow *rows;
+	size_t n = 0;
+
+	if (!t || !t->n || !(rows = calloc(t->n, sizeof(*rows))))
+		return;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->rows[i].key)
+			rows[n++] = t->rows[i];
+	qsort(rows, n, sizeof(*rows), urow__by_time);
+	fprintf(out, "\n%9s %11s %11s %11s %9s %s\n", "count", "seconds", "usecs/avg", "usecs/max",
+		"errors", "user record (span, or provider:probe)");
+	for (size_t i = 0; i < n; i++) {
+		char ebuf[24] = "";
+
+		if (rows[i].errors)
+			snprintf(ebuf, sizeof(ebuf), "%lu", rows[i].errors);
+		if (rows[i].timed)
+			fprintf(out, "%9lu %11.6f %11llu %11llu %9s %s\n", rows[i].count,
+				rows[i].total_ns / 1e9,
+				(unsigned long long)(rows[i].total_ns / 1000 / rows[i].timed),
+				(unsigned long long)(rows[i].max_ns / 1000), ebuf, rows[i].key);
+		else
+			fprintf(out, "%9lu %11s %11s %11s %9s %s\n", rows[i].count, "", "", "",
+				ebuf, rows[i].key);
+	}
+	free(rows);
 }

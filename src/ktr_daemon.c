@@ -79,6 +79,8 @@ void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 	n = ktr_procmap__keys(d, r, &keys);
 	for (int i = 0; i < n; i++) {
 		bpf_map_delete_elem(d->procs_fd, &keys[i]);
+		if (d->usdt)
+			ktr_usdt__forget(d->usdt, keys[i]);
 		if (used < sizeof(pids) - 12)
 			used += snprintf(pids + used, sizeof(pids) - used, " %u", keys[i]);
 	}

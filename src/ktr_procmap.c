@@ -26,6 +26,7 @@
 #include "ktr_drain.h"
 #include "ktr_loader.h"
 #include "ktr_proto.h"
+#include "ktr_usdt.h"
 #include "ktr_writer.h"
 
 /*
@@ -237,5 +238,8 @@ int ktr_procmap__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 		bpf_map_delete_elem(d->procs_fd, &key);
 	else
 		bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_EXIST);
+	/* its probes stop firing now, not at the next tick */
+	if (!(ps.facs & KTRFAC_USER) && d->usdt)
+		ktr_usdt__forget(d->usdt, pid);
 	return 0;
 }

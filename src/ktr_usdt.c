@@ -40,6 +40,8 @@ struct usdt_file {
 struct usdt_use {
 	struct usdt_file *f;
 	unsigned long *sema; /* run-time addresses raised, 0-terminated */
+	unsigned long faulted[8][2]; /* read-only mappings faulted in: start, end */
+	size_t bytes_faulted;
 };
 
 struct usdt_proc {
@@ -194,6 +196,53 @@ static void use__disarm(pid_t pid, const struct usdt_use *use)
 			}
 	close(memfd);
 	free(m);
+}
+
+/*
+ * The probes' BPF program cannot fault pages in, and a string argument in
+ * a library's read-only data nobody read yet would show as a bare
+ * pointer.  Reading a file's read-only mappings through /proc/PID/mem
+ * faults them into the process (up to PREFAULT_MAX bytes a file).
+ */
+#define PREFAULT_MAX (16u << 20)
+
+/*
+ * The read-only mappings of use's file not faulted in yet: ld.so maps a
+ * library whole, then its segments over it, so a mapping seen at one note
+ * may be a new one at the next.
+ */
+static void use__prefault(struct usdt_use *use, int memfd, const struct map_line *m, int n)
+{
+	static char buf[1 << 16];
+	const size_t nslots = sizeof(use->faulted) / sizeof(use->faulted[0]);
+
+	for (int i = 0; i < n && use->bytes_faulted < PREFAULT_MAX; i++) {
+		size_t k;
+
+		if (m[i].dev != use->f->dev || m[i].ino != use->f->ino || m[i].write)
+			continue;
+		/* a mapping replaced by another at the same place ends elsewhere */
+		for (k = 0; k < nslots && use->faulted[k][0] &&
+			    (use->faulted[k][0] != m[i].start || use->faulted[k][1] != m[i].end);
+		     k++)
+			;
+		if (k < nslots && use->faulted[k][0] == m[i].start &&
+		    use->faulted[k][1] == m[i].end)
+			continue;
+		if (k == nslots) /* full: start over, a few mappings may be read twice */
+			memset(use->faulted, 0, sizeof(use->faulted));
+		k %= nslots;
+		use->faulted[k][0] = m[i].start;
+		use->faulted[k][1] = m[i].end;
+		for (unsigned long a = m[i].start;
+		     a < m[i].end && use->bytes_faulted < PREFAULT_MAX; a += sizeof(buf)) {
+			size_t len = m[i].end - a < sizeof(buf) ? m[i].end - a : sizeof(buf);
+
+			if (pread(memfd, buf, len, a) <= 0)
+				break;
+			use->bytes_faulted += len;
+		}
+	}
 }
 
 /* --- files and their probes ---------------------------------------------- */
@@ -567,6 +616,7 @@ static struct usdt_use *proc__add_use(struct usdt_proc *p, struct usdt_file *f,
 		k++;
 	}
 	p->uses = nu;
+	memset(&p->uses[p->nuses], 0, sizeof(p->uses[0]));
 	p->uses[p->nuses].f = f;
 	p->uses[p->nuses].sema = s;
 	f->refs++;
@@ -620,8 +670,10 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 				continue;
 			armed += f->nnotes;
 		}
-		if (memfd < 0 && f->guarded)
+		if (memfd < 0)
 			memfd = mem__open(pid);
+		if (memfd >= 0)
+			use__prefault(use, memfd, m, n);
 		use__arm(use, memfd, m, n);
 		file__mark_quiet(u, f);
 	}

@@ -75,8 +75,8 @@ static void help(void)
 	       "  n  path names (namei)\n"
 	       "  i  data read and written (genio), up to -s iosize bytes per I/O\n"
 	       "  s  signals delivered (psig)\n"
-	       "  u  user records (utrace): accepted, but nothing produces them yet;\n"
-	       "     the USDT utrace producer comes in a later release\n"
+	       "  u  user records: the USDT probes of the traced programs (utrace(),\n"
+	       "     spans of <ktraceb/utrace.h>, runtimes' and libraries' probes)\n"
 	       "  w  context switches (csw)\n"
 	       "  +  the default set\n"
 	       "\nSee ktraceb(1) and kdump(1).\n");

@@ -11,12 +11,13 @@
  *	-o build/reader_fuzz
  *   build/reader_fuzz -max_len=65536 corpus/
  *
- * The first input byte picks the kdump options, so every printer path and
- * the -Y summary are reached.
+ * The first two input bytes pick the kdump options, so every printer path,
+ * the -Y summary and the -G span tree are reached.
  */
 #include <stdint.h>
 #include <stdio.h>
 
+#include "decode.h"
 #include "kdump.h"
 #include "kdump_reader.h"
 
@@ -27,12 +28,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kdump *kd = NULL;
 	FILE *in, *out;
 
-	if (size > 0) {
+	if (size > 1) {
 		o.flags = data[0] & (KD_CPU | KD_TIDCOL | KD_ABSTIME | KD_ELAPSED | KD_RELTIME |
 				     KD_NOGIO | KD_SYSNR | KD_SUMMARY);
 		o.maxdata = data[0] & 1 ? 0 : KD_MAXDATA_DEFAULT;
-		data++;
-		size--;
+		if ((data[1] & 1) && !(o.flags & KD_SUMMARY))
+			o.flags |= KD_TREE;
+		o.decode = (data[1] & 2 ? KTR_DEC_RAW : 0) | (data[1] & 4 ? KTR_DEC_DECIMAL : 0);
+		data += 2;
+		size -= 2;
 	}
 	in = fmemopen((void *)data, size, "r");
 	out = fopen("/dev/null", "w");
