@@ -65,7 +65,9 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(TEST_SRCS))
 # tests/progs/lib*.c are shared libraries the test programs load
 PROG_SRCS := $(filter-out tests/progs/lib%.c,$(wildcard tests/progs/*.c))
 PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
-	$(patsubst tests/progs/%.c,$(O)/tests/progs/%.so,$(wildcard tests/progs/lib*.c))
+	$(patsubst tests/progs/%.c,$(O)/tests/progs/%.so,$(wildcard tests/progs/lib*.c)) \
+	$(patsubst tests/progs/%.cc,$(O)/tests/progs/%,$(wildcard tests/progs/*.cc))
+CXX ?= g++
 
 .PHONY: all test demo check bench install clean format format-check
 .DELETE_ON_ERROR:
@@ -154,6 +156,17 @@ $(O)/tests/progs/%: tests/progs/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -pthread -MMD -MP -MF $@.d $< -o $@
 
+# utrace.h must stay clean C++11 and strict C99
+$(O)/tests/progs/%: tests/progs/%.cc
+	@mkdir -p $(@D)
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) $(CFLAGS) -std=c++11 -pedantic $(WARNFLAGS) -Iinclude -MMD -MP -MF $@.d $< -o $@
+
+$(O)/tests/unit/utrace_strict.o: tests/unit/utrace_strict.c include/ktraceb/utrace.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -std=c99 -pedantic $(WARNFLAGS) -Iinclude -c $< -o $@
+
 $(O)/tests/progs/%.so: tests/progs/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
@@ -163,7 +176,7 @@ $(O)/bpf $(O)/gen:
 	$(Q)mkdir -p $@
 
 # --- tests, demo, bench ------------------------------------------------------
-check test: all $(TEST_BINS) $(PROG_BINS)
+check test: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o
 	$(Q)O=$(O) tests/run.sh
 
 demo: all

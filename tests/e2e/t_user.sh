@@ -17,6 +17,7 @@
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
 SPANS=$PROGS/uev_spans
+# (uev_cxx: the same header from C++)
 SDT=$PROGS/uev_sdt
 DLO=$PROGS/uev_dlopen
 LIBDL=$PROGS/libuevdl.so
@@ -189,7 +190,16 @@ events "$TMP/dl.norm" | grep -v '^probe' >"$TMP/dl.got"
 expected "$TMP/dl.out" >"$TMP/dl.want"
 check dl_spans_from_the_first_call t_same_events "$TMP/dl.want" "$TMP/dl.got"
 
-# --- 5: a user with the capability install ----------------------------------------
+# --- 5: C++: a KTR_SPAN guard ends its span when an exception leaves the scope ---
+ktr cxx -t u -f "$TMP/cxx.ktr" "$PROGS/uev_cxx"
+check cxx_exit_0 t_krc 0 cxx
+kd cxx "$TMP/cxx.ktr"
+check cxx_spans_end t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 |
+	sed -E 's/ [0-9.]+(ns|us|ms|s) / T /' | tr '\n' '|')" \
+	">  cxx thrower n=1|<  cxx thrower T ok|>  cxx normal|<  cxx normal T ok|"
+check cxx_program_saw_it t_eq "$(tr '\n' ' ' <"$TMP/cxx.out")" "caught done 0 "
+
+# --- 6: a user with the capability install ----------------------------------------
 if ! user_setup; then
 	skip user "$USER_WHY"
 	e2e_done
