@@ -76,9 +76,9 @@ static __always_inline __u32 ustr__put(char *str, __u32 off, const void *src, __
 
 /*
  * Does the string just read at str + off (n bytes, NUL included) look like
- * text?  Its first 8 bytes have no control character (a pointer to
- * anything else rarely passes); a byte loop over all of it, for 12
- * arguments, is more than the verifier will walk.
+ * text?  Its first 8 bytes are printable ASCII (a pointer stored there, as
+ * libstdc++'s throw probe passes, has bytes of 0x7f and above); a byte
+ * loop over all of it, for 12 arguments, is more than the verifier walks.
  */
 static __always_inline bool ustr__is_text(const char *str, __u32 off, __u32 n)
 {
@@ -90,8 +90,13 @@ static __always_inline bool ustr__is_text(const char *str, __u32 off, __u32 n)
 	mask = n - 1 >= 8 ? ~0ULL : (1ULL << (8 * (n - 1))) - 1;
 	x &= mask;
 	x |= ~mask & 0x2020202020202020ULL; /* the bytes past the string pass */
-	/* a byte below 0x20 (and not 0x80 or above): the classic has-less-than test */
-	return ((x - 0x2020202020202020ULL) & ~x & 0x8080808080808080ULL) == 0;
+	if (x & 0x8080808080808080ULL)
+		return false; /* a byte of 0x80 or above */
+	/* a byte below 0x20, then a byte 0x7f: the classic has-less-than and has-zero tests */
+	if ((x - 0x2020202020202020ULL) & ~x & 0x8080808080808080ULL)
+		return false;
+	x ^= 0x7f7f7f7f7f7f7f7fULL;
+	return ((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL) == 0;
 }
 
 /* A user-space address a string could be at (not NULL, not the kernel's half). */

@@ -194,9 +194,12 @@ check dl_spans_from_the_first_call t_same_events "$TMP/dl.want" "$TMP/dl.got"
 ktr cxx -t u -f "$TMP/cxx.ktr" "$PROGS/uev_cxx"
 check cxx_exit_0 t_krc 0 cxx
 kd cxx "$TMP/cxx.ktr"
-check cxx_spans_end t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 |
+check cxx_spans_end t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 | grep ' cxx ' |
 	sed -E 's/ [0-9.]+(ns|us|ms|s) / T /' | tr '\n' '|')" \
 	">  cxx thrower n=1|<  cxx thrower T ok|>  cxx normal|<  cxx normal T ok|"
+# libstdc++'s own probes (no semaphore), pointers as numbers, not as "strings"
+check cxx_libstdcxx_probes t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 |
+	grep -cE '^libstdcxx:(throw|catch)\(0x[0-9a-f]+, 0x[0-9a-f]+\)$')" 2
 check cxx_program_saw_it t_eq "$(tr '\n' ' ' <"$TMP/cxx.out")" "caught done 0 "
 
 # --- 6: a user with the capability install ----------------------------------------
