@@ -20,6 +20,16 @@
 #include "ktr_usdt.h"
 #include "ktr_usdt_elf.h"
 
+/*
+ * A hostile ELF file may carry any number of notes, and a user may map many
+ * files: the site ids (KTR_MAX_USDT_SITES) are shared by all traces, so a
+ * file counts at most FILE_SITES_MAX of its notes, and the files a uid
+ * other than root brought in at most UID_SITES_MAX sites together.
+ */
+#define FILE_SITES_MAX 1024
+#define UID_SITES_MAX  8192
+#define UID_SLOTS      64
+
 /* A file with probes (or known to have none), attached while a process uses it. */
 struct usdt_file {
 	dev_t dev;
@@ -33,6 +43,8 @@ struct usdt_file {
 	struct bpf_link **links; /* else one perf-event uprobe each */
 	unsigned int refs; /* processes using it */
 	bool guarded; /* some probe has a semaphore */
+	uid_t charged; /* whose UID_SITES_MAX its attached sites count against */
+	unsigned int nattached;
 	struct usdt_file *next;
 };
 
@@ -60,7 +72,28 @@ struct ktr_usdt {
 	struct usdt_proc *procs;
 	unsigned char used_ids[KTR_MAX_USDT_SITES / 8];
 	__u32 next_id;
+	struct {
+		uid_t uid;
+		unsigned int sites;
+	} charges[UID_SLOTS]; /* sites attached per uid other than root */
 };
+
+/* The sites uid has attached, where they are counted (NULL: none may be counted). */
+static unsigned int *uid__sites(struct ktr_usdt *u, uid_t uid)
+{
+	int free_slot = -1;
+
+	for (int i = 0; i < UID_SLOTS; i++) {
+		if (u->charges[i].sites && u->charges[i].uid == uid)
+			return &u->charges[i].sites;
+		if (!u->charges[i].sites && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0)
+		return NULL;
+	u->charges[free_slot].uid = uid;
+	return &u->charges[free_slot].sites;
+}
 
 /* One line of /proc/PID/maps that maps a file. */
 struct map_line {
@@ -400,21 +433,36 @@ static bool file__attached(const struct usdt_file *f)
 	return f->nnotes > 0;
 }
 
-/* Every probe site of f, for every process; 0 or -errno. */
-static int file__attach(struct ktr_usdt *u, struct usdt_file *f)
+/* Every probe site of f, for every process, counted against uid; 0 or -errno. */
+static int file__attach(struct ktr_usdt *u, struct usdt_file *f, uid_t uid)
 {
+	unsigned int *sites = uid == 0 ? NULL : uid__sites(u, uid);
 	char path[64];
+	int err;
 
 	if (file__attached(f) || u->mode == KTR_USDT_NONE)
 		return 0;
+	if (uid != 0 && (!sites || *sites + f->nnotes > UID_SITES_MAX))
+		return -EDQUOT; /* this user's files hold their share of the sites */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", f->fd);
 	if (u->mode == KTR_USDT_MULTI)
-		return file__attach_multi(u, f, path);
-	return file__attach_each(u, f, path);
+		err = file__attach_multi(u, f, path);
+	else
+		err = file__attach_each(u, f, path);
+	f->charged = uid;
+	f->nattached = f->nnotes;
+	if (sites)
+		*sites += f->nattached;
+	return err;
 }
 
 static void file__detach(struct ktr_usdt *u, struct usdt_file *f)
 {
+	unsigned int *sites = f->charged == 0 ? NULL : uid__sites(u, f->charged);
+
+	if (sites && f->nattached)
+		*sites -= *sites < f->nattached ? *sites : f->nattached;
+	f->nattached = 0;
 	if (f->multi_fd >= 0)
 		close(f->multi_fd);
 	f->multi_fd = -1;
@@ -489,6 +537,8 @@ static struct usdt_file *file__get(struct ktr_usdt *u, pid_t pid, const struct m
 	f->nnotes = ktr_usdt_elf__notes(fd, &f->notes);
 	if (f->nnotes < 0)
 		f->nnotes = 0;
+	if (f->nnotes > FILE_SITES_MAX)
+		f->nnotes = FILE_SITES_MAX;
 	f->ids = calloc(f->nnotes + 1, sizeof(*f->ids));
 	f->links = calloc(f->nnotes + 1, sizeof(*f->links));
 	if (!f->ids || !f->links) {
@@ -664,7 +714,7 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 					file__mark_quiet(u, f);
 				continue;
 			}
-			file__attach(u, f);
+			file__attach(u, f, uid);
 			use = proc__add_use(p, f, NULL);
 			if (!use)
 				continue;

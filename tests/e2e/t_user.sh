@@ -190,7 +190,15 @@ events "$TMP/dl.norm" | grep -v '^probe' >"$TMP/dl.got"
 expected "$TMP/dl.out" >"$TMP/dl.want"
 check dl_spans_from_the_first_call t_same_events "$TMP/dl.want" "$TMP/dl.got"
 
-# --- 5: C++: a KTR_SPAN guard ends its span when an exception leaves the scope ---
+# --- 5: a file full of probe notes takes no more than its share of the sites -----
+ktr many -t u -f "$TMP/many.ktr" "$PROGS/uev_many"
+check many_exit_0 t_krc 0 many
+check many_all_fired t_grep '^fired 1500$' "$TMP/many.out"
+kd many "$TMP/many.ktr"
+check many_at_most_1024_sites t_eq "$(q "$TMP/many.norm" '$4 == "USER" && $5 ~ /^uevmany:site/' |
+	wc -l)" 1024
+
+# --- 6: C++: a KTR_SPAN guard ends its span when an exception leaves the scope ---
 ktr cxx -t u -f "$TMP/cxx.ktr" "$PROGS/uev_cxx"
 check cxx_exit_0 t_krc 0 cxx
 kd cxx "$TMP/cxx.ktr"
@@ -202,7 +210,7 @@ check cxx_libstdcxx_probes t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 |
 	grep -cE '^libstdcxx:(throw|catch)\(0x[0-9a-f]+, 0x[0-9a-f]+\)$')" 2
 check cxx_program_saw_it t_eq "$(tr '\n' ' ' <"$TMP/cxx.out")" "caught done 0 "
 
-# --- 6: a user with the capability install ----------------------------------------
+# --- 7: a user with the capability install ----------------------------------------
 if ! user_setup; then
 	skip user "$USER_WHY"
 	e2e_done
