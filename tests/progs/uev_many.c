@@ -10,16 +10,10 @@
 #include <sys/sdt.h>
 
 #define SITE(n) STAP_PROBE1(uevmany, site, (n));
-#define X10(n)                                                                              \
-	SITE(n)                                                                             \
-	SITE(n + 1)                                                                         \
-	SITE(n + 2) SITE(n + 3) SITE(n + 4) SITE(n + 5) SITE(n + 6) SITE(n + 7) SITE(n + 8) \
-		SITE(n + 9)
-#define X100(n)                                                                             \
-	X10(n)                                                                              \
-	X10(n + 10)                                                                         \
-	X10(n + 20) X10(n + 30) X10(n + 40) X10(n + 50) X10(n + 60) X10(n + 70) X10(n + 80) \
-		X10(n + 90)
+#define X5(n)	SITE(n) SITE(n + 1) SITE(n + 2) SITE(n + 3) SITE(n + 4)
+#define X10(n)	X5(n) X5(n + 5)
+#define X50(n)	X10(n) X10(n + 10) X10(n + 20) X10(n + 30) X10(n + 40)
+#define X100(n) X50(n) X50(n + 50)
 #define X500(n) X100(n) X100(n + 100) X100(n + 200) X100(n + 300) X100(n + 400)
 
 int main(void)
