@@ -57,19 +57,14 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_CSW))
 		return;
-	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
-	if (!rec) {
-		rec__count_lost(ps->route);
+	rec = rec__reserve(sizeof(*rec), ps->route, KTR_CSW, sizeof(rec->c), tgid, task->pid, task);
+	if (!rec)
 		return;
-	}
-	rec__header(&rec->h, KTR_CSW, sizeof(rec->c), tgid, task->pid, task);
-	rec->s.route = ps->route;
-	rec->s.reserved = 0;
 	rec->c.out = out;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	rec->c.user = regs ? (long)BPF_CORE_READ(regs, orig_ax) < 0 : 0;
 	*(__u64 *)rec->c.wmesg = csw__wmesg(preempt, state, out);
-	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	rec__submit(rec);
 }
 
 SEC("tp_btf/sched_switch")

@@ -89,8 +89,7 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 	g->ktr_fd = regs->di;
 	g->ktr_rw = (kind == KTR_GIO_WRITE_BUF || kind == KTR_GIO_WRITE_IOV ||
 		     kind == KTR_GIO_WRITE_MSG) ? KTR_UIO_WRITE : KTR_UIO_READ;
-	rec__header_current(h, KTR_GENIO, sizeof(*g) + got);
-	rec__output(s, ps->route, sizeof(*s) + sizeof(*h) + sizeof(*g) + got);
+	rec__send(s, ps->route, KTR_GENIO, sizeof(*g) + got);
 }
 
 #endif /* KTRACEB_GENIO_BPF_H */

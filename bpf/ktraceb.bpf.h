@@ -138,6 +138,41 @@ static __always_inline void rec__header_current(struct ktr_header *h, int type, 
 	rec__header(h, type, len, task->tgid, task->pid, task);
 }
 
+/*
+ * The one way a fixed-size record enters the ring: reserve room for a
+ * struct { struct ktr_sample s; struct ktr_header h; payload } of size
+ * bytes, fill the sample (the file it goes to) and the header, and return it
+ * for the caller to fill the payload and rec__submit(); when the ring is
+ * full, count the record lost for its file and return NULL.
+ */
+static __always_inline void *rec__reserve(__u64 size, __u32 route, int type, int len, __u32 pid,
+					  __u32 tid, struct task_struct *task)
+{
+	struct ktr_sample *s = bpf_ringbuf_reserve(&rb, size, 0);
+
+	if (!s) {
+		rec__count_lost(route);
+		return NULL;
+	}
+	s->route = route;
+	s->reserved = 0;
+	rec__header((struct ktr_header *)(s + 1), type, len, pid, tid, task);
+	return s;
+}
+
+/* rec__reserve() for a record about the current thread. */
+static __always_inline void *rec__reserve_current(__u64 size, __u32 route, int type, int len)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return rec__reserve(size, route, type, len, task->tgid, task->pid, task);
+}
+
+static __always_inline void rec__submit(void *rec)
+{
+	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+}
+
 /* The per-CPU scratch area for records whose size is known only at run time. */
 static __always_inline struct ktr_sample *rec__scratch(void)
 {
@@ -146,9 +181,16 @@ static __always_inline struct ktr_sample *rec__scratch(void)
 	return bpf_map_lookup_elem(&scratch, &cpu);
 }
 
-/* Copy a record built in scratch into the ring, or count it lost. */
-static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64 size)
+/*
+ * The one way a record built in scratch (s, its header right after it, len
+ * bytes of payload after that) enters the ring: its header is filled for
+ * the current thread, then it is copied, or counted lost for its file.
+ */
+static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
 {
+	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
+
+	rec__header_current((struct ktr_header *)(s + 1), type, len);
 	s->route = route;
 	s->reserved = 0;
 	barrier_var(size); /* the verifier must see this bound, clang may not drop it */

@@ -24,18 +24,14 @@ struct exit_sample {
 static __always_inline void proc__emit_ctor(__u32 route, __u32 sv_flags, __u32 pid, __u32 tid,
 					    struct task_struct *task)
 {
-	struct ctor_sample *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	struct ctor_sample *rec =
+		rec__reserve(sizeof(*rec), route, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
 
-	if (!rec) {
-		rec__count_lost(route);
+	if (!rec)
 		return;
-	}
-	rec__header(&rec->h, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
-	rec->s.route = route;
-	rec->s.reserved = 0;
 	rec->c.sv_flags = sv_flags;
 	rec->pad = 0;
-	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	rec__submit(rec);
 }
 
 /* The exec'd file's path, from the kernel's copy: the old image is gone. */
@@ -52,8 +48,7 @@ static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binp
 	if (n <= 1)
 		return; /* unreadable, or "" (AT_EMPTY_PATH): no lookup */
 	n = (n - 1) & (KTR_PATH_MAX - 1);
-	rec__header_current(h, KTR_NAMEI, n);
-	rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
+	rec__send(s, route, KTR_NAMEI, n);
 }
 
 /*
@@ -76,8 +71,7 @@ static __always_inline void proc__emit_strings(__u32 route, int type, __u64 star
 		h = (void *)(s + 1);
 		if (bpf_probe_read_user(h + 1, n, (void *)start) < 0)
 			return;
-		rec__header_current(h, type, n);
-		rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
+		rec__send(s, route, type, n);
 		start += n;
 	}
 }
@@ -199,18 +193,12 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	 * EXIT record is already in the ring for its last drain of the file.
 	 */
 	route = ps->route;
-	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
-	if (!rec) {
-		rec__count_lost(route);
-		bpf_map_delete_elem(&procs, &tgid);
-		return 0;
+	rec = rec__reserve(sizeof(*rec), route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
+	if (rec) {
+		rec->e.status = BPF_CORE_READ(p, exit_code);
+		rec->e.pad = 0;
+		rec__submit(rec);
 	}
-	rec__header(&rec->h, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
-	rec->s.route = route;
-	rec->s.reserved = 0;
-	rec->e.status = BPF_CORE_READ(p, exit_code);
-	rec->e.pad = 0;
-	bpf_ringbuf_submit(rec, rec__wakeup_flag());
 	bpf_map_delete_elem(&procs, &tgid);
 	return 0;
 }

@@ -65,15 +65,10 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 	/* the stop of a command whose probes are being armed (KTR_PS_HOLD) */
 	if (sig == SIGSTOP && (ps->flags & KTR_PS_HELD))
 		return 0;
-	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
-	if (!rec) {
-		rec__count_lost(ps->route);
+	rec = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
+	if (!rec)
 		return 0;
-	}
 	task = bpf_get_current_task_btf();
-	rec__header_current(&rec->h, KTR_PSIG, sizeof(rec->p));
-	rec->s.route = ps->route;
-	rec->s.reserved = 0;
 	rec->p.signo = sig;
 	rec->p.pad0 = 0;
 	rec->p.action = ka ? (__u64)BPF_CORE_READ(ka, sa.sa_handler) : 0;
@@ -97,6 +92,6 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 	rec->p.mask[2] = 0;
 	rec->p.mask[3] = 0;
 	rec->p.pad1 = 0;
-	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	rec__submit(rec);
 	return 0;
 }

@@ -76,8 +76,7 @@ static __always_inline void struct__emit(__u32 route, const volatile struct ktr_
 		payload[i] = cap->name[i];
 	if (bpf_probe_read_user(payload + namelen, len, (void *)uptr) < 0)
 		return;
-	rec__header_current(h, KTR_STRUCT, namelen + len);
-	rec__output(s, route, sizeof(*s) + sizeof(*h) + namelen + len);
+	rec__send(s, route, KTR_STRUCT, namelen + len);
 }
 
 /* Every capture of syscall id due at this point (KTR_CAP_AT_ENTRY or _EXIT). */

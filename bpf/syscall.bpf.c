@@ -86,35 +86,26 @@ static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
 		narg = compat ? ktr_nargs32[id] : ktr_nargs64[id];
 	if (narg > KTR_MAXARGS)
 		narg = KTR_MAXARGS;
-	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
-	if (!rec) {
-		rec__count_lost(route);
+	rec = rec__reserve_current(sizeof(*rec), route, KTR_SYSCALL,
+				   sizeof(struct ktr_syscall) + narg * sizeof(__u64));
+	if (!rec)
 		return;
-	}
 	syscall__args(regs, compat, args);
-	rec__header_current(&rec->h, KTR_SYSCALL,
-			    sizeof(struct ktr_syscall) + narg * sizeof(__u64));
-	rec->s.route = route;
-	rec->s.reserved = 0;
 	rec->c.ktr_code = id;
 	rec->c.ktr_narg = narg;
 	rec->c.ktr_pad = 0;
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		rec->c.ktr_args[i] = i < narg ? args[i] : 0;
-	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	rec__submit(rec);
 }
 
 static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
 {
-	struct ret_sample *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	struct ret_sample *rec =
+		rec__reserve_current(sizeof(*rec), route, KTR_SYSRET, sizeof(rec->r));
 
-	if (!rec) {
-		rec__count_lost(route);
+	if (!rec)
 		return;
-	}
-	rec__header_current(&rec->h, KTR_SYSRET, sizeof(rec->r));
-	rec->s.route = route;
-	rec->s.reserved = 0;
 	rec->r.ktr_code = id;
 	rec->r.ktr_eosys = 0;
 	if (ret < 0 && ret >= -4095) {
@@ -124,7 +115,7 @@ static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
 		rec->r.ktr_error = 0;
 		rec->r.ktr_retval = ret;
 	}
-	bpf_ringbuf_submit(rec, rec__wakeup_flag());
+	rec__submit(rec);
 }
 
 /* One KTR_NAMEI for a user-space path; NULL and unreadable pointers give none. */
@@ -144,8 +135,7 @@ static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 	if (n <= 1)
 		return; /* unreadable, or "" (AT_EMPTY_PATH): no lookup */
 	n = (n - 1) & (KTR_PATH_MAX - 1);
-	rec__header_current(h, KTR_NAMEI, n);
-	rec__output(s, route, sizeof(*s) + sizeof(*h) + n);
+	rec__send(s, route, KTR_NAMEI, n);
 }
 
 static __always_inline void namei__emit_args(__u32 route, long id, int compat, struct pt_regs *regs)

@@ -138,8 +138,7 @@ static __always_inline void usdt__utrace(struct pt_regs *ctx, struct ktr_proc_st
 		rec__count_lost(ps->route);
 		return;
 	}
-	rec__header_current(h, KTR_USER, len);
-	rec__output(s, ps->route, sizeof(*s) + sizeof(*h) + len);
+	rec__send(s, ps->route, KTR_USER, len);
 }
 
 /* ktraceb:span_enter(subsys, name, kv, depth) and span_exit(..., err). */
@@ -170,8 +169,7 @@ static __always_inline void usdt__span(struct pt_regs *ctx, struct ktr_proc_stat
 			 false);
 	off &= USER_STRINGS_MASK;
 	u->ku_strlen = off;
-	rec__header_current(h, KTR_USER, sizeof(*u) + off);
-	rec__output(s, ps->route, sizeof(*s) + sizeof(*h) + sizeof(*u) + off);
+	rec__send(s, ps->route, KTR_USER, sizeof(*u) + off);
 }
 
 /* What the per-argument step of a PROBE record (bpf_loop) works on. */
@@ -233,8 +231,7 @@ static __always_inline void usdt__probe(struct pt_regs *ctx, struct ktr_proc_sta
 	bpf_loop(nargs, probe__arg, &w, 0);
 	off = w.off & USER_STRINGS_MASK;
 	u->ku_strlen = off;
-	rec__header_current(h, KTR_USER, sizeof(*u) + 8 * nargs + off);
-	rec__output(s, ps->route, sizeof(*s) + sizeof(*h) + sizeof(*u) + 8 * nargs + off);
+	rec__send(s, ps->route, KTR_USER, sizeof(*u) + 8 * nargs + off);
 }
 
 SEC("uprobe")
