@@ -22,7 +22,6 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 VMLINUX_BTF ?=
 VMLINUX_H := vmlinux/$(ARCH)/vmlinux.h
-UNISTD_DIR ?= /usr/include/$(shell uname -m)-linux-gnu/asm
 
 LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 LIBBPF_LIBS := $(or $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null),-lbpf) -lelf -lz
@@ -50,7 +49,11 @@ endif
 BPF_SRCS := bpf/maps.bpf.c $(filter-out bpf/maps.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:%.c=$(O)/%.o)
 
-GEN_SRCS := $(O)/gen/syscalls_x86_64.c $(O)/gen/syscalls_i386.c
+# the kernel's syscall tables (src/decode/tables/) the generated ones come from
+SYSCALL_ABIS := x86_64 i386 arm64
+SYSCALL_TBLS := $(SYSCALL_ABIS:%=src/decode/tables/syscall_%.tbl)
+SYSCALL_SIGS := src/decode/tables/syscalls.sig src/decode/tables/syscalls.extra
+GEN_SRCS := $(SYSCALL_ABIS:%=$(O)/gen/syscalls_%.c)
 COMMON_SRCS := src/trstr.c $(wildcard src/decode/*.c)
 KTRACEB_SRCS := src/ktraceb.c $(filter-out src/ktraceb.c,$(wildcard src/ktr_*.c))
 KDUMP_SRCS := src/kdump.c $(filter-out src/kdump.c,$(wildcard src/kdump_*.c))
@@ -97,21 +100,20 @@ $(VMLINUX_H):
 endif
 
 # --- generated syscall tables ----------------------------------------------
-$(O)/gen/syscalls_x86_64.c: scripts/gensyscalls.sh $(UNISTD_DIR)/unistd_64.h \
-		src/decode/syscalls.sig src/decode/syscalls.extra | $(O)/gen
-	$(call msg,GEN,$@)
-	$(Q)scripts/gensyscalls.sh x86_64 $(UNISTD_DIR)/unistd_64.h src/decode/syscalls.sig \
-		src/decode/syscalls.extra > $@
+# From the kernel's syscall tables committed in src/decode/tables/ (kernel
+# 6.18), never from the build machine's headers.
 
-$(O)/gen/syscalls_i386.c: scripts/gensyscalls.sh $(UNISTD_DIR)/unistd_32.h \
-		src/decode/syscalls.sig src/decode/syscalls.extra | $(O)/gen
+$(O)/gen/syscalls_%.c: src/decode/tables/syscall_%.tbl scripts/gensyscalls.sh $(SYSCALL_SIGS) | $(O)/gen
 	$(call msg,GEN,$@)
-	$(Q)scripts/gensyscalls.sh i386 $(UNISTD_DIR)/unistd_32.h src/decode/syscalls.sig \
-		src/decode/syscalls.extra > $@
+	$(Q)scripts/gensyscalls.sh table $* $< $(SYSCALL_SIGS) > $@
+
+$(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/gensyscalls.sh names $(SYSCALL_TBLS) > $@
 
 # A daemon serves only ktraceb commands built from the same sources: the id
 # goes into its socket name (ktr_proto.h), so two builds never share one.
-BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktr*.c src/ktr*.h src/decode/syscalls.*))
+BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktr*.c src/ktr*.h src/decode/tables/*))
 $(O)/gen/build_id.h: FORCE | $(O)/gen
 	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
 	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
@@ -131,6 +133,9 @@ $(O)/gen/%.o: $(O)/gen/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
 
+# Tables keyed by syscall name check each name against the generated list.
+$(LIB_OBJS) $(KTRACEB_OBJS) $(TEST_BINS:%=%.o): | $(O)/gen/syscall_names.h
+
 # The loader includes the skeleton: build it before any ktraceb object.
 $(KTRACEB_OBJS): | $(O)/ktraceb.skel.h
 
@@ -146,6 +151,9 @@ $(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/trstr.o $(GEN_SRCS:.c=.o)
 $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+# the capture tables live in the tracer; their names are checked here
+$(O)/tests/unit/test_tables: $(O)/src/ktr_captures.o
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)
@@ -175,8 +183,39 @@ $(O)/tests/progs/%.so: tests/progs/%.c
 $(O)/bpf $(O)/gen:
 	$(Q)mkdir -p $@
 
+# --- fuzzing -------------------------------------------------------------------
+# The kdump reader and printers, with the sanitizers: reader_replay runs the
+# committed corpus (tests/fuzz/corpus) once, reader_fuzz is the libFuzzer
+# target t_fuzz.sh runs for a few seconds.
+FUZZ_LIB_SRCS := $(COMMON_SRCS) $(filter-out src/kdump.c,$(KDUMP_SRCS))
+FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer $(CPPFLAGS_ALL)
+
+$(O)/tests/fuzz/reader_replay: tests/fuzz/replay.c tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) \
+		$(GEN_SRCS) | $(O)/gen/syscall_names.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
+
+$(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) \
+		| $(O)/gen/syscall_names.h
+	@mkdir -p $(@D)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) -o $@
+
+FUZZ_BINS := $(O)/tests/fuzz/reader_replay $(O)/tests/fuzz/reader_fuzz
+
 # --- tests, demo, bench ------------------------------------------------------
-check test: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o
+# make check: what needs neither root nor BPF (unit tests, the decoders, the
+# reader, kdump on generated and hostile files, the fuzz corpus), run as an
+# ordinary user (nobody when started by root).  make test: everything.
+CHECK_BINS := $(O)/kdump $(TEST_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS) \
+	$(O)/tests/progs/ktrgen $(O)/tests/progs/ktrwalk
+
+check: $(CHECK_BINS)
+	$(Q)O=$(O) KTR_TIER=check tests/run.sh
+
+test: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS)
 	$(Q)O=$(O) tests/run.sh
 
 demo: all

@@ -4,8 +4,8 @@
 #
 # Dump the running kernel's syscall signatures from tracefs, one line per
 # syscall: "name<TAB>nargs<TAB>type name;type name;...".  The committed
-# src/decode/syscalls.sig was made with:
-#   scripts/dump-syscall-sigs.sh > src/decode/syscalls.sig
+# src/decode/tables/syscalls.sig was made with:
+#   scripts/dump-syscall-sigs.sh > src/decode/tables/syscalls.sig
 # Needs CONFIG_FTRACE_SYSCALLS and tracefs (mount -t tracefs none /sys/kernel/tracing).
 set -eu
 ev=${TRACEFS:-/sys/kernel/tracing}/events/syscalls

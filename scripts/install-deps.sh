@@ -11,7 +11,7 @@
 set -eu
 
 PKGS="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
-linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux
+linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
 coreutils procps tar"
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -8,9 +8,13 @@
 #ifndef KTRACEB_KTR_CAPTURES_H
 #define KTRACEB_KTR_CAPTURES_H
 
+#include <stddef.h>
 #include "ktraceb/bpf_shared.h"
 
 /* Fill genio[nr] and caps[nr][] for the x86_64 syscall table. */
 void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES]);
+
+/* The syscall of the i-th capture or GENIO entry, NULL past the last. */
+const char *ktr_captures__syscall_at(size_t i);
 
 #endif /* KTRACEB_KTR_CAPTURES_H */

@@ -12,7 +12,10 @@
 #   O=build tests/run.sh [PATTERN]   PATTERN: only tests whose name contains it
 #
 # Environment: O (build dir, default build), KTR_TEST_TIMEOUT (seconds per
-# binary or script, default 300).
+# binary or script, default 300), KTR_TIER: "check" runs only what needs no
+# root and no BPF (the unit tests and the e2e scripts that do not call
+# need_tracer), as an ordinary user: started by root, it runs itself again
+# as nobody when nobody can read the tree.
 
 cd "$(dirname "$0")/.." || exit 1
 O=${O:-build}
@@ -23,10 +26,27 @@ esac
 export O
 TIMEOUT=${KTR_TEST_TIMEOUT:-300}
 PATTERN=${1:-}
+TIER=${KTR_TIER:-all}
+
+if [ "$TIER" = check ] && [ "$(id -u)" -eq 0 ] && [ -z "${KTR_CHECK_AS_ROOT:-}" ]; then
+	drop="setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all"
+	if $drop test -r tests/run.sh -a -x "$O/kdump" 2>/dev/null; then
+		echo "check: running as nobody" >&2
+		exec $drop env O="$O" KTR_TIER=check KTR_TEST_TIMEOUT="$TIMEOUT" \
+			HOME=/nonexistent TMPDIR=/tmp sh tests/run.sh "$PATTERN"
+	fi
+	echo "check: nobody cannot read $(pwd) or $O: running as root" >&2
+	KTR_CHECK_AS_ROOT=1
+	ASROOT=1
+fi
 
 npass=0
 nfail=0
 nskip=0
+if [ -n "${ASROOT:-}" ]; then
+	echo "SKIP: check_as_nobody (the tree is not readable by nobody)"
+	nskip=1
+fi
 out=$(mktemp "${TMPDIR:-/tmp}/ktr-run.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT
 trap 'exit 130' INT TERM
@@ -95,6 +115,9 @@ fi
 for t in tests/e2e/t_*.sh; do
 	[ -f "$t" ] || continue
 	matches "${t##*/}" || continue
+	if [ "$TIER" = check ] && grep -q '^need_tracer' "$t"; then
+		continue
+	fi
 	run "${t##*/}" bash "$t"
 done
 

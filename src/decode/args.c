@@ -48,6 +48,16 @@ bool ktr_scdec_tables_sorted(void)
 	return true;
 }
 
+const char *ktr_scdec_name_at(size_t i)
+{
+	for (size_t f = 0; f < KTR_NELEM(families); f++) {
+		if (i < *families[f].n)
+			return families[f].tab[i].name;
+		i -= *families[f].n;
+	}
+	return NULL;
+}
+
 static bool name_in(const char *name, const char *const *list)
 {
 	for (; *list; list++)

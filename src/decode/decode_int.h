@@ -122,5 +122,8 @@ void ktr_print_open_flags(FILE *out, __u64 v, int flags);
 
 /* For the unit test: every dispatch table sorted and free of duplicates. */
 bool ktr_scdec_tables_sorted(void);
+/* The syscall name of the i-th decoder entry (all families), NULL past the
+ * last: for the unit test that checks every name against the tables. */
+const char *ktr_scdec_name_at(size_t i);
 
 #endif /* KTRACEB_DECODE_INT_H */

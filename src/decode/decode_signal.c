@@ -175,16 +175,16 @@ static void arg_handler(FILE *out, const struct ktr_argctx *c, int i)
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_signal[] = {
-	{ "kill", { F, S } },
-	{ "pidfd_send_signal", { F, S, H } },
-	{ "rt_sigaction", { S, H, H } },
-	{ "rt_sigprocmask", { arg_how, H, H } },
-	{ "rt_sigqueueinfo", { F, S, H } },
-	{ "rt_tgsigqueueinfo", { F, F, S, H } },
-	{ "sigaction", { S, H, H } },
-	{ "signal", { S, arg_handler } },
-	{ "sigprocmask", { arg_how, H, H } },
-	{ "tgkill", { F, F, S } },
-	{ "tkill", { F, S } },
+	{ KTR_SC(kill), { F, S } },
+	{ KTR_SC(pidfd_send_signal), { F, S, H } },
+	{ KTR_SC(rt_sigaction), { S, H, H } },
+	{ KTR_SC(rt_sigprocmask), { arg_how, H, H } },
+	{ KTR_SC(rt_sigqueueinfo), { F, S, H } },
+	{ KTR_SC(rt_tgsigqueueinfo), { F, F, S, H } },
+	{ KTR_SC(sigaction), { S, H, H } },
+	{ KTR_SC(signal), { S, arg_handler } },
+	{ KTR_SC(sigprocmask), { arg_how, H, H } },
+	{ KTR_SC(tgkill), { F, F, S } },
+	{ KTR_SC(tkill), { F, S } },
 };
 const size_t ktr_nscdec_signal = KTR_NELEM(ktr_scdec_signal);

@@ -6,6 +6,7 @@
  * width structs (the record bytes have no alignment guarantee).
  */
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <fcntl.h>
 #include "struct_int.h"
@@ -31,6 +32,14 @@ void ktr_field_hex(struct ktr_fields *f, const char *name, __u64 v)
 {
 	ktr_field(f, name);
 	fprintf(f->out, "%#llx", (unsigned long long)v);
+}
+
+void ktr_field_rest(struct ktr_fields *f, size_t len, size_t shown)
+{
+	if (len <= shown)
+		return;
+	fprintf(f->out, "%s<%zu byte%s more>", f->n++ ? ", " : "", len - shown,
+		len - shown == 1 ? "" : "s");
 }
 
 void ktr_print_time(FILE *out, __s64 sec, __s64 frac, int ndigits)
@@ -111,7 +120,13 @@ struct k_statx {
 	__u64 spare[13];
 };
 _Static_assert(sizeof(struct k_statx) == 256, "struct statx");
+#define K_STATX_MNT_ID	      0x1000 /* newer than some libc headers */
+#define K_STATX_MNT_ID_UNIQUE 0x4000
 
+/*
+ * The fields statx filled are those its mask names (the kernel leaves the
+ * others zero, or stale): dev, blksize and the attributes are always set.
+ */
 static void print_statx(FILE *out, const unsigned char *p, size_t len, int flags)
 {
 	struct ktr_fields f = { out, 0 };
@@ -122,21 +137,36 @@ static void print_statx(FILE *out, const unsigned char *p, size_t len, int flags
 	ktr_print_mask(out, &ktr_statx_mask_tab, s.mask, flags);
 	ktr_field(&f, "dev");
 	fprintf(out, "%u:%u", s.dev_major, s.dev_minor);
-	ktr_field_u64(&f, "ino", s.ino);
-	field_mode(&f, s.mode, flags);
-	ktr_field_u64(&f, "nlink", s.nlink);
-	ktr_field_u64(&f, "uid", s.uid);
-	ktr_field_u64(&f, "gid", s.gid);
-	ktr_field(&f, "rdev");
-	fprintf(out, "%u:%u", s.rdev_major, s.rdev_minor);
-	ktr_field_u64(&f, "size", s.size);
+	if (s.mask & STATX_INO)
+		ktr_field_u64(&f, "ino", s.ino);
+	if (s.mask & (STATX_TYPE | STATX_MODE))
+		field_mode(&f, s.mode, flags);
+	if (s.mask & STATX_NLINK)
+		ktr_field_u64(&f, "nlink", s.nlink);
+	if (s.mask & STATX_UID)
+		ktr_field_u64(&f, "uid", s.uid);
+	if (s.mask & STATX_GID)
+		ktr_field_u64(&f, "gid", s.gid);
+	if (s.mask & STATX_TYPE) {
+		ktr_field(&f, "rdev");
+		fprintf(out, "%u:%u", s.rdev_major, s.rdev_minor);
+	}
+	if (s.mask & STATX_SIZE)
+		ktr_field_u64(&f, "size", s.size);
 	ktr_field_u64(&f, "blksize", s.blksize);
-	ktr_field_u64(&f, "blocks", s.blocks);
+	if (s.mask & STATX_BLOCKS)
+		ktr_field_u64(&f, "blocks", s.blocks);
 	ktr_field_hex(&f, "attributes", s.attributes);
-	field_time(&f, "atime", s.atime.sec, s.atime.nsec);
-	field_time(&f, "btime", s.btime.sec, s.btime.nsec);
-	field_time(&f, "ctime", s.ctime.sec, s.ctime.nsec);
-	field_time(&f, "mtime", s.mtime.sec, s.mtime.nsec);
+	if (s.mask & STATX_ATIME)
+		field_time(&f, "atime", s.atime.sec, s.atime.nsec);
+	if (s.mask & STATX_BTIME)
+		field_time(&f, "btime", s.btime.sec, s.btime.nsec);
+	if (s.mask & STATX_CTIME)
+		field_time(&f, "ctime", s.ctime.sec, s.ctime.nsec);
+	if (s.mask & STATX_MTIME)
+		field_time(&f, "mtime", s.mtime.sec, s.mtime.nsec);
+	if (s.mask & (K_STATX_MNT_ID | K_STATX_MNT_ID_UNIQUE))
+		ktr_field_u64(&f, "mnt_id", s.mnt_id);
 }
 
 struct k_statfs {
@@ -262,18 +292,29 @@ static const struct ktr_sym resolve_sym[] = {
 };
 const struct ktr_symtab ktr_resolve_tab = KTR_SYMTAB(resolve_sym);
 
+/*
+ * struct open_how is extensible: 24 bytes today (OPEN_HOW_SIZE_VER0).  The
+ * fields the recorded size holds are printed, then what is left over.
+ */
 static void print_open_how(FILE *out, const unsigned char *p, size_t len, int flags)
 {
 	struct ktr_fields f = { out, 0 };
-	struct k_open_how h;
+	struct k_open_how h = { 0 };
 
-	memcpy(&h, p, sizeof(h));
-	ktr_field(&f, "flags");
-	ktr_print_open_flags(out, h.flags, flags);
-	ktr_field(&f, "mode");
-	ktr_print_octal(out, h.mode, flags);
-	ktr_field(&f, "resolve");
-	ktr_print_mask(out, &ktr_resolve_tab, h.resolve, flags);
+	memcpy(&h, p, len < sizeof(h) ? len : sizeof(h));
+	if (len >= 8) {
+		ktr_field(&f, "flags");
+		ktr_print_open_flags(out, h.flags, flags);
+	}
+	if (len >= 16) {
+		ktr_field(&f, "mode");
+		ktr_print_octal(out, h.mode, flags);
+	}
+	if (len >= 24) {
+		ktr_field(&f, "resolve");
+		ktr_print_mask(out, &ktr_resolve_tab, h.resolve, flags);
+	}
+	ktr_field_rest(&f, len, len / 8 * 8 < 24 ? len / 8 * 8 : 24);
 }
 
 struct k_flock {
@@ -388,7 +429,7 @@ static const struct ktr_structdec structs_file[] = {
 	{ "itimerspec", 32, 32, 0, print_itimerspec },
 	{ "itimerval", 32, 32, 0, print_itimerval },
 	{ "linux_dirent64", 0, (size_t)-1, 0, print_dirents },
-	{ "open_how", 24, 24, 0, print_open_how },
+	{ "open_how", 1, 24, 0, print_open_how },
 	{ "stat", 144, 144, 0, print_stat },
 	{ "statfs", 120, 120, 0, print_statfs },
 	{ "statx", 256, 256, 0, print_statx },

@@ -28,6 +28,9 @@ void ktr_field(struct ktr_fields *f, const char *name);
 void ktr_field_u64(struct ktr_fields *f, const char *name, __u64 v);
 void ktr_field_s64(struct ktr_fields *f, const char *name, __s64 v);
 void ktr_field_hex(struct ktr_fields *f, const char *name, __u64 v);
+/* An extensible struct shorter than a whole version: "<N bytes more>" for
+ * the bytes from shown to len, nothing when shown == len. */
+void ktr_field_rest(struct ktr_fields *f, size_t len, size_t shown);
 /* "1700000000.123456789" (ndigits 9) or "1.500000" (ndigits 6) */
 void ktr_print_time(FILE *out, __s64 sec, __s64 frac, int ndigits);
 

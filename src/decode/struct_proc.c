@@ -178,32 +178,48 @@ static void print_tms(FILE *out, const unsigned char *p, size_t len, int flags)
 	ktr_field_s64(&f, "cstime", t[3]);
 }
 
-/* struct clone_args: 64 bytes (v0), 80 (v1: set_tid), 88 (v2: cgroup) */
+/*
+ * struct clone_args by its size, as clone3 reads it: 64 bytes (v0), 80 (v1:
+ * set_tid), 88 (v2: cgroup).  A shorter record (the kernel refuses it, but a
+ * program may pass it) shows the whole fields it holds, then the rest.
+ */
 static void print_clone_args(FILE *out, const unsigned char *p, size_t len, int flags)
 {
 	struct ktr_fields f = { out, 0 };
 	__u64 a[11] = { 0 };
+	size_t n = len / 8;
 
-	memcpy(a, p, len);
-	ktr_field(&f, "flags");
-	ktr_print_mask(out, &ktr_clone_flags_tab, a[0], flags);
-	ktr_field_hex(&f, "pidfd", a[1]);
-	ktr_field_hex(&f, "child_tid", a[2]);
-	ktr_field_hex(&f, "parent_tid", a[3]);
-	ktr_field(&f, "exit_signal");
-	if (a[4])
-		ktr_print_signal(out, (__s64)a[4], flags);
-	else
-		fputs("0", out);
-	ktr_field_hex(&f, "stack", a[5]);
-	ktr_field_u64(&f, "stack_size", a[6]);
-	ktr_field_hex(&f, "tls", a[7]);
-	if (len >= 80) {
+	memcpy(a, p, len < sizeof(a) ? len : sizeof(a));
+	if (n > 0) {
+		ktr_field(&f, "flags");
+		ktr_print_mask(out, &ktr_clone_flags_tab, a[0], flags);
+	}
+	if (n > 1)
+		ktr_field_hex(&f, "pidfd", a[1]);
+	if (n > 2)
+		ktr_field_hex(&f, "child_tid", a[2]);
+	if (n > 3)
+		ktr_field_hex(&f, "parent_tid", a[3]);
+	if (n > 4) {
+		ktr_field(&f, "exit_signal");
+		if (a[4])
+			ktr_print_signal(out, (__s64)a[4], flags);
+		else
+			fputs("0", out);
+	}
+	if (n > 5)
+		ktr_field_hex(&f, "stack", a[5]);
+	if (n > 6)
+		ktr_field_u64(&f, "stack_size", a[6]);
+	if (n > 7)
+		ktr_field_hex(&f, "tls", a[7]);
+	if (n > 9) { /* v1: the pair comes together */
 		ktr_field_hex(&f, "set_tid", a[8]);
 		ktr_field_u64(&f, "set_tid_size", a[9]);
 	}
-	if (len >= 88)
+	if (n > 10)
 		ktr_field_u64(&f, "cgroup", a[10]);
+	ktr_field_rest(&f, len, n > 10 ? 88 : n > 9 ? 80 : n > 8 ? 64 : n * 8);
 }
 
 static void print_sched_param(FILE *out, const unsigned char *p, size_t len, int flags)
@@ -279,7 +295,7 @@ static void print_stack(FILE *out, const unsigned char *p, size_t len, int flags
 }
 
 const struct ktr_structdec ktr_structs_proc[] = {
-	{ "clone_args", 64, 88, 0, print_clone_args },
+	{ "clone_args", 1, 88, 0, print_clone_args },
 	{ "rlimit", 16, 16, 0, print_rlimit },
 	{ "rusage", 144, 144, 0, print_rusage },
 	{ "sched_param", 4, 4, 0, print_sched_param },
