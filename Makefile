@@ -10,15 +10,27 @@
 #                   CAP_PERFMON as file capabilities, so users trace their own processes]
 #   make V=1        show the commands
 
-O ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
 VERSION := 0.1
 
-ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+# ARCH is the kernel's name for the target (x86, arm64); another than the
+# host's cross-compiles (make ARCH=arm64: Debian's gcc-aarch64-linux-gnu and
+# the arm64 -dev packages, scripts/install-deps.sh --cross) into build-arm64.
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
+ifeq ($(ARCH),$(HOST_ARCH))
+O ?= build
+else
+O ?= build-$(ARCH)
+CROSS_TRIPLET := $(if $(filter arm64,$(ARCH)),aarch64-linux-gnu,$(if $(filter x86,$(ARCH)),x86_64-linux-gnu,$(error unknown ARCH $(ARCH): x86 or arm64)))
+ifeq ($(origin CC),default)
+CC := $(CROSS_TRIPLET)-gcc
+endif
+export PKG_CONFIG_LIBDIR := /usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig
+endif
 CLANG ?= clang
 BPFTOOL ?= $(firstword $(wildcard /usr/sbin/bpftool /usr/bin/bpftool) bpftool)
-CC ?= cc
 PKG_CONFIG ?= pkg-config
 VMLINUX_BTF ?=
 VMLINUX_H := vmlinux/$(ARCH)/vmlinux.h
@@ -153,7 +165,7 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
 # the capture tables live in the tracer; their names are checked here
-$(O)/tests/unit/test_tables: $(O)/src/ktr_captures.o
+$(O)/tests/unit/test_tables: $(O)/src/ktr_captures.o $(O)/src/ktr_arch.o
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)

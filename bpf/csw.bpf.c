@@ -6,12 +6,13 @@
  * this program only when a trace asks for 'w'.
  *
  * "user" follows BSD's meaning, the thread was running user code: its saved
- * user registers say it was not inside a syscall (orig_ax < 0 after an
+ * user registers say it was not inside a syscall (arch__regs_in_syscall(): after an
  * interrupt from user mode).  wmesg says why it switched, as FreeBSD's
  * wait message does: preempt, yield, sleep, dsleep (uninterruptible),
  * stopped, traced, or dead.
  */
 #include "ktraceb.bpf.h"
+#include "arch.bpf.h"
 
 struct csw_sample {
 	struct ktr_sample s;
@@ -62,7 +63,7 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 		return;
 	rec->c.out = out;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	rec->c.user = regs ? (long)BPF_CORE_READ(regs, orig_ax) < 0 : 0;
+	rec->c.user = regs ? !arch__regs_in_syscall(regs) : 0;
 	*(__u64 *)rec->c.wmesg = csw__wmesg(preempt, state, out);
 	rec__submit(rec);
 }

@@ -40,8 +40,9 @@ static __always_inline __u32 genio__copy_iov(char *data, __u64 uiov, __u64 cnt, 
 	return off;
 }
 
+/* args: the syscall's (fd, buf or iov or msg, count or iovcnt, ...) */
 static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long ret,
-					struct pt_regs *regs)
+					const __u64 *args)
 {
 	struct ktr_sample *s;
 	struct ktr_header *h;
@@ -70,23 +71,23 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 	switch (kind) {
 	case KTR_GIO_READ_BUF:
 	case KTR_GIO_WRITE_BUF:
-		if (want && bpf_probe_read_user(data, want & 0x1ffff, (void *)regs->si) == 0)
+		if (want && bpf_probe_read_user(data, want & 0x1ffff, (void *)args[1]) == 0)
 			got = want;
 		break;
 	case KTR_GIO_READ_IOV:
 	case KTR_GIO_WRITE_IOV:
-		got = genio__copy_iov(data, regs->si, regs->dx, want);
+		got = genio__copy_iov(data, args[1], args[2], want);
 		break;
 	case KTR_GIO_READ_MSG:
 	case KTR_GIO_WRITE_MSG:
-		if (bpf_probe_read_user(&msg, sizeof(msg), (void *)regs->si) < 0)
+		if (bpf_probe_read_user(&msg, sizeof(msg), (void *)args[1]) < 0)
 			return;
 		got = genio__copy_iov(data, (__u64)msg.msg_iov, msg.msg_iovlen, want);
 		break;
 	}
 	if (got > KTR_IOSIZE_MAX)
 		return;
-	g->ktr_fd = regs->di;
+	g->ktr_fd = args[0];
 	g->ktr_rw = (kind == KTR_GIO_WRITE_BUF || kind == KTR_GIO_WRITE_IOV ||
 		     kind == KTR_GIO_WRITE_MSG) ? KTR_UIO_WRITE : KTR_UIO_READ;
 	rec__send(s, ps->route, KTR_GENIO, sizeof(*g) + got);

@@ -241,15 +241,5 @@ static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32
  */
 int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file);
 
-/* Is the current thread inside a 32-bit (int 0x80 / compat) syscall? */
-static __always_inline int task__in_compat_syscall(void)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-
-	if (bpf_core_field_exists(task->thread_info.status))
-		return (task->thread_info.status & 0x0002 /* TS_COMPAT */) != 0;
-	return 0;
-}
-
 #endif /* !KTR_DEFINE_MAPS */
 #endif /* KTRACEB_BPF_H */

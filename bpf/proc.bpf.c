@@ -5,6 +5,7 @@
  * marker and path on exec, and the end of a process.
  */
 #include "ktraceb.bpf.h"
+#include "arch.bpf.h"
 
 #define ELFCLASS32 1
 
@@ -159,7 +160,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	if (ps->flags & KTR_PS_QUIET)
 		return 0;
 	elfclass = BPF_CORE_READ(bprm, buf[4]);
-	ps->sv_flags = elfclass == ELFCLASS32 ? KTR_SV_LINUX_I386 : KTR_SV_LINUX_AMD64;
+	ps->sv_flags = elfclass == ELFCLASS32 ? ARCH_SV_COMPAT : ARCH_SV_NATIVE;
 	if (ps->facs & KTRFAC_NAMEI)
 		proc__emit_exec_namei(ps->route, bprm);
 	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, p->pid, p);

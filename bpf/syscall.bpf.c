@@ -8,24 +8,20 @@
  * them (getname() faults the pages in), so a path in a page the program has
  * not touched yet is still recorded; the order stays CALL, NAMI, RET as in
  * BSD.  A successful execve has no old image left at exit: its path comes
- * from the kernel's own copy in sched_process_exec (proc.bpf.c).  The
- * argument registers are still the caller's at exit (the kernel leaves
- * di/si/dx/r10/r8/r9 alone), which is how strace reads them too.
+ * from the kernel's own copy in sched_process_exec (proc.bpf.c).  Where the
+ * arguments are at exit is the arch layer's business (arch.bpf.h): still in
+ * the registers on x86_64, kept from sys_enter on arm64.
  *
  * GENIO and STRUCT come from helpers in genio.bpf.h and struct.bpf.h rather
  * than programs of their own: one program per tracepoint does the procs
  * lookup once and fixes the order CALL STRU / NAMI STRU GIO RET.  Both cover
- * the x86_64 syscall table; 32-bit compat syscalls get CALL, NAMI and RET.
+ * the native syscall table; 32-bit compat syscalls get CALL, NAMI and RET.
  */
 #include "ktraceb.bpf.h"
+#include "arch.bpf.h"
 #include "genio.bpf.h"
 #include "struct.bpf.h"
 
-#define NR_EXECVE     59 /* x86_64 */
-#define NR_EXECVEAT   322
-#define NR32_EXECVE   11 /* i386 */
-#define NR32_EXECVEAT 358
-#define NR_MMAP	      9 /* x86_64 */
 #define PROT_WRITE    0x2
 #define PROT_EXEC     0x4
 #define MAP_PRIVATE   0x02
@@ -49,37 +45,61 @@ struct ret_sample {
 	struct ktr_sysret r;
 };
 
-static __always_inline void syscall__args(struct pt_regs *regs, int compat, __u64 *args)
+#if ARCH_KEEP_ARGS
+/* The arguments of each traced thread's current syscall, from sys_enter. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct kept_args);
+} kept_args SEC(".maps");
+
+struct kept_args {
+	__u64 a[KTR_MAXARGS];
+};
+#endif
+
+/* The arguments at sys_enter; kept for sys_exit where the arch needs it. */
+static __always_inline void syscall__entry_args(struct pt_regs *regs, int compat, __u64 *args)
 {
-	if (compat) {
-		args[0] = (__u32)regs->bx;
-		args[1] = (__u32)regs->cx;
-		args[2] = (__u32)regs->dx;
-		args[3] = (__u32)regs->si;
-		args[4] = (__u32)regs->di;
-		args[5] = (__u32)regs->bp;
-	} else {
-		args[0] = regs->di;
-		args[1] = regs->si;
-		args[2] = regs->dx;
-		args[3] = regs->r10;
-		args[4] = regs->r8;
-		args[5] = regs->r9;
-	}
+	arch__regs_args(regs, compat, args);
+#if ARCH_KEEP_ARGS
+	struct kept_args *k = bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL,
+						   BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (k)
+		for (int i = 0; i < KTR_MAXARGS; i++)
+			k->a[i] = args[i];
+#endif
+}
+
+/* The arguments at sys_exit: false if they are not known (entry unseen). */
+static __always_inline bool syscall__exit_args(struct pt_regs *regs, int compat, __u64 *args)
+{
+#if ARCH_KEEP_ARGS
+	struct kept_args *k = bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL, 0);
+
+	if (!k)
+		return false;
+	for (int i = 0; i < KTR_MAXARGS; i++)
+		args[i] = k->a[i];
+	return true;
+#else
+	arch__regs_args(regs, compat, args);
+	return true;
+#endif
 }
 
 static __always_inline int syscall__is_exec(long id, int compat)
 {
 	if (compat)
-		return id == NR32_EXECVE || id == NR32_EXECVEAT;
-	return id == NR_EXECVE || id == NR_EXECVEAT;
+		return id == ARCH_NR32_EXECVE || id == ARCH_NR32_EXECVEAT;
+	return id == ARCH_NR_EXECVE || id == ARCH_NR_EXECVEAT;
 }
 
-static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
-					       struct pt_regs *regs)
+static __always_inline void syscall__emit_call(__u32 route, long id, int compat, const __u64 *args)
 {
 	struct call_sample *rec;
-	__u64 args[KTR_MAXARGS];
 	int narg = KTR_MAXARGS;
 
 	if (id >= 0 && id < KTR_MAX_SYSCALLS)
@@ -90,7 +110,6 @@ static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
 				   sizeof(struct ktr_syscall) + narg * sizeof(__u64));
 	if (!rec)
 		return;
-	syscall__args(regs, compat, args);
 	rec->c.ktr_code = id;
 	rec->c.ktr_narg = narg;
 	rec->c.ktr_pad = 0;
@@ -138,9 +157,8 @@ static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 	rec__send(s, route, KTR_NAMEI, n);
 }
 
-static __always_inline void namei__emit_args(__u32 route, long id, int compat, struct pt_regs *regs)
+static __always_inline void namei__emit_args(__u32 route, long id, int compat, const __u64 *args)
 {
-	__u64 args[KTR_MAXARGS];
 	__u8 mask;
 
 	if (id < 0 || id >= KTR_MAX_SYSCALLS)
@@ -148,7 +166,6 @@ static __always_inline void namei__emit_args(__u32 route, long id, int compat, s
 	mask = compat ? ktr_pathmask32[id] : ktr_pathmask64[id];
 	if (!mask)
 		return;
-	syscall__args(regs, compat, args);
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		if (mask & (1 << i))
 			namei__emit_user(route, args[i]);
@@ -172,25 +189,23 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
 	struct ktr_proc_state *ps = proc__lookup();
+	__u64 args[KTR_MAXARGS];
 	int compat;
 
 	if (!ps)
 		return 0;
-	compat = task__in_compat_syscall();
+	compat = arch__in_compat_syscall();
 	if (ps->flags & KTR_PS_QUIET) {
 		/* ktraceb command: tracing starts at the command's execve */
 		if ((ps->flags & KTR_PS_PENDING) || !syscall__is_exec(id, compat))
 			return 0;
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 	}
+	syscall__entry_args(regs, compat, args);
 	if (ps->facs & KTRFAC_SYSCALL)
-		syscall__emit_call(ps->route, id, compat, regs);
-	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
-		__u64 args[KTR_MAXARGS];
-
-		syscall__args(regs, 0, args);
+		syscall__emit_call(ps->route, id, compat, args);
+	if ((ps->facs & KTRFAC_STRUCT) && !compat)
 		struct__capture(ps->route, id, 0, args, KTR_CAP_AT_ENTRY);
-	}
 	return 0;
 }
 
@@ -203,30 +218,43 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 
 	if (!ps || (ps->flags & KTR_PS_QUIET))
 		return 0;
-	id = regs->orig_ax;
-	compat = task__in_compat_syscall();
-	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat)))
-		namei__emit_args(ps->route, id, compat, regs);
+	id = arch__syscall_nr(regs);
+	compat = arch__in_compat_syscall();
+	/* each facility fetches the arguments itself: one verifier path each */
+	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat))) {
+		__u64 args[KTR_MAXARGS];
+
+		if (syscall__exit_args(regs, compat, args))
+			namei__emit_args(ps->route, id, compat, args);
+	}
 	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
 		__u64 args[KTR_MAXARGS];
 
-		syscall__args(regs, 0, args);
-		struct__capture(ps->route, id, ret, args, KTR_CAP_AT_EXIT);
+		if (syscall__exit_args(regs, 0, args))
+			struct__capture(ps->route, id, ret, args, KTR_CAP_AT_EXIT);
 	}
-	if ((ps->facs & KTRFAC_GENIO) && !compat)
-		genio__emit(ps, id, ret, regs);
+	if ((ps->facs & KTRFAC_GENIO) && !compat) {
+		__u64 args[KTR_MAXARGS];
+
+		if (syscall__exit_args(regs, 0, args))
+			genio__emit(ps, id, ret, args);
+	}
 	/*
 	 * A library loaded (at start, or by dlopen): its text mapped
 	 * executable, then its data (where semaphores are) privately writable
 	 * at a fixed place, as ld.so does.  Each time, its USDT probes.
+	 * mmap(addr, len, prot, flags, fd, off).
 	 */
-	if ((ps->facs & KTRFAC_USER) && id == NR_MMAP && !compat && ret >= 0 &&
-	    !(regs->r10 & MAP_ANONYMOUS) &&
-	    ((regs->dx & PROT_EXEC) ||
-	     ((regs->dx & PROT_WRITE) &&
-	      (regs->r10 & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
-		note__file(ps, KTR_NOTE_MMAP, bpf_get_current_task_btf()->tgid,
-			   (__u64)syscall__fd_file(regs->r8));
+	if ((ps->facs & KTRFAC_USER) && id == ARCH_NR_MMAP && !compat && ret >= 0) {
+		__u64 args[KTR_MAXARGS];
+
+		if (syscall__exit_args(regs, 0, args) && !(args[3] & MAP_ANONYMOUS) &&
+		    ((args[2] & PROT_EXEC) ||
+		     ((args[2] & PROT_WRITE) &&
+		      (args[3] & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
+			note__file(ps, KTR_NOTE_MMAP, bpf_get_current_task_btf()->tgid,
+				   (__u64)syscall__fd_file(args[4]));
+	}
 	if (ps->facs & KTRFAC_SYSRET)
 		syscall__emit_ret(ps->route, id, ret);
 	return 0;

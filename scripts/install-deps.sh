@@ -7,8 +7,24 @@
 # mounts tracefs if it is not mounted (the tracer attaches to BTF tracepoints
 # and does not need it, but perf trace and bpftool do; failure is ignored).
 # Run as root, or with sudo available.
+#
+#   scripts/install-deps.sh [--cross]
+#
+# --cross also installs what `make ARCH=arm64` cross-compiles with (Debian's
+# aarch64 gcc and the arm64 -dev packages, adding the arm64 architecture to
+# dpkg) and qemu-user, which runs the arm64 kdump in tests (t_arm64.sh).
 
 set -eu
+
+CROSS=
+case ${1:-} in
+--cross) CROSS=1 ;;
+"") ;;
+*)
+	echo "usage: install-deps.sh [--cross]" >&2
+	exit 2
+	;;
+esac
 
 PKGS="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
 linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
@@ -34,6 +50,19 @@ if command -v dpkg-query >/dev/null 2>&1; then
 	done
 else
 	echo "install-deps: not a Debian system; install by hand:" $PKGS >&2
+fi
+
+CROSS_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64
+zlib1g-dev:arm64 qemu-user"
+if [ -n "$CROSS" ] && command -v dpkg-query >/dev/null 2>&1; then
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64
+		missing="$missing $CROSS_PKGS" # the arm64 lists need an update first
+	else
+		for p in $CROSS_PKGS; do
+			installed "$p" || missing="$missing $p"
+		done
+	fi
 fi
 
 if [ -n "$missing" ]; then

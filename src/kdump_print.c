@@ -31,6 +31,7 @@ struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
 		return NULL;
 	kd->o = *opts;
 	kd->out = out;
+	ktr_decode_set_machine("x86_64"); /* until the file's INFO record says */
 	return kd;
 }
 
@@ -415,6 +416,8 @@ static int consume(struct kdump *kd, const struct ktr_header *h, const unsigned 
 		if (len < sizeof(fi))
 			return 0;
 		memcpy(&fi, d, sizeof(fi));
+		fi.fi_machine[sizeof(fi.fi_machine) - 1] = '\0';
+		ktr_decode_set_machine(fi.fi_machine);
 		kd->have_fileinfo = 1;
 		kd->wall_offset_ns = fi.fi_wall_offset_ns;
 		return 0;

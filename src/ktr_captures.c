@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ktr_captures.h"
-#include "syscalltab.h"
+#include "ktr_arch.h"
 
 #define ENTRY KTR_CAP_AT_ENTRY
 #define EXIT  KTR_CAP_AT_EXIT
@@ -111,8 +111,10 @@ const char *ktr_captures__syscall_at(size_t i)
 
 static int syscall_nr(const char *name)
 {
-	for (unsigned int nr = 0; nr < ktr_nsysent_x86_64 && nr < KTR_MAX_SYSCALLS; nr++)
-		if (ktr_sysent_x86_64[nr].name && strcmp(ktr_sysent_x86_64[nr].name, name) == 0)
+	const struct ktr_sysent *tab = ktr_arch_host.native;
+
+	for (unsigned int nr = 0; nr < *ktr_arch_host.nnative && nr < KTR_MAX_SYSCALLS; nr++)
+		if (tab[nr].name && strcmp(tab[nr].name, name) == 0)
 			return nr;
 	return -1;
 }
@@ -138,7 +140,8 @@ static void capture__add(volatile struct ktr_capture *slots, const struct captur
 
 void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES])
 {
-	for (size_t i = 0; i < CAPTURE_NSPECS; i++) {
+	/* the layouts above are x86_64's: elsewhere GENIO only (ktr_arch.h) */
+	for (size_t i = 0; ktr_arch_host.struct_captures && i < CAPTURE_NSPECS; i++) {
 		int nr = syscall_nr(capture_specs[i].syscall);
 
 		if (nr >= 0)

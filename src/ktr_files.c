@@ -13,6 +13,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_drain.h"
+#include "ktr_arch.h"
 #include "ktr_files.h"
 #include "ktr_perm.h"
 #include "ktr_proto.h"
@@ -143,9 +144,7 @@ static void files__write_info(struct ktr_tracefile *f)
 	fi.fi_version = KTR_FORMAT_VERSION;
 	fi.fi_hdrsize = sizeof(struct ktr_header);
 	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-#if defined(__x86_64__)
-	strcpy(fi.fi_machine, "x86_64");
-#endif
+	snprintf(fi.fi_machine, sizeof(fi.fi_machine), "%s", ktr_arch_host.machine);
 	rel = fopen("/proc/sys/kernel/osrelease", "re");
 	if (rel) {
 		if (fgets(fi.fi_release, sizeof(fi.fi_release), rel))

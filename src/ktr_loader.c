@@ -10,6 +10,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
 #include "ktr_captures.h"
+#include "ktr_arch.h"
 #include "ktr_loader.h"
 #include "syscalltab.h"
 
@@ -146,9 +147,9 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	if (err)
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
-			   ktr_sysent_x86_64, ktr_nsysent_x86_64);
-	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32, ktr_sysent_i386,
-			   ktr_nsysent_i386);
+			   ktr_arch_host.native, *ktr_arch_host.nnative);
+	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
+			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
 	err = ktraceb_bpf__load(skel);

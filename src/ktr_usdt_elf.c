@@ -13,11 +13,14 @@
 
 #define NT_STAPSDT 3 /* sys/sdt.h: _SDT_NOTE_TYPE */
 
-/* x86_64 registers as operands name them, and where pt_regs keeps each. */
-static const struct {
+/* Registers as operands name them, and where pt_regs keeps each. */
+struct reg_name {
 	const char *names[4]; /* 64, 32, 16, 8-bit names */
 	unsigned short off;
-} regs_x86_64[] = {
+};
+
+#if defined(__x86_64__)
+static const struct reg_name regs_host[] = {
 	{ { "rax", "eax", "ax", "al" }, offsetof(struct pt_regs, rax) },
 	{ { "rbx", "ebx", "bx", "bl" }, offsetof(struct pt_regs, rbx) },
 	{ { "rcx", "ecx", "cx", "cl" }, offsetof(struct pt_regs, rcx) },
@@ -35,13 +38,20 @@ static const struct {
 	{ { "r14", "r14d", "r14w", "r14b" }, offsetof(struct pt_regs, r14) },
 	{ { "r15", "r15d", "r15w", "r15b" }, offsetof(struct pt_regs, r15) },
 };
+#else
+/*
+ * x86_64-only (ktr_arch.h, usdt_args): elsewhere no register operand is
+ * understood, so a probe keeps only its arguments before the first one.
+ */
+static const struct reg_name regs_host[] = { { { "-", "-", "-", "-" }, 0 } };
+#endif
 
 static int reg__offset(const char *name)
 {
-	for (size_t i = 0; i < sizeof(regs_x86_64) / sizeof(regs_x86_64[0]); i++)
+	for (size_t i = 0; i < sizeof(regs_host) / sizeof(regs_host[0]); i++)
 		for (int w = 0; w < 4; w++)
-			if (strcmp(name, regs_x86_64[i].names[w]) == 0)
-				return regs_x86_64[i].off;
+			if (strcmp(name, regs_host[i].names[w]) == 0)
+				return regs_host[i].off;
 	return -1;
 }
 

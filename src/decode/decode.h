@@ -21,6 +21,12 @@
 const char *ktr_syscall_name(unsigned int sv_flags, long nr);
 
 /*
+ * The machine whose syscall tables names and arguments come from, as a
+ * trace file's INFO record says ("x86_64", "aarch64"); x86_64 until set.
+ */
+void ktr_decode_set_machine(const char *machine);
+
+/*
  * The arguments of a KTR_SYSCALL, BSD style: "(a,b,c)" with nothing at all
  * when narg == 0.  Known syscalls get symbolic decoding unless KTR_DEC_RAW.
  */

@@ -10,7 +10,6 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/prctl.h>
-#include <asm/prctl.h>
 #include <linux/futex.h>
 #include "decode_int.h"
 
@@ -229,13 +228,14 @@ static void arg_prctl2(FILE *out, const struct ktr_argctx *c, int i)
 		ktr_print_num(out, c->a[i], c->flags);
 }
 
+/* arch_prctl is x86-only: asm/prctl.h values, written out for every build */
 static const struct ktr_sym archprctl_sym[] = {
-	KTR_SYM(ARCH_SET_GS),
-	KTR_SYM(ARCH_SET_FS),
-	KTR_SYM(ARCH_GET_FS),
-	KTR_SYM(ARCH_GET_GS),
-	KTR_SYM(ARCH_GET_CPUID),
-	KTR_SYM(ARCH_SET_CPUID),
+	{ 0x1001, "ARCH_SET_GS" },
+	{ 0x1002, "ARCH_SET_FS" },
+	{ 0x1003, "ARCH_GET_FS" },
+	{ 0x1004, "ARCH_GET_GS" },
+	{ 0x1011, "ARCH_GET_CPUID" },
+	{ 0x1012, "ARCH_SET_CPUID" },
 	{ 0x1021, "ARCH_GET_XCOMP_SUPP" },
 	{ 0x1022, "ARCH_GET_XCOMP_PERM" },
 	{ 0x1023, "ARCH_REQ_XCOMP_PERM" },
@@ -243,9 +243,9 @@ static const struct ktr_sym archprctl_sym[] = {
 	{ 0x1025, "ARCH_REQ_XCOMP_GUEST_PERM" },
 	{ 0x1026, "ARCH_XCOMP_TILECFG" },
 	{ 0x1027, "ARCH_XCOMP_TILEDATA" },
-	KTR_SYM(ARCH_MAP_VDSO_X32),
-	KTR_SYM(ARCH_MAP_VDSO_32),
-	KTR_SYM(ARCH_MAP_VDSO_64),
+	{ 0x2001, "ARCH_MAP_VDSO_X32" },
+	{ 0x2002, "ARCH_MAP_VDSO_32" },
+	{ 0x2003, "ARCH_MAP_VDSO_64" },
 	{ 0x4001, "ARCH_GET_UNTAG_MASK" },
 	{ 0x4002, "ARCH_ENABLE_TAGGED_ADDR" },
 	{ 0x4003, "ARCH_GET_MAX_TAG_BITS" },

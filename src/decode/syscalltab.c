@@ -1,18 +1,42 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /* Lookup in the generated syscall tables (build/gen/syscalls_*.c). */
+#include <string.h>
 #include "ktraceb/ktr.h"
 #include "syscalltab.h"
 #include "decode.h"
 
+/* The machine the trace was made on: x86_64 until its INFO record says. */
+static const struct ktr_sysent *native_tab = ktr_sysent_x86_64;
+static const unsigned int *native_n = &ktr_nsysent_x86_64;
+static const struct ktr_sysent *compat_tab = ktr_sysent_i386;
+static const unsigned int *compat_n = &ktr_nsysent_i386;
+
+void ktr_decode_set_machine(const char *machine)
+{
+	if (strcmp(machine, "aarch64") == 0 || strcmp(machine, "arm64") == 0) {
+		native_tab = ktr_sysent_arm64;
+		native_n = &ktr_nsysent_arm64;
+		compat_tab = NULL; /* AArch32 syscalls are not decoded */
+		compat_n = NULL;
+	} else {
+		native_tab = ktr_sysent_x86_64;
+		native_n = &ktr_nsysent_x86_64;
+		compat_tab = ktr_sysent_i386;
+		compat_n = &ktr_nsysent_i386;
+	}
+}
+
 const struct ktr_sysent *ktr_sysent_lookup(unsigned int sv_flags, long nr)
 {
-	const struct ktr_sysent *tab = ktr_sysent_x86_64;
-	unsigned int n = ktr_nsysent_x86_64;
+	const struct ktr_sysent *tab = native_tab;
+	unsigned int n = *native_n;
 
 	if (sv_flags & KTR_SV_ILP32) {
-		tab = ktr_sysent_i386;
-		n = ktr_nsysent_i386;
+		if (!compat_tab)
+			return NULL;
+		tab = compat_tab;
+		n = *compat_n;
 	}
 	if (nr < 0 || (unsigned long)nr >= n || !tab[nr].name)
 		return NULL;

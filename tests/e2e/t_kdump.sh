@@ -83,6 +83,20 @@ check empty_file_not_crash t_num "$KDRC" -lt 128
 check empty_file_no_records t_eq "$(qn "$TMP/empty.norm" '$4 ~ /^(CALL|RET|NAMI)$/')" 0
 
 # the BSD fixtures: other layouts, other byte orders; never a crash or a hang
+# A trace made on arm64: its INFO record picks the arm64 table.
+"$PROGS/ktrgen" arm64 "$TMP/arm64.ktr"
+kd a "$TMP/arm64.ktr"
+check arm64_exit_0 t_kdump_ok a
+check arm64_info t_grep 'INFO  ktraceb format [0-9]+, aarch64, kernel 6.18.0-synthetic$' "$TMP/a.kd"
+check arm64_openat t_grep 'CALL  openat\(AT_FDCWD,0x7ffc1234,O_RDONLY' "$TMP/a.kd"
+check arm64_openat_ret t_grep 'RET   openat 3$' "$TMP/a.kd"
+check arm64_listmount t_grep 'RET   listmount -1 errno 22 ' "$TMP/a.kd"
+check arm64_exit_group t_grep 'CALL  exit_group\(0\)$' "$TMP/a.kd"
+check arm64_not_x86_names t_nogrep 'CALL  (dup2|\[56\]|clone)' "$TMP/a.kd"
+# and the next file is x86_64 again (the machine is per file)
+kd g2 "$G"
+check x86_after_arm64 t_grep 'CALL  openat\(AT_FDCWD' "$TMP/g2.kd"
+
 FIX=${KTR_FIXTURES:-$REPO/../shared/fixtures/bsd}
 [ -d "$FIX" ] || FIX=/work/shared/fixtures/bsd
 nfix=0

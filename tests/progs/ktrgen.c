@@ -98,6 +98,31 @@ static void ret(int pid, const char *comm, int code, int error, __s64 retval)
 	rec(KTR_SYSRET, pid, pid, comm, &sr, sizeof(sr));
 }
 
+/* A trace made on arm64: its own numbers (syscall_arm64.tbl), no i386. */
+static void arm64(void)
+{
+	struct ktr_fileinfo fi;
+	const __u64 open_args[4] = { AT_FDCWD_U64, 0x7ffc1234, 0, 0 };
+	const __u64 lm_args[4] = { 0, 0, 0, 0 };
+
+	memset(&fi, 0, sizeof(fi));
+	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
+	fi.fi_version = KTR_FORMAT_VERSION;
+	fi.fi_hdrsize = sizeof(struct ktr_header);
+	fi.fi_byteorder = KTR_BYTEORDER_MARK;
+	strcpy(fi.fi_machine, "aarch64");
+	strcpy(fi.fi_release, "6.18.0-synthetic");
+	fi.fi_clock = 1;
+	strcpy(fi.fi_tool, "ktrgen");
+	rec(KTR_FILEINFO, 1000, 1000, "ktraceb", &fi, sizeof(fi));
+	call(1234, "cat", 56, 4, open_args); /* openat */
+	rec(KTR_NAMEI, 1234, 1234, "cat", "/etc/passwd", 11);
+	ret(1234, "cat", 56, 0, 3);
+	call(1234, "cat", 458, 4, lm_args); /* listmount */
+	ret(1234, "cat", 458, 22, -1);
+	call(1234, "cat", 94, 1, lm_args); /* exit_group */
+}
+
 static void good(void)
 {
 	struct ktr_fileinfo fi;
@@ -189,6 +214,8 @@ int main(int argc, char **argv)
 		rng ^= strtoull(argv[3], NULL, 0) * 0x9e3779b97f4a7c15ull;
 	if (strcmp(mode, "good") == 0) {
 		good();
+	} else if (strcmp(mode, "arm64") == 0) {
+		arm64();
 	} else if (strcmp(mode, "neglen") == 0) {
 		good();
 		rec(KTR_NAMEI, 1234, 1234, "cat", NULL, 0);

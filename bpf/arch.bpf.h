@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Everything the BPF programs know about the machine, in one place: where a
+ * syscall's number and arguments are in the registers, the numbers the
+ * programs look for (execve, mmap), and whether the current syscall is a
+ * 32-bit compat one.  The rest of bpf/ reads syscalls only through these.
+ *
+ *   x86_64: the argument registers survive the syscall (the kernel leaves
+ *     di/si/dx/r10/r8/r9 alone, which is how strace reads them too), so
+ *     sys_exit reads them where they are: nothing is kept per thread.
+ *     32-bit (int 0x80) syscalls come from the i386 table.
+ *   arm64: x0 holds the return value at exit, so the arguments are read at
+ *     sys_enter and kept for sys_exit in task storage (ARCH_KEEP_ARGS).
+ *     32-bit (AArch32) compat syscalls are not decoded (x86-only): they
+ *     are recorded as native numbers.
+ */
+#ifndef KTRACEB_ARCH_BPF_H
+#define KTRACEB_ARCH_BPF_H
+
+#if defined(__TARGET_ARCH_x86)
+
+#define ARCH_NR_EXECVE	   59 /* syscall_x86_64.tbl */
+#define ARCH_NR_EXECVEAT   322
+#define ARCH_NR_MMAP	   9
+#define ARCH_NR32_EXECVE   11 /* syscall_i386.tbl */
+#define ARCH_NR32_EXECVEAT 358
+#define ARCH_KEEP_ARGS	   0
+#define ARCH_SV_NATIVE	   KTR_SV_LINUX_AMD64 /* PROCCTOR sv_flags, as FreeBSD's */
+#define ARCH_SV_COMPAT	   KTR_SV_LINUX_I386
+
+static __always_inline long arch__syscall_nr(struct pt_regs *regs)
+{
+	return regs->orig_ax;
+}
+
+static __always_inline void arch__regs_args(struct pt_regs *regs, int compat, __u64 *args)
+{
+	if (compat) {
+		args[0] = (__u32)regs->bx;
+		args[1] = (__u32)regs->cx;
+		args[2] = (__u32)regs->dx;
+		args[3] = (__u32)regs->si;
+		args[4] = (__u32)regs->di;
+		args[5] = (__u32)regs->bp;
+	} else {
+		args[0] = regs->di;
+		args[1] = regs->si;
+		args[2] = regs->dx;
+		args[3] = regs->r10;
+		args[4] = regs->r8;
+		args[5] = regs->r9;
+	}
+}
+
+/* A task's saved user registers say it is inside a syscall (for CSW). */
+static __always_inline bool arch__regs_in_syscall(struct pt_regs *regs)
+{
+	return (long)BPF_CORE_READ(regs, orig_ax) >= 0;
+}
+
+/* Is the current thread inside a 32-bit (int 0x80 / compat) syscall? */
+static __always_inline int arch__in_compat_syscall(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (bpf_core_field_exists(task->thread_info.status))
+		return (task->thread_info.status & 0x0002 /* TS_COMPAT */) != 0;
+	return 0;
+}
+
+#elif defined(__TARGET_ARCH_arm64)
+
+#define ARCH_NR_EXECVE	   221 /* syscall_arm64.tbl */
+#define ARCH_NR_EXECVEAT   281
+#define ARCH_NR_MMAP	   222
+#define ARCH_NR32_EXECVE   (-1) /* AArch32 compat: not decoded */
+#define ARCH_NR32_EXECVEAT (-1)
+#define ARCH_KEEP_ARGS	   1
+/* FreeBSD's sv_flags of a 64-bit Linux process; the machine is in the INFO record */
+#define ARCH_SV_NATIVE KTR_SV_LINUX_AMD64
+#define ARCH_SV_COMPAT KTR_SV_LINUX_I386
+
+static __always_inline long arch__syscall_nr(struct pt_regs *regs)
+{
+	return regs->syscallno;
+}
+
+/* At sys_enter only: by sys_exit, x0 is the return value. */
+static __always_inline void arch__regs_args(struct pt_regs *regs, int compat, __u64 *args)
+{
+	args[0] = regs->orig_x0;
+	for (int i = 1; i < 6; i++)
+		args[i] = regs->regs[i];
+}
+
+static __always_inline bool arch__regs_in_syscall(struct pt_regs *regs)
+{
+	return (int)BPF_CORE_READ(regs, syscallno) >= 0; /* NO_SYSCALL is -1 */
+}
+
+static __always_inline int arch__in_compat_syscall(void)
+{
+	return 0;
+}
+
+#else
+#error "ktraceb: no arch layer for this target (bpf/arch.bpf.h: x86, arm64)"
+#endif
+
+#endif /* KTRACEB_ARCH_BPF_H */
