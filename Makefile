@@ -40,7 +40,7 @@ LIBBPF_LIBS := $(or $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null),-lbpf) -lel
 
 CFLAGS ?= -g -O2
 WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/decode -I$(O) -I$(O)/gen -D_GNU_SOURCE \
+CPPFLAGS_ALL := -Iinclude -Isrc/common -Isrc/decode -Isrc/ktraceb -Isrc/kdump -I$(O) -I$(O)/gen -D_GNU_SOURCE \
 	-DKTRACEB_VERSION='"$(VERSION)"'
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 
@@ -66,14 +66,14 @@ SYSCALL_ABIS := x86_64 i386 arm64
 SYSCALL_TBLS := $(SYSCALL_ABIS:%=src/decode/tables/syscall_%.tbl)
 SYSCALL_SIGS := src/decode/tables/syscalls.sig src/decode/tables/syscalls.extra
 GEN_SRCS := $(SYSCALL_ABIS:%=$(O)/gen/syscalls_%.c)
-COMMON_SRCS := src/trstr.c $(wildcard src/decode/*.c)
-KTRACEB_SRCS := src/ktraceb.c $(filter-out src/ktraceb.c,$(wildcard src/ktr_*.c))
-KDUMP_SRCS := src/kdump.c $(filter-out src/kdump.c,$(wildcard src/kdump_*.c))
+COMMON_SRCS := $(wildcard src/common/*.c src/decode/*.c)
+KTRACEB_SRCS := $(wildcard src/ktraceb/*.c)
+KDUMP_SRCS := $(wildcard src/kdump/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
-LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump.c,$(KDUMP_SRCS))) \
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
 	$(GEN_SRCS:.c=.o)
 KTRACEB_OBJS := $(patsubst %.c,$(O)/%.o,$(KTRACEB_SRCS))
-KDUMP_OBJS := $(O)/src/kdump.o
+KDUMP_OBJS := $(O)/src/kdump/kdump.o
 
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(TEST_SRCS))
@@ -125,7 +125,7 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 
 # A daemon serves only ktraceb commands built from the same sources: the id
 # goes into its socket name (ktr_proto.h), so two builds never share one.
-BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktr*.c src/ktr*.h src/decode/tables/*))
+BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktraceb/* src/common/* src/decode/tables/*))
 $(O)/gen/build_id.h: FORCE | $(O)/gen
 	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
 	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
@@ -133,7 +133,7 @@ $(O)/gen/build_id.h: FORCE | $(O)/gen
 .PHONY: FORCE
 FORCE:
 
-$(O)/src/ktr_client.o: $(O)/gen/build_id.h
+$(O)/src/ktraceb/ktr_client.o: $(O)/gen/build_id.h
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
@@ -156,7 +156,7 @@ $(O)/libktr.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The tracer needs the syscall tables, not the decoders.
-$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/trstr.o $(GEN_SRCS:.c=.o)
+$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(GEN_SRCS:.c=.o)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -o $@
 
@@ -165,7 +165,7 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
 # the capture tables live in the tracer; their names are checked here
-$(O)/tests/unit/test_tables: $(O)/src/ktr_captures.o $(O)/src/ktr_arch.o
+$(O)/tests/unit/test_tables: $(O)/src/ktraceb/ktr_captures.o $(O)/src/ktraceb/ktr_arch.o
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)
@@ -199,7 +199,7 @@ $(O)/bpf $(O)/gen:
 # The kdump reader and printers, with the sanitizers: reader_replay runs the
 # committed corpus (tests/fuzz/corpus) once, reader_fuzz is the libFuzzer
 # target t_fuzz.sh runs for a few seconds.
-FUZZ_LIB_SRCS := $(COMMON_SRCS) $(filter-out src/kdump.c,$(KDUMP_SRCS))
+FUZZ_LIB_SRCS := $(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))
 FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer $(CPPFLAGS_ALL)
 
@@ -253,7 +253,7 @@ endif
 
 # The .c files follow .clang-format; headers keep their tab-aligned tables
 # (clang-format would mix tabs and spaces in them).
-FORMAT_SRCS = bpf/*.c src/*.c src/decode/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c bench/*.c
+FORMAT_SRCS = bpf/*.c src/*/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c bench/*.c
 format:
 	clang-format -i $(FORMAT_SRCS)
 

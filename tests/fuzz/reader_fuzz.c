@@ -2,14 +2,12 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * libFuzzer target for the kdump reader and printers: any input must end
- * with a status, never a crash, a hang or a leak.  Not built by `make`;
- * after `make O=build build/libktr.a`:
+ * with a status, never a crash, a hang or a leak.  Built by `make check`
+ * and `make test` as $(O)/tests/fuzz/reader_fuzz (clang, libFuzzer, ASan,
+ * UBSan) and, without libFuzzer, as $(O)/tests/fuzz/reader_replay, which
+ * runs the committed corpus once (replay.c); t_fuzz.sh runs both:
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *	-Iinclude -Isrc -Isrc/decode -Ibuild/gen tests/fuzz/reader_fuzz.c \
- *	src/kdump_*.c src/trstr.c src/decode/[a-z]*.c build/gen/syscalls_*.c \
- *	-o build/reader_fuzz
- *   build/reader_fuzz -max_len=65536 corpus/
+ *   build/tests/fuzz/reader_fuzz -max_len=65536 corpus/
  *
  * The first two input bytes pick the kdump options, so every printer path,
  * the -Y summary and the -G span tree are reached.

@@ -46,7 +46,7 @@
 #include <sys/wait.h>
 
 /* the wire format, as an attacker would copy it from the sources */
-#include "../../src/ktr_proto.h"
+#include "../../src/ktraceb/ktr_proto.h"
 
 static const char *sock_name;
 
