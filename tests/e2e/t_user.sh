@@ -131,6 +131,9 @@ wait_line "$TMP/late.pout" 'app round n=10' 20
 ktr late -t u -f "$TMP/late.ktr" -p "$LATE"
 check late_attach_exit_0 t_krc 0 late
 wait_exit "$LATE" 60
+# -p returns at once: the daemon writes the last records after the exit, and
+# is gone only once the file is complete
+check late_daemon_done daemon_gone 20
 kd late "$TMP/late.ktr"
 check late_kdump_clean t_kdump_ok late
 expected "$TMP/late.pout" >"$TMP/late.want"
