@@ -31,7 +31,6 @@
 #include "ktr_loader.h"
 #include "ktr_proto.h"
 #include "ktr_usdt.h"
-#include "ktr_writer.h"
 
 static volatile sig_atomic_t daemon_exiting;
 
@@ -56,10 +55,10 @@ static void daemon__finish_file(struct daemon *d, int r)
 
 	/* losses counted since the tick's drain still go into this file */
 	ktr_drain__account_lost(d->drain, r);
-	err = ktr_writer__finish(f->w);
+	err = ktr_tracefile__finish(f);
 	if (f->fg)
 		ktr_conn__reply(f->fg, KTR_REPLY_DONE, f->stop_err ? f->stop_err : -err, 0,
-				f->stop_msg, ktr_writer__records(f->w), f->lost_seen,
+				f->stop_msg, ktr_tracefile__records(f), f->lost_seen,
 				d->ring_bytes);
 	ktr_drain__reset_lost(d->drain, r);
 	ktr_files__close(&d->files, r);
@@ -88,7 +87,7 @@ void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 	if (why) {
 		f->stop_err = err;
 		snprintf(f->stop_msg, sizeof(f->stop_msg), "%s: %s; tracing stopped for pid%s\n",
-			 ktr_writer__path(f->w), why, pids[0] ? pids : "s: none");
+			 ktr_tracefile__path(f), why, pids[0] ? pids : "s: none");
 		syslog(LOG_NOTICE, "%s", f->stop_msg);
 	}
 }
@@ -190,25 +189,47 @@ void ktr_daemon__csw(struct daemon *d, bool want)
 	}
 }
 
+/*
+ * The ring itself failed (not a file): no record can reach any file any
+ * more, so every trace ends, saying why.
+ */
+static void daemon__ring_failed(struct daemon *d, int err)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "ring buffer: %s", strerror(-err));
+	syslog(LOG_ERR, "%s", why);
+	for (unsigned int r = 1; r < d->files.cap; r++)
+		if (ktr_files__get(&d->files, r))
+			ktr_daemon__stop_file(d, r, -err, why);
+}
+
+static void daemon__drain(struct daemon *d)
+{
+	int err = ktr_drain__poll(d->drain, 0);
+
+	if (err < 0 && err != -EINTR)
+		daemon__ring_failed(d, err);
+}
+
 static void daemon__tick(struct daemon *d)
 {
 	bool want_csw = daemon__scan(d), busy = false, any_conn;
 
-	ktr_drain__poll(d->drain, 0);
+	daemon__drain(d);
 	for (unsigned int r = 1; r < d->files.cap; r++) {
 		struct ktr_tracefile *f = ktr_files__get(&d->files, r);
-		struct stat st;
 		int werr;
 
 		if (!f)
 			continue;
 		busy = true;
-		werr = ktr_writer__error(f->w);
+		werr = ktr_tracefile__error(f);
 		if (werr && f->nprocs) {
 			ktr_daemon__stop_file(d, r, werr, strerror(werr));
 			continue;
 		}
-		if (fstat(ktr_writer__fd(f->w), &st) == 0 && st.st_nlink == 0 && f->nprocs) {
+		if (f->nprocs && ktr_tracefile__unlinked(f)) {
 			ktr_daemon__stop_file(d, r, ENOENT, "trace file deleted");
 			continue;
 		}
@@ -341,7 +362,7 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		}
 		now = ktr_now_ms();
 		if (n > 0 && now - last < KTR_TICK_MS) {
-			ktr_drain__poll(d->drain, 0); /* ring wakeups between ticks */
+			daemon__drain(d); /* ring wakeups between ticks */
 			continue;
 		}
 		last = now;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,7 +12,6 @@
 #include "ktraceb.skel.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
-#include "ktr_writer.h"
 
 struct ktr_drain {
 	struct ring_buffer *ring;
@@ -21,7 +21,6 @@ struct ktr_drain {
 	int lost_fd;
 	__u64 lost_all_seen; /* slot 0 of the loss array: every file's losses */
 	__s64 wall_offset_ns;
-	int failed; /* -errno of a writer this round */
 };
 
 __s64 ktr_wall_offset_ns(void)
@@ -40,7 +39,6 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	const struct ktr_header *h = (const void *)(s + 1);
 	struct ktr_tracefile *f;
 	size_t len;
-	int err;
 
 	if (s->route == KTR_ROUTE_DAEMON && size >= sizeof(*s) + sizeof(struct ktr_note)) {
 		struct ktr_note note;
@@ -56,9 +54,8 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	len = sizeof(*h) + (size_t)h->ktr_len;
 	if (!f || h->ktr_len < 0 || len > size - sizeof(*s))
 		return 0;
-	err = ktr_writer__append(f->w, h, len, d->wall_offset_ns);
-	if (err && !d->failed)
-		d->failed = err;
+	/* a write error sticks to its file, which the daemon then stops */
+	ktr_tracefile__append(f, h, len, d->wall_offset_ns);
 	return 0;
 }
 
@@ -117,7 +114,8 @@ int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
 	rec.lost = total - f->lost_seen;
 	rec.lost_total = total;
 	f->lost_seen = total;
-	return ktr_writer__append_meta(f->w, KTR_LOST, &rec, sizeof(rec), d->wall_offset_ns);
+	return ktr_tracefile__append_made(f, KTR_LOST, getpid(), "ktraceb", &rec, sizeof(rec),
+					  d->wall_offset_ns);
 }
 
 /* A KTR_LOST record into every file whose loss counter moved. */
@@ -130,32 +128,20 @@ static void drain__account_lost(struct ktr_drain *d)
 	if (bpf_map_lookup_elem(d->lost_fd, &all, &total) < 0 || total == d->lost_all_seen)
 		return;
 	d->lost_all_seen = total;
-	for (__u32 route = 1; route < d->files->cap; route++) {
-		int err = ktr_drain__account_lost(d, route);
-
-		if (err && !d->failed)
-			d->failed = err;
-	}
+	for (__u32 route = 1; route < d->files->cap; route++)
+		ktr_drain__account_lost(d, route);
 }
 
-static int drain__flush(struct ktr_drain *d)
+/* Write errors stick to their files (ktr_tracefile__error): not returned. */
+static void drain__flush(struct ktr_drain *d)
 {
-	int failed;
-
 	drain__account_lost(d);
 	for (__u32 route = 1; route < d->files->cap; route++) {
 		struct ktr_tracefile *f = ktr_files__get(d->files, route);
-		int err;
 
-		if (!f)
-			continue;
-		err = ktr_writer__flush(f->w);
-		if (err && !d->failed)
-			d->failed = err;
+		if (f)
+			ktr_tracefile__flush(f);
 	}
-	failed = d->failed;
-	d->failed = 0;
-	return failed;
 }
 
 int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
@@ -170,7 +156,8 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
 	n = ring_buffer__consume(d->ring);
 	if (n < 0)
 		return n;
-	return drain__flush(d);
+	drain__flush(d);
+	return 0;
 }
 
 int ktr_drain__finish(struct ktr_drain *d)
@@ -179,5 +166,6 @@ int ktr_drain__finish(struct ktr_drain *d)
 
 	if (n < 0)
 		return n;
-	return drain__flush(d);
+	drain__flush(d);
+	return 0;
 }

@@ -28,12 +28,12 @@ void ktr_drain__free(struct ktr_drain *d);
 
 /*
  * Wait up to timeout_ms for records, write what is there, account losses and
- * flush.  Returns 0, or -errno of a writer that failed this time (the
- * daemon's tick finds which by ktr_writer__error).
+ * flush.  Returns 0, or the -errno of the ring buffer itself; a file's
+ * write error stays with that file (ktr_tracefile__error).
  */
 int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
 
-/* Take everything still in the ring, account losses, flush. */
+/* Take everything still in the ring, account losses, flush; as _poll. */
 int ktr_drain__finish(struct ktr_drain *d);
 
 /* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns. */

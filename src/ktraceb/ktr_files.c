@@ -134,6 +134,67 @@ static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
 	return r;
 }
 
+int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
+			  __s64 wall_offset_ns)
+{
+	return ktr_writer__append(f->w, h, len, wall_offset_ns);
+}
+
+int ktr_tracefile__append_made(struct ktr_tracefile *f, int type, pid_t pid, const char *comm,
+			       const void *payload, size_t len, __s64 wall_offset_ns)
+{
+	union {
+		struct ktr_header h;
+		char bytes[sizeof(struct ktr_header) + sizeof(struct ktr_fileinfo) + 64];
+	} rec;
+	struct timespec ts;
+
+	if (len > sizeof(rec) - sizeof(rec.h))
+		return -E2BIG;
+	memset(&rec.h, 0, sizeof(rec.h));
+	rec.h.ktr_len = len;
+	rec.h.ktr_type = type;
+	rec.h.ktr_pid = pid;
+	rec.h.ktr_tid = pid;
+	strncpy(rec.h.ktr_comm, comm, sizeof(rec.h.ktr_comm) - 1);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	rec.h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	memcpy(&rec.h + 1, payload, len);
+	return ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
+}
+
+int ktr_tracefile__flush(struct ktr_tracefile *f)
+{
+	return ktr_writer__flush(f->w);
+}
+
+int ktr_tracefile__error(const struct ktr_tracefile *f)
+{
+	return ktr_writer__error(f->w);
+}
+
+const char *ktr_tracefile__path(const struct ktr_tracefile *f)
+{
+	return ktr_writer__path(f->w);
+}
+
+unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f)
+{
+	return ktr_writer__records(f->w);
+}
+
+bool ktr_tracefile__unlinked(const struct ktr_tracefile *f)
+{
+	struct stat st;
+
+	return fstat(ktr_writer__fd(f->w), &st) == 0 && st.st_nlink == 0;
+}
+
+int ktr_tracefile__finish(struct ktr_tracefile *f)
+{
+	return ktr_writer__finish(f->w);
+}
+
 static void files__write_info(struct ktr_tracefile *f)
 {
 	struct ktr_fileinfo fi;
@@ -154,7 +215,8 @@ static void files__write_info(struct ktr_tracefile *f)
 	fi.fi_clock = CLOCK_MONOTONIC;
 	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
 	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);
-	ktr_writer__append_meta(f->w, KTR_FILEINFO, &fi, sizeof(fi), fi.fi_wall_offset_ns);
+	ktr_tracefile__append_made(f, KTR_FILEINFO, getpid(), "ktraceb", &fi, sizeof(fi),
+				   fi.fi_wall_offset_ns);
 }
 
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg)

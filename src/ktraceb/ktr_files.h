@@ -26,6 +26,7 @@
 
 struct ktr_caller;
 struct ktr_conn;
+struct ktr_header;
 
 struct ktr_tracefile {
 	struct ktr_writer *w;		/* NULL: a free slot */
@@ -47,6 +48,29 @@ struct ktr_files {
 };
 
 /* The file of route r, NULL if r names no open file. */
+/*
+ * The one way a record reaches a trace file: h and its ktr_len bytes of
+ * payload (len in all), from the ring or made by ktraceb.  Returns 0 or
+ * -errno; the first error sticks to the file (ktr_tracefile__error) and
+ * every later record is refused, so the file stays whole up to its last
+ * record.
+ */
+int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
+			  __s64 wall_offset_ns);
+/* A record ktraceb makes (FILEINFO, LOST, PROCCTOR): its header made here. */
+int ktr_tracefile__append_made(struct ktr_tracefile *f, int type, pid_t pid, const char *comm,
+			       const void *payload, size_t len, __s64 wall_offset_ns);
+int ktr_tracefile__flush(struct ktr_tracefile *f);
+/* The file's first write error (an errno value), or 0. */
+int ktr_tracefile__error(const struct ktr_tracefile *f);
+const char *ktr_tracefile__path(const struct ktr_tracefile *f);
+unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f);
+/* Its last link is gone (deleted while traced into). */
+bool ktr_tracefile__unlinked(const struct ktr_tracefile *f);
+/* Last flush and close; 0 or the -errno of its first error.  The slot stays
+ * taken until ktr_files__close(). */
+int ktr_tracefile__finish(struct ktr_tracefile *f);
+
 struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
 
 /*

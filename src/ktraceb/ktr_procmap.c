@@ -27,7 +27,6 @@
 #include "ktr_loader.h"
 #include "ktr_proto.h"
 #include "ktr_usdt.h"
-#include "ktr_writer.h"
 
 /*
  * The traced pids (of route r, or all with r < 0), collected before any is
@@ -76,8 +75,8 @@ static void procmap__write_ctor(struct daemon *d, int r, pid_t pid, __u32 sv_fla
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(cf);
 	}
-	ktr_writer__append_proc(f->w, KTR_PROCCTOR, pid, pid, comm, &ctor, sizeof(ctor),
-				ktr_wall_offset_ns());
+	ktr_tracefile__append_made(f, KTR_PROCCTOR, pid, comm, &ctor, sizeof(ctor),
+				   ktr_wall_offset_ns());
 }
 
 /* Step 1 for one process: check, then write its entry (PENDING unless root). */

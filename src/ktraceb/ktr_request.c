@@ -18,7 +18,6 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_daemon_priv.h"
 #include "ktr_proto.h"
-#include "ktr_writer.h"
 
 static bool same_exe(pid_t a, pid_t b)
 {
@@ -120,13 +119,13 @@ static int request__foreground(struct daemon *d, struct ktr_conn *cn, int r, cha
 	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
 
 	if (cn->cred.uid != 0 && cn->cred.uid != f->owner) {
-		ktr_proto__msg_add(msg, "%s: a trace of uid %u\n", ktr_writer__path(f->w),
+		ktr_proto__msg_add(msg, "%s: a trace of uid %u\n", ktr_tracefile__path(f),
 				   f->owner);
 		return -EPERM;
 	}
 	if (f->fg && f->fg != cn) {
 		ktr_proto__msg_add(msg, "%s: another ktraceb already waits for this trace\n",
-				   ktr_writer__path(f->w));
+				   ktr_tracefile__path(f));
 		return -EBUSY;
 	}
 	return 0;

@@ -241,34 +241,6 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 	return 0;
 }
 
-int ktr_writer__append_proc(struct ktr_writer *w, int type, pid_t pid, pid_t tid, const char *comm,
-			    const void *payload, size_t len, __s64 wall_offset_ns)
-{
-	char rec[sizeof(struct ktr_header) + 256];
-	struct ktr_header *h = (struct ktr_header *)rec;
-	struct timespec ts;
-
-	if (len > sizeof(rec) - sizeof(*h))
-		return -E2BIG;
-	memset(h, 0, sizeof(*h));
-	h->ktr_len = len;
-	h->ktr_type = type;
-	h->ktr_pid = pid;
-	h->ktr_tid = tid;
-	strncpy(h->ktr_comm, comm, sizeof(h->ktr_comm) - 1);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	h->ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	memcpy(h + 1, payload, len);
-	return ktr_writer__append(w, rec, sizeof(*h) + len, wall_offset_ns);
-}
-
-int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
-			    __s64 wall_offset_ns)
-{
-	return ktr_writer__append_proc(w, type, getpid(), getpid(), "ktraceb", payload, len,
-				       wall_offset_ns);
-}
-
 int ktr_writer__error(const struct ktr_writer *w)
 {
 	return w->error;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The trace-file writer.  Records are appended whole: the buffer only ever
+ * The trace-file writer: the buffered, owner-credentialed byte sink under a
+ * trace file (ktr_files.h owns the file; nothing else calls this).  Records
+ * are appended whole: the buffer only ever
  * holds complete records, and a failed write is cut back to the last whole
  * record, so a file is valid up to its last record whatever happens (a full
  * disk, an I/O error, a signal).
@@ -38,14 +40,6 @@ int ktr_writer__fd(const struct ktr_writer *w);
  * Returns 0 or -errno; after an error the writer refuses every record.
  */
 int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 wall_offset_ns);
-
-/* A record ktraceb makes itself (FILEINFO, LOST): header filled here. */
-int ktr_writer__append_meta(struct ktr_writer *w, int type, const void *payload, size_t len,
-			    __s64 wall_offset_ns);
-
-/* A record about process pid/tid made in user space (PROCCTOR at attach). */
-int ktr_writer__append_proc(struct ktr_writer *w, int type, pid_t pid, pid_t tid, const char *comm,
-			    const void *payload, size_t len, __s64 wall_offset_ns);
 
 int ktr_writer__flush(struct ktr_writer *w);
 /* The first write error (an errno value), or 0. */
