@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * One printer per record type, in the order of BSD kdump's ktrsyscall(),
- * ktrsysret(), ...  Each printer checks the payload size first and returns
- * -EINVAL before printing anything, so the caller can print "invalid record".
+ * The text sink: kdump's BSD-style lines.  One printer per record type, in
+ * the order of BSD kdump's ktrsyscall(), ktrsysret(), ...  Each printer
+ * checks what the event pass has not (kdump_event.c) and returns -EINVAL
+ * before printing anything, so the caller can print "invalid record".
+ * Also kdump's front: kdump__new() picks the sink, kdump__record() runs
+ * the event pass and feeds the sink.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,15 +15,13 @@
 #include <sys/wait.h>
 
 #include "decode.h"
+#include "kdump_event.h"
 #include "kdump_priv.h"
 #include "kdump_user.h"
 
-/* DragonFly declares ktr_args[8]; Linux passes at most 6 but allow the slack. */
-#define SYSCALL_MAXARGS 8
-#define CSW_OLD_LEN	8 /* DragonFly / old FreeBSD struct ktr_csw */
+#define CSW_OLD_LEN 8 /* DragonFly / old FreeBSD struct ktr_csw */
 
-typedef int (*printer_fn)(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-			  size_t len);
+typedef int (*printer_fn)(struct kdump *kd, const struct kd_event *ev);
 
 struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
 {
@@ -31,6 +32,9 @@ struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
 		return NULL;
 	kd->o = *opts;
 	kd->out = out;
+	kd->sink = (opts->flags & KD_SUMMARY) ? &kd_sink_summary :
+		   (opts->flags & KD_TREE)    ? &kd_sink_tree :
+						&kd_sink_text;
 	ktr_decode_set_machine("x86_64"); /* until the file's INFO record says */
 	return kd;
 }
@@ -52,81 +56,49 @@ unsigned long kdump__ninvalid(const struct kdump *kd)
 	return kd->ninvalid;
 }
 
-unsigned int kd_abi(const struct kdump *kd, int pid)
+static void print_scname(struct kdump *kd, unsigned int sv_flags, int code)
 {
-	const struct kd_map_ent *e = kd_map__get(&kd->abi, pid);
+	char name[64];
 
-	return e ? (unsigned int)e->v1 : 0;
-}
-
-void kd_print_scname(struct kdump *kd, unsigned int sv_flags, int code)
-{
-	const char *name = ktr_syscall_name(sv_flags, code);
-
-	if (!name) {
-		fprintf(kd->out, "[%d]", code);
-		return;
-	}
+	kd_fmt_scname(kd, name, sizeof(name), sv_flags, code);
 	fputs(name, kd->out);
-	if (kd->o.flags & KD_SYSNR)
-		fprintf(kd->out, "[%d]", code);
 }
 
 /* --- record bodies ------------------------------------------------------- */
 
-static int pr_syscall(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		      size_t len)
+static int pr_syscall(struct kdump *kd, const struct kd_event *ev)
 {
-	__u64 args[SYSCALL_MAXARGS];
-	struct ktr_syscall sc;
-	unsigned int sv;
-
-	if (len < sizeof(sc))
+	if (!ev->valid)
 		return -EINVAL;
-	memcpy(&sc, d, sizeof(sc));
-	if (sc.ktr_narg < 0 || sc.ktr_narg > SYSCALL_MAXARGS ||
-	    len != sizeof(sc) + sizeof(__u64) * sc.ktr_narg)
-		return -EINVAL;
-	memcpy(args, d + sizeof(sc), sizeof(__u64) * sc.ktr_narg);
-	sv = kd_abi(kd, h->ktr_pid);
-	kd_print_scname(kd, sv, sc.ktr_code);
-	ktr_print_syscall_args(kd->out, sv, sc.ktr_code, sc.ktr_narg, args, kd->o.decode);
+	print_scname(kd, ev->sv_flags, ev->call.code);
+	ktr_print_syscall_args(kd->out, ev->sv_flags, ev->call.code, ev->call.narg, ev->call.args,
+			       kd->o.decode);
 	return 0;
 }
 
-static int pr_sysret(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		     size_t len)
+static int pr_sysret(struct kdump *kd, const struct kd_event *ev)
 {
-	struct ktr_sysret sr;
-	unsigned int sv;
-
-	if (len != sizeof(sr))
+	if (!ev->valid)
 		return -EINVAL;
-	memcpy(&sr, d, sizeof(sr));
-	sv = kd_abi(kd, h->ktr_pid);
-	/* rt_sigreturn restores orig_ax = -1: the return is the thread's last call's */
-	if (sr.ktr_code < 0) {
-		struct kd_map_ent *e = kd_map__get(&kd->calls, h->ktr_tid);
-
-		if (e)
-			sr.ktr_code = (__s16)e->v1;
-	}
-	kd_print_scname(kd, sv, sr.ktr_code);
+	print_scname(kd, ev->sv_flags, ev->ret.code);
 	fputc(' ', kd->out);
-	ktr_print_sysret(kd->out, sv, sr.ktr_code, sr.ktr_error, sr.ktr_retval, kd->o.decode);
+	ktr_print_sysret(kd->out, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval,
+			 kd->o.decode);
 	return 0;
 }
 
-static int pr_namei(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		    size_t len)
+static int pr_namei(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	kd_putquoted(kd->out, d, len);
 	return 0;
 }
 
-static int pr_genio(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		    size_t len)
+static int pr_genio(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	struct ktr_genio gio;
 	size_t n;
 
@@ -147,8 +119,10 @@ static int pr_genio(struct kdump *kd, const struct ktr_header *h, const unsigned
 	return 0;
 }
 
-static int pr_psig(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+static int pr_psig(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	const char *name, *code;
 	struct ktr_psig ps;
 
@@ -177,8 +151,10 @@ static int pr_psig(struct kdump *kd, const struct ktr_header *h, const unsigned 
 	return 0;
 }
 
-static int pr_csw(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+static int pr_csw(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	struct ktr_csw cs;
 
 	/* FreeBSD tells the two layouts apart by size (ktr_csw_old) */
@@ -195,9 +171,10 @@ static int pr_csw(struct kdump *kd, const struct ktr_header *h, const unsigned c
 	return 0;
 }
 
-static int pr_struct(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		     size_t len)
+static int pr_struct(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	const unsigned char *nul = memchr(d, '\0', len);
 	size_t i, nl;
 
@@ -212,9 +189,10 @@ static int pr_struct(struct kdump *kd, const struct ktr_header *h, const unsigne
 }
 
 /* ARGS, ENVS: NUL-separated strings, the last NUL optional. */
-static int pr_strings(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		      size_t len)
+static int pr_strings(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	const unsigned char *end = d + len, *nul;
 
 	while (d < end) {
@@ -229,8 +207,10 @@ static int pr_strings(struct kdump *kd, const struct ktr_header *h, const unsign
 	return 0;
 }
 
-static int pr_exit(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+static int pr_exit(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	struct ktr_exit ex;
 	const char *sig;
 
@@ -253,21 +233,19 @@ static int pr_exit(struct kdump *kd, const struct ktr_header *h, const unsigned 
 	return 0;
 }
 
-static int pr_lost(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+static int pr_lost(struct kdump *kd, const struct kd_event *ev)
 {
-	struct ktr_lost lo;
-
-	if (len != sizeof(lo))
+	if (!ev->valid)
 		return -EINVAL;
-	memcpy(&lo, d, sizeof(lo));
-	fprintf(kd->out, "%llu records lost (%llu in all)", (unsigned long long)lo.lost,
-		(unsigned long long)lo.lost_total);
+	fprintf(kd->out, "%llu records lost (%llu in all)", (unsigned long long)ev->lost.lost,
+		(unsigned long long)ev->lost.total);
 	return 0;
 }
 
-static int pr_fileinfo(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		       size_t len)
+static int pr_fileinfo(struct kdump *kd, const struct kd_event *ev)
 {
+	const unsigned char *d = ev->data;
+	size_t len = ev->len;
 	struct ktr_fileinfo fi;
 
 	/* a later format may append fields: only the known prefix is read */
@@ -309,18 +287,6 @@ static const struct {
 
 /* --- line prefix -------------------------------------------------------- */
 
-/* Unsigned arithmetic: hostile timestamps wrap instead of overflowing. */
-static __s64 event_ns(struct kdump *kd, const struct ktr_header *h)
-{
-	/* DragonFly files hold a kernel pointer (top bit set) in the mono slot */
-	if (kd->time_base == 0)
-		kd->time_base =
-			kd->have_fileinfo || (h->ktr_mono_ns && !(h->ktr_mono_ns >> 63)) ? 1 : 2;
-	if (kd->time_base == 1)
-		return (__s64)h->ktr_mono_ns;
-	return (__s64)((__u64)h->ktr_time_sec * 1000000000ull + (__u64)h->ktr_time_usec * 1000ull);
-}
-
 static void print_ns(FILE *out, __s64 ns)
 {
 	__u64 a = ns < 0 ? -(__u64)ns : (__u64)ns;
@@ -336,7 +302,7 @@ static void print_times(struct kdump *kd, const struct ktr_header *h)
 
 	if (!(f & (KD_ABSTIME | KD_ELAPSED | KD_RELTIME)))
 		return;
-	ns = event_ns(kd, h);
+	ns = kd_event__ns(kd, h);
 	if (!kd->have_first) {
 		kd->have_first = 1;
 		kd->first_ns = kd->prev_ns = ns;
@@ -376,55 +342,6 @@ static void print_prefix(struct kdump *kd, const struct ktr_header *h)
 
 /* --- dispatch ------------------------------------------------------------- */
 
-/* State kept whatever the filters: ABI per pid, the wall clock offset. */
-static int consume(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
-{
-	struct ktr_proc_ctor pc;
-	struct ktr_fileinfo fi;
-	struct kd_map_ent *e;
-
-	switch (h->ktr_type) {
-	case KTR_SYSCALL: {
-		__s16 code;
-
-		if (len < sizeof(code))
-			return 0;
-		memcpy(&code, d, sizeof(code));
-		e = kd_map__add(&kd->calls, h->ktr_tid);
-		if (!e)
-			return -ENOMEM;
-		e->v1 = (__u64)(__s64)code;
-		return 0;
-	}
-	case KTR_PROCCTOR:
-		if (len != sizeof(pc)) {
-			kd->ninvalid++;
-			return 0;
-		}
-		memcpy(&pc, d, sizeof(pc));
-		e = kd_map__add(&kd->abi, h->ktr_pid);
-		if (!e)
-			return -ENOMEM;
-		e->v1 = pc.sv_flags;
-		return 0;
-	case KTR_PROCDTOR:
-		e = kd_map__get(&kd->abi, h->ktr_pid);
-		if (e)
-			e->v1 = 0;
-		return 0;
-	case KTR_FILEINFO:
-		if (len < sizeof(fi))
-			return 0;
-		memcpy(&fi, d, sizeof(fi));
-		fi.fi_machine[sizeof(fi.fi_machine) - 1] = '\0';
-		ktr_decode_set_machine(fi.fi_machine);
-		kd->have_fileinfo = 1;
-		kd->wall_offset_ns = fi.fi_wall_offset_ns;
-		return 0;
-	}
-	return 0;
-}
-
 static bool visible(const struct kdump *kd, const struct ktr_header *h)
 {
 	int type = h->ktr_type;
@@ -439,52 +356,16 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 	return true;
 }
 
-/* -Y: only syscall records and loss reports count. */
-static int summarize(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		     size_t len)
+static void print_record(struct kdump *kd, const struct kd_event *ev)
 {
-	struct ktr_syscall sc;
-	struct ktr_sysret sr;
-	struct ktr_lost lo;
+	int type = ev->h->ktr_type;
 
-	switch (h->ktr_type) {
-	case KTR_SYSCALL:
-		if (len < sizeof(sc))
-			break;
-		memcpy(&sc, d, sizeof(sc));
-		if (sc.ktr_narg < 0 || sc.ktr_narg > SYSCALL_MAXARGS ||
-		    len != sizeof(sc) + sizeof(__u64) * sc.ktr_narg)
-			break;
-		return kd_summary__call(kd, h, sc.ktr_code);
-	case KTR_SYSRET:
-		if (len != sizeof(sr))
-			break;
-		memcpy(&sr, d, sizeof(sr));
-		return kd_summary__ret(kd, h, sr.ktr_code, sr.ktr_error);
-	case KTR_LOST:
-		if (len != sizeof(lo))
-			break;
-		memcpy(&lo, d, sizeof(lo));
-		return kd_summary__lost(kd, lo.lost);
-	case KTR_USER:
-		return kd_summary__user(kd, h, d, len);
-	default:
-		return 0;
-	}
-	kd->ninvalid++;
-	return 0;
-}
-
-static void print_record(struct kdump *kd, const struct ktr_header *h, const void *data, size_t len)
-{
-	int type = h->ktr_type;
-
-	print_prefix(kd, h);
+	print_prefix(kd, ev->h);
 	if (type <= 0 || type > KTR_TYPE_MAX) {
 		fprintf(kd->out, "UNKNOWN(%d)\n", type);
 	} else {
 		fprintf(kd->out, "%s  ", printers[type].tag);
-		if (printers[type].print(kd, h, data, len)) {
+		if (printers[type].print(kd, ev)) {
 			fputs("invalid record", kd->out);
 			kd->ninvalid++;
 		}
@@ -496,13 +377,18 @@ static void print_record(struct kdump *kd, const struct ktr_header *h, const voi
 
 #define JOIN_MAX (64u << 20) /* most bytes of one joined argv or envp */
 
-/* Print the ARGS/ENVS being joined, if any. */
+/* Print the ARGS/ENVS being joined, if any, as one record with its first piece's header. */
 static void join__flush(struct kdump *kd)
 {
+	struct kd_event ev = { 0 };
+
 	if (!kd->join.len)
 		return;
 	kd->join.hdr.ktr_len = kd->join.len;
-	print_record(kd, &kd->join.hdr, kd->join.buf, kd->join.len);
+	ev.h = &kd->join.hdr;
+	ev.data = kd->join.buf;
+	ev.len = kd->join.len;
+	print_record(kd, &ev);
 	kd->join.len = 0;
 }
 
@@ -511,10 +397,12 @@ static void join__flush(struct kdump *kd)
  * pieces and print one line when the last, shorter, piece arrives.
  * Returns true when the record was taken into the join.
  */
-static bool join__take(struct kdump *kd, const struct ktr_header *h, const void *data, size_t len)
+static bool join__take(struct kdump *kd, const struct kd_event *ev)
 {
+	const struct ktr_header *h = ev->h;
 	bool same = kd->join.len && kd->join.hdr.ktr_tid == h->ktr_tid &&
 		    kd->join.hdr.ktr_type == h->ktr_type;
+	size_t len = ev->len;
 	unsigned char *buf;
 
 	if (kd->join.len && !same)
@@ -528,32 +416,44 @@ static bool join__take(struct kdump *kd, const struct ktr_header *h, const void 
 	kd->join.buf = buf;
 	if (!kd->join.len)
 		kd->join.hdr = *h;
-	memcpy(buf + kd->join.len, data, len);
+	memcpy(buf + kd->join.len, ev->data, len);
 	kd->join.len += len;
 	if (len != KTR_STRINGS_CHUNK)
 		join__flush(kd);
 	return true;
 }
 
+static int text__event(struct kdump *kd, const struct kd_event *ev)
+{
+	int type = ev->h->ktr_type;
+
+	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print)
+		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
+	if (!join__take(kd, ev))
+		print_record(kd, ev);
+	return 0;
+}
+
+static int text__finish(struct kdump *kd)
+{
+	join__flush(kd);
+	return 0;
+}
+
+const struct kd_sink kd_sink_text = { text__event, text__finish };
+
+/* The pipeline: every record through the event pass, the visible ones on to the sink. */
 int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data)
 {
-	size_t len = h->ktr_len > 0 ? (size_t)h->ktr_len : 0;
-	int type = h->ktr_type, err;
+	struct kd_event ev;
+	int err;
 
-	err = consume(kd, h, data, len);
+	err = kd_event__decode(kd, h, data, &ev);
 	if (err)
 		return err;
 	if (!visible(kd, h))
 		return 0;
-	if (kd->o.flags & KD_SUMMARY)
-		return summarize(kd, h, data, len);
-	if (kd->o.flags & KD_TREE)
-		return kd_tree__record(kd, h, data, len);
-	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print)
-		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
-	if (!join__take(kd, h, data, len))
-		print_record(kd, h, data, len);
-	return 0;
+	return kd->sink->event(kd, &ev);
 }
 
 int kdump__run(struct kdump *kd, struct ktr_reader *r)
@@ -571,10 +471,5 @@ int kdump__run(struct kdump *kd, struct ktr_reader *r)
 
 int kdump__finish(struct kdump *kd)
 {
-	join__flush(kd);
-	if (kd->o.flags & KD_SUMMARY)
-		return kd_summary__print(kd);
-	if (kd->o.flags & KD_TREE)
-		return kd_tree__finish(kd);
-	return 0;
+	return kd->sink->finish(kd);
 }

@@ -41,10 +41,12 @@ void kd_map__free(struct kd_map *m);
 
 struct kd_summary;
 struct kd_thread;
+struct kd_sink;
 
 struct kdump {
 	struct kdump_opts o;
 	FILE *out;
+	const struct kd_sink *sink; /* the output (kdump_event.h) */
 	struct kd_map abi; /* pid -> PROCCTOR sv_flags */
 	int have_fileinfo;
 	__s64 wall_offset_ns; /* KTR_FILEINFO: CLOCK_REALTIME - CLOCK_MONOTONIC */
@@ -74,10 +76,6 @@ void kd_putquoted(FILE *out, const unsigned char *p, size_t len);
 /* GIO data, already clipped: quoted text lines or a hexdump. */
 void kd_dump_data(FILE *out, const unsigned char *p, size_t len);
 
-int kd_summary__call(struct kdump *kd, const struct ktr_header *h, int code);
-int kd_summary__ret(struct kdump *kd, const struct ktr_header *h, int code, int error);
-int kd_summary__lost(struct kdump *kd, __u64 lost);
-int kd_summary__print(struct kdump *kd);
 void kd_summary__free(struct kd_summary *s);
 
 #endif /* KTRACEB_KDUMP_PRIV_H */

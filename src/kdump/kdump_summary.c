@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "kdump_event.h"
 #include "kdump_priv.h"
 #include "kdump_user.h"
 
@@ -84,15 +85,17 @@ static long stat_row(struct kd_summary *s, unsigned int sv_flags, int code)
 	return (long)s->n++;
 }
 
-int kd_summary__call(struct kdump *kd, const struct ktr_header *h, int code)
+static int summary__call(struct kdump *kd, const struct kd_event *ev)
 {
+	const struct ktr_header *h = ev->h;
+	int code = ev->call.code;
 	struct kd_summary *s = summary(kd);
 	struct kd_map_ent *p;
 	long row;
 
 	if (!s)
 		return -ENOMEM;
-	row = stat_row(s, kd_abi(kd, h->ktr_pid), code);
+	row = stat_row(s, ev->sv_flags, code);
 	if (row < 0)
 		return (int)row;
 	s->st[row].calls++;
@@ -104,8 +107,11 @@ int kd_summary__call(struct kdump *kd, const struct ktr_header *h, int code)
 	return 0;
 }
 
-int kd_summary__ret(struct kdump *kd, const struct ktr_header *h, int code, int error)
+/* The raw code: a sigreturn's RET (-1) matches no CALL and adds no time. */
+static int summary__ret(struct kdump *kd, const struct kd_event *ev)
 {
+	const struct ktr_header *h = ev->h;
+	int code = ev->ret.raw_code, error = ev->ret.error;
 	struct kd_summary *s = summary(kd);
 	struct kd_scstat *st;
 	struct kd_map_ent *p;
@@ -128,7 +134,7 @@ int kd_summary__ret(struct kdump *kd, const struct ktr_header *h, int code, int 
 	return 0;
 }
 
-int kd_summary__lost(struct kdump *kd, __u64 lost)
+static int summary__lost(struct kdump *kd, __u64 lost)
 {
 	struct kd_summary *s = summary(kd);
 
@@ -166,7 +172,7 @@ static void print_row(FILE *out, double pct, __u64 ns, unsigned long calls, unsi
 
 static void summary__print_user(FILE *out, struct kd_utable *t);
 
-int kd_summary__print(struct kdump *kd)
+static int summary__finish(struct kdump *kd)
 {
 	static const char rule[] =
 		"------ ----------- ----------- --------- --------- ----------------\n";
@@ -297,28 +303,24 @@ static void urow__key(const struct kd_urec *u, char *key, size_t size, bool *is_
 	}
 }
 
-int kd_summary__user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		     size_t len)
+static int summary__user(struct kdump *kd, const struct kd_event *ev)
 {
+	const struct kd_urec *u = &ev->user;
 	struct kd_summary *s = summary(kd);
 	char key[KD_SPAN_KEY_MAX + 2];
-	bool is_exit, timed, found = false;
+	bool is_exit, timed;
 	struct kd_urow *row;
-	struct kd_urec u;
-	__u64 ns = 0;
 
 	if (!s)
 		return -ENOMEM;
 	if (!s->user && !(s->user = calloc(1, sizeof(*s->user))))
 		return -ENOMEM;
-	if (kd_urec__parse(d, len, &u) < 0) {
+	if (!ev->valid) {
 		snprintf(key, sizeof(key), "utrace");
 		timed = false;
 		is_exit = false;
 	} else {
-		urow__key(&u, key, sizeof(key), &is_exit, &timed);
-		if (timed)
-			kd_span__step(kd, h, &u, is_exit, &ns, &found);
+		urow__key(u, key, sizeof(key), &is_exit, &timed);
 		if (key[0] == '\n')
 			return 0; /* an enter: counted with its exit */
 	}
@@ -326,13 +328,13 @@ int kd_summary__user(struct kdump *kd, const struct ktr_header *h, const unsigne
 	if (!row)
 		return -ENOMEM;
 	row->count++;
-	if (timed && found) {
+	if (timed && ev->span.found) {
 		row->timed++;
-		row->total_ns += ns;
-		if (ns > row->max_ns)
-			row->max_ns = ns;
+		row->total_ns += ev->span.dur;
+		if (ev->span.dur > row->max_ns)
+			row->max_ns = ev->span.dur;
 	}
-	if (is_exit && u.h.ku_kind == KTR_UREC_SPAN_EXIT && (u.h.ku_flags & KTR_UREC_ERR))
+	if (is_exit && u->h.ku_kind == KTR_UREC_SPAN_EXIT && (u->h.ku_flags & KTR_UREC_ERR))
 		row->errors++;
 	return 0;
 }
@@ -378,3 +380,21 @@ static void summary__print_user(FILE *out, struct kd_utable *t)
 	}
 	free(rows);
 }
+
+/* -Y: only syscall records, loss reports and user records count. */
+static int summary__event(struct kdump *kd, const struct kd_event *ev)
+{
+	switch (ev->h->ktr_type) {
+	case KTR_SYSCALL:
+		return ev->valid ? summary__call(kd, ev) : (kd->ninvalid++, 0);
+	case KTR_SYSRET:
+		return ev->valid ? summary__ret(kd, ev) : (kd->ninvalid++, 0);
+	case KTR_LOST:
+		return ev->valid ? summary__lost(kd, ev->lost.lost) : (kd->ninvalid++, 0);
+	case KTR_USER:
+		return summary__user(kd, ev);
+	}
+	return 0;
+}
+
+const struct kd_sink kd_sink_summary = { summary__event, summary__finish };

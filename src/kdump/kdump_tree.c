@@ -26,6 +26,7 @@
 
 #include "decode.h"
 #include "kdump_priv.h"
+#include "kdump_event.h"
 #include "kdump_user.h"
 
 #define KD_TREE_BUF_MAX (32u << 20)
@@ -111,42 +112,32 @@ static void tree__flush(struct kdump *kd, struct kd_thread *t)
 		fflush(kd->out);
 }
 
-static void tree__call(struct kd_tree_thread *tt, const unsigned char *d, size_t len, __u64 ns)
+static void tree__call(struct kd_tree_thread *tt, const struct kd_event *ev)
 {
-	struct ktr_syscall sc;
-
 	tt->has_call = false;
-	if (len < sizeof(sc))
+	if (!ev->valid || ev->call.narg > KTR_MAXARGS)
 		return;
-	memcpy(&sc, d, sizeof(sc));
-	if (sc.ktr_narg < 0 || sc.ktr_narg > KTR_MAXARGS ||
-	    len != sizeof(sc) + 8 * (size_t)sc.ktr_narg)
-		return;
-	tt->code = sc.ktr_code;
-	tt->narg = sc.ktr_narg;
-	memcpy(tt->args, d + sizeof(sc), 8 * (size_t)sc.ktr_narg);
-	tt->t_call = ns;
+	tt->code = ev->call.code;
+	tt->narg = ev->call.narg;
+	memcpy(tt->args, ev->call.args, 8 * (size_t)ev->call.narg);
+	tt->t_call = ev->h->ktr_mono_ns;
 	tt->has_call = true;
 }
 
 /* A return: its line under the innermost open span, and its time in all of them. */
-static void tree__ret(struct kdump *kd, struct kd_thread *t, const struct ktr_header *h,
-		      const unsigned char *d, size_t len)
+static void tree__ret(struct kdump *kd, struct kd_thread *t, const struct kd_event *ev)
 {
 	struct kd_tree_thread *tt = t->tree;
-	unsigned int sv = kd_abi(kd, h->ktr_pid);
-	struct ktr_sysret sr;
-	FILE *out = kd->out;
-	char dur[32];
+	unsigned int sv = ev->sv_flags;
+	char dur[32], name[64];
 	__u64 ns;
 
-	if (!tt->has_call || len != sizeof(sr))
+	if (!tt->has_call || !ev->valid)
 		return;
-	memcpy(&sr, d, sizeof(sr));
 	tt->has_call = false;
-	if (sr.ktr_code != tt->code)
+	if (ev->ret.raw_code != tt->code)
 		return;
-	ns = h->ktr_mono_ns - tt->t_call;
+	ns = ev->h->ktr_mono_ns - tt->t_call;
 	for (int i = 0; i < t->n; i++) {
 		t->stack[i].nsys++;
 		t->stack[i].sys_ns += ns;
@@ -156,12 +147,11 @@ static void tree__ret(struct kdump *kd, struct kd_thread *t, const struct ktr_he
 		return;
 	}
 	indent(tt->f, t->n + 1);
-	kd->out = tt->f; /* the printers write to kd->out */
-	kd_print_scname(kd, sv, tt->code);
+	kd_fmt_scname(kd, name, sizeof(name), sv, tt->code);
+	fputs(name, tt->f);
 	ktr_print_syscall_args(tt->f, sv, tt->code, tt->narg, tt->args, kd->o.decode);
 	fputs(" = ", tt->f);
-	ktr_print_sysret(tt->f, sv, tt->code, sr.ktr_error, sr.ktr_retval, kd->o.decode);
-	kd->out = out;
+	ktr_print_sysret(tt->f, sv, tt->code, ev->ret.error, ev->ret.retval, kd->o.decode);
 	kd_fmt_ns(dur, sizeof(dur), ns);
 	fprintf(tt->f, "  %s\n", dur);
 }
@@ -204,33 +194,21 @@ static void tree__label(FILE *f, const struct kd_urec *u)
 		fprintf(f, "%s %s", u->who, u->name);
 }
 
-static void tree__user(struct kdump *kd, struct kd_thread *t, const struct ktr_header *h,
-		       const struct kd_urec *u)
+/* A span's enter or exit; the event pass has already moved the stack. */
+static void tree__user(struct kdump *kd, struct kd_thread *t, const struct kd_event *ev)
 {
+	const struct kd_span_step *st = &ev->span;
+	const struct kd_urec *u = &ev->user;
 	struct kd_tree_thread *tt = t->tree;
-	bool is_exit, found, span = u->h.ku_kind != KTR_UREC_PROBE;
-	struct kd_span closed;
-	size_t base;
-	__u64 ns;
-	int i, level;
+	bool span = u->h.ku_kind != KTR_UREC_PROBE;
 
-	if (span)
-		is_exit = u->h.ku_kind == KTR_UREC_SPAN_EXIT;
-	else if (!kd_urec__pair(u->name, &base, &is_exit))
+	if (!st->spanlike)
 		return; /* a lone probe is no span */
-	if (is_exit) {
-		char key[KD_SPAN_KEY_MAX];
-
-		kd_urec__key(u, key, sizeof(key));
-		i = kd_thread__find(t, key);
-		closed = i >= 0 ? t->stack[i] : (struct kd_span){ 0 };
-	}
-	level = t->n; /* an enter is drawn at its parent's count, an exit at its own */
-	kd_span__step(kd, h, u, is_exit, &ns, &found);
-	indent(tt->f, is_exit ? t->n : level);
-	fputs(is_exit ? "< " : "> ", tt->f);
+	/* an enter is drawn at its parent's count, an exit at its own */
+	indent(tt->f, st->is_exit ? t->n : st->open_before);
+	fputs(st->is_exit ? "< " : "> ", tt->f);
 	tree__label(tt->f, u);
-	if (!is_exit) {
+	if (!st->is_exit) {
 		if (span && u->kv[0])
 			fprintf(tt->f, " %s", u->kv);
 		fputc('\n', tt->f);
@@ -241,23 +219,22 @@ static void tree__user(struct kdump *kd, struct kd_thread *t, const struct ktr_h
 	if (span && u->kv[0])
 		fprintf(tt->f, " %s", u->kv);
 	fputs(": ", tt->f);
-	if (found)
-		tree__what_it_took(tt->f, &closed, ns);
+	if (st->found)
+		tree__what_it_took(tt->f, &st->closed, st->dur);
 	else
 		fputs("entered before the trace", tt->f);
 	fputc('\n', tt->f);
-	if (found && t->n > 0)
-		tree__note_child(&t->stack[t->n - 1], u->name, ns);
+	if (st->found && t->n > 0)
+		tree__note_child(&t->stack[t->n - 1], u->name, st->dur);
 	if (t->n == 0)
 		tree__flush(kd, t);
 }
 
-int kd_tree__record(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		    size_t len)
+static int tree__event(struct kdump *kd, const struct kd_event *ev)
 {
+	const struct ktr_header *h = ev->h;
 	struct kd_tree_thread *tt;
 	struct kd_thread *t;
-	struct kd_urec u;
 
 	if (h->ktr_type != KTR_SYSCALL && h->ktr_type != KTR_SYSRET && h->ktr_type != KTR_USER)
 		return 0;
@@ -265,20 +242,20 @@ int kd_tree__record(struct kdump *kd, const struct ktr_header *h, const unsigned
 	if (!tt)
 		return -ENOMEM;
 	if (h->ktr_type == KTR_USER) {
-		if (kd_urec__parse(d, len, &u) == 0)
-			tree__user(kd, t, h, &u);
+		if (ev->valid)
+			tree__user(kd, t, ev);
 		return 0;
 	}
 	if (t->n == 0)
 		return 0; /* outside every span */
 	if (h->ktr_type == KTR_SYSCALL)
-		tree__call(tt, d, len, h->ktr_mono_ns);
+		tree__call(tt, ev);
 	else
-		tree__ret(kd, t, h, d, len);
+		tree__ret(kd, t, ev);
 	return 0;
 }
 
-int kd_tree__finish(struct kdump *kd)
+static int tree__finish(struct kdump *kd)
 {
 	for (struct kd_thread *t = kd->thread_list; t; t = t->next) {
 		if (!t->tree || !t->tree->f)
@@ -292,3 +269,5 @@ int kd_tree__finish(struct kdump *kd)
 	}
 	return 0;
 }
+
+const struct kd_sink kd_sink_tree = { tree__event, tree__finish };

@@ -20,6 +20,7 @@
 
 #include "decode.h"
 #include "kdump_priv.h"
+#include "kdump_event.h"
 #include "kdump_user.h"
 
 #define DEPTH_SHOWN_MAX 63 /* the design's depth range: deeper is drawn at 63 */
@@ -315,62 +316,56 @@ int kd_span__step(struct kdump *kd, const struct ktr_header *h, const struct kd_
 	return depth;
 }
 
-static void print_span(struct kdump *kd, const struct ktr_header *h, const struct kd_urec *u)
+/* A span's enter or exit, drawn at the depth the event pass found. */
+static void print_span(struct kdump *kd, const struct kd_event *ev)
 {
-	bool is_exit = u->h.ku_kind == KTR_UREC_SPAN_EXIT, found;
+	const struct kd_urec *u = &ev->user;
+	const struct kd_span_step *st = &ev->span;
 	char dur[32];
-	__u64 ns;
-	int depth = kd_span__step(kd, h, u, is_exit, &ns, &found);
 
-	print_marker(kd->out, is_exit ? '<' : '>', depth);
+	print_marker(kd->out, st->is_exit ? '<' : '>', st->depth);
 	print_escaped(kd->out, u->who);
 	fputc(' ', kd->out);
 	print_escaped(kd->out, u->name);
-	if (is_exit) {
-		kd_fmt_ns(dur, sizeof(dur), ns);
-		fprintf(kd->out, " %s %s", found ? dur : "?",
+	if (st->is_exit) {
+		kd_fmt_ns(dur, sizeof(dur), st->dur);
+		fprintf(kd->out, " %s %s", st->found ? dur : "?",
 			(u->h.ku_flags & KTR_UREC_ERR) ? "err" : "ok");
 	}
 	if (u->kv[0]) {
 		fputc(' ', kd->out);
 		print_escaped(kd->out, u->kv);
 	}
-	if (is_exit && !found)
+	if (st->is_exit && !st->found)
 		fputs(" (entered before the trace)", kd->out);
 }
 
-static void print_probe(struct kdump *kd, const struct ktr_header *h, const struct kd_urec *u)
+static void print_probe(struct kdump *kd, const struct kd_event *ev)
 {
-	bool is_exit, found;
-	size_t base;
+	const struct kd_span_step *st = &ev->span;
 	char dur[32];
-	__u64 ns;
-	int depth;
 
-	if (!kd_urec__pair(u->name, &base, &is_exit)) {
-		print_probe_body(kd, u);
+	if (!st->spanlike) {
+		print_probe_body(kd, &ev->user);
 		return;
 	}
-	depth = kd_span__step(kd, h, u, is_exit, &ns, &found);
-	print_marker(kd->out, is_exit ? '<' : '>', depth);
-	print_probe_body(kd, u);
-	if (is_exit) {
-		kd_fmt_ns(dur, sizeof(dur), ns);
-		fprintf(kd->out, " %s", found ? dur : "? (entered before the trace)");
+	print_marker(kd->out, st->is_exit ? '<' : '>', st->depth);
+	print_probe_body(kd, &ev->user);
+	if (st->is_exit) {
+		kd_fmt_ns(dur, sizeof(dur), st->dur);
+		fprintf(kd->out, " %s", st->found ? dur : "? (entered before the trace)");
 	}
 }
 
-int kd_print_user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d, size_t len)
+int kd_print_user(struct kdump *kd, const struct kd_event *ev)
 {
-	struct kd_urec u;
-
-	if ((kd->o.decode & KTR_DEC_RAW) || kd_urec__parse(d, len, &u) < 0) {
-		print_utrace(kd, d, len);
+	if ((kd->o.decode & KTR_DEC_RAW) || !ev->valid) {
+		print_utrace(kd, ev->data, ev->len);
 		return 0;
 	}
-	if (u.h.ku_kind == KTR_UREC_PROBE)
-		print_probe(kd, h, &u);
+	if (ev->user.h.ku_kind == KTR_UREC_PROBE)
+		print_probe(kd, ev);
 	else
-		print_span(kd, h, &u);
+		print_span(kd, ev);
 	return 0;
 }

@@ -68,23 +68,17 @@ void kd_threads__free(struct kdump *kd);
 /*
  * An enter (push) or exit (pop, with its duration in *dur if its enter is
  * in the trace: *found) of a span or pair; returns the depth to draw at.
+ * Called by the event pass only (kdump_event.c).
  */
 struct ktr_header;
 int kd_span__step(struct kdump *kd, const struct ktr_header *h, const struct kd_urec *u,
 		  bool is_exit, __u64 *dur, bool *found);
 
-/* The USER printer of the text view. */
-int kd_print_user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		  size_t len);
+/* The USER printer of the text view (kdump_print.c's sink). */
+struct kd_event;
+int kd_print_user(struct kdump *kd, const struct kd_event *ev);
 
-/* The tree view (-G): one record, the end of the input, a thread's state. */
-int kd_tree__record(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		    size_t len);
-int kd_tree__finish(struct kdump *kd);
+/* The tree view's state of a thread, freed with the thread. */
 void kd_tree__free_thread(struct kd_thread *t);
-
-/* The -Y rows of user records: per probe and per span, count and times. */
-int kd_summary__user(struct kdump *kd, const struct ktr_header *h, const unsigned char *d,
-		     size_t len);
 
 #endif /* KTRACEB_KDUMP_USER_H */
