@@ -32,7 +32,7 @@
 #define KTR_ARGS_CHUNKS	   16 /* so at most 2 MiB of argv and of envp */
 
 struct ktr_sample {
-	__u32 route; /* which trace file: index into the writers */
+	__u32 route; /* which trace file: its index in the daemon's table (ktr_files.h) */
 	__u32 reserved;
 };
 

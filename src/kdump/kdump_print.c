@@ -56,12 +56,18 @@ unsigned long kdump__ninvalid(const struct kdump *kd)
 	return kd->ninvalid;
 }
 
+/* As kd_fmt_scname(), straight to the output: this runs for every CALL and RET. */
 static void print_scname(struct kdump *kd, unsigned int sv_flags, int code)
 {
-	char name[64];
+	const char *name = ktr_syscall_name(sv_flags, code);
 
-	kd_fmt_scname(kd, name, sizeof(name), sv_flags, code);
+	if (!name) {
+		fprintf(kd->out, "[%d]", code);
+		return;
+	}
 	fputs(name, kd->out);
+	if (kd->o.flags & KD_SYSNR)
+		fprintf(kd->out, "[%d]", code);
 }
 
 /* --- record bodies ------------------------------------------------------- */
