@@ -98,23 +98,31 @@ static void ret(int pid, const char *comm, int code, int error, __s64 retval)
 	rec(KTR_SYSRET, pid, pid, comm, &sr, sizeof(sr));
 }
 
-/* A trace made on arm64: its own numbers (syscall_arm64.tbl), no i386. */
-static void arm64(void)
+/* The INFO record ktraceb starts a file with. */
+static void fileinfo(const char *machine, const char *release, __s64 wall_offset_ns)
 {
 	struct ktr_fileinfo fi;
-	const __u64 open_args[4] = { AT_FDCWD_U64, 0x7ffc1234, 0, 0 };
-	const __u64 lm_args[4] = { 0, 0, 0, 0 };
 
 	memset(&fi, 0, sizeof(fi));
 	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
 	fi.fi_version = KTR_FORMAT_VERSION;
 	fi.fi_hdrsize = sizeof(struct ktr_header);
 	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-	strcpy(fi.fi_machine, "aarch64");
-	strcpy(fi.fi_release, "6.18.0-synthetic");
+	snprintf(fi.fi_machine, sizeof(fi.fi_machine), "%s", machine);
+	snprintf(fi.fi_release, sizeof(fi.fi_release), "%s", release);
 	fi.fi_clock = 1;
+	fi.fi_wall_offset_ns = wall_offset_ns;
 	strcpy(fi.fi_tool, "ktrgen");
 	rec(KTR_FILEINFO, 1000, 1000, "ktraceb", &fi, sizeof(fi));
+}
+
+/* A trace made on arm64: its own numbers (syscall_arm64.tbl), no i386. */
+static void arm64(void)
+{
+	const __u64 open_args[4] = { AT_FDCWD_U64, 0x7ffc1234, 0, 0 };
+	const __u64 lm_args[4] = { 0, 0, 0, 0 };
+
+	fileinfo("aarch64", "6.18.0-synthetic", 0);
 	call(1234, "cat", 56, 4, open_args); /* openat */
 	rec(KTR_NAMEI, 1234, 1234, "cat", "/etc/passwd", 11);
 	ret(1234, "cat", 56, 0, 3);
@@ -125,23 +133,12 @@ static void arm64(void)
 
 static void good(void)
 {
-	struct ktr_fileinfo fi;
 	struct ktr_lost lost = { .lost = 5, .lost_total = 5 };
 	struct ktr_exit ex3 = { .status = 3 << 8 }, ex9 = { .status = 9 };
 	const __u64 open_args[4] = { AT_FDCWD_U64, 0x7ffc1234, 0x80000, 0 };
 	const __u64 close_args[1] = { 3 };
 
-	memset(&fi, 0, sizeof(fi));
-	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
-	fi.fi_version = KTR_FORMAT_VERSION;
-	fi.fi_hdrsize = sizeof(struct ktr_header);
-	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-	strcpy(fi.fi_machine, "x86_64");
-	strcpy(fi.fi_release, "6.1.0-synthetic");
-	fi.fi_clock = 1;
-	fi.fi_wall_offset_ns = 1700000000000000000ll - 5000000000ll;
-	strcpy(fi.fi_tool, "ktrgen");
-	rec(KTR_FILEINFO, 1000, 1000, "ktraceb", &fi, sizeof(fi));
+	fileinfo("x86_64", "6.1.0-synthetic", 1700000000000000000ll - 5000000000ll);
 
 	call(1234, "cat", SYS_openat_NR, 4, open_args);
 	rec(KTR_NAMEI, 1234, 1234, "cat", "/etc/passwd", 11);
