@@ -56,30 +56,35 @@ struct {
 
 struct kept_args {
 	__u64 a[KTR_MAXARGS];
+	long nr; /* whose: an exit whose entry went unseen must not take another's */
 };
 #endif
 
 /* The arguments at sys_enter; kept for sys_exit where the arch needs it. */
-static __always_inline void syscall__entry_args(struct pt_regs *regs, int compat, __u64 *args)
+static __always_inline void syscall__entry_args(struct pt_regs *regs, long id, int compat,
+						__u64 *args)
 {
 	arch__regs_args(regs, compat, args);
 #if ARCH_KEEP_ARGS
 	struct kept_args *k = bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL,
 						   BPF_LOCAL_STORAGE_GET_F_CREATE);
 
-	if (k)
+	if (k) {
 		for (int i = 0; i < KTR_MAXARGS; i++)
 			k->a[i] = args[i];
+		k->nr = id;
+	}
 #endif
 }
 
 /* The arguments at sys_exit: false if they are not known (entry unseen). */
-static __always_inline bool syscall__exit_args(struct pt_regs *regs, int compat, __u64 *args)
+static __always_inline bool syscall__exit_args(struct pt_regs *regs, long id, int compat,
+					       __u64 *args)
 {
 #if ARCH_KEEP_ARGS
 	struct kept_args *k = bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL, 0);
 
-	if (!k)
+	if (!k || k->nr != id)
 		return false;
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		args[i] = k->a[i];
@@ -201,7 +206,7 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 			return 0;
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 	}
-	syscall__entry_args(regs, compat, args);
+	syscall__entry_args(regs, id, compat, args);
 	if (ps->facs & KTRFAC_SYSCALL)
 		syscall__emit_call(ps->route, id, compat, args);
 	if ((ps->facs & KTRFAC_STRUCT) && !compat)
@@ -224,19 +229,19 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat))) {
 		__u64 args[KTR_MAXARGS];
 
-		if (syscall__exit_args(regs, compat, args))
+		if (syscall__exit_args(regs, id, compat, args))
 			namei__emit_args(ps->route, id, compat, args);
 	}
 	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
 		__u64 args[KTR_MAXARGS];
 
-		if (syscall__exit_args(regs, 0, args))
+		if (syscall__exit_args(regs, id, 0, args))
 			struct__capture(ps->route, id, ret, args, KTR_CAP_AT_EXIT);
 	}
 	if ((ps->facs & KTRFAC_GENIO) && !compat) {
 		__u64 args[KTR_MAXARGS];
 
-		if (syscall__exit_args(regs, 0, args))
+		if (syscall__exit_args(regs, id, 0, args))
 			genio__emit(ps, id, ret, args);
 	}
 	/*
@@ -248,7 +253,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	if ((ps->facs & KTRFAC_USER) && id == ARCH_NR_MMAP && !compat && ret >= 0) {
 		__u64 args[KTR_MAXARGS];
 
-		if (syscall__exit_args(regs, 0, args) && !(args[3] & MAP_ANONYMOUS) &&
+		if (syscall__exit_args(regs, id, 0, args) && !(args[3] & MAP_ANONYMOUS) &&
 		    ((args[2] & PROT_EXEC) ||
 		     ((args[2] & PROT_WRITE) &&
 		      (args[3] & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
