@@ -20,10 +20,13 @@
 #   expected   what the program made (getppid: N; others: strace's count)
 #   lost       records the tracer says it lost (ktraceb stderr, perf LOST)
 #   bytes      size of the trace file
+# After the table: the cost of a span (bench/spans), the flight recorder
+# (-R: getppid x N then a crash, full and compact entries: seconds, records
+# kept of recorded, records per second, lost), and kdump on a hostile file.
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
 #
 #   O=build bench/run.sh       BENCH_N (getppid calls, 2000000), BENCH_RUNS (3),
-#                              BENCH_COPY_MB (dd copy size, 32)
+#                              BENCH_COPY_MB (dd copy size, 32), BENCH_REC_BYTES (64m)
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -232,6 +235,46 @@ if [ -x "$SPANS" ]; then
 	drop_daemon
 fi
 
+# --- the flight recorder: getppid storms into a 64 MiB ring, full and compact ----
+# crasher segv N: N getppid calls, then a crash, which writes the ring
+CRASHER=$O/tests/progs/crasher
+REC_BYTES=${BENCH_REC_BYTES:-64m}
+REC_ROWS=$TMP/rec_rows
+: >"$REC_ROWS"
+if [ -x "$CRASHER" ]; then
+	drop_daemon
+	: >"$TMP/rec_times"
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(now_ns)
+		"$CRASHER" segv "$N" >/dev/null 2>&1
+		t1=$(now_ns)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$TMP/rec_times"
+	done
+	REC_BASE=$(median <"$TMP/rec_times")
+	keep_daemon
+	for mode in "" ",compact"; do
+		: >"$TMP/rec_times"
+		for ((i = 0; i < RUNS; i++)); do
+			rm -f "$TMP/rec.ktr"
+			t0=$(now_ns)
+			"$KTRACEB" -R "$REC_BYTES$mode" -f "$TMP/rec.ktr" "$CRASHER" segv "$N" \
+				>/dev/null 2>"$TMP/rec.err"
+			t1=$(now_ns)
+			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
+				>>"$TMP/rec_times"
+		done
+		secs=$(median <"$TMP/rec_times")
+		ring=$("$KDUMP" -f "$TMP/rec.ktr" | sed -n 's/.* RING  recovered \([0-9]*\)\/\([0-9]*\) entries.*/\1 \2/p' |
+			head -n 1)
+		lostn=$(sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' \
+			"$TMP/rec.err")
+		printf '%s\t%s\t%s\t%s\t%s\n' "${mode:-,full}" "$secs" "$ring" "${lostn:-?}" \
+			"$(stat -c %s "$TMP/rec.ktr" 2>/dev/null || echo -)" >>"$REC_ROWS"
+		echo "bench: recorder$mode ${secs}s" >&2
+	done
+	drop_daemon
+fi
+
 # --- kdump on a hostile file: thread ids chosen to collide in its maps ----------
 GEN=$O/tests/progs/ktrgen
 if [ -x "$GEN" ]; then
@@ -266,6 +309,17 @@ if [ -n "${UNTRACED_SPAN:-}" ]; then
 	printf '  traced    %6.0f ns/span  %6.0f ns/utrace  (%s spans: %s USER records of %s, %s lost)\n' \
 		"$TRACED_SPAN" "$TRACED_UTRACE" "$SPAN_TRACED_N" "$SPAN_RECS" \
 		"$((3 * SPAN_TRACED_N))" "${SPAN_LOST:-?}"
+	echo
+fi
+if [ -s "$REC_ROWS" ]; then
+	echo "flight recorder (-R $REC_BYTES): getppid x$N then a crash; untraced ${REC_BASE} s"
+	printf '  %-9s %9s %9s %10s %10s %12s %6s %12s\n' entries seconds slowdown kept \
+		recorded "records/s" lost "file bytes"
+	awk -F'\t' -v base="$REC_BASE" '{
+		split($3, r, " ")
+		printf "  %-9s %9.3f %8.1fx %10s %10s %12.0f %6s %12s\n", substr($1, 2), $2,
+			(base > 0 ? $2 / base : 0), r[1], r[2], (($2 > 0) ? r[2] / $2 : 0), $4, $5
+	}' "$REC_ROWS"
 	echo
 fi
 if [ -n "${KD_tids:-}" ]; then

@@ -52,10 +52,13 @@
 #define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
 #define KTR_EXIT		26	/* ktraceb: struct ktr_exit */
+#define KTR_FLIGHT		27	/* ktraceb: struct ktr_flight_info, a recorder's dump */
 #define KTR_TYPE_MAX		31
 
 /* ktr_flags (DragonFly KTRH_*) */
 #define KTRH_THREADED		0x0001
+#define KTRH_OUT_OF_ORDER	0x0002	/* ktraceb recorder dumps: earlier than the
+					   record before it (a lockless ring's order) */
 #define KTRH_CPUID_ENCODE(c)	((((__u16)(c)) & 0xFF) << 8)
 #define KTRH_CPUID_DECODE(f)	(((f) >> 8) & 0xFF)
 
@@ -208,6 +211,35 @@ struct ktr_exit {
 	__u32 pad;
 };
 
+/*
+ * KTR_FLIGHT: a flight recorder's ring written out (ktraceb -R).  A dump is
+ * this record with kf_part KTR_FLIGHT_RING, then the kf_kept records the
+ * ring held, in the order they were recorded (a record earlier than the one
+ * before it carries KTRH_OUT_OF_ORDER); then this record again with
+ * KTR_FLIGHT_LAST_PER_CPU and the last record of each CPU that the ring no
+ * longer held (JTRACE's "last recorded per-CPU events"; a long one cut to
+ * KTR_FLIGHT_LAST_MAX bytes).  Records the ring overwrote are not lost:
+ * kf_produced - kf_kept of them.  Records the tracer could not record at
+ * all are KTR_LOST records inside the dump, as in any trace.
+ */
+struct ktr_flight_info {
+	__u64 kf_kept;			/* records that follow */
+	__u64 kf_produced;		/* records recorded since the ring began */
+	__u64 kf_out_of_order;		/* of the kept, how many are KTRH_OUT_OF_ORDER */
+	__u32 kf_part;			/* KTR_FLIGHT_RING, KTR_FLIGHT_LAST_PER_CPU */
+	__u32 kf_why;			/* KTR_FLIGHT_CRASH, _EXIT, _DEMAND */
+	__s32 kf_pid;			/* crash, exit: the process */
+	__s32 kf_status;		/* crash, exit: its wait(2) status */
+	__u32 kf_compact;		/* 1: compact entries (only RET, PSIG, EXIT) */
+	__u32 kf_pad;
+};
+#define KTR_FLIGHT_RING		1
+#define KTR_FLIGHT_LAST_PER_CPU	2
+#define KTR_FLIGHT_CRASH	1	/* killed by a signal that dumps core */
+#define KTR_FLIGHT_EXIT		2	/* exited with a non-zero status (-R ...,exit) */
+#define KTR_FLIGHT_DEMAND	3	/* ktraceb -D */
+#define KTR_FLIGHT_LAST_MAX	512
+
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
 #define KTRFAC_MASK		0x00ffffff
 #define KTRFAC_SYSCALL		(1 << KTR_SYSCALL)
@@ -244,6 +276,7 @@ _Static_assert(__builtin_offsetof(struct ktr_psig, mask) == 20, "psig mask at 20
 _Static_assert(sizeof(struct ktr_csw) == 16, "ktr_csw is 16 bytes");
 _Static_assert(sizeof(struct ktr_fileinfo) == 128, "ktr_fileinfo is 128 bytes");
 _Static_assert(sizeof(struct ktr_lost) == 16, "ktr_lost is 16 bytes");
+_Static_assert(sizeof(struct ktr_flight_info) == 48, "ktr_flight_info is 48 bytes");
 _Static_assert(sizeof(struct ktr_user_rec) == 16, "ktr_user_rec is 16 bytes");
 #endif
 

@@ -269,6 +269,43 @@ static int pr_fileinfo(struct kdump *kd, const struct kd_event *ev)
 	return 0;
 }
 
+/* A recorder's dump (ktraceb -R): what it recovered, and why it was written. */
+static int pr_flight(struct kdump *kd, const struct kd_event *ev)
+{
+	struct ktr_flight_info fi;
+
+	if (ev->len < sizeof(fi))
+		return -EINVAL;
+	memcpy(&fi, ev->data, sizeof(fi));
+	if (fi.kf_part == KTR_FLIGHT_LAST_PER_CPU) {
+		fprintf(kd->out, "last recorded per-CPU events: %llu",
+			(unsigned long long)fi.kf_kept);
+		return 0;
+	}
+	if (fi.kf_part != KTR_FLIGHT_RING || fi.kf_kept > fi.kf_produced)
+		return -EINVAL;
+	fprintf(kd->out, "recovered %llu/%llu entries", (unsigned long long)fi.kf_kept,
+		(unsigned long long)fi.kf_produced);
+	if (fi.kf_out_of_order)
+		fprintf(kd->out, ", %llu out of order", (unsigned long long)fi.kf_out_of_order);
+	if (fi.kf_compact)
+		fputs(", compact", kd->out);
+	if (fi.kf_why == KTR_FLIGHT_CRASH && WIFSIGNALED(fi.kf_status)) {
+		const char *sig = ktr_signal_name(WTERMSIG(fi.kf_status));
+
+		fprintf(kd->out, ": pid %d killed by ", fi.kf_pid);
+		if (sig)
+			fputs(sig, kd->out);
+		else
+			fprintf(kd->out, "SIG%d", WTERMSIG(fi.kf_status));
+	} else if (fi.kf_why == KTR_FLIGHT_EXIT && WIFEXITED(fi.kf_status)) {
+		fprintf(kd->out, ": pid %d exited %d", fi.kf_pid, WEXITSTATUS(fi.kf_status));
+	} else if (fi.kf_why == KTR_FLIGHT_DEMAND) {
+		fputs(": on demand", kd->out);
+	}
+	return 0;
+}
+
 /* One record type a line. */
 /* clang-format off */
 static const struct {
@@ -288,6 +325,7 @@ static const struct {
 	[KTR_FILEINFO] =	{ "INFO", pr_fileinfo },
 	[KTR_LOST] =		{ "LOST", pr_lost },
 	[KTR_EXIT] =		{ "EXIT", pr_exit },
+	[KTR_FLIGHT] =		{ "RING", pr_flight },
 };
 /* clang-format on */
 
@@ -352,8 +390,8 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 {
 	int type = h->ktr_type;
 
-	if (type == KTR_LOST)
-		return true;
+	if (type == KTR_LOST || type == KTR_FLIGHT)
+		return true; /* what the file misses is always said */
 	if ((kd->o.flags & KD_TRSEL) &&
 	    (type <= 0 || type > KTR_TYPE_MAX || !((unsigned int)kd->o.trpoints & (1u << type))))
 		return false;

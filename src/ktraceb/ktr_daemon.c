@@ -28,6 +28,7 @@
 #include "ktr_daemon.h"
 #include "ktr_daemon_priv.h"
 #include "ktr_drain.h"
+#include "ktr_flight.h"
 #include "ktr_loader.h"
 #include "ktr_proto.h"
 #include "ktr_usdt.h"
@@ -47,6 +48,26 @@ long long ktr_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * A recorder that a crash (or a non-zero exit) froze: its ring into its
+ * file, then the ring starts again.
+ */
+static void daemon__flight_dump(struct daemon *d, struct ktr_tracefile *f)
+{
+	unsigned long long n;
+	__s32 pid, status;
+	__u32 why;
+	int err;
+
+	ktr_flight__trigger(f->flight, &why, &pid, &status);
+	err = ktr_tracefile__dump(f, why, &n);
+	syslog(err ? LOG_WARNING : LOG_NOTICE, "%s: pid %d %s: %llu records written%s%s",
+	       ktr_tracefile__path(f), pid, why == KTR_FLIGHT_CRASH ? "crashed" : "exited", n,
+	       err ? ": " : "", err ? strerror(-err) : "");
+	ktr_flight__reset(f->flight);
+	f->flight_due = false;
+}
+
 /* End a file: last losses, last flush, DONE to its foreground client. */
 static void daemon__finish_file(struct daemon *d, int r)
 {
@@ -55,6 +76,8 @@ static void daemon__finish_file(struct daemon *d, int r)
 
 	/* losses counted since the tick's drain still go into this file */
 	ktr_drain__account_lost(d->drain, r);
+	if (f->flight_due)
+		daemon__flight_dump(d, f);
 	err = ktr_tracefile__finish(f);
 	if (f->fg)
 		ktr_conn__reply(f->fg, KTR_REPLY_DONE, f->stop_err ? f->stop_err : -err, 0,
@@ -204,7 +227,7 @@ static void daemon__ring_failed(struct daemon *d, int err)
 			ktr_daemon__stop_file(d, r, -err, why);
 }
 
-static void daemon__drain(struct daemon *d)
+void ktr_daemon__drain(struct daemon *d)
 {
 	int err = ktr_drain__poll(d->drain, 0);
 
@@ -216,7 +239,7 @@ static void daemon__tick(struct daemon *d)
 {
 	bool want_csw = daemon__scan(d), busy = false, any_conn;
 
-	daemon__drain(d);
+	ktr_daemon__drain(d);
 	for (unsigned int r = 1; r < d->files.cap; r++) {
 		struct ktr_tracefile *f = ktr_files__get(&d->files, r);
 		int werr;
@@ -224,6 +247,8 @@ static void daemon__tick(struct daemon *d)
 		if (!f)
 			continue;
 		busy = true;
+		if (f->flight_due)
+			daemon__flight_dump(d, f);
 		werr = ktr_tracefile__error(f);
 		if (werr && f->nprocs) {
 			ktr_daemon__stop_file(d, r, werr, strerror(werr));
@@ -362,7 +387,7 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		}
 		now = ktr_now_ms();
 		if (n > 0 && now - last < KTR_TICK_MS) {
-			daemon__drain(d); /* ring wakeups between ticks */
+			ktr_daemon__drain(d); /* ring wakeups between ticks */
 			continue;
 		}
 		last = now;

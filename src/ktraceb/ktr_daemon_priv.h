@@ -96,5 +96,7 @@ int ktr_procmap__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 void ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec);
 void ktr_daemon__stop_file(struct daemon *d, int route, int err, const char *why);
 void ktr_daemon__csw(struct daemon *d, bool want);
+/* Take what the ring holds now into the files (and recorders); a ring failure ends every trace. */
+void ktr_daemon__drain(struct daemon *d);
 
 #endif /* KTRACEB_KTR_DAEMON_PRIV_H */

@@ -15,6 +15,7 @@
 #include "ktr_drain.h"
 #include "ktr_arch.h"
 #include "ktr_files.h"
+#include "ktr_flight.h"
 #include "ktr_perm.h"
 #include "ktr_proto.h"
 #include "ktr_writer.h"
@@ -134,33 +135,84 @@ static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
 	return r;
 }
 
+static void files__write_info(struct ktr_tracefile *f);
+
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns)
 {
+	if (f->flight) {
+		/* the daemon stamps wall time at the dump, as for any record */
+		if (ktr_flight__add(f->flight, h, len))
+			f->flight_due = true;
+		return 0;
+	}
 	return ktr_writer__append(f->w, h, len, wall_offset_ns);
+}
+
+struct dump_ctx {
+	struct ktr_tracefile *f;
+	__s64 wall_offset_ns;
+	unsigned long long n;
+};
+
+static int dump__record(void *ctx, const struct ktr_header *h, size_t len)
+{
+	struct dump_ctx *dc = ctx;
+	int err = ktr_writer__append(dc->f->w, h, len, dc->wall_offset_ns);
+
+	dc->n += !err;
+	return err;
+}
+
+int ktr_tracefile__dump(struct ktr_tracefile *f, __u32 why, unsigned long long *written)
+{
+	struct dump_ctx dc = { f, ktr_wall_offset_ns(), 0 };
+	int err;
+
+	*written = 0;
+	if (!f->flight)
+		return -EINVAL;
+	if (!f->info_written)
+		files__write_info(f);
+	err = ktr_flight__walk(f->flight, why, dump__record, &dc);
+	if (!err)
+		err = ktr_writer__flush(f->w);
+	*written = dc.n;
+	return err;
+}
+
+/* A record ktraceb makes: its header, in front of payload, in rec. */
+union made_rec {
+	struct ktr_header h;
+	char bytes[sizeof(struct ktr_header) + sizeof(struct ktr_fileinfo) + 64];
+};
+
+static int files__made(union made_rec *rec, int type, pid_t pid, const char *comm,
+		       const void *payload, size_t len)
+{
+	struct timespec ts;
+
+	if (len > sizeof(*rec) - sizeof(rec->h))
+		return -E2BIG;
+	memset(&rec->h, 0, sizeof(rec->h));
+	rec->h.ktr_len = len;
+	rec->h.ktr_type = type;
+	rec->h.ktr_pid = pid;
+	rec->h.ktr_tid = pid;
+	strncpy(rec->h.ktr_comm, comm, sizeof(rec->h.ktr_comm) - 1);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	rec->h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	memcpy(&rec->h + 1, payload, len);
+	return 0;
 }
 
 int ktr_tracefile__append_made(struct ktr_tracefile *f, int type, pid_t pid, const char *comm,
 			       const void *payload, size_t len, __s64 wall_offset_ns)
 {
-	union {
-		struct ktr_header h;
-		char bytes[sizeof(struct ktr_header) + sizeof(struct ktr_fileinfo) + 64];
-	} rec;
-	struct timespec ts;
+	union made_rec rec;
+	int err = files__made(&rec, type, pid, comm, payload, len);
 
-	if (len > sizeof(rec) - sizeof(rec.h))
-		return -E2BIG;
-	memset(&rec.h, 0, sizeof(rec.h));
-	rec.h.ktr_len = len;
-	rec.h.ktr_type = type;
-	rec.h.ktr_pid = pid;
-	rec.h.ktr_tid = pid;
-	strncpy(rec.h.ktr_comm, comm, sizeof(rec.h.ktr_comm) - 1);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	rec.h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	memcpy(&rec.h + 1, payload, len);
-	return ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
+	return err ? err : ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
 }
 
 int ktr_tracefile__flush(struct ktr_tracefile *f)
@@ -198,6 +250,7 @@ int ktr_tracefile__finish(struct ktr_tracefile *f)
 static void files__write_info(struct ktr_tracefile *f)
 {
 	struct ktr_fileinfo fi;
+	union made_rec rec;
 	FILE *rel;
 
 	memset(&fi, 0, sizeof(fi));
@@ -215,11 +268,43 @@ static void files__write_info(struct ktr_tracefile *f)
 	fi.fi_clock = CLOCK_MONOTONIC;
 	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
 	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);
-	ktr_tracefile__append_made(f, KTR_FILEINFO, getpid(), "ktraceb", &fi, sizeof(fi),
-				   fi.fi_wall_offset_ns);
+	/* straight to the file, recorder or not: the file's first record */
+	if (files__made(&rec, KTR_FILEINFO, getpid(), "ktraceb", &fi, sizeof(fi)) == 0)
+		ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns);
+	f->info_written = true;
 }
 
-int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg)
+/* Recorder ring bytes uid holds now. */
+static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid)
+{
+	__u64 n = 0;
+
+	for (unsigned int r = 1; r < t->cap; r++)
+		if (t->v[r].w && t->v[r].flight && t->v[r].owner == uid)
+			n += ktr_flight__bytes(t->v[r].flight);
+	return n;
+}
+
+/* May c have a recorder of bytes now?  0, or -errno and a line in msg. */
+static int files__flight_ok(const struct ktr_files *t, const struct ktr_caller *c, __u64 bytes,
+			    unsigned int flags, char *msg)
+{
+	if (bytes < KTR_FLIGHT_MIN_BYTES || bytes > KTR_FLIGHT_MAX_BYTES ||
+	    (flags & ~KTR_FLIGHT_FLAGS)) {
+		ktr_proto__msg_add(msg,
+				   "recorder: size out of range (64k to 4g) or unknown flags\n");
+		return -EINVAL;
+	}
+	if (c->uid != 0 && files__flight_bytes(t, c->uid) + bytes > KTR_FLIGHT_UID_BYTES) {
+		ktr_proto__msg_add(msg, "recorder: more than %llu MiB of rings for uid %u\n",
+				   KTR_FLIGHT_UID_BYTES >> 20, (unsigned int)c->uid);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
+		    unsigned int flight_flags, char *msg)
 {
 	struct ktr_tracefile *f;
 	const char *why;
@@ -228,7 +313,21 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, cha
 
 	if (r == 0 && (r = files__find(t, st.st_dev, st.st_ino)) >= 0) {
 		close(fd);
+		if (!t->v[r].flight != !flight_bytes) {
+			ktr_proto__msg_add(msg, "trace file: already %s\n",
+					   t->v[r].flight ? "a recorder's (-R)" :
+							    "a trace's, not a recorder's");
+			return -EBUSY;
+		}
 		return r;
+	}
+	if (r == -ENOENT && flight_bytes) {
+		int err = files__flight_ok(t, c, flight_bytes, flight_flags, msg);
+
+		if (err) {
+			close(fd);
+			return err;
+		}
 	}
 	if (r == -ENOENT)
 		r = files__slot(t, c->uid, &why);
@@ -244,8 +343,14 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, cha
 	f = &t->v[r];
 	memset(f, 0, sizeof(*f));
 	f->w = ktr_writer__new(fd, c->uid, c->gid);
-	if (!f->w) {
-		close(fd);
+	if (f->w && flight_bytes)
+		f->flight = ktr_flight__new(flight_bytes, flight_flags);
+	if (!f->w || (flight_bytes && !f->flight)) {
+		if (f->w)
+			ktr_writer__free(f->w);
+		else
+			close(fd);
+		f->w = NULL;
 		ktr_proto__msg_add(msg, "trace file: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
 	}
@@ -254,7 +359,24 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, cha
 	f->owner = c->uid;
 	f->owner_gid = c->gid;
 	t->used++;
-	files__write_info(f);
+	/* a recorder writes nothing, not even INFO, until its first dump */
+	if (!f->flight)
+		files__write_info(f);
+	return r;
+}
+
+int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg)
+{
+	const char *why;
+	struct stat st;
+	int r = files__check_fd(c, fd, &st, &why);
+
+	if (r == 0)
+		r = files__find(t, st.st_dev, st.st_ino);
+	if (r == -ENOENT)
+		why = "trace file: no trace or recording goes there";
+	if (r < 0)
+		ktr_proto__msg_add(msg, "%s\n", why);
 	return r;
 }
 
@@ -265,6 +387,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 	if (!f)
 		return;
 	ktr_writer__free(f->w);
+	ktr_flight__free(f->flight);
 	memset(f, 0, sizeof(*f));
 	t->used--;
 }

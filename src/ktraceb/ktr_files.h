@@ -19,6 +19,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+/* A uid other than root: at most this many bytes of recorder rings at once. */
+#define KTR_FLIGHT_UID_BYTES	(256ull << 20)
 /* A uid other than root: at most this many trace files at once. */
 #define KTR_FILES_PER_UID	1024
 /* Slots only root's requests may take, so users together cannot fill the table. */
@@ -39,6 +41,9 @@ struct ktr_tracefile {
 	unsigned long long lost_seen;	/* BPF losses already written as LOST */
 	int stop_err;			/* why it stopped early, for DONE */
 	char stop_msg[256];
+	struct ktr_flight *flight;	/* -R: records go here, to the file at a trigger */
+	bool flight_due;		/* a trigger froze it: dump at the next tick */
+	bool info_written;		/* its INFO record is in the file */
 };
 
 struct ktr_files {
@@ -70,6 +75,11 @@ bool ktr_tracefile__unlinked(const struct ktr_tracefile *f);
 /* Last flush and close; 0 or the -errno of its first error.  The slot stays
  * taken until ktr_files__close(). */
 int ktr_tracefile__finish(struct ktr_tracefile *f);
+/*
+ * A recorder's ring into its file (ktr_flight__walk), after the INFO record
+ * if none is there yet; *written: records written.  0 or -errno.
+ */
+int ktr_tracefile__dump(struct ktr_tracefile *f, __u32 why, unsigned long long *written);
 
 struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
 
@@ -78,7 +88,11 @@ struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
  * path), created if new, after the join rules above.  -errno with a line
  * for the caller appended to msg (KTR_REPLY_MSG_MAX) if refused.
  */
-int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg);
+/* flight_bytes > 0: a recorder (ktr_flight.h) of that size and flight_flags. */
+int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
+		    unsigned int flight_flags, char *msg);
+/* The file at fd, if c may act on it as on its own trace (join's rules); -errno, msg. */
+int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg);
 
 /* The route of the file behind fd, which the caller opened for writing; -errno if none. */
 int ktr_files__find_fd(const struct ktr_files *t, int fd);

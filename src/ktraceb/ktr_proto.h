@@ -45,6 +45,7 @@
 #define KTR_OP_CLEARFILE	3	/* stop all tracing into the file sent along */
 #define KTR_OP_CLEARALL		4	/* clear all the caller may clear (-C) */
 #define KTR_OP_STOP		5	/* foreground caller interrupted: end its trace */
+#define KTR_OP_DUMP		6	/* write the recorder's ring of the file sent along (-D) */
 
 #define KTR_REQ_DESCEND		0x1	/* -d: and every current descendant */
 #define KTR_REQ_FOREGROUND	0x2	/* keep the connection, send DONE at the end */
@@ -61,7 +62,9 @@ struct ktr_request {
 	__u32 flags;			/* KTR_REQ_* */
 	__s32 pid;			/* > 0 a process, < 0 a process group */
 	__u32 iosize;			/* GENIO bytes kept per I/O */
-	__u64 reserved[2];		/* zero */
+	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R) */
+	__u32 flight_flags;		/* SET: KTR_FLIGHT_* (ktr_flight.h) */
+	__u32 reserved;			/* zero */
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */

@@ -65,15 +65,20 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 		ktr_proto__msg_add(msg, "caller is in another pid namespace\n");
 		return -EPERM;
 	}
-	if (req->op < KTR_OP_SET || req->op > KTR_OP_STOP)
+	if (req->op < KTR_OP_SET || req->op > KTR_OP_DUMP)
 		bad = "unknown operation";
 	else if (req->facs & ~KTR_REQ_FACS)
 		bad = "unknown facility bits";
 	else if (req->flags & ~KTR_REQ_FLAGS)
 		bad = "unknown flags";
-	else if (req->reserved[0] || req->reserved[1])
+	else if (req->reserved)
 		bad = "reserved fields set";
-	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEARFILE) != (fd >= 0))
+	else if (req->op != KTR_OP_SET && (req->flight_bytes || req->flight_flags))
+		bad = "recorder fields only a SET takes";
+	else if (!req->flight_bytes && req->flight_flags)
+		bad = "recorder flags without a recorder";
+	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEARFILE || req->op == KTR_OP_DUMP) !=
+		 (fd >= 0))
 		bad = fd >= 0 ? "descriptor not expected" : "no trace file descriptor";
 	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEAR) && !request__pid_ok(req->pid))
 		bad = "no process or process group";
@@ -134,7 +139,9 @@ static int request__foreground(struct daemon *d, struct ktr_conn *cn, int r, cha
 static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
 			int fd, char *msg, int *err)
 {
-	int r = ktr_files__join(&d->files, &cn->cred, fd, msg), n, done;
+	int r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
+				msg),
+	    n, done;
 	pid_t *pids;
 
 	if (r < 0) {
@@ -188,6 +195,37 @@ static int request__clear_all(struct daemon *d, struct ktr_conn *cn, int r, char
 	return done;
 }
 
+/* -D: the recorder's ring, written now; the recording goes on. */
+static int request__dump(struct daemon *d, struct ktr_conn *cn, int fd, char *msg, int *err)
+{
+	int r = ktr_files__own_fd(&d->files, &cn->cred, fd, msg);
+	unsigned long long n = 0;
+	struct ktr_tracefile *f;
+
+	close(fd);
+	*err = r < 0 ? r : 0;
+	if (r < 0)
+		return 0;
+	f = ktr_files__get(&d->files, r);
+	if (cn->cred.uid != 0 && cn->cred.uid != f->owner) {
+		ktr_proto__msg_add(msg, "%s: a recording of uid %u\n", ktr_tracefile__path(f),
+				   f->owner);
+		*err = -EPERM;
+		return 0;
+	}
+	if (!f->flight) {
+		ktr_proto__msg_add(msg, "%s: a trace, not a recording (-R)\n",
+				   ktr_tracefile__path(f));
+		*err = -EINVAL;
+		return 0;
+	}
+	ktr_daemon__drain(d); /* everything recorded until now */
+	*err = ktr_tracefile__dump(f, KTR_FLIGHT_DEMAND, &n);
+	if (*err)
+		ktr_proto__msg_add(msg, "%s: %s\n", ktr_tracefile__path(f), strerror(-*err));
+	return (int)(n > INT_MAX ? INT_MAX : n);
+}
+
 void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
 			 int fd)
 {
@@ -215,6 +253,8 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		err = r > 0 && !done && msg[0] ? -EPERM : 0;
 	} else if (req->op == KTR_OP_CLEARALL) {
 		done = request__clear_all(d, cn, -1, msg);
+	} else if (req->op == KTR_OP_DUMP) {
+		done = request__dump(d, cn, fd, msg, &err);
 	} else {
 		/* STOP: the foreground trace of this connection, no answer but DONE */
 		for (r = 1; r < (int)d->files.cap; r++)

@@ -33,6 +33,7 @@
 #include "ktr_loader.h"
 #include "ktr_perm.h"
 #include "ktr_proto.h"
+#include "ktr_flight.h"
 #include "ktr_writer.h"
 #include "trstr.h"
 
@@ -42,7 +43,9 @@
 struct options {
 	const char *tracefile;
 	int facs;
-	bool facs_given, append, clear, clear_all, descend, foreground, ring_given;
+	bool facs_given, append, clear, clear_all, descend, foreground, ring_given, dump;
+	__u64 flight_bytes; /* -R: a recorder's ring */
+	__u32 flight_flags;
 	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
@@ -57,7 +60,9 @@ static void usage_text(FILE *f)
 		"usage: ktraceb [-aCcdFiv] [-b bufsize] [-f trfile] [-g pgrp | -p pid] [-s iosize] "
 		"[-t trstr]\n"
 		"       ktraceb [-adiv] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
-		"command [args ...]\n");
+		"command [args ...]\n"
+		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
+		"       ktraceb -D [-f trfile]\n");
 }
 
 static void usage(void)
@@ -79,6 +84,10 @@ static void help(void)
 	       "     spans of <ktraceb/utrace.h>, runtimes' and libraries' probes)\n"
 	       "  w  context switches (csw)\n"
 	       "  +  the default set\n"
+	       "\n-R size[,compact][,exit]: record into a ring of size bytes (k, m, g) in\n"
+	       "memory; write it to trfile when a traced process dumps core (or, with\n"
+	       "exit, exits non-zero), or on ktraceb -D -f trfile.  compact keeps only\n"
+	       "each syscall's return, for a longer history.\n"
 	       "\nSee ktraceb(1) and kdump(1).\n");
 	exit(0);
 }
@@ -102,6 +111,30 @@ static long long parse_size(const char *s, long long min, long long max)
 	if (*end != '\0' || v < min || v > max)
 		return -1;
 	return v;
+}
+
+/* -R size[,compact][,exit] */
+static void parse_recorder(const char *arg, struct options *o)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	long long v;
+
+	if (!copy)
+		errx(EX_OSERR, "out of memory");
+	tok = strtok_r(copy, ",", &save);
+	v = tok ? parse_size(tok, KTR_FLIGHT_MIN_BYTES, KTR_FLIGHT_MAX_BYTES) : -1;
+	if (v < 0)
+		errx(EX_USAGE, "bad recorder size %s: 64k to 4g", arg);
+	o->flight_bytes = v;
+	while ((tok = strtok_r(NULL, ",", &save))) {
+		if (strcmp(tok, "compact") == 0)
+			o->flight_flags |= KTR_FLIGHT_COMPACT;
+		else if (strcmp(tok, "exit") == 0)
+			o->flight_flags |= KTR_FLIGHT_ON_EXIT;
+		else
+			errx(EX_USAGE, "bad recorder option %s: compact or exit", tok);
+	}
+	free(copy);
 }
 
 static pid_t parse_id(const char *s, int sign)
@@ -137,6 +170,9 @@ static void parse_opt(int ch, struct options *o)
 	case 'd':
 		o->descend = true;
 		break;
+	case 'D':
+		o->dump = true;
+		break;
 	case 'F':
 		o->foreground = true;
 		break;
@@ -148,6 +184,9 @@ static void parse_opt(int ch, struct options *o)
 		if (o->pid)
 			errx(EX_USAGE, "only one -g or -p flag is permitted");
 		o->pid = parse_id(optarg, ch == 'p' ? 1 : -1);
+		break;
+	case 'R':
+		parse_recorder(optarg, o);
 		break;
 	case 'h':
 		help();
@@ -186,10 +225,17 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:Ccdf:Fg:hip:s:t:v")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:CcDdf:Fg:hip:R:s:t:v")) != -1)
 		parse_opt(ch, o);
 	if (optind < argc)
 		o->command = argv + optind;
+	/* -D: only the file */
+	if (o->dump && (o->pid || o->command || o->clear || o->clear_all || o->flight_bytes))
+		usage();
+	if (o->dump)
+		return;
+	if (o->flight_bytes && (o->clear || o->clear_all || o->append))
+		errx(EX_USAGE, "-R records for a new file: not with -a, -c or -C");
 	/* the checks FreeBSD's ktrace(1) makes */
 	if ((o->pid && o->command) || (o->clear_all && (o->pid || o->clear)) ||
 	    (!o->pid && !o->clear && !o->clear_all && !o->command) ||
@@ -351,8 +397,11 @@ static int run_clear(const struct options *o)
 	return error ? 1 : 0;
 }
 
-/* Wait for the daemon's DONE, passing on a Ctrl-C as STOP. */
-static int wait_done(int sock, const char *tracefile)
+/*
+ * Wait for the daemon's DONE, passing on a Ctrl-C as STOP.  A recording
+ * that nothing triggered wrote nothing: its file (fd, if >= 0) goes.
+ */
+static int wait_done(const struct options *o, int sock, int fd)
 {
 	struct ktr_request stop = { .magic = KTR_PROTO_MAGIC, .op = KTR_OP_STOP };
 	struct pollfd pfd = { .fd = sock, .events = POLLIN };
@@ -376,11 +425,41 @@ static int wait_done(int sock, const char *tracefile)
 			break;
 	}
 	print_reply_lines(rep->msg);
-	fprintf(stderr, "ktraceb: %llu records written to %s, %llu lost\n",
-		(unsigned long long)rep->records, tracefile, (unsigned long long)rep->lost);
+	if (o->flight_bytes && !rep->records) {
+		if (fd >= 0)
+			discard_tracefile(o, fd);
+		fprintf(stderr, "ktraceb: recorder: nothing triggered, nothing written%s\n",
+			fd >= 0 ? " (trace file removed)" : "");
+	} else {
+		fprintf(stderr, "ktraceb: %llu records written to %s, %llu lost\n",
+			(unsigned long long)rep->records, o->tracefile,
+			(unsigned long long)rep->lost);
+	}
 	error = rep->error;
 	free(rep);
 	return error;
+}
+
+/* -D: a recording's ring into its file now; the recording goes on. */
+static int run_dump(const struct options *o)
+{
+	struct ktr_request req = { .op = KTR_OP_DUMP };
+	struct ktr_reply rep;
+	int fd, sock, error;
+
+	/* as -c: only a writer of the file may */
+	fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		err(1, "%s", o->tracefile);
+	sock = connect_daemon(o, false, -1);
+	if (sock < 0)
+		errx(1, "%s: no recording (no ktraceb daemon runs)", o->tracefile);
+	error = request(o, sock, &req, fd, &rep);
+	close(fd);
+	if (error)
+		return 1;
+	fprintf(stderr, "ktraceb: %u records written to %s\n", rep.count, o->tracefile);
+	return 0;
 }
 
 /* -p, -g: start tracing and return at once (or stay, with -F). */
@@ -395,6 +474,8 @@ static int run_attach(const struct options *o)
 	req.pid = o->pid;
 	req.iosize = o->iosize;
 	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0);
+	req.flight_bytes = o->flight_bytes;
+	req.flight_flags = o->flight_flags;
 	err = request(o, sock, &req, fd, &rep);
 	if (err || !rep.count)
 		discard_tracefile(o, fd);
@@ -408,7 +489,7 @@ static int run_attach(const struct options *o)
 	clear_elsewhere(sock, &req, -1);
 	if (!o->foreground)
 		return 0;
-	return wait_done(sock, o->tracefile) ? 1 : 0;
+	return wait_done(o, sock, -1) ? 1 : 0;
 }
 
 /*
@@ -478,11 +559,12 @@ static int run_command(const struct options *o)
 	req.pid = child;
 	req.iosize = o->iosize;
 	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC;
+	req.flight_bytes = o->flight_bytes;
+	req.flight_flags = o->flight_flags;
 	error = request(o, sock, &req, fd, &rep);
-	if (error || !rep.count)
-		discard_tracefile(o, fd);
-	close(fd);
 	if (error || !rep.count) {
+		discard_tracefile(o, fd);
+		close(fd);
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 		if (!rep.msg[0]) /* the daemon said why already */
@@ -492,7 +574,8 @@ static int run_command(const struct options *o)
 	if (write(gate, "x", 1) != 1)
 		err(EX_OSERR, "cannot start %s", o->command[0]);
 	close(gate);
-	error = wait_done(sock, o->tracefile);
+	error = wait_done(o, sock, fd);
+	close(fd);
 	if (waitpid(child, &status, interrupted ? WNOHANG : 0) != child)
 		return 128 + interrupted;
 	status = exit_status(status);
@@ -509,6 +592,8 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	if (o.dump)
+		return run_dump(&o);
 	if (o.clear || o.clear_all)
 		return run_clear(&o);
 	if (o.pid)

@@ -20,7 +20,8 @@
 #    /run/ktraceb not root's
 #  7 a caller in another pid namespace, a daemon started in one
 #  8 ext4's root-reserved blocks are not the user's
-#  9 garbage messages, forged fields and descriptors of every kind
+#  9 garbage messages, forged fields and descriptors of every kind, the
+#    recorder's fields, and a dump of root's recording
 #  10 Yama's ptrace_scope 1, 2, 3 (on a faked sysctl: this kernel has no Yama)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
@@ -321,6 +322,36 @@ hostile f_clearfd "$ROOT_SOCK" op 2 0 0 "$U2" "new:$UDIR/f5.ktr"
 check forged_clear_with_fd t_grep 'error=22 .*descriptor not expected' "$TMP/f_clearfd.h"
 hostile f_nofd "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" none
 check forged_set_without_fd t_grep 'error=22 .*no trace file descriptor' "$TMP/f_nofd.h"
+# the recorder's fields (-R): sizes, flags, ops that take none
+hostile f_flsize "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/fr1.ktr" 4096 0 0x140000000
+check forged_ring_too_big t_grep 'error=22 .*recorder: size out of range' "$TMP/f_flsize.h"
+hostile f_flsmall "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/fr2.ktr" 4096 0 4096
+check forged_ring_too_small t_grep 'error=22 .*recorder: size out of range' "$TMP/f_flsmall.h"
+hostile f_flflags "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/fr3.ktr" 4096 0 65536 0x80
+check forged_ring_flags t_grep 'error=22 .*unknown flags' "$TMP/f_flflags.h"
+hostile f_flnoring "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/fr4.ktr" 4096 0 0 1
+check forged_ring_flags_alone t_grep 'error=22 .*recorder flags without a recorder' \
+	"$TMP/f_flnoring.h"
+hostile f_flclear "$ROOT_SOCK" op 2 0 0 "$U2" none 4096 0 65536
+check forged_ring_on_clear t_grep 'error=22 .*recorder fields only a SET takes' \
+	"$TMP/f_flclear.h"
+# root's recording into a file anyone may write: a user may not dump it there
+"$ATT_TICK" 100 0 4343 >/dev/null 2>&1 &
+RREC=$!
+E2E_PIDS="${E2E_PIDS:-} $RREC"
+ktr recroot -R 64k -p "$RREC" -f "$TMP/rootdir/rec.ktr"
+chmod 666 "$TMP/rootdir/rec.ktr"
+hostile f_dumpwo "$ROOT_SOCK" op 6 0 0 0 "wo:$TMP/rootdir/rec.ktr"
+check dump_roots_recording_refused t_grep 'error=1 .*not yours' "$TMP/f_dumpwo.h"
+hostile f_dumppath "$ROOT_SOCK" op 6 0 0 0 "path:$TMP/rootdir/rec.ktr"
+check dump_opath_refused t_grep 'error=9 .*not open for writing' "$TMP/f_dumppath.h"
+hostile f_dumpnofd "$ROOT_SOCK" op 6 0 0 0 none
+check dump_without_fd_refused t_grep 'error=22 .*no trace file descriptor' "$TMP/f_dumpnofd.h"
+check roots_recording_unwritten t_num "$(fsize "$TMP/rootdir/rec.ktr")" -eq 0
+ktr recdump -D -f "$TMP/rootdir/rec.ktr"
+check roots_own_dump_works t_grep 'records written to' "$TMP/recdump.err"
+ktr recclear -c -p "$RREC"
+kill "$RREC" 2>/dev/null
 for kind in pipe socket "dir:$UDIR" eventfd devnull; do
 	hostile fd_kind "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "$kind"
 	check "fd_${kind%%:*}_refused" t_grep 'error=13 .*not a regular file' "$TMP/fd_kind.h"

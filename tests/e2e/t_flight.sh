@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# The flight recorder (ktraceb -R): tests/progs/crasher makes known
+# syscalls, then crashes (SIGSEGV, abort, a SIGSEGV sent from outside), exits
+# or loops.  A crash writes the ring: the file ends with the last syscalls,
+# the PSIG and the EXIT, holds no more than the ring, and says how much it
+# recovered; a normal exit writes nothing; -D writes the ring on demand
+# (twice); compact entries hold a longer history; a thread stopped in a read
+# keeps its last step while another floods the ring; two recordings keep
+# their own files; a user records their own process and no other's.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+CR=$PROGS/crasher
+if [ ! -x "$CR" ]; then
+	fail build "$CR not built (make O=$O test)"
+	e2e_done
+fi
+
+# the value of "KEY N" the program printed ("last fd N": KEY last)
+pv() { awk -v k="$2" '$1 == k { print $NF }' "$TMP/$1.out" | head -n 1; }
+ring() { q "$TMP/$1.norm" '$4 == "RING"' | head -n 1 | cut -f5; }
+# the ring's records: those between the first RING line and the per-CPU one
+inring() { q "$TMP/$1.norm" '$4 == "RING" { n++; next } n == 1 && $1 != ""'; }
+# the last N records of the crashed process in the ring, "TAG body" each
+tail_of() { inring "$1" | awk -F'\t' -v pid="$(pv "$1" pid)" '$1 == pid' | tail -n "$2" |
+	cut -f4,5 | tr '\t' ' '; }
+
+# --- a segfault: the seconds before it ----------------------------------------
+ktr segv -R 64k -f "$TMP/segv.ktr" "$CR" segv 20000
+check segv_status_139 t_krc 139 segv
+check segv_written t_grep '^ktraceb: [0-9]+ records written to .*segv.ktr, 0 lost$' \
+	"$TMP/segv.err"
+kd segv "$TMP/segv.ktr"
+check segv_kdump_clean t_kdump_ok segv
+check segv_info_first t_eq "$(head -n 1 "$TMP/segv.norm" | cut -f4)" INFO
+check segv_ring_line t_match "$(ring segv)" \
+	"^recovered [0-9]+/[0-9]+ entries: pid $(pv segv pid) killed by SIGSEGV$"
+kept=$(ring segv | sed -E 's|recovered ([0-9]+)/.*|\1|')
+produced=$(ring segv | sed -E 's|recovered [0-9]+/([0-9]+) .*|\1|')
+check segv_overwrote_most t_num "${produced:-0}" -gt $((${kept:-0} * 10))
+check segv_kept_all_written t_eq "$(inring segv | wc -l)" "$kept" "records in the ring vs kept"
+check segv_no_more_than_the_ring t_num "$(stat -c %s "$TMP/segv.ktr")" -le $((65536 + 4096))
+fd=$(pv segv last)
+check segv_ends_with_the_crash t_eq "$(tail_of segv 4)" "CALL close($fd)
+RET close 0
+PSIG SIGSEGV SIG_DFL code=SEGV_MAPERR
+EXIT killed by SIGSEGV"
+check segv_getppid_before t_num "$(qn "$TMP/segv.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 100
+check segv_no_lost t_nogrep $'\tLOST\t' "$TMP/segv.norm"
+
+# --- abort(), and a SIGSEGV sent from outside -------------------------------------
+ktr abrt -R 64k -f "$TMP/abrt.ktr" "$CR" abort 100
+kd abrt "$TMP/abrt.ktr"
+check abort_ring_line t_match "$(ring abrt)" 'killed by SIGABRT$'
+check abort_ends_psig_exit t_eq "$(tail_of abrt 2)" "PSIG SIGABRT SIG_DFL code=SI_TKILL
+EXIT killed by SIGABRT"
+"$CR" wait 50 >"$TMP/kill.out" &
+KP=$!
+E2E_PIDS="${E2E_PIDS:-} $KP"
+for _ in $(seq 50); do grep -q '^last fd' "$TMP/kill.out" && break; sleep 0.05; done
+ktr killr -R 64k -p "$KP" -f "$TMP/kill.ktr"
+check kill_attach_exit_0 t_krc 0 killr
+check kill_file_empty_until_crash t_eq "$(stat -c %s "$TMP/kill.ktr")" 0
+sleep 0.2
+kill -SEGV "$KP"
+wait "$KP" 2>/dev/null
+daemon_gone 20
+kd kill "$TMP/kill.ktr"
+check kill_ring_line t_match "$(ring kill)" "pid $KP killed by SIGSEGV\$"
+check kill_psig_from_outside t_grep $'\tPSIG\tSIGSEGV SIG_DFL code=SI_USER$' "$TMP/kill.norm"
+check kill_ends_exit t_eq "$(q "$TMP/kill.norm" '$1 == pid' pid="$KP" | tail -n 1 | cut -f4,5)" \
+	$'EXIT\tkilled by SIGSEGV'
+
+# --- no trigger: nothing written ------------------------------------------------------
+ktr okr -R 64k -f "$TMP/ok.ktr" "$CR" ok 100
+check ok_exit_0 t_krc 0 okr
+check ok_nothing_written t_grep '^ktraceb: recorder: nothing triggered, nothing written' \
+	"$TMP/okr.err"
+check ok_no_file t_eq "$(test -e "$TMP/ok.ktr" && echo exists)" ""
+ktr ex3 -R 64k -f "$TMP/ex3.ktr" "$CR" exit3 100
+check exit3_not_a_trigger t_eq "$(test -e "$TMP/ex3.ktr" && echo exists)" ""
+ktr ex3e -R 64k,exit -f "$TMP/ex3e.ktr" "$CR" exit3 100
+kd ex3e "$TMP/ex3e.ktr"
+check exit3_with_exit_option t_match "$(ring ex3e)" "pid $(pv ex3e pid) exited 3\$"
+
+# --- compact entries: a longer history in the same memory ------------------------------
+ktr cmp -R 64k,compact -f "$TMP/cmp.ktr" "$CR" segv 20000
+kd cmp "$TMP/cmp.ktr"
+check compact_ring_line t_match "$(ring cmp)" '^recovered [0-9]+/[0-9]+ entries, compact: pid'
+check compact_only_essentials t_eq "$(q "$TMP/cmp.norm" '$1 == pid' pid="$(pv cmp pid)" |
+	cut -f4 | sort -u | tr '\n' ' ')" "EXIT PSIG RET "
+ncmp=$(qn "$TMP/cmp.norm" '$4 == "RET" && $5 ~ /^getppid /')
+nfull=$(qn "$TMP/segv.norm" '$4 == "RET" && $5 ~ /^getppid /')
+check compact_three_times_the_history t_num "$ncmp" -ge $((nfull * 3))
+check compact_ends_with_the_crash t_eq "$(tail_of cmp 3)" "RET close 0
+PSIG SIGSEGV SIG_DFL code=SEGV_MAPERR
+EXIT killed by SIGSEGV"
+
+# --- -D while it runs, twice ------------------------------------------------------------
+"$CR" loop 10 >"$TMP/loop.out" &
+LP=$!
+E2E_PIDS="${E2E_PIDS:-} $LP"
+sleep 0.2
+ktr lpa -R 256k -p "$LP" -f "$TMP/loop.ktr"
+sleep 0.3
+ktr d1 -D -f "$TMP/loop.ktr"
+check dump1_exit_0 t_krc 0 d1
+sleep 0.3
+ktr d2 -D -f "$TMP/loop.ktr"
+check dump2_exit_0 t_krc 0 d2
+check dump2_says_count t_grep '^ktraceb: [0-9]+ records written to .*loop.ktr$' "$TMP/d2.err"
+kd loop "$TMP/loop.ktr"
+check dumps_kdump_clean t_kdump_ok loop
+check dumps_two_rings t_eq "$(qn "$TMP/loop.norm" '$4 == "RING" && $5 ~ /on demand$/')" 2
+check dumps_one_info t_eq "$(qn "$TMP/loop.norm" '$4 == "INFO"')" 1
+check dumps_hold_getppid t_num "$(qn "$TMP/loop.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 50
+check dumps_still_recording t_eq "$(kill -0 "$LP" 2>/dev/null && echo alive)" alive
+ktr dx -D -f "$TMP/segv.ktr"
+check dump_of_no_recording_refused t_grep 'no trace or recording goes there' "$TMP/dx.err"
+check dump_of_no_recording_exit_1 t_krc 1 dx
+ktr lpc -c -p "$LP"
+sleep 0.3
+ktr d3 -D -f "$TMP/loop.ktr"
+check dump_after_clear_refused t_krc 1 d3
+kill "$LP" 2>/dev/null
+
+# --- a thread stopped in a read, another flooding the ring on the other CPU ----------------
+if [ "$(nproc)" -ge 2 ]; then
+	ktr stk -R 64k -f "$TMP/stuck.ktr" "$CR" stuck 200000
+	kd stuck "$TMP/stuck.ktr"
+	check stuck_ring_overwritten t_match "$(ring stuck)" '^recovered [0-9]+/[0-9]{6,} entries'
+	check stuck_last_per_cpu t_grep $'\tRING\tlast recorded per-CPU events: [0-9]+$' \
+		"$TMP/stuck.norm"
+	check stuck_read_kept t_eq "$(q "$TMP/stuck.norm" 'seen && $4 == "CALL"
+		$4 == "RING" && $5 ~ /^last/ { seen = 1 }' | cut -f5 | grep -c '^read(')" 1
+else
+	skip stuck "needs two CPUs"
+fi
+
+# --- two recordings, their own files --------------------------------------------------------
+ktr two1 -R 64k -f "$TMP/two1.ktr" "$CR" segv 300 &
+T1=$!
+ktr two2 -R 64k -f "$TMP/two2.ktr" "$CR" abort 300
+wait "$T1"
+kd two1 "$TMP/two1.ktr"
+kd two2 "$TMP/two2.ktr"
+check two_first_own t_eq "$(inring two1 | cut -f1 | sort -u)" "$(pv two1 pid)"
+check two_second_own t_eq "$(inring two2 | cut -f1 | sort -u)" "$(pv two2 pid)"
+check two_first_segv t_match "$(ring two1)" 'SIGSEGV$'
+check two_second_abrt t_match "$(ring two2)" 'SIGABRT$'
+
+# --- bad input ----------------------------------------------------------------------------------
+ktr bad1 -R 1k -f "$TMP/b.ktr" /bin/true
+check bad_size_small t_krc 64 bad1
+check bad_size_msg t_grep 'bad recorder size 1k: 64k to 4g' "$TMP/bad1.err"
+ktr bad2 -R 64k,fast -f "$TMP/b.ktr" /bin/true
+check bad_option t_grep 'bad recorder option fast' "$TMP/bad2.err"
+ktr bad3 -R 64k -a -f "$TMP/b.ktr" /bin/true
+check bad_with_append t_krc 64 bad3
+ktr bad4 -D -p 1
+check bad_dump_with_pid t_krc 64 bad4
+ktr bad5 -D -f "$TMP/none.ktr"
+check bad_dump_no_file t_grep 'none.ktr: No such file or directory' "$TMP/bad5.err"
+check bad_no_file_made t_eq "$(test -e "$TMP/b.ktr" && echo made)" ""
+
+# --- a user: their own process, nobody else's -----------------------------------------------
+if user_setup; then
+	cp "$CR" "$UBIN/"
+	chmod 755 "$UBIN/crasher"
+	uktr urec -R 64k -f "$UDIR/u.ktr" "$UBIN/crasher" segv 100
+	check user_records_own t_grep 'records written to .*u.ktr' "$TMP/urec.err"
+	check user_file_owned t_eq "$(stat -c %U "$UDIR/u.ktr")" "$KUSER"
+	"$CR" wait 10 >"$TMP/rootp.out" &
+	RP=$!
+	E2E_PIDS="${E2E_PIDS:-} $RP"
+	sleep 0.2
+	uktr uroot -R 64k -p "$RP" -f "$UDIR/r.ktr"
+	check user_not_roots_process t_krc 1 uroot
+	check user_not_roots_msg t_grep "pid $RP: " "$TMP/uroot.err"
+	uktr ubig -R 300m -f "$UDIR/big.ktr" "$UBIN/crasher" ok 1
+	check user_ring_cap t_grep 'recorder: more than 256 MiB of rings' "$TMP/ubig.err"
+	kill "$RP" 2>/dev/null
+else
+	skip user "$USER_WHY"
+fi
+e2e_done
