@@ -19,6 +19,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+/* -D at most this often per recording: a dump costs the daemon the whole ring. */
+#define KTR_DUMP_INTERVAL_MS	250
 /* A uid other than root: at most this many bytes of recorder rings at once. */
 #define KTR_FLIGHT_UID_BYTES	(256ull << 20)
 /* A uid other than root: at most this many trace files at once. */
@@ -44,6 +46,7 @@ struct ktr_tracefile {
 	struct ktr_flight *flight;	/* -R: records go here, to the file at a trigger */
 	bool flight_due;		/* a trigger froze it: dump at the next tick */
 	bool info_written;		/* its INFO record is in the file */
+	long long last_dump_ms;		/* -D: one per KTR_DUMP_INTERVAL_MS */
 };
 
 struct ktr_files {

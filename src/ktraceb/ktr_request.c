@@ -219,8 +219,15 @@ static int request__dump(struct daemon *d, struct ktr_conn *cn, int fd, char *ms
 		*err = -EINVAL;
 		return 0;
 	}
+	if (ktr_now_ms() - f->last_dump_ms < KTR_DUMP_INTERVAL_MS) {
+		ktr_proto__msg_add(msg, "%s: dumped less than %d ms ago\n", ktr_tracefile__path(f),
+				   KTR_DUMP_INTERVAL_MS);
+		*err = -EBUSY;
+		return 0;
+	}
 	ktr_daemon__drain(d); /* everything recorded until now */
 	*err = ktr_tracefile__dump(f, KTR_FLIGHT_DEMAND, &n);
+	f->last_dump_ms = ktr_now_ms();
 	if (*err)
 		ktr_proto__msg_add(msg, "%s: %s\n", ktr_tracefile__path(f), strerror(-*err));
 	return (int)(n > INT_MAX ? INT_MAX : n);

@@ -110,7 +110,10 @@ ktr d1 -D -f "$TMP/loop.ktr"
 check dump1_exit_0 t_krc 0 d1
 sleep 0.3
 ktr d2 -D -f "$TMP/loop.ktr"
-check dump2_exit_0 t_krc 0 d2
+rc2=$KRC
+ktr d2b -D -f "$TMP/loop.ktr" # at once: one dump per 250 ms
+check dump2_exit_0 t_eq "$rc2" 0
+check dump_too_soon_refused t_grep 'dumped less than 250 ms ago' "$TMP/d2b.err"
 check dump2_says_count t_grep '^ktraceb: [0-9]+ records written to .*loop.ktr$' "$TMP/d2.err"
 kd loop "$TMP/loop.ktr"
 check dumps_kdump_clean t_kdump_ok loop
