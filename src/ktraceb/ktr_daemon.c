@@ -263,9 +263,32 @@ static void daemon__tick(struct daemon *d)
 	}
 	ktr_daemon__csw(d, want_csw);
 	daemon__usdt_sweep(d);
+	/*
+	 * The last trace has ended: the tracepoint programs go at once, so
+	 * every process on the machine stops paying for them; they stay
+	 * loaded, and a trace that starts before the daemon exits attaches
+	 * them again without loading them again.
+	 */
+	if (!d->files.used && !d->detached) {
+		ktr_loader__detach(d->skel);
+		d->detached = true;
+	}
 	ktr_conn__sweep(d, &any_conn);
 	busy |= any_conn;
 	d->idle_ticks = busy ? 0 : d->idle_ticks + 1;
+}
+
+int ktr_daemon__attach(struct daemon *d)
+{
+	int err;
+
+	if (!d->detached)
+		return 0;
+	err = ktr_loader__attach(d->skel);
+	if (err)
+		return err;
+	d->detached = false;
+	return 0;
 }
 
 static void daemon__teardown(struct daemon *d)

@@ -52,6 +52,7 @@ struct daemon {
 	unsigned long long ring_bytes;
 	unsigned int fd_limit;		/* RLIMIT_NOFILE */
 	struct bpf_link *csw_link;
+	bool detached;			/* no trace: the tracepoint programs detached */
 	struct ktr_usdt *usdt;		/* USDT probes of processes traced with 'u' */
 	struct ktr_conn *conns;
 	unsigned int nconns;
@@ -59,6 +60,8 @@ struct daemon {
 };
 
 long long ktr_now_ms(void);
+/* Before a trace starts: the programs attached (again).  0 or -errno. */
+int ktr_daemon__attach(struct daemon *d);
 
 /* ktr_conn.c */
 void ktr_conn__accept_all(struct daemon *d);

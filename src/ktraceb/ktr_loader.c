@@ -165,6 +165,16 @@ fail:
 	return NULL;
 }
 
+void ktr_loader__detach(struct ktraceb_bpf *skel)
+{
+	ktraceb_bpf__detach(skel);
+}
+
+int ktr_loader__attach(struct ktraceb_bpf *skel)
+{
+	return ktraceb_bpf__attach(skel);
+}
+
 void ktr_loader__destroy(struct ktraceb_bpf *skel)
 {
 	ktraceb_bpf__destroy(skel);

@@ -28,5 +28,12 @@ enum ktr_usdt_mode {
 };
 enum ktr_usdt_mode ktr_loader__usdt_mode(void);
 void ktr_loader__destroy(struct ktraceb_bpf *skel);
+/*
+ * Detach the always-on programs (the syscall, process and signal
+ * tracepoints), keeping them loaded and verified; attach them again.
+ * Detached, they cost untraced processes nothing.  0 or -errno.
+ */
+void ktr_loader__detach(struct ktraceb_bpf *skel);
+int ktr_loader__attach(struct ktraceb_bpf *skel);
 
 #endif /* KTRACEB_KTR_LOADER_H */

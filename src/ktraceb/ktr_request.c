@@ -150,6 +150,10 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 	}
 	if ((req->flags & KTR_REQ_FOREGROUND) && (*err = request__foreground(d, cn, r, msg)))
 		return 0;
+	if ((*err = ktr_daemon__attach(d))) {
+		ktr_proto__msg_add(msg, "cannot attach the BPF programs: %s\n", strerror(-*err));
+		return 0;
+	}
 	n = request__collect(req, &pids, msg);
 	if (n == 0) {
 		*err = -ESRCH;
