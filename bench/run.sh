@@ -20,7 +20,9 @@
 #   expected   what the program made (getppid: N; others: strace's count)
 #   lost       records the tracer says it lost (ktraceb stderr, perf LOST)
 #   bytes      size of the trace file
-# After the table: the cost of a span (bench/spans), the flight recorder
+# After the table: the tax an untraced process pays while ktraceb traces
+# others, and right after the last trace ended; the cost of a span
+# (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
 # kept of recorded, records per second, lost), and kdump on a hostile file.
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
@@ -235,6 +237,33 @@ if [ -x "$SPANS" ]; then
 	drop_daemon
 fi
 
+# --- the tax: an untraced getppid storm while ktraceb traces something else ------
+# (a) no daemon, (b) while a trace of another process runs, (c) 0.1 s after
+# the last trace ended, the daemon still up (its programs should be detached)
+TAX_ROWS=$TMP/tax_rows
+: >"$TAX_ROWS"
+tax_run()
+{
+	local label=$1 i t0 t1
+	: >"$TMP/tax_times"
+	for ((i = 0; i < RUNS; i++)); do
+		[ "$label" = after ] && "$KTRACEB" -f "$TMP/tax.ktr" true 2>/dev/null && sleep 0.1
+		t0=$(now_ns)
+		"$LOOP" "$N" >/dev/null
+		t1=$(now_ns)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$TMP/tax_times"
+	done
+	printf '%s\t%s\n' "$label" "$(median <"$TMP/tax_times")" >>"$TAX_ROWS"
+}
+drop_daemon
+sleep 1.5
+tax_run none
+keep_daemon
+tax_run during
+drop_daemon
+tax_run after
+drop_daemon
+
 # --- the flight recorder: getppid storms into a 64 MiB ring, full and compact ----
 # crasher segv N: N getppid calls, then a crash, which writes the ring
 CRASHER=$O/tests/progs/crasher
@@ -309,6 +338,14 @@ if [ -n "${UNTRACED_SPAN:-}" ]; then
 	printf '  traced    %6.0f ns/span  %6.0f ns/utrace  (%s spans: %s USER records of %s, %s lost)\n' \
 		"$TRACED_SPAN" "$TRACED_UTRACE" "$SPAN_TRACED_N" "$SPAN_RECS" \
 		"$((3 * SPAN_TRACED_N))" "${SPAN_LOST:-?}"
+	echo
+fi
+if [ -s "$TAX_ROWS" ]; then
+	echo "tax on an untraced process (getppid x$N, not traced itself):"
+	awk -F'\t' 'NR == 1 { base = $2 }
+		{ what = $1 == "none" ? "no ktraceb daemon" : $1 == "during" ? \
+			"while another process is traced" : "0.1 s after the last trace ended"
+		  printf "  %-34s %7.3f s  %5.2fx\n", what, $2, (base > 0 ? $2 / base : 0) }' "$TAX_ROWS"
 	echo
 fi
 if [ -s "$REC_ROWS" ]; then
