@@ -224,7 +224,8 @@ struct ktr_exit {
  */
 struct ktr_flight_info {
 	__u64 kf_kept;			/* records that follow */
-	__u64 kf_produced;		/* records recorded since the ring began */
+	__u64 kf_produced;		/* recorded since the ring began: kept, overwritten,
+					   or kept out by a trigger's freeze */
 	__u64 kf_out_of_order;		/* of the kept, how many are KTRH_OUT_OF_ORDER */
 	__u32 kf_part;			/* KTR_FLIGHT_RING, KTR_FLIGHT_LAST_PER_CPU */
 	__u32 kf_why;			/* KTR_FLIGHT_CRASH, _EXIT, _DEMAND */

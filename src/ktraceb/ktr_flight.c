@@ -267,8 +267,13 @@ bool ktr_flight__add(struct ktr_flight *fl, const struct ktr_header *h, size_t l
 	struct flight_last scratch;
 	struct flight_compact c;
 
-	if (fl->frozen || len < sizeof(*h))
+	if (len < sizeof(*h))
 		return false;
+	if (fl->frozen) {
+		/* kept out by the freeze: not in the ring, but counted as recorded */
+		fl->produced++;
+		return false;
+	}
 	if (flight__crash_begins(h, len))
 		fl->last_frozen = true;
 	if (fl->last_frozen)

@@ -6,7 +6,8 @@
  * to disk until a trigger.  A traced process killed by a signal that dumps
  * core (or, with KTR_FLIGHT_ON_EXIT, one that exits non-zero) triggers: the
  * ring freezes there, so what follows (other threads, a restart) cannot
- * overwrite the records that led to it before they are written.  Beside the
+ * overwrite the records that led to it before they are written (they are
+ * counted as recorded, not kept, like the overwritten ones).  Beside the
  * ring, the last record of each CPU is kept (as it was when the crash's
  * fatal signal was delivered), so that a busy CPU cannot push out the last
  * step of a thread stopped on another.

@@ -121,6 +121,7 @@ TEST(a_crash_freezes_it)
 	memset(&c, 0, sizeof(c));
 	ktr_flight__walk(fl, why, collect, &c);
 	ASSERT_EQ(c.n, 3, "frozen: what came after the crash is not kept");
+	ASSERT_EQ(c.info[0].kf_produced, 4, "but counted as recorded, not silently dropped");
 	ASSERT_EQ(c.h[2].ktr_type, KTR_EXIT, "it ends with the EXIT");
 	ktr_flight__reset(fl);
 	ktr_flight__add(fl, (void *)rec, n);
