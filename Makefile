@@ -133,7 +133,7 @@ $(O)/gen/build_id.h: FORCE | $(O)/gen
 .PHONY: FORCE
 FORCE:
 
-$(O)/src/ktraceb/ktr_client.o: $(O)/gen/build_id.h
+$(O)/src/ktraceb/ktr_client.o $(O)/src/ktraceb/ktr_pin.o: $(O)/gen/build_id.h
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
@@ -166,11 +166,12 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/ktr_captures.o $(O)/src/ktraceb/ktr_arch.o
-$(O)/tests/unit/test_flight: $(O)/src/ktraceb/ktr_flight.o
+$(O)/tests/unit/test_flight: $(O)/src/ktraceb/ktr_flight.o $(O)/src/ktraceb/ktr_pin.o
 
+$(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 $(O)/tests/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)

@@ -48,23 +48,38 @@ static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state, int ou
 	return WMESG('d', 'e', 'a', 'd', 0, 0, 0);
 }
 
+static __always_inline void csw__fill(struct csw_sample *rec, struct task_struct *task, int out,
+				      bool preempt, unsigned int state)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+	rec->c.out = out;
+	rec->c.user = regs ? !arch__regs_in_syscall(regs) : 0;
+	*(__u64 *)rec->c.wmesg = csw__wmesg(preempt, state, out);
+}
+
 static __always_inline void csw__emit(struct task_struct *task, int out, bool preempt,
 				      unsigned int state)
 {
 	__u32 tgid = task->tgid;
 	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
 	struct csw_sample *rec;
-	struct pt_regs *regs;
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_CSW))
 		return;
+	if (flight__active(ps->route)) {
+		rec = rec__flight_reserve(ps->route, KTR_CSW, sizeof(rec->c), tgid, task->pid,
+					  task);
+		if (!rec)
+			return;
+		csw__fill(rec, task, out, preempt, state);
+		rec__flight_submit(rec);
+		return;
+	}
 	rec = rec__reserve(sizeof(*rec), ps->route, KTR_CSW, sizeof(rec->c), tgid, task->pid, task);
 	if (!rec)
 		return;
-	rec->c.out = out;
-	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	rec->c.user = regs ? !arch__regs_in_syscall(regs) : 0;
-	*(__u64 *)rec->c.wmesg = csw__wmesg(preempt, state, out);
+	csw__fill(rec, task, out, preempt, state);
 	rec__submit(rec);
 }
 

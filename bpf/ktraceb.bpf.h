@@ -61,6 +61,16 @@ struct ktr_scratch {
 	char bytes[KTR_SCRATCH_SIZE];
 };
 
+/* The signals whose default action dumps core (signal(7)). */
+#define FLIGHT_CORE_SIGNALS                                                                 \
+	((1ull << 3) | (1ull << 4) | (1ull << 5) | (1ull << 6) | (1ull << 7) | (1ull << 8) |  \
+	 (1ull << 11) | (1ull << 24) | (1ull << 25) | (1ull << 31))
+
+static __always_inline bool flight__dumps_core(int sig)
+{
+	return sig > 0 && sig < 64 && ((FLIGHT_CORE_SIGNALS >> sig) & 1);
+}
+
 #ifndef KTR_DEFINE_MAPS
 extern KTR_MAP_RB rb SEC(".maps");
 extern KTR_MAP_PROCS procs SEC(".maps");
@@ -182,6 +192,47 @@ static __always_inline struct ktr_sample *rec__scratch(void)
 }
 
 /*
+ * Recorders (ktraceb -R; maps.bpf.c): a route with a ring in the flights
+ * map records there, never into the ring buffer.  flight__send() takes the
+ * scratch area holding a struct ktr_sample (the route) and the record.
+ */
+int flight__active(__u32 route);
+int flight__send(struct ktr_scratch *sc);
+int flight__crash_begins(__u32 route);
+int flight__exit(__u32 route, __s32 pid, __s32 status);
+
+
+/*
+ * rec__reserve() for a recorder's route: the record is built in the
+ * scratch area, and rec__flight_submit() puts it into the ring.  Callers
+ * take this path or the ring buffer's by flight__active(route).
+ */
+static __always_inline void *rec__flight_reserve(__u32 route, int type, int len, __u32 pid,
+						 __u32 tid, struct task_struct *task)
+{
+	struct ktr_sample *s = rec__scratch();
+
+	if (!s)
+		return NULL;
+	s->route = route;
+	s->reserved = 0;
+	rec__header((struct ktr_header *)(s + 1), type, len, pid, tid, task);
+	return s;
+}
+
+static __always_inline void *rec__flight_reserve_current(__u32 route, int type, int len)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return rec__flight_reserve(route, type, len, task->tgid, task->pid, task);
+}
+
+static __always_inline void rec__flight_submit(void *rec)
+{
+	flight__send(rec);
+}
+
+/*
  * The one way a record built in scratch (s, its header right after it, len
  * bytes of payload after that) enters the ring: its header is filled for
  * the current thread, then it is copied, or counted lost for its file.
@@ -193,6 +244,10 @@ static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int typ
 	rec__header_current((struct ktr_header *)(s + 1), type, len);
 	s->route = route;
 	s->reserved = 0;
+	if (flight__active(route)) {
+		flight__send((struct ktr_scratch *)s);
+		return;
+	}
 	barrier_var(size); /* the verifier must see this bound, clang may not drop it */
 	if (size > KTR_SCRATCH_SIZE)
 		size = KTR_SCRATCH_SIZE;

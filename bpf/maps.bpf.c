@@ -36,4 +36,219 @@ __noinline int rec__count_lost(__u32 route)
 	return 0;
 }
 
+/*
+ * The recorders' rings (bpf_shared.h), by route: the daemon puts a ring
+ * here when a recording starts.  Rings differ in size (BPF_F_INNER_MAP).
+ */
+struct flight_ring {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct ktr_flight_slot));
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, KTR_MAX_ROUTES);
+	__type(key, __u32);
+	__array(values, struct flight_ring);
+} flights SEC(".maps");
+
+__noinline int flight__active(__u32 route)
+{
+	return bpf_map_lookup_elem(&flights, &route) != NULL;
+}
+
+static __always_inline struct ktr_flight_head *flight__head(void *ring, __u32 cpu)
+{
+	__u32 i = 1 + cpu;
+
+	return bpf_map_lookup_elem(ring, &i);
+}
+
+/* A RET, PSIG or EXIT as a compact entry in one slot; false for anything else. */
+static __always_inline bool flight__compact(const struct ktr_header *h, struct ktr_flight_slot *sl)
+{
+	struct ktr_flight_compact *c = (void *)sl->data;
+	const void *p = h + 1;
+
+	if (h->ktr_type == KTR_SYSRET) {
+		const struct ktr_sysret *r = p;
+
+		c->code = r->ktr_code;
+		c->error = r->ktr_error;
+		c->value = r->ktr_retval;
+	} else if (h->ktr_type == KTR_PSIG) {
+		const struct ktr_psig *g = p;
+
+		c->code = g->signo;
+		c->error = g->code;
+		c->value = g->action;
+	} else if (h->ktr_type == KTR_EXIT) {
+		const struct ktr_exit *e = p;
+
+		c->code = 0;
+		c->error = 0;
+		c->value = e->status;
+	} else {
+		return false;
+	}
+	c->mono = h->ktr_mono_ns;
+	c->pid = h->ktr_pid;
+	c->tid = h->ktr_tid;
+	__builtin_memcpy(c->comm, h->ktr_comm, sizeof(c->comm));
+	c->type = h->ktr_type;
+	c->cpu = KTRH_CPUID_DECODE(h->ktr_flags);
+	c->pad = 0;
+	return true;
+}
+
+/*
+ * One record (the scratch area: a struct ktr_sample, then the record) into
+ * its recorder's ring, in this CPU's region: claim its slots by moving the
+ * CPU's head (atomically: another program may run on this CPU between our
+ * steps), then fill each, its position written last.  A frozen ring keeps
+ * the record out and counts it.
+ */
+__noinline int flight__send(struct ktr_scratch *sc)
+{
+	struct ktr_sample *s = (void *)sc;
+	struct ktr_header *h;
+	struct ktr_flight_ctl *ctl;
+	struct ktr_flight_head *hd;
+	struct ktr_flight_slot *sl;
+	__u32 zero = 0, cpu, route, total, n, per, idx;
+	__u64 pos;
+	void *ring;
+
+	if (!sc)
+		return 0;
+	h = (void *)(s + 1);
+	route = s->route;
+	ring = bpf_map_lookup_elem(&flights, &route);
+	if (!ring)
+		return 0;
+	ctl = bpf_map_lookup_elem(ring, &zero);
+	cpu = bpf_get_smp_processor_id();
+	hd = flight__head(ring, cpu);
+	if (!ctl || !hd || cpu >= ctl->ncpu)
+		return 0;
+	if (ctl->state != KTR_FLIGHT_LIVE) {
+		__sync_fetch_and_add(&hd->kept_out, 1);
+		return 0;
+	}
+	per = ctl->per_cpu;
+	if (!per)
+		return 0;
+	if (ctl->flags & KTR_FLIGHT_F_COMPACT) {
+		int type = h->ktr_type;
+
+		if (type != KTR_SYSRET && type != KTR_PSIG && type != KTR_EXIT)
+			return 0; /* compact keeps only these */
+		pos = __sync_fetch_and_add(&hd->head, 1);
+		__sync_fetch_and_add(&hd->records, 1);
+		idx = ctl->base + cpu * per + (__u32)(pos % per);
+		sl = bpf_map_lookup_elem(ring, &idx);
+		if (!sl)
+			return 0;
+		sl->pos = ~0u;
+		barrier();
+		flight__compact(h, sl);
+		sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
+		sl->nslots = 1;
+		barrier();
+		sl->pos = (__u32)pos;
+		return 0;
+	}
+	total = sizeof(*h) + (__u32)h->ktr_len;
+	if (total > KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA) {
+		total = KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA;
+		h->ktr_len = total - sizeof(*h); /* cut, as a GIO is cut at -s bytes */
+	}
+	n = (total + KTR_FLIGHT_SLOT_DATA - 1) / KTR_FLIGHT_SLOT_DATA;
+	if (n > per)
+		return 0;
+	pos = __sync_fetch_and_add(&hd->head, n);
+	__sync_fetch_and_add(&hd->records, 1);
+	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
+		if (i >= n)
+			break;
+		idx = ctl->base + cpu * per + (__u32)((pos + i) % per);
+		sl = bpf_map_lookup_elem(ring, &idx);
+		if (!sl)
+			break;
+		sl->pos = ~0u;
+		barrier();
+		bpf_probe_read_kernel(sl->data, KTR_FLIGHT_SLOT_DATA,
+				      (const char *)h + i * KTR_FLIGHT_SLOT_DATA);
+		sl->idx = i;
+		sl->nslots = n;
+		barrier();
+		sl->pos = (__u32)(pos + i);
+	}
+	return 0;
+}
+
+/*
+ * A fatal signal with its default action, one that dumps core, reached a
+ * recorded process: the crash begins.  Each CPU's head is noted once, so
+ * the dump can say which record was each CPU's last before it.
+ */
+__noinline int flight__crash_begins(__u32 route)
+{
+	void *ring = bpf_map_lookup_elem(&flights, &route);
+	struct ktr_flight_head *hd;
+	struct ktr_flight_ctl *ctl;
+	__u32 zero = 0;
+
+	if (!ring)
+		return 0;
+	ctl = bpf_map_lookup_elem(ring, &zero);
+	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
+		return 0;
+	for (__u32 cpu = 0; cpu < KTR_FLIGHT_MAX_CPUS; cpu++) {
+		if (cpu >= ctl->ncpu)
+			break;
+		hd = flight__head(ring, cpu);
+		if (hd && !hd->crash)
+			hd->crash = hd->head + 1;
+	}
+	return 0;
+}
+
+/*
+ * A recorded process ended (its EXIT is in the ring): a trigger freezes the
+ * ring, the first one's why, pid and status kept.  Returns 1 when it froze
+ * the ring, for the caller to wake the daemon.
+ */
+__noinline int flight__exit(__u32 route, __s32 pid, __s32 status)
+{
+	void *ring = bpf_map_lookup_elem(&flights, &route);
+	struct ktr_flight_ctl *ctl;
+	__u32 zero = 0, why;
+	int sig = status & 0x7f;
+
+	if (!ring)
+		return 0;
+	ctl = bpf_map_lookup_elem(ring, &zero);
+	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
+		return 0;
+	if (sig && sig != 0x7f && flight__dumps_core(sig))
+		why = KTR_FLIGHT_CRASH;
+	else if (!sig && (status & 0xff00) && (ctl->flags & KTR_FLIGHT_F_ON_EXIT))
+		why = KTR_FLIGHT_EXIT;
+	else
+		return 0;
+	if (__sync_val_compare_and_swap(&ctl->claim, 0, 1) != 0)
+		return 0;
+	ctl->why = why;
+	ctl->pid = pid;
+	ctl->status = status;
+	ctl->frozen_ns = bpf_ktime_get_ns();
+	barrier();
+	ctl->state = KTR_FLIGHT_FROZEN;
+	return 1;
+}
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

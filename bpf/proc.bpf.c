@@ -25,9 +25,18 @@ struct exit_sample {
 static __always_inline void proc__emit_ctor(__u32 route, __u32 sv_flags, __u32 pid, __u32 tid,
 					    struct task_struct *task)
 {
-	struct ctor_sample *rec =
-		rec__reserve(sizeof(*rec), route, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
+	struct ctor_sample *rec;
 
+	if (flight__active(route)) {
+		rec = rec__flight_reserve(route, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
+		if (!rec)
+			return;
+		rec->c.sv_flags = sv_flags;
+		rec->pad = 0;
+		rec__flight_submit(rec);
+		return;
+	}
+	rec = rec__reserve(sizeof(*rec), route, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
 	if (!rec)
 		return;
 	rec->c.sv_flags = sv_flags;
@@ -177,6 +186,7 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	__u32 tgid = p->tgid;
 	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
 	struct exit_sample *rec;
+	__s32 status;
 	__u32 route;
 
 	if (!ps)
@@ -194,11 +204,24 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	 * EXIT record is already in the ring for its last drain of the file.
 	 */
 	route = ps->route;
-	rec = rec__reserve(sizeof(*rec), route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
-	if (rec) {
-		rec->e.status = BPF_CORE_READ(p, exit_code);
-		rec->e.pad = 0;
-		rec__submit(rec);
+	status = BPF_CORE_READ(p, exit_code);
+	if (flight__active(route)) {
+		rec = rec__flight_reserve(route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
+		if (rec) {
+			rec->e.status = status;
+			rec->e.pad = 0;
+			rec__flight_submit(rec);
+		}
+		/* a crash (or a non-zero exit with ,exit) froze the ring: the daemon writes it */
+		if (flight__exit(route, tgid, status))
+			note__emit(route, KTR_NOTE_FLIGHT, tgid, route, 0);
+	} else {
+		rec = rec__reserve(sizeof(*rec), route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
+		if (rec) {
+			rec->e.status = status;
+			rec->e.pad = 0;
+			rec__submit(rec);
+		}
 	}
 	bpf_map_delete_elem(&procs, &tgid);
 	return 0;

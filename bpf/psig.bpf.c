@@ -52,22 +52,13 @@ struct psig_sample {
 	struct ktr_psig p;
 };
 
-SEC("tp_btf/signal_deliver")
-int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+/* The PSIG of signal sig with action ka, delivered to the current thread. */
+static __always_inline void psig__fill(struct psig_sample *rec, int sig,
+				       struct kernel_siginfo *info, struct k_sigaction *ka)
 {
-	struct ktr_proc_state *ps = proc__lookup();
 	struct task_struct *task;
-	struct psig_sample *rec;
 	__u64 blocked;
 
-	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
-		return 0;
-	/* the stop of a command whose probes are being armed (KTR_PS_HOLD) */
-	if (sig == SIGSTOP && (ps->flags & KTR_PS_HELD))
-		return 0;
-	rec = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
-	if (!rec)
-		return 0;
 	task = bpf_get_current_task_btf();
 	rec->p.signo = sig;
 	rec->p.pad0 = 0;
@@ -92,6 +83,34 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 	rec->p.mask[2] = 0;
 	rec->p.mask[3] = 0;
 	rec->p.pad1 = 0;
+}
+
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	struct ktr_proc_state *ps = proc__lookup();
+	struct psig_sample *rec;
+
+	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
+		return 0;
+	/* the stop of a command whose probes are being armed (KTR_PS_HOLD) */
+	if (sig == SIGSTOP && (ps->flags & KTR_PS_HELD))
+		return 0;
+	if (flight__active(ps->route)) {
+		rec = rec__flight_reserve_current(ps->route, KTR_PSIG, sizeof(rec->p));
+		if (!rec)
+			return 0;
+		psig__fill(rec, sig, info, ka);
+		/* a signal that dumps core, with its default action: the crash begins */
+		if (!rec->p.action && flight__dumps_core(rec->p.signo))
+			flight__crash_begins(ps->route);
+		rec__flight_submit(rec);
+		return 0;
+	}
+	rec = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
+	if (!rec)
+		return 0;
+	psig__fill(rec, sig, info, ka);
 	rec__submit(rec);
 	return 0;
 }

@@ -102,34 +102,43 @@ static __always_inline int syscall__is_exec(long id, int compat)
 	return id == ARCH_NR_EXECVE || id == ARCH_NR_EXECVEAT;
 }
 
-static __always_inline void syscall__emit_call(__u32 route, long id, int compat, const __u64 *args)
+static __always_inline void call__fill(struct call_sample *rec, long id, int narg,
+				       const __u64 *args)
 {
-	struct call_sample *rec;
-	int narg = KTR_MAXARGS;
-
-	if (id >= 0 && id < KTR_MAX_SYSCALLS)
-		narg = compat ? ktr_nargs32[id] : ktr_nargs64[id];
-	if (narg > KTR_MAXARGS)
-		narg = KTR_MAXARGS;
-	rec = rec__reserve_current(sizeof(*rec), route, KTR_SYSCALL,
-				   sizeof(struct ktr_syscall) + narg * sizeof(__u64));
-	if (!rec)
-		return;
 	rec->c.ktr_code = id;
 	rec->c.ktr_narg = narg;
 	rec->c.ktr_pad = 0;
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		rec->c.ktr_args[i] = i < narg ? args[i] : 0;
+}
+
+static __always_inline void syscall__emit_call(__u32 route, long id, int compat, const __u64 *args)
+{
+	struct call_sample *rec;
+	int narg = KTR_MAXARGS, len;
+
+	if (id >= 0 && id < KTR_MAX_SYSCALLS)
+		narg = compat ? ktr_nargs32[id] : ktr_nargs64[id];
+	if (narg > KTR_MAXARGS)
+		narg = KTR_MAXARGS;
+	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
+	if (flight__active(route)) {
+		rec = rec__flight_reserve_current(route, KTR_SYSCALL, len);
+		if (!rec)
+			return;
+		call__fill(rec, id, narg, args);
+		rec__flight_submit(rec);
+		return;
+	}
+	rec = rec__reserve_current(sizeof(*rec), route, KTR_SYSCALL, len);
+	if (!rec)
+		return;
+	call__fill(rec, id, narg, args);
 	rec__submit(rec);
 }
 
-static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
+static __always_inline void ret__fill(struct ret_sample *rec, long id, long ret)
 {
-	struct ret_sample *rec =
-		rec__reserve_current(sizeof(*rec), route, KTR_SYSRET, sizeof(rec->r));
-
-	if (!rec)
-		return;
 	rec->r.ktr_code = id;
 	rec->r.ktr_eosys = 0;
 	if (ret < 0 && ret >= -4095) {
@@ -139,6 +148,24 @@ static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
 		rec->r.ktr_error = 0;
 		rec->r.ktr_retval = ret;
 	}
+}
+
+static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
+{
+	struct ret_sample *rec;
+
+	if (flight__active(route)) {
+		rec = rec__flight_reserve_current(route, KTR_SYSRET, sizeof(rec->r));
+		if (!rec)
+			return;
+		ret__fill(rec, id, ret);
+		rec__flight_submit(rec);
+		return;
+	}
+	rec = rec__reserve_current(sizeof(*rec), route, KTR_SYSRET, sizeof(rec->r));
+	if (!rec)
+		return;
+	ret__fill(rec, id, ret);
 	rec__submit(rec);
 }
 

@@ -161,4 +161,75 @@ struct ktr_capture {
 	char name[KTR_CAP_NAME_MAX]; /* KTR_STRUCT name, NUL-padded */
 };
 
+/*
+ * A flight recorder's ring (ktraceb -R) lives in a BPF array the daemon
+ * creates per recording (BPF_F_MMAPABLE, so it reads it in place, and
+ * pinned in bpffs, so it outlives the daemon), put into the flights map at
+ * the recording's route.  The programs write its records there instead of
+ * into the ring buffer: no daemon wake-up, no copy, no file I/O per record.
+ * Its elements are 64-byte slots:
+ *   [0]                          struct ktr_flight_ctl
+ *   [1, 1 + ncpu)                struct ktr_flight_head, one per CPU
+ *   [1 + ncpu, base)             struct ktr_flight_meta (the daemon's only)
+ *   [base + c * per_cpu, +per_cpu)  CPU c's records, oldest overwritten
+ * A record takes consecutive slots of its CPU's region (modulo per_cpu),
+ * each slot carrying the position it was written for, so a reader tells
+ * an overwritten or half-written slot from a good one.  Each CPU writes
+ * only its own region and head: no lock, no shared cache line, no wait.
+ */
+#define KTR_FLIGHT_SLOT		 64
+#define KTR_FLIGHT_SLOT_DATA	 (KTR_FLIGHT_SLOT - 8)
+#define KTR_FLIGHT_MAX_SLOTS	 148 /* a record of up to 8,288 bytes; longer ones are cut */
+#define KTR_FLIGHT_COMPACT_ENTRY 0x8000 /* slot idx: a compact entry (struct ktr_flight_compact) */
+#define KTR_FLIGHT_MAX_CPUS	 256 /* KTRH_CPUID holds 8 bits */
+
+struct ktr_flight_slot {
+	__u32 pos; /* the low 32 bits of the position it holds, ~0 while written */
+	__u16 idx; /* which slot of its record, or KTR_FLIGHT_COMPACT_ENTRY */
+	__u16 nslots; /* how many its record takes */
+	unsigned char data[KTR_FLIGHT_SLOT_DATA];
+};
+
+#define KTR_FLIGHT_LIVE	  1
+#define KTR_FLIGHT_FROZEN 2
+#define KTR_FLIGHT_F_COMPACT 0x1 /* -R size,compact */
+#define KTR_FLIGHT_F_ON_EXIT 0x2 /* -R size,exit: a non-zero exit triggers too */
+struct ktr_flight_ctl {
+	__u32 state; /* KTR_FLIGHT_LIVE, _FROZEN; 0 while the daemon sets it up */
+	__u32 why; /* KTR_FLIGHT_CRASH, _EXIT (ktr.h) */
+	__s32 pid;
+	__s32 status;
+	__u32 flags; /* KTR_FLIGHT_F_* */
+	__u32 per_cpu; /* slots in each CPU's region */
+	__u32 base; /* the first region's first slot */
+	__u32 ncpu; /* regions (possible CPUs) */
+	__u64 claim; /* the first trigger takes it (0 -> 1), then fills why..status */
+	__u64 frozen_ns;
+};
+
+struct ktr_flight_head {
+	__u64 head; /* the next position of this CPU's region */
+	__u64 records; /* records written into it, ever */
+	__u64 kept_out; /* records a freeze kept out */
+	__u64 floor; /* positions below are from before the last dump's reset */
+	__u64 crash; /* head + 1 when the crash began (the first fatal signal) */
+	__u64 pad[3];
+};
+
+/* A compact entry: a RET, PSIG or EXIT in one slot (-R size,compact). */
+struct ktr_flight_compact {
+	__u64 mono;
+	__s32 pid, tid;
+	__s64 value; /* RET: retval; PSIG: handler; EXIT: status */
+	char comm[KTR_MAXCOMLEN];
+	__s16 code; /* RET: syscall; PSIG: signal */
+	__s16 error; /* RET: errno; PSIG: si_code */
+	__u8 type;
+	__u8 cpu;
+	__u16 pad;
+};
+
+/* A recorder froze (route: the recording's): the daemon writes it. */
+#define KTR_NOTE_FLIGHT 4
+
 #endif /* KTRACEB_BPF_SHARED_H */

@@ -29,6 +29,7 @@
 #include "ktr_daemon_priv.h"
 #include "ktr_drain.h"
 #include "ktr_flight.h"
+#include "ktr_pin.h"
 #include "ktr_loader.h"
 #include "ktr_proto.h"
 #include "ktr_usdt.h"
@@ -68,6 +69,12 @@ static void daemon__flight_dump(struct daemon *d, struct ktr_tracefile *f)
 	f->flight_due = false;
 }
 
+/* A trigger froze the recorder's ring in BPF (a note says so at once, the tick looks too). */
+static bool daemon__flight_due(const struct ktr_tracefile *f)
+{
+	return f->flight && (f->flight_due || ktr_flight__frozen(f->flight));
+}
+
 /* End a file: last losses, last flush, DONE to its foreground client. */
 static void daemon__finish_file(struct daemon *d, int r)
 {
@@ -76,7 +83,7 @@ static void daemon__finish_file(struct daemon *d, int r)
 
 	/* losses counted since the tick's drain still go into this file */
 	ktr_drain__account_lost(d->drain, r);
-	if (f->flight_due)
+	if (daemon__flight_due(f))
 		daemon__flight_dump(d, f);
 	err = ktr_tracefile__finish(f);
 	if (f->fg)
@@ -136,6 +143,13 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 	bool traced = bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
 		      !(ps.flags & KTR_PS_PENDING);
 
+	if (n->kind == KTR_NOTE_FLIGHT) {
+		struct ktr_tracefile *f = ktr_files__get(&d->files, n->child);
+
+		if (f && f->flight && ktr_flight__frozen(f->flight))
+			daemon__flight_dump(d, f);
+		return;
+	}
 	if (n->kind == KTR_NOTE_FORK) {
 		if (traced && d->usdt)
 			ktr_usdt__fork(d->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
@@ -235,6 +249,25 @@ void ktr_daemon__drain(struct daemon *d)
 		daemon__ring_failed(d, err);
 }
 
+/*
+ * While a recording exists, the links and the procs map are pinned too, so
+ * a daemon killed -9 leaves the recordings recording (ktr_pin.h).
+ */
+static void daemon__pins(struct daemon *d)
+{
+	bool want = false;
+
+	for (unsigned int r = 1; r < d->files.cap && !want; r++)
+		want = ktr_files__get(&d->files, r) && d->files.v[r].flight;
+	if (want == d->pinned || !ktr_pin__enabled())
+		return;
+	if (ktr_pin__keep(d->skel, want) == 0 || !want)
+		d->pinned = want;
+	else if (!d->pin_failed)
+		syslog(LOG_WARNING, "cannot pin the programs: recordings end with the daemon");
+	d->pin_failed = want && !d->pinned;
+}
+
 static void daemon__tick(struct daemon *d)
 {
 	bool want_csw = daemon__scan(d), busy = false, any_conn;
@@ -247,7 +280,7 @@ static void daemon__tick(struct daemon *d)
 		if (!f)
 			continue;
 		busy = true;
-		if (f->flight_due)
+		if (daemon__flight_due(f))
 			daemon__flight_dump(d, f);
 		werr = ktr_tracefile__error(f);
 		if (werr && f->nprocs) {
@@ -269,6 +302,7 @@ static void daemon__tick(struct daemon *d)
 	 * loaded, and a trace that starts before the daemon exits attaches
 	 * them again without loading them again.
 	 */
+	daemon__pins(d);
 	if (!d->files.used && !d->detached) {
 		ktr_loader__detach(d->skel);
 		d->detached = true;
@@ -302,6 +336,8 @@ static void daemon__teardown(struct daemon *d)
 			daemon__finish_file(d, r);
 	ktr_conn__close_all(d);
 	ktr_usdt__free(d->usdt);
+	if (d->pinned)
+		ktr_pin__keep(d->skel, false);
 	bpf_link__destroy(d->csw_link);
 	ktr_drain__free(d->drain);
 	ktr_loader__destroy(d->skel);
@@ -344,6 +380,79 @@ static unsigned int daemon__raise_nofile(void)
 	return rl.rlim_cur > 1u << 20 ? 1u << 20 : (unsigned int)rl.rlim_cur;
 }
 
+/* A ring a dead daemon pinned: its recording goes on here, or is removed, said in the log. */
+static void daemon__adopt_ring(void *ctx, __u32 route, int fd, const char *pin)
+{
+	struct daemon *d = ctx;
+	struct ktr_flight *fl = ktr_flight__open(fd, d->files.flights_fd, route, pin);
+	const char *why = "not a ktraceb recording, or a damaged one";
+	int r = -EINVAL;
+
+	if (fl)
+		r = ktr_files__adopt(&d->files, route, fl, &why);
+	if (r >= 0) {
+		syslog(LOG_NOTICE, "%s: recording taken over from a daemon that died",
+		       ktr_tracefile__path(ktr_files__get(&d->files, r)));
+		return;
+	}
+	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
+	ktr_flight__free(fl);
+	unlink(pin);
+}
+
+/*
+ * The programs loaded, and what a daemon killed before us left taken
+ * over (ktr_pin.h): its procs map shared, its rings back in the flights
+ * map, traces without a ring (their clients are gone) ended; then our
+ * programs attached and the dead daemon's links dropped.
+ */
+static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loader_opts *opts,
+					const char **why)
+{
+	struct ktr_loader_opts o = *opts;
+	struct ktraceb_bpf *skel;
+	struct ktr_proc_state ps;
+	__u32 key, next, *keys = NULL;
+	size_t n = 0;
+	int err;
+
+	o.procs_fd = ktr_pin__init() ? ktr_pin__old_procs() : -1;
+	o.defer_attach = true;
+	skel = ktr_loader__load(&o, why);
+	if (o.procs_fd > 0)
+		close(o.procs_fd);
+	if (!skel)
+		return NULL;
+	d->skel = skel;
+	d->procs_fd = bpf_map__fd(skel->maps.procs);
+	d->files.flights_fd = bpf_map__fd(skel->maps.flights);
+	if (o.procs_fd > 0) {
+		ktr_pin__old_rings(daemon__adopt_ring, d);
+		keys = calloc(KTR_MAX_PROCS, sizeof(*keys));
+		for (err = bpf_map_get_next_key(d->procs_fd, NULL, &key); keys && !err;
+		     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
+			if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 &&
+			    !(ktr_files__get(&d->files, ps.route) &&
+			      ktr_files__get(&d->files, ps.route)->flight) &&
+			    n < KTR_MAX_PROCS) {
+				keys[n++] = key;
+				if (ps.flags & KTR_PS_HELD)
+					kill(key, SIGCONT); /* nothing may stay stopped for us */
+			}
+		for (size_t i = 0; i < n; i++)
+			bpf_map_delete_elem(d->procs_fd, &keys[i]);
+		free(keys);
+	}
+	err = ktr_loader__attach(skel);
+	ktr_pin__drop_old_links();
+	if (err) {
+		*why = "cannot attach the BPF programs";
+		ktr_loader__destroy(skel);
+		return d->skel = NULL;
+	}
+	return skel;
+}
+
 static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts *opts,
 				 int listen_fd)
 {
@@ -357,7 +466,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->fd_limit = daemon__raise_nofile();
 	d->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	d->ring_bytes = opts->ring_bytes;
-	d->skel = ktr_loader__load(opts, &why);
+	d->skel = daemon__load(d, opts, &why);
 	if (!d->skel)
 		return why;
 	d->drain = ktr_drain__new(d->skel, &d->files, daemon__note, d);
@@ -367,7 +476,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode());
 	if (!d->usdt)
 		return "out of memory";
-	d->procs_fd = bpf_map__fd(d->skel->maps.procs);
+
 	d->listen_fd = listen_fd;
 	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
 	ev.data.ptr = NULL;

@@ -52,6 +52,8 @@ struct daemon {
 	unsigned long long ring_bytes;
 	unsigned int fd_limit;		/* RLIMIT_NOFILE */
 	struct bpf_link *csw_link;
+	bool pinned;			/* links and procs pinned: a recording exists */
+	bool pin_failed;		/* said once in the log */
 	bool detached;			/* no trace: the tracepoint programs detached */
 	struct ktr_usdt *usdt;		/* USDT probes of processes traced with 'u' */
 	struct ktr_conn *conns;

@@ -16,6 +16,7 @@
 #include "ktr_arch.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
+#include "ktr_creds.h"
 #include "ktr_perm.h"
 #include "ktr_proto.h"
 #include "ktr_writer.h"
@@ -140,12 +141,8 @@ static void files__write_info(struct ktr_tracefile *f);
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns)
 {
-	if (f->flight) {
-		/* the daemon stamps wall time at the dump, as for any record */
-		if (ktr_flight__add(f->flight, h, len))
-			f->flight_due = true;
-		return 0;
-	}
+	if (f->flight)
+		return 0; /* a recorder's records go to its ring, in BPF */
 	return ktr_writer__append(f->w, h, len, wall_offset_ns);
 }
 
@@ -295,12 +292,44 @@ static int files__flight_ok(const struct ktr_files *t, const struct ktr_caller *
 				   "recorder: size out of range (64k to 4g) or unknown flags\n");
 		return -EINVAL;
 	}
+	if (bytes < ktr_flight__min_bytes()) {
+		ktr_proto__msg_add(
+			msg,
+			"recorder: %llu bytes are too few for this machine's CPUs: at least %lluk\n",
+			(unsigned long long)bytes,
+			(unsigned long long)(ktr_flight__min_bytes() + 1023) >> 10);
+		return -EINVAL;
+	}
 	if (c->uid != 0 && files__flight_bytes(t, c->uid) + bytes > KTR_FLIGHT_UID_BYTES) {
 		ktr_proto__msg_add(msg, "recorder: more than %llu MiB of rings for uid %u\n",
 				   KTR_FLIGHT_UID_BYTES >> 20, (unsigned int)c->uid);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The ring of a new recording into the file fd (st) of c, at route r. */
+static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
+					    const struct ktr_caller *c, int fd,
+					    const struct stat *st, __u64 bytes, unsigned int flags)
+{
+	struct ktr_flight_meta *meta = calloc(1, sizeof(*meta));
+	struct ktr_flight *fl;
+	char link[64];
+	ssize_t n;
+
+	if (!meta)
+		return NULL;
+	meta->uid = c->uid;
+	meta->gid = c->gid;
+	meta->dev = st->st_dev;
+	meta->ino = st->st_ino;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, meta->path, sizeof(meta->path) - 1);
+	meta->path[n > 0 ? n : 0] = 0;
+	fl = ktr_flight__new(t->flights_fd, r, bytes, flags, meta);
+	free(meta);
+	return fl;
 }
 
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
@@ -344,7 +373,7 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	memset(f, 0, sizeof(*f));
 	f->w = ktr_writer__new(fd, c->uid, c->gid);
 	if (f->w && flight_bytes)
-		f->flight = ktr_flight__new(flight_bytes, flight_flags);
+		f->flight = files__flight_new(t, r, c, fd, &st, flight_bytes, flight_flags);
 	if (!f->w || (flight_bytes && !f->flight)) {
 		if (f->w)
 			ktr_writer__free(f->w);
@@ -362,6 +391,74 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	/* a recorder writes nothing, not even INFO, until its first dump */
 	if (!f->flight)
 		files__write_info(f);
+	return r;
+}
+
+/* Room in the table for route r. */
+static int files__grow(struct ktr_files *t, __u32 r)
+{
+	unsigned int cap = t->cap ? t->cap : 64;
+	struct ktr_tracefile *nv;
+
+	while (cap <= r)
+		cap *= 2;
+	if (cap > KTR_MAX_ROUTES)
+		cap = KTR_MAX_ROUTES;
+	if (r >= cap)
+		return -ENFILE;
+	if (cap == t->cap)
+		return 0;
+	nv = reallocarray(t->v, cap, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	memset(nv + t->cap, 0, (cap - t->cap) * sizeof(*nv));
+	t->v = nv;
+	t->cap = cap;
+	return 0;
+}
+
+int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why)
+{
+	const struct ktr_flight_meta *m = ktr_flight__meta(fl);
+	struct ktr_saved_creds saved;
+	struct ktr_tracefile *f;
+	struct stat st;
+	int fd = -1, err;
+
+	*why = "no room for it";
+	err = files__grow(t, r);
+	if (err || t->v[r].w)
+		return err ? err : -EEXIST;
+	/* opened as its owner, as the owner's own ktraceb opened it */
+	*why = "its file cannot be opened as its owner";
+	if (ktr_creds__as_owner(m->uid, m->gid, &saved) == 0)
+		fd = open(m->path,
+			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	ktr_creds__restore(&saved);
+	if (fd < 0)
+		return err ? err : -EPERM;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != m->dev ||
+	    st.st_ino != m->ino) {
+		*why = "its file is not the one it began with";
+		close(fd);
+		return -ESTALE;
+	}
+	f = &t->v[r];
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new(fd, m->uid, m->gid);
+	if (!f->w) {
+		*why = strerror(ENOMEM);
+		close(fd);
+		return -ENOMEM;
+	}
+	f->flight = fl;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->owner = m->uid;
+	f->owner_gid = m->gid;
+	f->info_written = st.st_size > 0; /* dumped before: its INFO is there */
+	t->used++;
 	return r;
 }
 

@@ -53,6 +53,7 @@ struct ktr_files {
 	struct ktr_tracefile *v;	/* v[route] */
 	unsigned int cap;
 	unsigned int used;
+	int flights_fd;			/* the BPF map of the recorders' rings */
 };
 
 /* The file of route r, NULL if r names no open file. */
@@ -95,6 +96,12 @@ struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
 		    unsigned int flight_flags, char *msg);
 /* The file at fd, if c may act on it as on its own trace (join's rules); -errno, msg. */
+/*
+ * A recording a dead daemon left (ktr_pin.h) back at its route r, its file
+ * opened again as its owner by the path it began with (and refused unless
+ * it is the same file).  r, or -errno with *why.
+ */
+int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why);
 int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg);
 
 /* The route of the file behind fd, which the caller opened for writing; -errno if none. */

@@ -1,72 +1,242 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The flight recorder's ring (ktr_flight.h): entries of [u32 length][bytes]
- * in one circular buffer, the oldest dropped as a new one needs room.
- * Entries are whole records, or compact entries expanded back into records
- * when the ring is walked.
+ * The flight recorder's ring (ktr_flight.h): a BPF array of 64-byte slots
+ * (bpf_shared.h gives its layout) that the BPF programs fill and the
+ * daemon reads in place through a shared mapping.  The daemon sets the
+ * ring up, reads it at a dump, and starts it again after one; it never
+ * sees a record before that.
  */
 #include <errno.h>
-#include <signal.h>
+#include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
+#include <sys/mman.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
+#include "ktraceb/bpf_shared.h"
 #include "ktr_flight.h"
+#include "ktr_pin.h"
 
-#define FLIGHT_CPUS 256 /* KTRH_CPUID holds 8 bits */
+_Static_assert(sizeof(struct ktr_flight_slot) == KTR_FLIGHT_SLOT, "a slot is 64 bytes");
+_Static_assert(sizeof(struct ktr_flight_ctl) <= KTR_FLIGHT_SLOT, "ctl fits a slot");
+_Static_assert(sizeof(struct ktr_flight_head) == KTR_FLIGHT_SLOT, "a head is a slot");
+_Static_assert(sizeof(struct ktr_flight_compact) <= KTR_FLIGHT_SLOT_DATA, "compact fits");
 
-struct flight_compact {
-	__u64 mono;
-	__s32 pid, tid;
-	__s64 value; /* RET: retval; PSIG: handler; EXIT: status */
-	char comm[KTR_MAXCOMLEN];
-	__s16 code; /* RET: syscall; PSIG: signal */
-	__s16 error; /* RET: errno; PSIG: si_code */
-	__u8 type;
-	__u8 cpu;
-	__u16 pad;
-};
-_Static_assert(sizeof(struct flight_compact) == 48, "compact entries are 48 bytes");
-
-struct flight_last {
-	__u64 seq; /* 0: none */
-	__u32 len;
-	unsigned char rec[KTR_FLIGHT_LAST_MAX];
-};
+#define META_SLOTS ((sizeof(struct ktr_flight_meta) + KTR_FLIGHT_SLOT - 1) / KTR_FLIGHT_SLOT)
 
 struct ktr_flight {
-	unsigned char *buf;
-	__u64 cap, head, used; /* head: offset of the oldest entry */
-	__u64 count; /* entries kept */
-	__u64 produced; /* entries ever added (seq of the next is produced + 1) */
-	__u64 oldest_seq; /* seq of the entry at head */
-	unsigned int flags;
-	bool frozen;
-	bool last_frozen; /* the per-CPU records as they were when the crash began */
-	__u32 why;
-	__s32 pid, status;
-	struct flight_last *last; /* [FLIGHT_CPUS] */
+	int fd; /* the ring's map */
+	__u32 route; /* its index in the flights map */
+	unsigned char *mem; /* the map, mapped */
+	size_t mem_bytes;
+	__u64 bytes;
+	struct ktr_flight_ctl *ctl;
+	struct ktr_flight_head *heads; /* [ncpu] */
+	struct ktr_flight_meta *meta;
+	struct ktr_flight_slot *slots; /* the regions */
+	int flights_fd;
+	char pin[PATH_MAX]; /* "" when not pinned */
 };
 
-struct ktr_flight *ktr_flight__new(__u64 bytes, unsigned int flags)
+static struct ktr_flight *flight__map(int fd, __u64 bytes)
 {
 	struct ktr_flight *fl = calloc(1, sizeof(*fl));
 
 	if (!fl)
 		return NULL;
-	fl->buf = malloc(bytes);
-	fl->last = calloc(FLIGHT_CPUS, sizeof(*fl->last));
-	if (!fl->buf || !fl->last) {
-		ktr_flight__free(fl);
+	fl->fd = fd;
+	fl->flights_fd = -1;
+	fl->bytes = bytes;
+	fl->mem_bytes = bytes;
+	fl->mem = mmap(NULL, fl->mem_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fl->mem == MAP_FAILED) {
+		free(fl);
+		return NULL;
+	}
+	fl->ctl = (void *)fl->mem;
+	fl->heads = (void *)(fl->mem + KTR_FLIGHT_SLOT);
+	return fl;
+}
+
+static void flight__layout(struct ktr_flight *fl)
+{
+	fl->meta = (void *)(fl->mem + (1 + (size_t)fl->ctl->ncpu) * KTR_FLIGHT_SLOT);
+	fl->slots = (void *)(fl->mem + (size_t)fl->ctl->base * KTR_FLIGHT_SLOT);
+}
+
+__u64 ktr_flight__min_bytes(void)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 slots;
+
+	if (ncpu < 1)
+		ncpu = 1;
+	slots = 1 + ncpu + META_SLOTS + (__u64)ncpu * 2 * KTR_FLIGHT_MAX_SLOTS;
+	slots *= KTR_FLIGHT_SLOT;
+	return slots < KTR_FLIGHT_MIN_BYTES ? KTR_FLIGHT_MIN_BYTES : slots;
+}
+
+/* Lay a ring of nslots slots out at fl (zeroed) for ncpu CPUs. */
+static int flight__init(struct ktr_flight *fl, __u64 nslots, int ncpu, unsigned int flags,
+			const struct ktr_flight_meta *meta)
+{
+	__u32 base = 1 + ncpu + META_SLOTS;
+
+	if (ncpu < 1 || ncpu > KTR_FLIGHT_MAX_CPUS)
+		return -ENOTSUP;
+	if (nslots > UINT_MAX || nslots < base + (__u64)ncpu * KTR_FLIGHT_MAX_SLOTS)
+		return -EINVAL;
+	fl->ctl->flags = flags & KTR_FLIGHT_FLAGS;
+	fl->ctl->ncpu = ncpu;
+	fl->ctl->base = base;
+	fl->ctl->per_cpu = (nslots - base) / ncpu;
+	flight__layout(fl);
+	*fl->meta = *meta;
+	fl->meta->magic = KTR_FLIGHT_META_MAGIC;
+	fl->meta->bytes = fl->bytes;
+	fl->meta->flags = fl->ctl->flags;
+	__atomic_store_n(&fl->ctl->state, KTR_FLIGHT_LIVE, __ATOMIC_RELEASE);
+	return 0;
+}
+
+struct ktr_flight *ktr_flight__of_memory(void *mem, __u64 bytes, int ncpu, unsigned int flags)
+{
+	struct ktr_flight *fl = calloc(1, sizeof(*fl));
+	struct ktr_flight_meta *meta = calloc(1, sizeof(*meta));
+	int err;
+
+	if (!fl || !meta) {
+		free(fl);
+		free(meta);
 		errno = ENOMEM;
 		return NULL;
 	}
-	fl->cap = bytes;
-	fl->flags = flags;
-	fl->oldest_seq = 1;
+	fl->fd = fl->flights_fd = -1;
+	fl->mem = mem;
+	fl->bytes = bytes - bytes % KTR_FLIGHT_SLOT;
+	fl->ctl = mem;
+	fl->heads = (void *)(fl->mem + KTR_FLIGHT_SLOT);
+	memset(mem, 0, fl->bytes);
+	err = flight__init(fl, fl->bytes / KTR_FLIGHT_SLOT, ncpu, flags, meta);
+	free(meta);
+	if (err) {
+		free(fl);
+		errno = -err;
+		return NULL;
+	}
+	return fl;
+}
+
+struct ktr_flight *ktr_flight__new(int flights_fd, __u32 route, __u64 bytes, unsigned int flags,
+				   const struct ktr_flight_meta *meta)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 nslots = bytes / KTR_FLIGHT_SLOT;
+	struct ktr_flight *fl;
+	int fd, err;
+
+	if (ncpu < 1 || ncpu > KTR_FLIGHT_MAX_CPUS) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	if (nslots > UINT_MAX ||
+	    nslots < 1 + ncpu + META_SLOTS + (__u64)ncpu * KTR_FLIGHT_MAX_SLOTS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ktr_flight", sizeof(__u32), KTR_FLIGHT_SLOT,
+			    nslots, &o);
+	if (fd < 0)
+		return NULL;
+	fl = flight__map(fd, nslots * KTR_FLIGHT_SLOT);
+	if (!fl) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	fl->route = route;
+	fl->flights_fd = flights_fd;
+	/* the map is zeroed: no position is valid, every head is 0 */
+	err = flight__init(fl, nslots, ncpu, flags, meta);
+	if (err) {
+		ktr_flight__free(fl);
+		errno = -err;
+		return NULL;
+	}
+	fl->meta->route = route;
+	if (bpf_map_update_elem(flights_fd, &route, &fd, BPF_ANY) < 0) {
+		int err = errno;
+
+		ktr_flight__free(fl);
+		errno = err;
+		return NULL;
+	}
+	/* pinned, it outlives a daemon killed -9 (ktr_pin.h); without, it lives as long as we do */
+	ktr_pin__ring_path(fl->pin, sizeof(fl->pin), route);
+	if (fl->pin[0]) {
+		unlink(fl->pin);
+		if (bpf_obj_pin(fd, fl->pin) < 0)
+			fl->pin[0] = 0;
+	}
+	return fl;
+}
+
+struct ktr_flight *ktr_flight__open(int fd, int flights_fd, __u32 route, const char *pin)
+{
+	struct bpf_map_info info = {};
+	__u32 info_len = sizeof(info);
+	int ncpu = libbpf_num_possible_cpus();
+	struct ktr_flight *fl;
+	const struct ktr_flight_ctl *ctl;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0 || info.type != BPF_MAP_TYPE_ARRAY ||
+	    info.value_size != KTR_FLIGHT_SLOT || !(info.map_flags & BPF_F_MMAPABLE)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	fl = flight__map(fd, (__u64)info.max_entries * KTR_FLIGHT_SLOT);
+	if (!fl) {
+		close(fd);
+		return NULL;
+	}
+	ctl = fl->ctl;
+	/* what a dead daemon left: believed only as far as it is consistent */
+	if ((int)ctl->ncpu != ncpu || ctl->base != 1 + ctl->ncpu + META_SLOTS || !ctl->per_cpu ||
+	    (__u64)ctl->base + (__u64)ctl->per_cpu * ctl->ncpu > info.max_entries ||
+	    (ctl->state != KTR_FLIGHT_LIVE && ctl->state != KTR_FLIGHT_FROZEN)) {
+		fl->flights_fd = -1;
+		ktr_flight__free(fl); /* its pin stays: not ours to remove */
+		errno = EINVAL;
+		return NULL;
+	}
+	flight__layout(fl);
+	fl->meta->path[sizeof(fl->meta->path) - 1] = 0;
+	if (fl->meta->magic != KTR_FLIGHT_META_MAGIC || fl->meta->route != route) {
+		fl->flights_fd = -1;
+		ktr_flight__free(fl); /* its pin stays: not ours to remove */
+		errno = EINVAL;
+		return NULL;
+	}
+	fl->route = route;
+	fl->flights_fd = flights_fd;
+	snprintf(fl->pin, sizeof(fl->pin), "%s", pin);
+	if (bpf_map_update_elem(flights_fd, &route, &fd, BPF_ANY) < 0) {
+		int err = errno;
+
+		fl->flights_fd = -1;
+		fl->pin[0] = 0; /* not ours to remove yet */
+		ktr_flight__free(fl);
+		errno = err;
+		return NULL;
+	}
 	return fl;
 }
 
@@ -74,150 +244,95 @@ void ktr_flight__free(struct ktr_flight *fl)
 {
 	if (!fl)
 		return;
-	free(fl->buf);
-	free(fl->last);
+	if (fl->flights_fd >= 0)
+		bpf_map_delete_elem(fl->flights_fd, &fl->route);
+	if (fl->pin[0]) {
+		unlink(fl->pin);
+		ktr_pin__tidy();
+	}
+	if (fl->fd >= 0) {
+		munmap(fl->mem, fl->mem_bytes);
+		close(fl->fd);
+	}
 	free(fl);
 }
 
 __u64 ktr_flight__bytes(const struct ktr_flight *fl)
 {
-	return fl->cap;
+	return fl->bytes;
 }
 
-/* Copy n bytes at ring offset off out (in) of the circular buffer. */
-static void ring__get(const struct ktr_flight *fl, __u64 off, void *dst, size_t n)
+const struct ktr_flight_meta *ktr_flight__meta(const struct ktr_flight *fl)
 {
-	size_t first;
-
-	off %= fl->cap;
-	first = fl->cap - off < n ? fl->cap - off : n;
-	memcpy(dst, fl->buf + off, first);
-	memcpy((unsigned char *)dst + first, fl->buf, n - first);
+	return fl->meta;
 }
 
-static void ring__put(struct ktr_flight *fl, __u64 off, const void *src, size_t n)
+bool ktr_flight__frozen(const struct ktr_flight *fl)
 {
-	size_t first;
-
-	off %= fl->cap;
-	first = fl->cap - off < n ? fl->cap - off : n;
-	memcpy(fl->buf + off, src, first);
-	memcpy(fl->buf, (const unsigned char *)src + first, n - first);
+	return __atomic_load_n(&fl->ctl->state, __ATOMIC_ACQUIRE) == KTR_FLIGHT_FROZEN;
 }
 
-static void ring__drop_oldest(struct ktr_flight *fl)
+void ktr_flight__trigger(const struct ktr_flight *fl, __u32 *why, __s32 *pid, __s32 *status)
 {
-	__u32 n;
+	bool frozen = ktr_flight__frozen(fl);
 
-	ring__get(fl, fl->head, &n, sizeof(n));
-	fl->head = (fl->head + sizeof(n) + n) % fl->cap;
-	fl->used -= sizeof(n) + n;
-	fl->count--;
-	fl->oldest_seq++;
+	*why = frozen ? fl->ctl->why : 0;
+	*pid = frozen ? fl->ctl->pid : 0;
+	*status = frozen ? fl->ctl->status : 0;
 }
 
-static void ring__push(struct ktr_flight *fl, const void *entry, __u32 n)
+void ktr_flight__reset(struct ktr_flight *fl)
 {
-	__u64 need = sizeof(n) + (__u64)n;
+	for (__u32 c = 0; c < fl->ctl->ncpu; c++) {
+		struct ktr_flight_head *hd = &fl->heads[c];
 
-	fl->produced++;
-	if (need > fl->cap) {
-		/* larger than the whole ring: it overwrites everything, itself included */
-		fl->head = fl->used = fl->count = 0;
-		fl->oldest_seq = fl->produced + 1;
-		return;
+		hd->floor = __atomic_load_n(&hd->head, __ATOMIC_ACQUIRE);
+		hd->crash = 0;
 	}
-	while (fl->cap - fl->used < need)
-		ring__drop_oldest(fl);
-	ring__put(fl, fl->head + fl->used, &n, sizeof(n));
-	ring__put(fl, fl->head + fl->used + sizeof(n), entry, n);
-	fl->used += need;
-	fl->count++;
+	fl->ctl->why = 0;
+	fl->ctl->pid = fl->ctl->status = 0;
+	fl->ctl->claim = 0;
+	__atomic_store_n(&fl->ctl->state, KTR_FLIGHT_LIVE, __ATOMIC_RELEASE);
 }
 
-/* The signals whose default action dumps core (signal(7)). */
-static bool dumps_core(int sig)
+/* ------------------------------------------------------------------ reading */
+
+/* A record as a walk finds it: one CPU's next, assembled. */
+struct cursor {
+	__u64 pos, end; /* the next position to look at, and the CPU's head */
+	bool have; /* rec holds a record, at rec_pos */
+	__u64 rec_pos;
+	size_t len;
+	unsigned char rec[KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA];
+};
+
+static struct ktr_flight_slot *flight__slot(struct ktr_flight *fl, __u32 cpu, __u64 pos)
 {
-	switch (sig) {
-	case SIGSEGV:
-	case SIGBUS:
-	case SIGABRT:
-	case SIGILL:
-	case SIGFPE:
-	case SIGSYS:
-	case SIGQUIT:
-	case SIGTRAP:
-	case SIGXCPU:
-	case SIGXFSZ:
-		return true;
-	}
-	return false;
+	__u32 per = fl->ctl->per_cpu;
+
+	return &fl->slots[(size_t)cpu * per + pos % per];
 }
 
-static bool flight__is_trigger(struct ktr_flight *fl, const struct ktr_header *h, size_t len)
+/*
+ * Copy a slot out if it holds position pos: its position is read before
+ * and after the copy, so a slot the programs rewrite meanwhile is refused.
+ */
+static bool slot__get(struct ktr_flight_slot *sl, __u64 pos, struct ktr_flight_slot *out)
 {
-	struct ktr_exit ex;
+	__u32 p = __atomic_load_n(&sl->pos, __ATOMIC_ACQUIRE);
 
-	if (h->ktr_type != KTR_EXIT || len < sizeof(*h) + sizeof(ex))
+	if (p != (__u32)pos)
 		return false;
-	memcpy(&ex, h + 1, sizeof(ex));
-	if (WIFSIGNALED(ex.status) && dumps_core(WTERMSIG(ex.status)))
-		fl->why = KTR_FLIGHT_CRASH;
-	else if ((fl->flags & KTR_FLIGHT_ON_EXIT) && WIFEXITED(ex.status) && WEXITSTATUS(ex.status))
-		fl->why = KTR_FLIGHT_EXIT;
-	else
-		return false;
-	fl->pid = h->ktr_pid;
-	fl->status = ex.status;
-	return true;
+	memcpy(out, sl, sizeof(*out));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&sl->pos, __ATOMIC_RELAXED) == (__u32)pos;
 }
 
-/* The compact entry of a record, false if compact mode keeps none of it. */
-static bool compact__of(const struct ktr_header *h, size_t len, struct flight_compact *c)
-{
-	const void *p = h + 1;
-
-	memset(c, 0, sizeof(*c));
-	c->mono = h->ktr_mono_ns;
-	c->pid = h->ktr_pid;
-	c->tid = h->ktr_tid;
-	memcpy(c->comm, h->ktr_comm, sizeof(c->comm));
-	c->type = h->ktr_type;
-	c->cpu = KTRH_CPUID_DECODE(h->ktr_flags);
-	len -= sizeof(*h);
-	if (h->ktr_type == KTR_SYSRET && len == sizeof(struct ktr_sysret)) {
-		struct ktr_sysret r;
-
-		memcpy(&r, p, sizeof(r));
-		c->code = r.ktr_code;
-		c->error = r.ktr_error;
-		c->value = r.ktr_retval;
-		return true;
-	}
-	if (h->ktr_type == KTR_PSIG && len == sizeof(struct ktr_psig)) {
-		struct ktr_psig s;
-
-		memcpy(&s, p, sizeof(s));
-		c->code = s.signo;
-		c->error = s.code;
-		c->value = s.action;
-		return true;
-	}
-	if (h->ktr_type == KTR_EXIT && len == sizeof(struct ktr_exit)) {
-		struct ktr_exit e;
-
-		memcpy(&e, p, sizeof(e));
-		c->value = e.status;
-		return true;
-	}
-	return false;
-}
-
-/* A compact entry back into a record (rec: room for any of the three). */
-static size_t compact__expand(const struct flight_compact *c, unsigned char *rec)
+/* A compact entry back into a record. */
+static size_t compact__expand(const struct ktr_flight_compact *c, unsigned char *rec)
 {
 	struct ktr_header *h = (void *)rec;
-	size_t len = 0;
+	size_t len;
 
 	memset(rec, 0, sizeof(*h) + sizeof(struct ktr_psig));
 	h->ktr_type = c->type;
@@ -246,75 +361,121 @@ static size_t compact__expand(const struct flight_compact *c, unsigned char *rec
 }
 
 /*
- * A signal that will dump core, delivered with its default action: the
- * crash begins.  Each CPU's last record is kept as it is from here on (the
- * dying threads' own last records follow in the ring), so a thread stopped
- * in a long syscall keeps the step it stopped at.
+ * The record at cur->pos of CPU cpu, or the next whole one after it:
+ * slots overwritten since, or still being written, are stepped over.
  */
-static bool flight__crash_begins(const struct ktr_header *h, size_t len)
+static bool cursor__next(struct ktr_flight *fl, __u32 cpu, struct cursor *cur)
 {
-	struct ktr_psig ps;
+	struct ktr_flight_slot sl;
 
-	if (h->ktr_type != KTR_PSIG || len < sizeof(*h) + sizeof(ps))
-		return false;
-	memcpy(&ps, h + 1, sizeof(ps));
-	return ps.action == 0 /* SIG_DFL */ && dumps_core(ps.signo);
-}
+	cur->have = false;
+	while (cur->pos < cur->end) {
+		__u64 pos = cur->pos;
+		size_t n, got = 0;
 
-bool ktr_flight__add(struct ktr_flight *fl, const struct ktr_header *h, size_t len)
-{
-	struct flight_last *last = &fl->last[KTRH_CPUID_DECODE(h->ktr_flags) % FLIGHT_CPUS];
-	struct flight_last scratch;
-	struct flight_compact c;
+		if (!slot__get(flight__slot(fl, cpu, pos), pos, &sl)) {
+			cur->pos++;
+			continue;
+		}
+		if (sl.idx == KTR_FLIGHT_COMPACT_ENTRY) {
+			struct ktr_flight_compact c;
 
-	if (len < sizeof(*h))
-		return false;
-	if (fl->frozen) {
-		/* kept out by the freeze: not in the ring, but counted as recorded */
-		fl->produced++;
-		return false;
+			memcpy(&c, sl.data, sizeof(c));
+			cur->len = compact__expand(&c, cur->rec);
+			cur->rec_pos = pos;
+			cur->pos++;
+			return cur->have = true;
+		}
+		n = sl.nslots;
+		if (sl.idx != 0 || n == 0 || n > KTR_FLIGHT_MAX_SLOTS || pos + n > cur->end) {
+			cur->pos++; /* the middle of a record, or one not whole yet */
+			continue;
+		}
+		memcpy(cur->rec, sl.data, KTR_FLIGHT_SLOT_DATA);
+		for (got = 1; got < n; got++) {
+			if (!slot__get(flight__slot(fl, cpu, pos + got), pos + got, &sl) ||
+			    sl.idx != got || sl.nslots != n)
+				break;
+			memcpy(cur->rec + got * KTR_FLIGHT_SLOT_DATA, sl.data,
+			       KTR_FLIGHT_SLOT_DATA);
+		}
+		if (got < n) {
+			cur->pos += got;
+			continue;
+		}
+		cur->len = sizeof(struct ktr_header) + ((struct ktr_header *)cur->rec)->ktr_len;
+		cur->pos += n;
+		if (((struct ktr_header *)cur->rec)->ktr_len < 0 ||
+		    cur->len > n * KTR_FLIGHT_SLOT_DATA)
+			continue;
+		cur->rec_pos = pos;
+		return cur->have = true;
 	}
-	if (flight__crash_begins(h, len))
-		fl->last_frozen = true;
-	if (fl->last_frozen)
-		last = &scratch;
-	if ((fl->flags & KTR_FLIGHT_COMPACT) && compact__of(h, len, &c)) {
-		ring__push(fl, &c, sizeof(c));
-		last->len = sizeof(c);
-		memcpy(last->rec, &c, sizeof(c));
-	} else if ((fl->flags & KTR_FLIGHT_COMPACT) && h->ktr_type != KTR_LOST &&
-		   h->ktr_type != KTR_PROCCTOR) {
-		return false; /* compact: a CALL, NAMI, GIO...: not kept */
-	} else {
-		ring__push(fl, h, len);
-		/* the CPU's last, cut to KTR_FLIGHT_LAST_MAX bytes if it must be */
-		last->len = len < KTR_FLIGHT_LAST_MAX ? len : KTR_FLIGHT_LAST_MAX;
-		memcpy(last->rec, h, last->len);
-		((struct ktr_header *)last->rec)->ktr_len = last->len - sizeof(*h);
+	return false;
+}
+
+static __u64 rec__ns(const struct cursor *cur)
+{
+	return ((const struct ktr_header *)cur->rec)->ktr_mono_ns;
+}
+
+/* Where each CPU's records begin and end, as the walk sees them. */
+static void flight__bounds(struct ktr_flight *fl, __u64 *lo, __u64 *hi)
+{
+	__u32 per = fl->ctl->per_cpu;
+
+	for (__u32 c = 0; c < fl->ctl->ncpu; c++) {
+		__u64 head = __atomic_load_n(&fl->heads[c].head, __ATOMIC_ACQUIRE);
+		__u64 floor = fl->heads[c].floor;
+
+		hi[c] = head;
+		lo[c] = head > per ? head - per : 0;
+		if (lo[c] < floor)
+			lo[c] = floor;
 	}
-	last->seq = fl->produced;
-	if (!flight__is_trigger(fl, h, len))
-		return false;
-	fl->frozen = true;
-	return true;
 }
 
-void ktr_flight__trigger(const struct ktr_flight *fl, __u32 *why, __s32 *pid, __s32 *status)
+/*
+ * The CPUs' records merged by time: each CPU's in the order it wrote them,
+ * the earliest next record of any CPU first.  A record earlier than the
+ * one before it (another program ran on that CPU between taking its time
+ * and its slots) comes out marked KTRH_OUT_OF_ORDER.  fn NULL: only count.
+ */
+static int flight__merge(struct ktr_flight *fl, struct cursor *cur, const __u64 *lo,
+			 const __u64 *hi, __u64 *kept, __u64 *ooo, ktr_flight_fn fn, void *ctx)
 {
-	*why = fl->frozen ? fl->why : 0;
-	*pid = fl->frozen ? fl->pid : 0;
-	*status = fl->frozen ? fl->status : 0;
-}
+	__u32 ncpu = fl->ctl->ncpu;
+	__u64 prev = 0;
+	int err = 0;
 
-void ktr_flight__reset(struct ktr_flight *fl)
-{
-	fl->head = fl->used = fl->count = 0;
-	fl->oldest_seq = fl->produced + 1;
-	fl->frozen = false;
-	fl->last_frozen = false;
-	fl->why = 0;
-	for (int i = 0; i < FLIGHT_CPUS; i++)
-		fl->last[i].seq = 0;
+	*kept = *ooo = 0;
+	for (__u32 c = 0; c < ncpu; c++) {
+		cur[c].pos = lo[c];
+		cur[c].end = hi[c];
+		cursor__next(fl, c, &cur[c]);
+	}
+	for (;;) {
+		struct ktr_header *h;
+		int best = -1;
+
+		for (__u32 c = 0; c < ncpu; c++)
+			if (cur[c].have && (best < 0 || rec__ns(&cur[c]) < rec__ns(&cur[best])))
+				best = c;
+		if (best < 0)
+			break;
+		h = (void *)cur[best].rec;
+		if (h->ktr_mono_ns < prev) {
+			h->ktr_flags |= KTRH_OUT_OF_ORDER;
+			++*ooo;
+		} else {
+			prev = h->ktr_mono_ns;
+		}
+		++*kept;
+		if (fn && (err = fn(ctx, h, cur[best].len)))
+			break;
+		cursor__next(fl, best, &cur[best]);
+	}
+	return err;
 }
 
 /* The KTR_FLIGHT record that opens a part of a dump. */
@@ -326,7 +487,10 @@ static int flight__part(struct ktr_flight *fl, __u32 part, __u32 why, __u64 kept
 		struct ktr_flight_info f;
 	} rec;
 	struct timespec ts;
+	__u64 produced = 0;
 
+	for (__u32 c = 0; c < fl->ctl->ncpu; c++)
+		produced += fl->heads[c].records + fl->heads[c].kept_out;
 	memset(&rec, 0, sizeof(rec));
 	rec.h.ktr_len = sizeof(rec.f);
 	rec.h.ktr_type = KTR_FLIGHT;
@@ -335,101 +499,76 @@ static int flight__part(struct ktr_flight *fl, __u32 part, __u32 why, __u64 kept
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	rec.h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	rec.f.kf_kept = kept;
-	rec.f.kf_produced = fl->produced;
+	rec.f.kf_produced = produced;
 	rec.f.kf_out_of_order = ooo;
 	rec.f.kf_part = part;
 	rec.f.kf_why = why;
-	if (fl->frozen) {
-		rec.f.kf_pid = fl->pid;
-		rec.f.kf_status = fl->status;
+	if (ktr_flight__frozen(fl)) {
+		rec.f.kf_pid = fl->ctl->pid;
+		rec.f.kf_status = fl->ctl->status;
 	}
-	rec.f.kf_compact = !!(fl->flags & KTR_FLIGHT_COMPACT);
+	rec.f.kf_compact = !!(fl->ctl->flags & KTR_FLIGHT_COMPACT);
 	return fn(ctx, &rec.h, sizeof(rec));
 }
 
-/* One entry as a record: whole, or expanded from a compact entry. */
-static int flight__emit(unsigned char *entry, __u32 n, __u64 *prev_ns, __u64 *ooo, ktr_flight_fn fn,
-			void *ctx)
+/*
+ * Each CPU's last record before the crash began (its head then), or its
+ * last record at all: what JTRACE keeps apart as "last recorded per-CPU
+ * events", so that a thread stopped on a CPU shows the step it stopped at.
+ */
+static int flight__last_per_cpu(struct ktr_flight *fl, struct cursor *cur, const __u64 *lo,
+				const __u64 *hi, __u32 why, ktr_flight_fn fn, void *ctx)
 {
-	unsigned char rec[sizeof(struct ktr_header) + sizeof(struct ktr_psig)];
-	struct ktr_header *h = (void *)entry;
-	size_t len = n;
+	__u32 ncpu = fl->ctl->ncpu;
+	__u64 *last = calloc(ncpu, sizeof(*last)), n = 0;
+	int err = 0;
 
-	/* a compact entry is 48 bytes, a whole record 64 at least (LOST, PROCCTOR) */
-	if (n == sizeof(struct flight_compact)) {
-		struct flight_compact c;
+	if (!last)
+		return -ENOMEM;
+	for (__u32 c = 0; c < ncpu; c++) {
+		__u64 crash = fl->heads[c].crash;
 
-		memcpy(&c, entry, sizeof(c));
-		len = compact__expand(&c, rec);
-		h = (void *)rec;
+		cur[c].pos = lo[c];
+		cur[c].end = crash && crash - 1 < hi[c] ? crash - 1 : hi[c];
+		while (cursor__next(fl, c, &cur[c]))
+			last[c] = cur[c].rec_pos + 1;
+		n += last[c] != 0;
 	}
-	if (ooo && h->ktr_mono_ns < *prev_ns) {
-		h->ktr_flags |= KTRH_OUT_OF_ORDER;
-		++*ooo;
+	if (n)
+		err = flight__part(fl, KTR_FLIGHT_LAST_PER_CPU, why, n, 0, fn, ctx);
+	for (__u32 c = 0; !err && c < ncpu; c++) {
+		if (!last[c])
+			continue;
+		cur[c].pos = last[c] - 1;
+		cur[c].end = hi[c];
+		if (cursor__next(fl, c, &cur[c]) && cur[c].rec_pos == last[c] - 1)
+			err = fn(ctx, (void *)cur[c].rec, cur[c].len);
 	}
-	if (h->ktr_mono_ns > *prev_ns)
-		*prev_ns = h->ktr_mono_ns;
-	return fn(ctx, h, len);
+	free(last);
+	return err;
 }
-
-/* The largest entry: a record the BPF side builds in its scratch area, or an ARGS chunk. */
-#define ENTRY_MAX (1u << 20)
 
 int ktr_flight__walk(struct ktr_flight *fl, __u32 why, ktr_flight_fn fn, void *ctx)
 {
-	unsigned char *entry = malloc(ENTRY_MAX);
-	__u64 off = fl->head, prev_ns = 0, ooo = 0, marked = 0, nlast = 0;
-	int err;
+	__u32 ncpu = fl->ctl->ncpu;
+	struct cursor *cur = calloc(ncpu, sizeof(*cur));
+	__u64 *lo = calloc(ncpu, sizeof(*lo)), *hi = calloc(ncpu, sizeof(*hi));
+	__u64 kept, ooo, k2, o2;
+	int err = -ENOMEM;
 
-	if (!entry)
-		return -ENOMEM;
-	/* the out-of-order count first: it goes into the header before the records */
-	for (__u64 i = 0; i < fl->count; i++) {
-		struct ktr_header h;
-		__u32 n;
-
-		ring__get(fl, off, &n, sizeof(n));
-		if (n == sizeof(struct flight_compact)) {
-			struct flight_compact c;
-
-			ring__get(fl, off + sizeof(n), &c, sizeof(c));
-			h.ktr_mono_ns = c.mono;
-		} else {
-			ring__get(fl, off + sizeof(n), &h, sizeof(h));
-		}
-		if (h.ktr_mono_ns < prev_ns)
-			ooo++;
-		else
-			prev_ns = h.ktr_mono_ns;
-		off += sizeof(n) + n;
-	}
-	err = flight__part(fl, KTR_FLIGHT_RING, why, fl->count, ooo, fn, ctx);
-	off = fl->head;
-	prev_ns = 0;
-	for (__u64 i = 0; !err && i < fl->count; i++) {
-		__u32 n;
-
-		ring__get(fl, off, &n, sizeof(n));
-		if (n <= ENTRY_MAX) {
-			ring__get(fl, off + sizeof(n), entry, n);
-			err = flight__emit(entry, n, &prev_ns, &marked, fn, ctx);
-		}
-		off += sizeof(n) + n;
-	}
-	/* the CPUs' last records the ring no longer holds */
-	for (int cpu = 0; cpu < FLIGHT_CPUS; cpu++)
-		nlast += fl->last[cpu].seq && fl->last[cpu].seq < fl->oldest_seq;
-	if (!err && nlast)
-		err = flight__part(fl, KTR_FLIGHT_LAST_PER_CPU, why, nlast, 0, fn, ctx);
-	prev_ns = 0;
-	for (int cpu = 0; !err && cpu < FLIGHT_CPUS; cpu++) {
-		struct flight_last *l = &fl->last[cpu];
-
-		if (!l->seq || l->seq >= fl->oldest_seq)
-			continue;
-		memcpy(entry, l->rec, l->len);
-		err = flight__emit(entry, l->len, &prev_ns, NULL, fn, ctx);
-	}
-	free(entry);
+	if (!cur || !lo || !hi)
+		goto out;
+	/* the counts first, for the header; both passes read the same positions */
+	flight__bounds(fl, lo, hi);
+	flight__merge(fl, cur, lo, hi, &kept, &ooo, NULL, NULL);
+	err = flight__part(fl, KTR_FLIGHT_RING, why, kept, ooo, fn, ctx);
+	if (!err)
+		err = flight__merge(fl, cur, lo, hi, &k2, &o2, fn, ctx);
+	if (!err)
+		err = flight__last_per_cpu(fl, cur, lo, hi, why, fn, ctx);
+out:
+	free(cur);
+	free(lo);
+	free(hi);
 	return err;
 }

@@ -1,48 +1,88 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * A flight recorder's ring (ktraceb -R): the records of one recording, kept
- * in memory, the oldest overwritten when a new one needs room; nothing goes
- * to disk until a trigger.  A traced process killed by a signal that dumps
- * core (or, with KTR_FLIGHT_ON_EXIT, one that exits non-zero) triggers: the
- * ring freezes there, so what follows (other threads, a restart) cannot
- * overwrite the records that led to it before they are written (they are
- * counted as recorded, not kept, like the overwritten ones).  Beside the
- * ring, the last record of each CPU is kept (as it was when the crash's
- * fatal signal was delivered), so that a busy CPU cannot push out the last
- * step of a thread stopped on another.
+ * A flight recorder's ring (ktraceb -R): the records of one recording,
+ * kept by the BPF programs in a BPF array of their own (bpf_shared.h), the
+ * oldest overwritten when a new one needs room; nothing reaches the daemon
+ * or the disk until a trigger.  A traced process killed by a signal that
+ * dumps core (or, with KTR_FLIGHT_ON_EXIT, one that exits non-zero)
+ * freezes the ring in BPF: what follows (other threads, a restart) cannot
+ * overwrite the records that led to it before they are written (those are
+ * counted as recorded, not kept, like the overwritten ones).  Each CPU has
+ * a region of its own, so a busy CPU cannot push out the last steps of a
+ * thread stopped on another; the dump repeats each CPU's last record
+ * before the crash began after the ring.
  *
  * Compact entries (KTR_FLIGHT_COMPACT) keep only the essentials of each
  * syscall: its return (time, pid, tid, number, error, value), and the PSIG
- * and EXIT that end a crash: 52 bytes where a CALL and RET pair takes 170
- * and more, so the same memory holds three times the history or more.
+ * and EXIT that end a crash, one 64-byte slot each where a CALL and RET
+ * pair takes four: four times the history in the same memory.
  */
 #ifndef KTRACEB_KTR_FLIGHT_H
 #define KTRACEB_KTR_FLIGHT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "ktraceb/ktr.h"
+#include "ktraceb/bpf_shared.h"
 
-#define KTR_FLIGHT_COMPACT 0x1 /* -R size,compact */
-#define KTR_FLIGHT_ON_EXIT 0x2 /* -R size,exit: a non-zero exit triggers too */
+#define KTR_FLIGHT_COMPACT KTR_FLIGHT_F_COMPACT /* -R size,compact */
+#define KTR_FLIGHT_ON_EXIT KTR_FLIGHT_F_ON_EXIT /* -R size,exit */
 #define KTR_FLIGHT_FLAGS   (KTR_FLIGHT_COMPACT | KTR_FLIGHT_ON_EXIT)
 
 #define KTR_FLIGHT_MIN_BYTES (64ull << 10)
 #define KTR_FLIGHT_MAX_BYTES (4ull << 30)
 
+/*
+ * Who a recording belongs to and where it goes, kept in its ring (the
+ * daemon's part of it), so that a daemon started after this one died can
+ * still write it (ktr_flight__adopt).
+ */
+#define KTR_FLIGHT_META_MAGIC 0x4b544652 /* "KTFR" */
+struct ktr_flight_meta {
+	__u32 magic;
+	__u32 route;
+	__u32 uid, gid; /* the file's owner, the caller */
+	__u64 dev, ino; /* the file */
+	__u64 bytes;
+	__u32 flags;
+	__u32 pad;
+	char path[PATH_MAX]; /* the file's path when the recording began */
+};
+
 struct ktr_flight;
 
-struct ktr_flight *ktr_flight__new(__u64 bytes, unsigned int flags);
-void ktr_flight__free(struct ktr_flight *fl);
-__u64 ktr_flight__bytes(const struct ktr_flight *fl);
+/* The smallest ring this machine's CPUs can share (each region its largest record twice). */
+__u64 ktr_flight__min_bytes(void);
 
 /*
- * Keep one record (header and payload, len bytes in all).  Returns true
- * when it is a trigger: the ring is frozen from then on until reset.
+ * A ring of bytes (rounded down to whole slots) for route, put into the
+ * flights map (flights_fd) where the programs find it; NULL with errno.
  */
-bool ktr_flight__add(struct ktr_flight *fl, const struct ktr_header *h, size_t len);
+struct ktr_flight *ktr_flight__new(int flights_fd, __u32 route, __u64 bytes, unsigned int flags,
+				   const struct ktr_flight_meta *meta);
+/*
+ * A ring laid out in mem (bytes, zeroed here) as the BPF map is, for ncpu
+ * CPUs: for tools and tests that fill or read one outside BPF.  mem stays
+ * the caller's.
+ */
+struct ktr_flight *ktr_flight__of_memory(void *mem, __u64 bytes, int ncpu, unsigned int flags);
+
+/*
+ * A ring a dead daemon pinned (fd, its pin), put into the flights map at
+ * route: NULL with errno (and fd closed) if it is not one of ours or not
+ * consistent.
+ */
+struct ktr_flight *ktr_flight__open(int fd, int flights_fd, __u32 route, const char *pin);
+/* Out of the flights map, unpinned, gone. */
+void ktr_flight__free(struct ktr_flight *fl);
+__u64 ktr_flight__bytes(const struct ktr_flight *fl);
+const struct ktr_flight_meta *ktr_flight__meta(const struct ktr_flight *fl);
+
+/* A trigger froze the ring: it waits to be written. */
+bool ktr_flight__frozen(const struct ktr_flight *fl);
 
 /* Why and by whom the ring froze (KTR_FLIGHT_CRASH, _EXIT; 0 if not frozen). */
 void ktr_flight__trigger(const struct ktr_flight *fl, __u32 *why, __s32 *pid, __s32 *status);

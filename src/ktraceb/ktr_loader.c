@@ -131,6 +131,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		err = bpf_map__set_max_entries(skel->maps.scratch, ncpus);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
+	if (!err && opts->procs_fd > 0)
+		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
 	/*
 	 * sched_switch runs on every switch machine-wide: loaded, but attached
 	 * by the daemon only while some process is traced with 'w'.
@@ -153,7 +155,7 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
 	err = ktraceb_bpf__load(skel);
-	if (!err)
+	if (!err && !opts->defer_attach)
 		err = ktraceb_bpf__attach(skel);
 	if (err)
 		goto fail;

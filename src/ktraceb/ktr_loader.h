@@ -12,10 +12,12 @@ struct ktraceb_bpf;
 struct ktr_loader_opts {
 	size_t ring_bytes;		/* power of two, >= page size */
 	bool verbose;			/* libbpf debug output */
+	int procs_fd;			/* > 0: a procs map to share (ktr_pin.h) */
+	bool defer_attach;		/* loaded only: ktr_loader__attach() later */
 };
 
 /*
- * The loaded and attached programs, or NULL with errno set and *why a short
+ * The loaded and attached (unless defer_attach) programs, or NULL with errno set and *why a short
  * reason ("kernel has no BTF", "needs root or CAP_BPF and CAP_PERFMON").
  */
 struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why);

@@ -34,6 +34,7 @@
 #include "ktr_perm.h"
 #include "ktr_proto.h"
 #include "ktr_flight.h"
+#include "ktr_pin.h"
 #include "ktr_writer.h"
 #include "trstr.h"
 
@@ -451,7 +452,8 @@ static int run_dump(const struct options *o)
 	fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		err(1, "%s", o->tracefile);
-	sock = connect_daemon(o, false, -1);
+	/* a daemon killed -9 left recordings: a new one takes them over (ktr_pin.h) */
+	sock = connect_daemon(o, geteuid() == 0 && ktr_pin__left(), -1);
 	if (sock < 0)
 		errx(1, "%s: no recording (no ktraceb daemon runs)", o->tracefile);
 	error = request(o, sock, &req, fd, &rep);

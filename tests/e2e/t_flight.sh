@@ -24,6 +24,8 @@ pv() { awk -v k="$2" '$1 == k { print $NF }' "$TMP/$1.out" | head -n 1; }
 ring() { q "$TMP/$1.norm" '$4 == "RING"' | head -n 1 | cut -f5; }
 # the ring's records: those between the first RING line and the per-CPU one
 inring() { q "$TMP/$1.norm" '$4 == "RING" { n++; next } n == 1 && $1 != ""'; }
+# rings pinned in bpffs now (they outlive a daemon killed -9)
+pins_of_rings() { find /sys/fs/bpf/ktraceb -name 'flight-*' 2>/dev/null | wc -l; }
 # the last N records of the crashed process in the ring, "TAG body" each
 tail_of() { inring "$1" | awk -F'\t' -v pid="$(pv "$1" pid)" '$1 == pid' | tail -n "$2" |
 	cut -f4,5 | tr '\t' ' '; }
@@ -71,8 +73,8 @@ daemon_gone 20
 kd kill "$TMP/kill.ktr"
 check kill_ring_line t_match "$(ring kill)" "pid $KP killed by SIGSEGV\$"
 check kill_psig_from_outside t_grep $'\tPSIG\tSIGSEGV SIG_DFL code=SI_USER$' "$TMP/kill.norm"
-check kill_ends_exit t_eq "$(q "$TMP/kill.norm" '$1 == pid' pid="$KP" | tail -n 1 | cut -f4,5)" \
-	$'EXIT\tkilled by SIGSEGV'
+check kill_ends_exit t_eq "$(inring kill | awk -F'\t' -v pid="$KP" '$1 == pid' | tail -n 1 |
+	cut -f4,5)" $'EXIT\tkilled by SIGSEGV'
 
 # --- no trigger: nothing written ------------------------------------------------------
 ktr okr -R 64k -f "$TMP/ok.ktr" "$CR" ok 100
@@ -125,10 +127,50 @@ ktr dx -D -f "$TMP/segv.ktr"
 check dump_of_no_recording_refused t_grep 'no trace or recording goes there' "$TMP/dx.err"
 check dump_of_no_recording_exit_1 t_krc 1 dx
 ktr lpc -c -p "$LP"
+for _ in $(seq 20); do [ "$(pins_of_rings)" = 0 ] && break; sleep 0.1; done
+check clear_removes_the_ring t_eq "$(pins_of_rings)" 0
 sleep 0.3
 ktr d3 -D -f "$TMP/loop.ktr"
 check dump_after_clear_refused t_krc 1 d3
 kill "$LP" 2>/dev/null
+
+# --- kill -9 of the daemon: the recording outlives it ---------------------------------------
+# Its ring, links and procs map are pinned in bpffs: the programs go on
+# recording with no daemon; a new daemon (started by -D, or by any trace)
+# takes the recording over and writes a crash that happened meanwhile.
+"$CR" loop 10 >"$TMP/k9.out" &
+K9=$!
+E2E_PIDS="${E2E_PIDS:-} $K9"
+sleep 0.2
+ktr k9a -R 256k -p "$K9" -f "$TMP/k9.ktr"
+sleep 0.2
+pkill -KILL -x ktracebd
+sleep 0.2
+check k9_ring_pinned t_eq "$(pins_of_rings)" 1
+sleep 0.5 # it runs on, recorded by no daemon
+ktr k9d -D -f "$TMP/k9.ktr"
+check k9_dump_after_kill t_krc 0 k9d
+kd k9 "$TMP/k9.ktr"
+check k9_dump_kdump_clean t_kdump_ok k9
+# getppid every 10 ms: 0.9 s of it, most of it with no daemon
+check k9_dump_kept_recording t_num "$(qn "$TMP/k9.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 60
+pkill -KILL -x ktracebd
+sleep 0.2
+kill -SEGV "$K9"
+wait "$K9" 2>/dev/null
+check k9_crash_with_no_daemon daemon_gone 2
+ktr k9s -f "$TMP/k9other.ktr" /bin/true # any trace starts a daemon, which takes over
+for _ in $(seq 50); do
+	"$KDUMP" -f "$TMP/k9.ktr" 2>/dev/null | grep -q 'killed by SIGSEGV' && break
+	sleep 0.1
+done
+kd k9b "$TMP/k9.ktr"
+check k9_crash_written t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" && $5 ~ /killed by SIGSEGV$/' |
+	cut -f5 | sed 's/.*: //')" "pid $K9 killed by SIGSEGV"
+check k9_crash_ends_exit t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" { crash = $5 ~ /killed by/; next }
+	crash && $1 == pid' pid="$K9" | tail -n 1 | cut -f4,5)" $'EXIT\tkilled by SIGSEGV'
+daemon_gone 20
+check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 1 2>/dev/null | wc -l)" 0
 
 # --- a thread stopped in a read, another flooding the ring on the other CPU ----------------
 if [ "$(nproc)" -ge 2 ]; then

@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The flight recorder's ring (src/ktraceb/ktr_flight.c): overwriting the
- * oldest, triggers and the freeze, compact entries, the out-of-order flag,
- * each CPU's last record; and kdump's RING lines for what it writes.
+ * Reading a flight recorder's ring (src/ktraceb/ktr_flight.c): a ring laid
+ * out in memory and filled here the way the BPF programs fill theirs
+ * (bpf/maps.bpf.c, flight__send): the oldest overwritten, the CPUs merged
+ * by time, out-of-order records flagged, torn slots stepped over, compact
+ * entries expanded, each CPU's last record before a crash; and kdump's
+ * RING lines for what it writes.  The BPF side is tested end to end
+ * (tests/e2e/t_flight.sh).
  */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ktraceb/ktr.h"
+#include "ktraceb/bpf_shared.h"
 #include "ktr_flight.h"
 #include "kdump.h"
 #include "../lib/test.h"
 
-/* A RET of code, or any record of type, on cpu at mono ns. */
+#define RING_BYTES (64 << 10)
+
+static unsigned char ring_mem[RING_BYTES];
+
+/* A RET of value, or any record of type, on cpu at mono ns. */
 static size_t mkrec(unsigned char *buf, int type, int cpu, __u64 mono, long value)
 {
 	struct ktr_header *h = (void *)buf;
@@ -46,8 +55,50 @@ static size_t mkrec(unsigned char *buf, int type, int cpu, __u64 mono, long valu
 	return sizeof(*h) + len;
 }
 
+static struct ktr_flight_head *head_of(int cpu)
+{
+	return (void *)(ring_mem + KTR_FLIGHT_SLOT * (1 + cpu));
+}
+
+static struct ktr_flight_slot *slot_of(int cpu, __u64 pos)
+{
+	const struct ktr_flight_ctl *ctl = (void *)ring_mem;
+	struct ktr_flight_slot *slots = (void *)(ring_mem + (size_t)ctl->base * KTR_FLIGHT_SLOT);
+
+	return &slots[(size_t)cpu * ctl->per_cpu + pos % ctl->per_cpu];
+}
+
+/* One record into cpu's region, as flight__send() writes it. */
+static void put(int cpu, const unsigned char *rec, size_t len)
+{
+	struct ktr_flight_head *hd = head_of(cpu);
+	__u32 n = (len + KTR_FLIGHT_SLOT_DATA - 1) / KTR_FLIGHT_SLOT_DATA;
+	__u64 pos = hd->head;
+
+	hd->head += n;
+	hd->records++;
+	for (__u32 i = 0; i < n; i++) {
+		struct ktr_flight_slot *sl = slot_of(cpu, pos + i);
+		size_t off = i * KTR_FLIGHT_SLOT_DATA;
+		size_t chunk = len - off < KTR_FLIGHT_SLOT_DATA ? len - off : KTR_FLIGHT_SLOT_DATA;
+
+		memset(sl->data, 0, sizeof(sl->data));
+		memcpy(sl->data, rec + off, chunk);
+		sl->idx = i;
+		sl->nslots = n;
+		sl->pos = (__u32)(pos + i);
+	}
+}
+
+static void put_ret(int cpu, __u64 mono, long value)
+{
+	unsigned char rec[256];
+
+	put(cpu, rec, mkrec(rec, KTR_SYSRET, cpu, mono, value));
+}
+
 struct collect {
-	int n;
+	int n, nring; /* all records; those of the ring, before the per-CPU part */
 	struct ktr_header h[4096];
 	struct ktr_flight_info info[4];
 	int ninfo;
@@ -60,6 +111,7 @@ static int collect(void *ctx, const struct ktr_header *h, size_t len)
 
 	if (h->ktr_type == KTR_FLIGHT) {
 		memcpy(&c->info[c->ninfo++ & 3], h + 1, sizeof(c->info[0]));
+		c->nring = c->n;
 		return 0;
 	}
 	if (c->n < 4096) {
@@ -75,160 +127,150 @@ static int collect(void *ctx, const struct ktr_header *h, size_t len)
 	return 0;
 }
 
+static struct collect *walk(struct ktr_flight *fl)
+{
+	static struct collect c;
+
+	memset(&c, 0, sizeof(c));
+	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
+	if (c.ninfo < 2)
+		c.nring = c.n;
+	return &c;
+}
+
 TEST(overwrites_the_oldest)
 {
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, 0);
-	static struct collect c;
-	unsigned char rec[256];
-	size_t n = 0;
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, 0);
+	const struct ktr_flight_ctl *ctl = (void *)ring_mem;
+	struct collect *c;
 
-	for (long i = 0; i < 10000; i++) {
-		n = mkrec(rec, KTR_SYSRET, 0, 1000 + i, i);
-		ASSERT_TRUE(!ktr_flight__add(fl, (void *)rec, n), "a RET triggers nothing");
-	}
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
-	/* 4 bytes of length per entry */
-	ASSERT_EQ(c.n, (64 << 10) / (n + 4), "as many as fit");
-	ASSERT_EQ(c.info[0].kf_kept, c.n, "kept says so");
-	ASSERT_EQ(c.info[0].kf_produced, 10000, "produced counts the overwritten");
-	ASSERT_EQ(c.ret[c.n - 1], 9999, "the newest is last");
-	ASSERT_EQ(c.ret[0], 10000 - c.n, "the oldest kept is right after the overwritten");
-	ASSERT_EQ(c.ninfo, 1, "no per-CPU part: the CPU's last is in the ring");
+	ASSERT_TRUE(fl != NULL, "a ring in memory");
+	for (long i = 0; i < 5000; i++)
+		put_ret(0, 10 + i, i);
+	c = walk(fl);
+	/* a RET is 88 bytes: two slots */
+	ASSERT_EQ(c->info[0].kf_kept, ctl->per_cpu / 2, "as many as the CPU's region holds");
+	ASSERT_EQ(c->nring, (int)(ctl->per_cpu / 2), "all of them written");
+	ASSERT_EQ(c->info[0].kf_produced, 5000, "every record counted as recorded");
+	ASSERT_EQ(c->ret[c->nring - 1], 4999, "the newest kept");
+	ASSERT_EQ(c->ret[0], 5000 - ctl->per_cpu / 2, "the oldest gone");
 	ktr_flight__free(fl);
 }
 
-TEST(a_crash_freezes_it)
+TEST(cpus_merged_by_time)
 {
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, 0);
-	static struct collect c;
-	unsigned char rec[256];
-	__s32 pid, status;
-	__u32 why;
-	size_t n;
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, 0);
+	struct collect *c;
 
-	n = mkrec(rec, KTR_SYSRET, 0, 1, 7);
-	ktr_flight__add(fl, (void *)rec, n);
-	n = mkrec(rec, KTR_EXIT, 0, 2, 3 << 8);
-	ASSERT_TRUE(!ktr_flight__add(fl, (void *)rec, n), "exit 3 is no trigger by default");
-	n = mkrec(rec, KTR_EXIT, 0, 3, SIGSEGV | 0x80);
-	ASSERT_TRUE(ktr_flight__add(fl, (void *)rec, n), "a core-dumping signal is");
-	ktr_flight__trigger(fl, &why, &pid, &status);
-	ASSERT_EQ(why, KTR_FLIGHT_CRASH, "why");
-	ASSERT_EQ(pid, 42, "who");
-	n = mkrec(rec, KTR_SYSRET, 1, 4, 8);
-	ktr_flight__add(fl, (void *)rec, n);
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, why, collect, &c);
-	ASSERT_EQ(c.n, 3, "frozen: what came after the crash is not kept");
-	ASSERT_EQ(c.info[0].kf_produced, 4, "but counted as recorded, not silently dropped");
-	ASSERT_EQ(c.h[2].ktr_type, KTR_EXIT, "it ends with the EXIT");
-	ktr_flight__reset(fl);
-	ktr_flight__add(fl, (void *)rec, n);
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
-	ASSERT_EQ(c.n, 1, "after a reset it records again");
-	ktr_flight__free(fl);
-	fl = ktr_flight__new(64 << 10, KTR_FLIGHT_ON_EXIT);
-	n = mkrec(rec, KTR_EXIT, 0, 2, 3 << 8);
-	ASSERT_TRUE(ktr_flight__add(fl, (void *)rec, n), "exit 3 with KTR_FLIGHT_ON_EXIT");
-	ktr_flight__free(fl);
-}
-
-TEST(compact_keeps_the_essentials)
-{
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, KTR_FLIGHT_COMPACT);
-	static struct collect c;
-	unsigned char rec[256];
-	size_t n;
-
-	for (long i = 0; i < 5000; i++) {
-		n = mkrec(rec, KTR_SYSCALL, 0, 10 * i, 0);
-		ktr_flight__add(fl, (void *)rec, n);
-		n = mkrec(rec, KTR_SYSRET, 0, 10 * i + 5, i);
-		ktr_flight__add(fl, (void *)rec, n);
-	}
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
-	ASSERT_EQ(c.n, (64 << 10) / 52, "52 bytes an entry");
-	ASSERT_EQ(c.h[0].ktr_type, KTR_SYSRET, "only returns");
-	ASSERT_EQ(c.h[c.n - 1].ktr_mono_ns, 49995, "the time kept");
-	ASSERT_EQ(c.ret[c.n - 1], 4999, "the value kept");
-	ASSERT_STREQ(c.h[c.n - 1].ktr_comm, "prog", "the comm kept");
-	ASSERT_EQ(c.info[0].kf_compact, 1, "said in the header");
-	ASSERT_EQ(c.info[0].kf_produced, 5000, "CALLs are not entries");
+	put_ret(0, 1, 1);
+	put_ret(0, 3, 3);
+	put_ret(0, 5, 5);
+	put_ret(1, 2, 2);
+	put_ret(1, 4, 4);
+	put_ret(1, 6, 6);
+	c = walk(fl);
+	ASSERT_EQ(c->nring, 6, "all kept");
+	for (int i = 0; i < 6; i++)
+		ASSERT_EQ(c->ret[i], i + 1, "in time order");
+	ASSERT_EQ(c->info[0].kf_out_of_order, 0, "none out of order");
 	ktr_flight__free(fl);
 }
 
 TEST(out_of_order_flagged_not_dropped)
 {
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, 0);
-	static struct collect c;
-	unsigned char rec[256];
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, 0);
 	__u64 t[] = { 10, 20, 15, 30, 25, 40 };
-	size_t n;
+	struct collect *c;
 
-	for (size_t i = 0; i < 6; i++) {
-		n = mkrec(rec, KTR_SYSRET, 0, t[i], (long)i);
-		ktr_flight__add(fl, (void *)rec, n);
-	}
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
-	ASSERT_EQ(c.n, 6, "all kept");
-	ASSERT_EQ(c.info[0].kf_out_of_order, 2, "two counted");
-	ASSERT_TRUE(c.h[2].ktr_flags & KTRH_OUT_OF_ORDER, "15 after 20");
-	ASSERT_TRUE(c.h[4].ktr_flags & KTRH_OUT_OF_ORDER, "25 after 30");
-	ASSERT_TRUE(!(c.h[3].ktr_flags & KTRH_OUT_OF_ORDER), "30 in order");
-	ASSERT_EQ(c.ret[2], 2, "in recording order, not sorted");
+	for (size_t i = 0; i < 6; i++)
+		put_ret(0, t[i], (long)i);
+	c = walk(fl);
+	ASSERT_EQ(c->nring, 6, "all kept");
+	ASSERT_EQ(c->info[0].kf_out_of_order, 2, "two counted");
+	ASSERT_TRUE(c->h[2].ktr_flags & KTRH_OUT_OF_ORDER, "15 after 20");
+	ASSERT_TRUE(c->h[4].ktr_flags & KTRH_OUT_OF_ORDER, "25 after 30");
+	ASSERT_TRUE(!(c->h[3].ktr_flags & KTRH_OUT_OF_ORDER), "30 in order");
+	ASSERT_EQ(c->ret[2], 2, "in recording order, not sorted");
 	ktr_flight__free(fl);
 }
 
-TEST(each_cpus_last_survives_a_flood)
+TEST(torn_and_half_written_slots_stepped_over)
 {
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, 0);
-	static struct collect c;
-	unsigned char rec[256];
-	size_t n;
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, 0);
+	struct collect *c;
 
-	n = mkrec(rec, KTR_SYSCALL, 0, 1, 0); /* cpu 0 stops in a syscall */
-	ktr_flight__add(fl, (void *)rec, n);
-	for (long i = 0; i < 5000; i++) {
-		n = mkrec(rec, KTR_SYSRET, 1, 10 + i, i);
-		ktr_flight__add(fl, (void *)rec, n);
-	}
-	n = mkrec(rec, KTR_PSIG, 1, 9000, SIGSEGV); /* the crash begins */
-	ktr_flight__add(fl, (void *)rec, n);
-	n = mkrec(rec, KTR_SYSRET, 0, 9001, -4); /* cpu 0's thread dies: not its "last" */
-	ktr_flight__add(fl, (void *)rec, n);
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
-	ASSERT_EQ(c.ninfo, 2, "a per-CPU part");
-	ASSERT_EQ(c.info[1].kf_part, KTR_FLIGHT_LAST_PER_CPU, "its header");
-	ASSERT_EQ(c.info[1].kf_kept, 1, "one CPU's last was overwritten");
-	ASSERT_EQ(c.h[c.n - 1].ktr_type, KTR_SYSCALL, "cpu 0's CALL, as at the crash");
-	ASSERT_EQ(KTRH_CPUID_DECODE(c.h[c.n - 1].ktr_flags), 0, "on cpu 0");
+	put_ret(0, 1, 1);
+	put_ret(0, 2, 2); /* slots 2 and 3 */
+	put_ret(0, 3, 3);
+	slot_of(0, 3)->pos = ~0u; /* being written again */
+	put_ret(1, 4, 4);
+	head_of(1)->head++; /* a record's first slot claimed, not yet written */
+	c = walk(fl);
+	ASSERT_EQ(c->nring, 3, "the whole ones only");
+	ASSERT_EQ(c->ret[0], 1, "first");
+	ASSERT_EQ(c->ret[1], 3, "the torn one skipped");
+	ASSERT_EQ(c->ret[2], 4, "the other CPU's");
 	ktr_flight__free(fl);
 }
 
-TEST(larger_than_the_ring)
+TEST(compact_entries_expand)
 {
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, 0);
-	static struct collect c;
-	unsigned char *big = calloc(1, 70000);
-	unsigned char rec[256];
-	size_t n = mkrec(rec, KTR_SYSRET, 0, 1, 1);
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, KTR_FLIGHT_COMPACT);
+	struct ktr_flight_slot *sl = slot_of(0, 0);
+	struct ktr_flight_compact e = { .mono = 7,
+					.pid = 42,
+					.tid = 43,
+					.value = -1,
+					.code = 2,
+					.error = 2,
+					.type = KTR_SYSRET,
+					.cpu = 0 };
+	struct collect *c;
 
-	ktr_flight__add(fl, (void *)rec, n);
-	mkrec(big, KTR_SYSRET, 0, 2, 0);
-	((struct ktr_header *)big)->ktr_type = KTR_GENIO;
-	((struct ktr_header *)big)->ktr_len = 70000 - sizeof(struct ktr_header);
-	ktr_flight__add(fl, (void *)big, 70000);
-	memset(&c, 0, sizeof(c));
-	ktr_flight__walk(fl, KTR_FLIGHT_DEMAND, collect, &c);
-	ASSERT_EQ(c.info[0].kf_kept, 0, "it overwrote everything, itself too");
-	ASSERT_EQ(c.info[0].kf_produced, 2, "both counted");
-	free(big);
+	memcpy(sl->data, &e, sizeof(e));
+	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
+	sl->nslots = 1;
+	sl->pos = 0;
+	head_of(0)->head = 1;
+	head_of(0)->records = 1;
+	c = walk(fl);
+	ASSERT_EQ(c->nring, 1, "one entry");
+	ASSERT_EQ(c->h[0].ktr_type, KTR_SYSRET, "a RET again");
+	ASSERT_EQ(c->h[0].ktr_tid, 43, "its thread");
+	ASSERT_EQ(c->ret[0], -1, "its value");
+	ASSERT_EQ(c->info[0].kf_compact, 1, "said compact");
 	ktr_flight__free(fl);
+}
+
+TEST(each_cpus_last_before_the_crash)
+{
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, 0);
+	unsigned char rec[256];
+	struct collect *c;
+
+	put(0, rec, mkrec(rec, KTR_SYSCALL, 0, 1, 0)); /* cpu 0 stops in a syscall */
+	for (long i = 0; i < 100; i++)
+		put_ret(1, 10 + i, i);
+	/* the crash begins: each CPU's head noted (flight__crash_begins) */
+	head_of(0)->crash = head_of(0)->head + 1;
+	head_of(1)->crash = head_of(1)->head + 1;
+	put(1, rec, mkrec(rec, KTR_PSIG, 1, 9000, SIGSEGV));
+	put_ret(0, 9001, -4); /* cpu 0's thread dies: not its "last" */
+	c = walk(fl);
+	ASSERT_EQ(c->ninfo, 2, "a per-CPU part");
+	ASSERT_EQ(c->info[1].kf_part, KTR_FLIGHT_LAST_PER_CPU, "its header");
+	ASSERT_EQ(c->info[1].kf_kept, 2, "one record per CPU");
+	ASSERT_EQ(c->h[c->n - 2].ktr_type, KTR_SYSCALL, "cpu 0's CALL, as at the crash");
+	ASSERT_EQ(c->ret[c->n - 1], 99, "cpu 1's last RET before the PSIG");
+	ktr_flight__free(fl);
+}
+
+TEST(too_small_for_the_cpus)
+{
+	ASSERT_TRUE(ktr_flight__of_memory(ring_mem, 4096, 2, 0) == NULL, "refused");
+	ASSERT_TRUE(ktr_flight__of_memory(ring_mem, RING_BYTES, 0, 0) == NULL, "no CPU");
+	ASSERT_TRUE(ktr_flight__of_memory(ring_mem, RING_BYTES, KTR_FLIGHT_MAX_CPUS + 1, 0) == NULL,
+		    "more CPUs than a record can name");
 }
 
 /* kdump's lines for a dump */
@@ -239,20 +281,24 @@ static int to_kdump(void *ctx, const struct ktr_header *h, size_t len)
 
 TEST(kdump_ring_lines)
 {
-	struct ktr_flight *fl = ktr_flight__new(64 << 10, 0);
+	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, 0);
 	struct kdump_opts o = { .maxdata = KD_MAXDATA_DEFAULT };
+	struct ktr_flight_ctl *ctl = (void *)ring_mem;
 	unsigned char rec[256];
 	char *out = NULL;
-	size_t outlen = 0, n;
+	size_t outlen = 0;
 	FILE *f = open_memstream(&out, &outlen);
 	struct kdump *kd = kdump__new(&o, f);
 
-	n = mkrec(rec, KTR_SYSRET, 0, 5, 1);
-	ktr_flight__add(fl, (void *)rec, n);
-	n = mkrec(rec, KTR_SYSRET, 0, 4, 2);
-	ktr_flight__add(fl, (void *)rec, n);
-	n = mkrec(rec, KTR_EXIT, 0, 6, SIGABRT | 0x80);
-	ktr_flight__add(fl, (void *)rec, n);
+	put_ret(0, 5, 1);
+	put_ret(0, 4, 2);
+	put(0, rec, mkrec(rec, KTR_EXIT, 0, 6, SIGABRT | 0x80));
+	/* frozen by the EXIT, as flight__exit() does */
+	ctl->why = KTR_FLIGHT_CRASH;
+	ctl->pid = 42;
+	ctl->status = SIGABRT | 0x80;
+	ctl->state = KTR_FLIGHT_FROZEN;
+	ASSERT_TRUE(ktr_flight__frozen(fl), "frozen");
 	ktr_flight__walk(fl, KTR_FLIGHT_CRASH, to_kdump, kd);
 	kdump__finish(kd);
 	fclose(f);
@@ -261,6 +307,9 @@ TEST(kdump_ring_lines)
 		    "the RING line");
 	ASSERT_TRUE(strstr(out, "EXIT  killed by SIGABRT (core dumped)\n") != NULL, "its EXIT");
 	ASSERT_EQ(kdump__ninvalid(kd), 0, "nothing invalid");
+	ktr_flight__reset(fl);
+	ASSERT_TRUE(!ktr_flight__frozen(fl), "live again after a reset");
+	ASSERT_EQ(walk(fl)->n, 0, "and empty");
 	kdump__free(kd);
 	free(out);
 	ktr_flight__free(fl);
