@@ -17,6 +17,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_daemon_priv.h"
+#include "ktr_flight.h"
 #include "ktr_proto.h"
 
 static bool same_exe(pid_t a, pid_t b)
@@ -136,12 +137,29 @@ static int request__foreground(struct daemon *d, struct ktr_conn *cn, int r, cha
 	return 0;
 }
 
+/*
+ * The request as file r takes it: a compact recorder keeps only returns,
+ * signals and exits, so the programs need not even build the rest.
+ */
+static const struct ktr_request *request__for_file(struct daemon *d, const struct ktr_request *req,
+						   int r, struct ktr_request *eff)
+{
+	const struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+
+	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_COMPACT))
+		return req;
+	*eff = *req;
+	eff->facs &= KTRFAC_SYSRET | KTRFAC_PSIG | ~KTRFAC_MASK;
+	return eff;
+}
+
 static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
 			int fd, char *msg, int *err)
 {
 	int r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
 				msg),
 	    n, done;
+	struct ktr_request eff;
 	pid_t *pids;
 
 	if (r < 0) {
@@ -159,7 +177,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		*err = -ESRCH;
 		return 0;
 	}
-	done = ktr_procmap__set(d, &cn->cred, req, pids, n, r, msg);
+	done = ktr_procmap__set(d, &cn->cred, request__for_file(d, req, r, &eff), pids, n, r, msg);
 	free(pids);
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))
