@@ -200,6 +200,7 @@ int flight__active(__u32 route);
 int flight__send(struct ktr_scratch *sc);
 int flight__crash_begins(__u32 route);
 int flight__exit(__u32 route, __s32 pid, __s32 status);
+int flight__ret(__u32 route, long id, long ret);
 
 
 /*

@@ -104,6 +104,19 @@ static __always_inline bool flight__compact(const struct ktr_header *h, struct k
 	return true;
 }
 
+/* The slot at position pos of this CPU's region, its position marked in writing. */
+static __always_inline struct ktr_flight_slot *flight__slot(void *ring, struct ktr_flight_ctl *ctl,
+							    __u32 cpu, __u64 pos)
+{
+	__u32 idx = ctl->base + cpu * ctl->per_cpu + (__u32)(pos % ctl->per_cpu);
+	struct ktr_flight_slot *sl = bpf_map_lookup_elem(ring, &idx);
+
+	if (sl)
+		sl->pos = ~0u;
+	barrier();
+	return sl;
+}
+
 /* One slot's worth of a record: plain loads and stores, cheaper than a helper call. */
 static __always_inline void flight__copy_slot(struct ktr_flight_slot *sl, const __u64 *src)
 {
@@ -127,7 +140,7 @@ __noinline int flight__send(struct ktr_scratch *sc)
 	struct ktr_flight_ctl *ctl;
 	struct ktr_flight_head *hd;
 	struct ktr_flight_slot *sl;
-	__u32 zero = 0, cpu, route, total, n, per, idx;
+	__u32 zero = 0, cpu, route, total, n, per;
 	__u64 pos;
 	void *ring;
 
@@ -157,12 +170,9 @@ __noinline int flight__send(struct ktr_scratch *sc)
 			return 0; /* compact keeps only these */
 		pos = __sync_fetch_and_add(&hd->head, 1);
 		hd->records++;
-		idx = ctl->base + cpu * per + (__u32)(pos % per);
-		sl = bpf_map_lookup_elem(ring, &idx);
+		sl = flight__slot(ring, ctl, cpu, pos);
 		if (!sl)
 			return 0;
-		sl->pos = ~0u;
-		barrier();
 		flight__compact(h, sl);
 		sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
 		sl->nslots = 1;
@@ -183,18 +193,69 @@ __noinline int flight__send(struct ktr_scratch *sc)
 	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
 		if (i >= n)
 			break;
-		idx = ctl->base + cpu * per + (__u32)((pos + i) % per);
-		sl = bpf_map_lookup_elem(ring, &idx);
+		sl = flight__slot(ring, ctl, cpu, pos + i);
 		if (!sl)
 			break;
-		sl->pos = ~0u;
-		barrier();
 		flight__copy_slot(sl, (const __u64 *)((const char *)h + i * KTR_FLIGHT_SLOT_DATA));
 		sl->idx = i;
 		sl->nslots = n;
 		barrier();
 		sl->pos = (__u32)(pos + i);
 	}
+	return 0;
+}
+
+/*
+ * A syscall's return for a compact recorder, straight into its slot: the
+ * one record a compact recording keeps per syscall, at the least cost.
+ * Returns -1 when the route has no ring, 1 when its ring takes whole
+ * records (the caller sends one), 0 when done.
+ */
+__noinline int flight__ret(__u32 route, long id, long ret)
+{
+	void *ring = bpf_map_lookup_elem(&flights, &route);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ktr_flight_compact *c;
+	struct ktr_flight_slot *sl;
+	struct ktr_flight_head *hd;
+	struct ktr_flight_ctl *ctl;
+	__u32 zero = 0, cpu;
+	__u64 pos;
+
+	if (!ring)
+		return -1;
+	ctl = bpf_map_lookup_elem(ring, &zero);
+	if (!ctl || !(ctl->flags & KTR_FLIGHT_F_COMPACT))
+		return 1;
+	cpu = bpf_get_smp_processor_id();
+	hd = flight__head(ring, cpu);
+	if (!hd || cpu >= ctl->ncpu || !ctl->per_cpu)
+		return 0;
+	if (ctl->state != KTR_FLIGHT_LIVE) {
+		__sync_fetch_and_add(&hd->kept_out, 1);
+		return 0;
+	}
+	pos = __sync_fetch_and_add(&hd->head, 1);
+	hd->records++;
+	sl = flight__slot(ring, ctl, cpu, pos);
+	if (!sl)
+		return 0;
+	c = (void *)sl->data;
+	c->mono = bpf_ktime_get_ns();
+	c->pid = task->tgid;
+	c->tid = task->pid;
+	c->value = ret < 0 && ret >= -4095 ? -1 : ret;
+	c->error = ret < 0 && ret >= -4095 ? -ret : 0;
+	c->code = id;
+	((__u64 *)c->comm)[0] = ((const __u64 *)task->comm)[0];
+	((__u64 *)c->comm)[1] = ((const __u64 *)task->comm)[1];
+	c->type = KTR_SYSRET;
+	c->cpu = cpu;
+	c->pad = 0;
+	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
+	sl->nslots = 1;
+	barrier();
+	sl->pos = (__u32)pos;
 	return 0;
 }
 

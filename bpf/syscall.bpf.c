@@ -153,8 +153,11 @@ static __always_inline void ret__fill(struct ret_sample *rec, long id, long ret)
 static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
 {
 	struct ret_sample *rec;
+	int to_flight = flight__ret(route, id, ret); /* a compact recorder's, done there */
 
-	if (flight__active(route)) {
+	if (to_flight == 0)
+		return;
+	if (to_flight > 0) {
 		rec = rec__flight_reserve_current(route, KTR_SYSRET, sizeof(rec->r));
 		if (!rec)
 			return;

@@ -214,13 +214,12 @@ struct ktr_exit {
 /*
  * KTR_FLIGHT: a flight recorder's ring written out (ktraceb -R).  A dump is
  * this record with kf_part KTR_FLIGHT_RING, then the kf_kept records the
- * ring held, in the order they were recorded (a record earlier than the one
- * before it carries KTRH_OUT_OF_ORDER); then this record again with
- * KTR_FLIGHT_LAST_PER_CPU and the last record of each CPU that the ring no
- * longer held (JTRACE's "last recorded per-CPU events"; a long one cut to
- * KTR_FLIGHT_LAST_MAX bytes).  Records the ring overwrote are not lost:
- * kf_produced - kf_kept of them.  Records the tracer could not record at
- * all are KTR_LOST records inside the dump, as in any trace.
+ * ring held, each CPU's in the order it wrote them, the CPUs merged by time
+ * (a record earlier than the one before it carries KTRH_OUT_OF_ORDER); then
+ * this record again with KTR_FLIGHT_LAST_PER_CPU and each CPU's last record
+ * before the crash began (JTRACE's "last recorded per-CPU events"), usually
+ * also in the ring.  Records the ring overwrote are not lost:
+ * kf_produced - kf_kept of them.
  */
 struct ktr_flight_info {
 	__u64 kf_kept;			/* records that follow */
@@ -239,7 +238,6 @@ struct ktr_flight_info {
 #define KTR_FLIGHT_CRASH	1	/* killed by a signal that dumps core */
 #define KTR_FLIGHT_EXIT		2	/* exited with a non-zero status (-R ...,exit) */
 #define KTR_FLIGHT_DEMAND	3	/* ktraceb -D */
-#define KTR_FLIGHT_LAST_MAX	512
 
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
 #define KTRFAC_MASK		0x00ffffff
