@@ -228,6 +228,34 @@ if user_setup; then
 	uktr ubig -R 300m -f "$UDIR/big.ktr" "$UBIN/crasher" ok 1
 	check user_ring_cap t_grep 'recorder: more than 256 MiB of rings' "$TMP/ubig.err"
 	kill "$RP" 2>/dev/null
+
+	# a user's recording taken over after a kill -9: the new daemon opens its
+	# file again as the user, and only that very file (a symlink put in its
+	# place to a file of root's is refused, the recording dropped)
+	sleep 3600 &
+	KEEP=$!
+	E2E_PIDS="${E2E_PIDS:-} $KEEP"
+	ktr ukeep -t c -p "$KEEP" -f "$TMP/keep.ktr" # root's daemon, which serves the user
+	setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- "$UBIN/crasher" wait 10 \
+		>"$TMP/uw.out" &
+	UP=$!
+	E2E_PIDS="${E2E_PIDS:-} $UP"
+	sleep 0.2
+	uktr uwr -R 64k -p "$UP" -f "$UDIR/uw.ktr"
+	check user_recording_started t_krc 0 uwr
+	echo "root's" >"$TMP/roots_file"
+	chmod 644 "$TMP/roots_file"
+	pkill -KILL -x ktracebd
+	sleep 0.2
+	as_user rm -f "$UDIR/uw.ktr"
+	as_user ln -s "$TMP/roots_file" "$UDIR/uw.ktr"
+	kill -SEGV "$UP"
+	wait "$UP" 2>/dev/null
+	kill "$KEEP" 2>/dev/null
+	ktr uwk -f "$TMP/uwk.ktr" /bin/true # a new daemon takes over what was pinned
+	for _ in $(seq 30); do [ "$(pins_of_rings)" = 0 ] && break; sleep 0.1; done
+	check user_takeover_not_through_a_symlink t_eq "$(cat "$TMP/roots_file")" "root's"
+	check user_takeover_dropped_the_ring t_eq "$(pins_of_rings)" 0
 else
 	skip user "$USER_WHY"
 fi
