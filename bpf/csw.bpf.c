@@ -62,7 +62,7 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 				      unsigned int state)
 {
 	__u32 tgid = task->tgid;
-	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
+	struct ktr_proc_state *ps = proc__lookup_tgid(tgid);
 	struct csw_sample *rec;
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_CSW))

@@ -87,13 +87,28 @@ extern const volatile __u64 ktr_wakeup_bytes;
 extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
 extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
 
+extern __u64 ktr_traced[KTR_TRACED_WORDS];
+
+/* The tracing state of process tgid, NULL if it is not traced. */
+static __always_inline struct ktr_proc_state *proc__lookup_tgid(__u32 tgid)
+{
+	/* most processes are not traced: one load says so (bpf_shared.h) */
+	if (!(ktr_traced[KTR_TRACED_WORD(tgid)] & KTR_TRACED_BIT(tgid)))
+		return NULL;
+	return bpf_map_lookup_elem(&procs, &tgid);
+}
+
+/* A process about to enter the procs map: its bit first. */
+static __always_inline void proc__mark_traced(__u32 tgid)
+{
+	__sync_fetch_and_or(&ktr_traced[KTR_TRACED_WORD(tgid)], KTR_TRACED_BIT(tgid));
+}
+
 /* The tracing state of the current process, NULL if it is not traced. */
 static __always_inline struct ktr_proc_state *proc__lookup(void)
 {
 	/* a plain load: bpf_get_current_pid_tgid() costs a namespace walk */
-	__u32 tgid = bpf_get_current_task_btf()->tgid;
-
-	return bpf_map_lookup_elem(&procs, &tgid);
+	return proc__lookup_tgid(bpf_get_current_task_btf()->tgid);
 }
 
 /*

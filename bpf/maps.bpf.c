@@ -14,6 +14,8 @@ KTR_MAP_LOST lost SEC(".maps");
 KTR_MAP_SCRATCH scratch SEC(".maps");
 KTR_MAP_QUIET usdt_quiet SEC(".maps");
 
+__u64 ktr_traced[KTR_TRACED_WORDS] = {};
+
 const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS] = {};

@@ -115,7 +115,7 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 
 	if (ptgid == ctgid)
 		return 0; /* a new thread: traced with its process */
-	ps = bpf_map_lookup_elem(&procs, &ptgid);
+	ps = proc__lookup_tgid(ptgid);
 	if (!ps)
 		return 0;
 	/* the child's copy of the parent's memory has its probes armed */
@@ -132,6 +132,7 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	 */
 	cs = *ps;
 	cs.flags &= ~(KTR_PS_HOLD | KTR_PS_HELD); /* its parent is no ktraceb */
+	proc__mark_traced(ctgid);
 	if (bpf_map_update_elem(&procs, &ctgid, &cs, BPF_ANY) < 0) {
 		/* the child goes untraced: every record it would make is lost */
 		rec__count_lost(cs.route);
@@ -184,7 +185,7 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 {
 	__u32 tgid = p->tgid;
-	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
+	struct ktr_proc_state *ps = proc__lookup_tgid(tgid);
 	struct exit_sample *rec;
 	__s32 status;
 	__u32 route;

@@ -36,7 +36,7 @@ int BPF_PROG(ktr_psig_generate, int sig, struct kernel_siginfo *info, struct tas
 	     int group, int result)
 {
 	__u32 tgid = task->tgid;
-	struct ktr_proc_state *ps = bpf_map_lookup_elem(&procs, &tgid);
+	struct ktr_proc_state *ps = proc__lookup_tgid(tgid);
 	__u64 v;
 
 	if (!ps || !(ps->facs & KTRFAC_PSIG))

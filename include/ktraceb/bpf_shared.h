@@ -95,6 +95,19 @@ struct ktr_usdt_site {
 	char name[KTR_UREC_NAME_MAX];
 };
 
+/*
+ * ktr_traced: one bit per tgid modulo KTR_TRACED_BITS, set before a
+ * process enters the procs map (by the daemon, or by BPF at an inherited
+ * fork) and cleared only when no trace is left.  Every program looks here
+ * first: a process whose bit is clear is not traced, found with one load
+ * instead of a hash lookup (the cost every process on the machine pays for
+ * the syscall tracepoints while anything is traced).
+ */
+#define KTR_TRACED_BITS	 65536
+#define KTR_TRACED_WORDS (KTR_TRACED_BITS / 64)
+#define KTR_TRACED_WORD(tgid) (((tgid) / 64) % KTR_TRACED_WORDS)
+#define KTR_TRACED_BIT(tgid)  (1ull << ((tgid) % 64))
+
 /* procs map: tgid -> tracing state of one process (BSD p_traceflag + node) */
 struct ktr_proc_state {
 	__u32 facs; /* KTRFAC_* including INHERIT and ROOT */

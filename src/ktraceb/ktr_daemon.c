@@ -306,10 +306,18 @@ static void daemon__tick(struct daemon *d)
 	if (!d->files.used && !d->detached) {
 		ktr_loader__detach(d->skel);
 		d->detached = true;
+		/* nothing is traced: every bit may go (none is set again until a trace starts) */
+		memset(d->skel->bss->ktr_traced, 0, sizeof(d->skel->bss->ktr_traced));
 	}
 	ktr_conn__sweep(d, &any_conn);
 	busy |= any_conn;
 	d->idle_ticks = busy ? 0 : d->idle_ticks + 1;
+}
+
+void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid)
+{
+	__atomic_fetch_or(&d->skel->bss->ktr_traced[KTR_TRACED_WORD(tgid)], KTR_TRACED_BIT(tgid),
+			  __ATOMIC_SEQ_CST);
 }
 
 int ktr_daemon__attach(struct daemon *d)
@@ -432,9 +440,10 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 		for (err = bpf_map_get_next_key(d->procs_fd, NULL, &key); keys && !err;
 		     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
 			if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 &&
-			    !(ktr_files__get(&d->files, ps.route) &&
-			      ktr_files__get(&d->files, ps.route)->flight) &&
-			    n < KTR_MAX_PROCS) {
+			    ktr_files__get(&d->files, ps.route) &&
+			    ktr_files__get(&d->files, ps.route)->flight)
+				ktr_daemon__mark_traced(d, key); /* a recording's: ours now */
+			else if (n < KTR_MAX_PROCS) {
 				keys[n++] = key;
 				if (ps.flags & KTR_PS_HELD)
 					kill(key, SIGCONT); /* nothing may stay stopped for us */

@@ -63,6 +63,8 @@ struct daemon {
 
 long long ktr_now_ms(void);
 /* Before a trace starts: the programs attached (again).  0 or -errno. */
+/* Process tgid is about to enter the procs map: its bit in ktr_traced first (bpf_shared.h). */
+void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid);
 int ktr_daemon__attach(struct daemon *d);
 
 /* ktr_conn.c */

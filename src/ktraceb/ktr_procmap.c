@@ -112,6 +112,7 @@ static int procmap__put(struct daemon *d, const struct ktr_caller *c, const stru
 		ps.flags |= KTR_PS_HOLD;
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
+	ktr_daemon__mark_traced(d, key);
 	if (bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_ANY) < 0) {
 		err = -errno;
 		ktr_proto__msg_add(msg, "pid %d: %s\n", pid, strerror(-err));
