@@ -385,6 +385,9 @@ static void print_times(struct kdump *kd, const struct ktr_header *h)
 	if (f & KD_ABSTIME) {
 		if (kd->have_fileinfo)
 			print_ns(kd->out, (__s64)((__u64)kd->wall_offset_ns + h->ktr_mono_ns));
+		else if (kd->fmt.sys != KD_SYS_KTRACEB && kd->fmt.sys != KD_SYS_DRAGONFLY)
+			print_ns(kd->out,
+				 (__s64)h->ktr_mono_ns); /* the BSD's own ns (kdump_bsd.c) */
 		else
 			print_ns(kd->out, (__s64)((__u64)h->ktr_time_sec * 1000000000ull +
 						  (__u64)h->ktr_time_usec * 1000ull));
