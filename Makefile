@@ -134,7 +134,7 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 
 # A daemon serves only ktraceb commands built from the same sources: the id
 # goes into its socket name (ktr_proto.h), so two builds never share one.
-BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktraceb/* src/common/* src/decode/tables/*))
+BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* src/ktraceb/* src/common/* src/decode/tables/*)))
 $(O)/gen/build_id.h: FORCE | $(O)/gen
 	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
 	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
