@@ -66,12 +66,15 @@ SYSCALL_ABIS := x86_64 i386 arm64
 SYSCALL_TBLS := $(SYSCALL_ABIS:%=src/decode/tables/syscall_%.tbl)
 SYSCALL_SIGS := src/decode/tables/syscalls.sig src/decode/tables/syscalls.extra
 GEN_SRCS := $(SYSCALL_ABIS:%=$(O)/gen/syscalls_%.c)
+# each BSD's syscall and errno names, for kdump (src/decode/tables/bsd/)
+BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
+BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
 COMMON_SRCS := $(wildcard src/common/*.c src/decode/*.c)
 KTRACEB_SRCS := $(wildcard src/ktraceb/*.c)
 KDUMP_SRCS := $(wildcard src/kdump/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
-	$(GEN_SRCS:.c=.o)
+	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o)
 KTRACEB_OBJS := $(patsubst %.c,$(O)/%.o,$(KTRACEB_SRCS))
 KDUMP_OBJS := $(O)/src/kdump/kdump.o
 
@@ -119,13 +122,19 @@ $(O)/gen/syscalls_%.c: src/decode/tables/syscall_%.tbl scripts/gensyscalls.sh $(
 	$(call msg,GEN,$@)
 	$(Q)scripts/gensyscalls.sh table $* $< $(SYSCALL_SIGS) > $@
 
+$(O)/gen/bsd_%.c: src/decode/tables/bsd/%-syscalls.master src/decode/tables/bsd/%-errno.h \
+		src/decode/tables/bsd/%-syscalls.extra \
+		scripts/genbsdtables.sh | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/genbsdtables.sh $* $(filter-out scripts/%,$^) > $@
+
 $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 	$(call msg,GEN,$@)
 	$(Q)scripts/gensyscalls.sh names $(SYSCALL_TBLS) > $@
 
 # A daemon serves only ktraceb commands built from the same sources: the id
 # goes into its socket name (ktr_proto.h), so two builds never share one.
-BUILD_ID_SRCS := $(sort $(wildcard bpf/* include/ktraceb/* src/ktraceb/* src/common/* src/decode/tables/*))
+BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* src/ktraceb/* src/common/* src/decode/tables/*)))
 $(O)/gen/build_id.h: FORCE | $(O)/gen
 	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
 	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
@@ -206,12 +215,12 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer $(CPPFLAGS_ALL)
 
 $(O)/tests/fuzz/reader_replay: tests/fuzz/replay.c tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) \
-		$(GEN_SRCS) | $(O)/gen/syscall_names.h
+		$(GEN_SRCS) $(BSD_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
 
-$(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) \
+$(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) $(BSD_GEN_SRCS) \
 		| $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)

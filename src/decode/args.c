@@ -151,6 +151,10 @@ void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg
 	const struct ktr_scdec *d = NULL;
 	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
 
+	if (ktr_bsd_abi(sv_flags)) {
+		ktr_bsd_print_args(out, narg, args, flags);
+		return;
+	}
 	if (narg <= 0)
 		return;
 	if (narg > KTR_MAXARGS)

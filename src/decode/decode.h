@@ -9,6 +9,7 @@
 #ifndef KTRACEB_DECODE_H
 #define KTRACEB_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
@@ -16,6 +17,19 @@
 /* Decoding options (kdump -d, -n). */
 #define KTR_DEC_DECIMAL	0x1	/* -d: plain numbers in decimal, not hex */
 #define KTR_DEC_RAW	0x2	/* -n: no symbolic decoding at all */
+
+/*
+ * The ABI of a process, as FreeBSD's PROCCTOR sv_flags gives it: the low
+ * byte is the ELF OSABI (Linux 3, NetBSD 2, FreeBSD 9, OpenBSD 12); kdump
+ * gives the processes of a Darwin or DragonFly trace, which have no
+ * PROCCTOR, private values.  0 is a ktraceb trace's x86_64.
+ */
+#define KTR_SV_ABI_MASK		0xff
+#define KTR_SV_ABI_NETBSD	2
+#define KTR_SV_ABI_FREEBSD	9
+#define KTR_SV_ABI_OPENBSD	12
+#define KTR_SV_ABI_DARWIN	0xf1	/* kdump's own: no ELF OSABI */
+#define KTR_SV_ABI_DRAGONFLY	0xf2	/* kdump's own: DragonFly brands as FreeBSD */
 
 /* Syscall name for nr in the ABI given by PROCCTOR sv_flags (0 = x86_64), or NULL. */
 const char *ktr_syscall_name(unsigned int sv_flags, long nr);
@@ -48,6 +62,12 @@ const char *ktr_errno_name(int err);
 const char *ktr_signal_name(int sig);
 /* si_code name for a signal ("SI_USER", "SEGV_MAPERR", ...), NULL if unknown. */
 const char *ktr_sigcode_name(int sig, int code);
+
+/* sv_flags is a BSD's own ABI: names, errnos and signals are that system's. */
+bool ktr_bsd_abi(unsigned int sv_flags);
+const char *ktr_bsd_errno_name(unsigned int sv_flags, int err);
+/* "SIGSEGV" for 11: 4.4BSD numbers, NULL if out of range. */
+const char *ktr_bsd_signal_name(unsigned int sv_flags, int sig);
 
 /*
  * A wait(2) status as strace shows it, for KTR_EXIT and struct wstatus:

@@ -215,6 +215,10 @@ static void print_error(FILE *out, int error, int flags)
 void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
 		      int flags)
 {
+	if (ktr_bsd_abi(sv_flags)) {
+		ktr_bsd_print_sysret(out, sv_flags, error, retval, flags);
+		return;
+	}
 	if (error) {
 		print_error(out, error, flags);
 		return;

@@ -5,6 +5,7 @@
 #include "ktraceb/ktr.h"
 #include "syscalltab.h"
 #include "decode.h"
+#include "decode_int.h"
 
 /* The machine the trace was made on: x86_64 until its INFO record says. */
 static const struct ktr_sysent *native_tab = ktr_sysent_x86_64;
@@ -45,6 +46,8 @@ const struct ktr_sysent *ktr_sysent_lookup(unsigned int sv_flags, long nr)
 
 const char *ktr_syscall_name(unsigned int sv_flags, long nr)
 {
+	if (ktr_bsd_abi(sv_flags))
+		return ktr_bsd_syscall_name(sv_flags, nr);
 	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, nr);
 
 	return se ? se->name : NULL;

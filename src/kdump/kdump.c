@@ -118,6 +118,8 @@ static void fail(int rc, const char *file, const struct ktr_reader *r)
 		errx(1, "data too short");
 	case -ENOEXEC:
 		errx(1, "%s: not a dump", file);
+	case -EPROTO:
+		errx(1, "unknown record type %d", ktr_reader__header(r)->ktr_type);
 	default:
 		errno = -rc;
 		err(1, "%s", file);

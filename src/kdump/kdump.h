@@ -54,6 +54,14 @@ void kdump__free(struct kdump *kd);
 /* Print (or, under -Y, count) one record.  0 or -ENOMEM. */
 int kdump__record(struct kdump *kd, const struct ktr_header *hdr, const void *data);
 
+/*
+ * The file is of another system than ktraceb (kdump_bsd.h): its processes
+ * get that system's names, and the text says which system it is first.
+ * kdump__run() does it from the reader.
+ */
+struct kd_bsd_fmt;
+void kdump__set_format(struct kdump *kd, const struct kd_bsd_fmt *fmt);
+
 /* Every record of r: 0 at end of file, else the error of the reader or printer. */
 int kdump__run(struct kdump *kd, struct ktr_reader *r);
 

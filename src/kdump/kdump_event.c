@@ -184,5 +184,7 @@ int kd_event__decode(struct kdump *kd, const struct ktr_header *h, const void *d
 		break;
 	}
 	ev->sv_flags = event__abi(kd, h->ktr_pid);
+	if (!ev->sv_flags)
+		ev->sv_flags = kd->sv_default;
 	return 0;
 }

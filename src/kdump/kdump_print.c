@@ -125,6 +125,26 @@ static int pr_genio(struct kdump *kd, const struct kd_event *ev)
 	return 0;
 }
 
+/* BSD kdump's ktrpsig(): the system's signal names, its 32-bit mask. */
+static int pr_psig_bsd(struct kdump *kd, const struct kd_event *ev, const struct ktr_psig *ps)
+{
+	const char *name = ktr_bsd_signal_name(ev->sv_flags, ps->signo);
+
+	if (name)
+		fputs(name, kd->out);
+	else
+		fprintf(kd->out, "SIG%d", ps->signo);
+	if (ps->action == 0)
+		fputs(" SIG_DFL", kd->out);
+	else if (ps->action == 1)
+		fputs(" SIG_IGN", kd->out);
+	else
+		fprintf(kd->out, " caught handler=0x%llx mask=0x%x", (unsigned long long)ps->action,
+			ps->mask[0]);
+	fprintf(kd->out, " code=%d", ps->code);
+	return 0;
+}
+
 static int pr_psig(struct kdump *kd, const struct kd_event *ev)
 {
 	const unsigned char *d = ev->data;
@@ -135,6 +155,8 @@ static int pr_psig(struct kdump *kd, const struct kd_event *ev)
 	if (len != sizeof(ps))
 		return -EINVAL;
 	memcpy(&ps, d, sizeof(ps));
+	if (ktr_bsd_abi(ev->sv_flags))
+		return pr_psig_bsd(kd, ev, &ps);
 	name = ktr_signal_name(ps.signo);
 	if (name)
 		fputs(name, kd->out);
@@ -190,6 +212,15 @@ static int pr_struct(struct kdump *kd, const struct kd_event *ev)
 	for (i = 0; i < nl; i++)
 		if (d[i] < 0x20 || d[i] > 0x7e)
 			return -EINVAL;
+	if (ktr_bsd_abi(ev->sv_flags)) {
+		/* another system's structure: its name and bytes, not Linux's fields */
+		fprintf(kd->out, "struct %.*s, %zu bytes", (int)nl, (const char *)d, len - nl - 1);
+		if (!(kd->o.flags & KD_NOGIO) && len - nl - 1 > 0) {
+			fputc('\n', kd->out);
+			kd_dump_data(kd->out, d + nl + 1, len - nl - 1);
+		}
+		return 0;
+	}
 	ktr_print_struct(kd->out, (const char *)d, d + nl + 1, len - nl - 1, kd->o.decode);
 	return 0;
 }
@@ -354,6 +385,9 @@ static void print_times(struct kdump *kd, const struct ktr_header *h)
 	if (f & KD_ABSTIME) {
 		if (kd->have_fileinfo)
 			print_ns(kd->out, (__s64)((__u64)kd->wall_offset_ns + h->ktr_mono_ns));
+		else if (kd->fmt.sys != KD_SYS_KTRACEB && kd->fmt.sys != KD_SYS_DRAGONFLY)
+			print_ns(kd->out,
+				 (__s64)h->ktr_mono_ns); /* the BSD's own ns (kdump_bsd.c) */
 		else
 			print_ns(kd->out, (__s64)((__u64)h->ktr_time_sec * 1000000000ull +
 						  (__u64)h->ktr_time_usec * 1000ull));
@@ -403,9 +437,18 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 static void print_record(struct kdump *kd, const struct kd_event *ev)
 {
 	int type = ev->h->ktr_type;
+	const char *tag;
+	printer_fn bsd = kd->fmt.sys != KD_SYS_KTRACEB ? kd_bsd_printer(type, &tag) : NULL;
 
 	print_prefix(kd, ev->h);
-	if (type <= 0 || type > KTR_TYPE_MAX) {
+	if (bsd) {
+		fprintf(kd->out, "%s  ", tag);
+		if (bsd(kd, ev)) {
+			fputs("invalid record", kd->out);
+			kd->ninvalid++;
+		}
+		fputc('\n', kd->out);
+	} else if (type <= 0 || type > KTR_TYPE_MAX) {
 		fprintf(kd->out, "UNKNOWN(%d)\n", type);
 	} else {
 		fprintf(kd->out, "%s  ", printers[type].tag);
@@ -471,7 +514,10 @@ static int text__event(struct kdump *kd, const struct kd_event *ev)
 {
 	int type = ev->h->ktr_type;
 
-	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print)
+	const char *tag;
+
+	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print &&
+	    (kd->fmt.sys == KD_SYS_KTRACEB || !kd_bsd_printer(type, &tag)))
 		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
 	if (!join__take(kd, ev))
 		print_record(kd, ev);
@@ -500,12 +546,36 @@ int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data
 	return kd->sink->event(kd, &ev);
 }
 
+void kdump__set_format(struct kdump *kd, const struct kd_bsd_fmt *fmt)
+{
+	char desc[128];
+
+	kd->fmt = *fmt;
+	kd->have_fmt = 1;
+	if (fmt->sys == KD_SYS_KTRACEB)
+		return;
+	kd->sv_default = fmt->sv_flags;
+	if (kd->sink != &kd_sink_text)
+		return;
+	/* what ktraceb's INFO record says of its file, said of this one */
+	kd_bsd__describe(fmt, desc, sizeof(desc));
+	if (kd->o.flags & KD_TIDCOL)
+		fprintf(kd->out, "%6d %6d", 0, 0);
+	else
+		fprintf(kd->out, "%5d:%-5d", 0, 0);
+	if (kd->o.flags & KD_CPU)
+		fprintf(kd->out, " %2d", 0);
+	fprintf(kd->out, " %-8s INFO  %s\n", "kdump", desc);
+}
+
 int kdump__run(struct kdump *kd, struct ktr_reader *r)
 {
 	struct ktr_record rec;
 	int err;
 
 	while ((err = ktr_reader__next(r, &rec)) > 0) {
+		if (!kd->have_fmt)
+			kdump__set_format(kd, ktr_reader__format(r));
 		err = kdump__record(kd, &rec.hdr, rec.data);
 		if (err)
 			return err;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "kdump.h"
+#include "kdump_bsd.h"
 
 /*
  * An open-addressing map from a 32-bit key to two values.  Entries are
@@ -48,6 +49,9 @@ struct kdump {
 	FILE *out;
 	const struct kd_sink *sink; /* the output (kdump_event.h) */
 	struct kd_map abi; /* pid -> PROCCTOR sv_flags */
+	struct kd_bsd_fmt fmt; /* the file's system (kdump_bsd.h), once known */
+	int have_fmt;
+	unsigned int sv_default; /* the ABI of a pid without PROCCTOR: 0, or the BSD's */
 	int have_fileinfo;
 	__s64 wall_offset_ns; /* KTR_FILEINFO: CLOCK_REALTIME - CLOCK_MONOTONIC */
 	int time_base; /* 0 = unset, 1 = ktr_mono_ns, 2 = ktr_time (no mono) */

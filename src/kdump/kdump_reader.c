@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "kdump_bsd.h"
 #include "kdump_reader.h"
 
 /* kdump -l polls a growing file at this interval (BSD kdump sleeps 1 s). */
-#define FOLLOW_NSEC 200000000L
+#define FOLLOW_NSEC   200000000L
+/* What detection reads of a file that does not start with ktraceb's INFO. */
+#define DETECT_WINDOW (1u << 20)
 
 struct ktr_reader {
 	FILE *in;
@@ -18,6 +22,12 @@ struct ktr_reader {
 	size_t have; /* bytes of the current record already buffered */
 	unsigned long nrec;
 	struct ktr_header hdr;
+	bool detected;
+	struct kd_bsd_fmt fmt; /* the file's system (kdump_bsd.h) */
+	unsigned char *peek; /* bytes detection read, handed out before the file's */
+	size_t peek_len, peek_off;
+	unsigned char *conv; /* a foreign payload in ktraceb's layout */
+	size_t conv_cap;
 };
 
 struct ktr_reader *ktr_reader__open(FILE *in, int flags)
@@ -37,12 +47,38 @@ void ktr_reader__close(struct ktr_reader *r)
 	if (!r)
 		return;
 	free(r->buf);
+	free(r->peek);
+	free(r->conv);
 	free(r);
 }
 
 const struct ktr_header *ktr_reader__header(const struct ktr_reader *r)
 {
 	return &r->hdr;
+}
+
+const struct kd_bsd_fmt *ktr_reader__format(const struct ktr_reader *r)
+{
+	return &r->fmt;
+}
+
+/* fread(), from what detection read first. */
+static size_t src_read(struct ktr_reader *r, unsigned char *dst, size_t n)
+{
+	size_t k = r->peek_len - r->peek_off;
+
+	if (k == 0)
+		return fread(dst, 1, n, r->in);
+	if (k > n)
+		k = n;
+	memcpy(dst, r->peek + r->peek_off, k);
+	r->peek_off += k;
+	if (r->peek_off == r->peek_len) {
+		free(r->peek);
+		r->peek = NULL;
+		r->peek_len = r->peek_off = 0;
+	}
+	return k;
 }
 
 static int reserve(struct ktr_reader *r, size_t need)
@@ -73,7 +109,7 @@ static int fill(struct ktr_reader *r, size_t need)
 	if (err)
 		return err;
 	while (r->have < need) {
-		n = fread(r->buf + r->have, 1, need - r->have, r->in);
+		n = src_read(r, r->buf + r->have, need - r->have);
 		r->have += n;
 		if (n > 0)
 			continue;
@@ -89,11 +125,120 @@ static int fill(struct ktr_reader *r, size_t need)
 	return 0;
 }
 
+/* ktraceb's INFO record, by its header: type 24 and a payload that can hold it. */
+static bool starts_with_info(const unsigned char *p, size_t len)
+{
+	struct ktr_header h;
+
+	if (len < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	return h.ktr_type == KTR_FILEINFO && h.ktr_len >= (__s32)sizeof(struct ktr_fileinfo) &&
+	       h.ktr_len <= KTR_READER_MAXLEN;
+}
+
+/* Read up to want bytes into the peek buffer: 0, or -errno. */
+static int peek_more(struct ktr_reader *r, size_t want)
+{
+	static const struct timespec pause = { 0, FOLLOW_NSEC };
+	unsigned char *nb;
+	size_t n;
+
+	nb = realloc(r->peek, want);
+	if (!nb)
+		return -ENOMEM;
+	r->peek = nb;
+	while (r->peek_len < want) {
+		n = fread(r->peek + r->peek_len, 1, want - r->peek_len, r->in);
+		r->peek_len += n;
+		if (n > 0)
+			continue;
+		if (ferror(r->in))
+			return errno ? -errno : -EIO;
+		/* -l on a file not yet holding one header: wait for it */
+		if ((r->flags & KTR_READER_FOLLOW) && r->peek_len < sizeof(struct ktr_header)) {
+			clearerr(r->in);
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Which system wrote the file (kdump_bsd.h), once, before its first record:
+ * a file starting with ktraceb's INFO is ktraceb's at once; any other is
+ * read up to DETECT_WINDOW bytes and its records walked.
+ */
+static int detect(struct ktr_reader *r)
+{
+	const size_t hsz = sizeof(struct ktr_header);
+	struct ktr_header h;
+	int err;
+
+	r->detected = true;
+	err = peek_more(r, hsz);
+	if (err)
+		return err;
+	if (r->peek_len < hsz || starts_with_info(r->peek, r->peek_len))
+		return 0;
+	err = peek_more(r, DETECT_WINDOW);
+	if (err)
+		return err;
+	if (kd_bsd__detect(r->peek, r->peek_len, feof(r->in), &r->fmt) == 0)
+		return 0;
+	memset(&r->fmt, 0, sizeof(r->fmt));
+	memcpy(&h, r->peek, hsz);
+	r->hdr = h;
+	return -ENOEXEC;
+}
+
+/* The next record of a foreign file, in ktraceb's layout. */
+static int next_foreign(struct ktr_reader *r, struct ktr_record *rec)
+{
+	const size_t hsz = (size_t)r->fmt.hdrsize;
+	size_t plen;
+	int err;
+
+	err = fill(r, hsz);
+	if (err)
+		return err == 1 ? 0 : err;
+	err = kd_bsd__header(&r->fmt, r->buf, &r->hdr, &plen);
+	if (err)
+		return err;
+	err = fill(r, hsz + plen);
+	if (err)
+		return err == 1 ? -ENODATA : err;
+	if (r->conv_cap < 2 * plen + 64) {
+		unsigned char *nb = realloc(r->conv, 2 * plen + 64);
+
+		if (!nb)
+			return -ENOMEM;
+		r->conv = nb;
+		r->conv_cap = 2 * plen + 64;
+	}
+	kd_bsd__payload(&r->fmt, &r->hdr, r->buf + hsz, plen, r->conv);
+	r->conv[r->hdr.ktr_len] = '\0';
+	r->have = 0;
+	r->nrec++;
+	rec->hdr = r->hdr;
+	rec->data = r->conv;
+	return 1;
+}
+
 int ktr_reader__next(struct ktr_reader *r, struct ktr_record *rec)
 {
 	const size_t hsz = sizeof(struct ktr_header);
 	int err;
 
+	if (!r->detected) {
+		err = detect(r);
+		if (err)
+			return err;
+	}
+	if (r->fmt.sys != KD_SYS_KTRACEB && r->fmt.sys != KD_SYS_DRAGONFLY)
+		return next_foreign(r, rec);
 	err = fill(r, hsz);
 	if (err)
 		return err == 1 ? 0 : err;

@@ -39,7 +39,8 @@ struct ktr_reader *ktr_reader__open(FILE *in, int flags);
  * file, or:
  *   -EBADMSG  ktr_len is negative or above KTR_READER_MAXLEN ("bogus length")
  *   -ENODATA  the file ends inside a header or a payload ("data too short")
- *   -ENOEXEC  the first record's type is not a ktrace type ("not a dump")
+ *   -ENOEXEC  the file is no system's ktrace file ("not a dump")
+ *   -EPROTO   a foreign file's record has a type its system does not have
  *   -ENOMEM, -EIO
  * After an error, ktr_reader__header() is the header that caused it.
  */
@@ -47,6 +48,13 @@ int ktr_reader__next(struct ktr_reader *r, struct ktr_record *rec);
 
 /* The last header read, for error messages ("bogus length 0x%x"). */
 const struct ktr_header *ktr_reader__header(const struct ktr_reader *r);
+
+/*
+ * The system and header layout of the file (kdump_bsd.h), known once
+ * ktr_reader__next() has returned: KD_SYS_KTRACEB for ktraceb's own.
+ */
+struct kd_bsd_fmt;
+const struct kd_bsd_fmt *ktr_reader__format(const struct ktr_reader *r);
 
 void ktr_reader__close(struct ktr_reader *r);
 

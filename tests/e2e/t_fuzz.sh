@@ -25,8 +25,7 @@ check corpus_replay_all t_eq "$(cat "$TMP/replay.out")" "replayed $ncorpus input
 check corpus_replay_no_report t_nogrep 'runtime error|AddressSanitizer|LeakSanitizer' \
 	"$TMP/replay.err"
 
-FIX=${KTR_FIXTURES:-$REPO/../shared/fixtures/bsd}
-[ -d "$FIX" ] || FIX=/work/shared/fixtures/bsd
+FIX=${KTR_FIXTURES:-$REPO/tests/fixtures/bsd}
 if [ -d "$FIX" ]; then
 	"$REPLAY" "$FIX" >"$TMP/fix.out" 2>"$TMP/fix.err"
 	check bsd_fixtures_replay t_eq "$?" 0

@@ -97,8 +97,7 @@ check arm64_not_x86_names t_nogrep 'CALL  (dup2|\[56\]|clone)' "$TMP/a.kd"
 kd g2 "$G"
 check x86_after_arm64 t_grep 'CALL  openat\(AT_FDCWD' "$TMP/g2.kd"
 
-FIX=${KTR_FIXTURES:-$REPO/../shared/fixtures/bsd}
-[ -d "$FIX" ] || FIX=/work/shared/fixtures/bsd
+FIX=${KTR_FIXTURES:-$REPO/tests/fixtures/bsd}
 nfix=0
 for f in "$FIX"/*.ktrace.out; do
 	[ -f "$f" ] || continue
