@@ -247,6 +247,7 @@ demo: all
 BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
+	$(Q)O=$(O) bench/scale.sh
 
 $(O)/bench/spans: bench/spans.c include/ktraceb/utrace.h
 	@mkdir -p $(@D)
