@@ -216,7 +216,9 @@ bench "getppid x$N" getppid "$LOOP" "$N"
 WL=$O/bench/workloads
 if [ -x "$WL" ]; then
 	bench "open/read/close x20k" all "$WL" orc 20000
+	KFLAGS=-i # strace -f and perf trace follow children too
 	bench "fork+exec x300" all "$WL" forkexec 300
+	KFLAGS=
 	bench "2 threads write x100k" all "$WL" threads2 100000
 fi
 bench "tar /usr/include" all tar cf "$TMP/out.tar" /usr/include

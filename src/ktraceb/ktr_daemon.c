@@ -485,7 +485,6 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode());
 	if (!d->usdt)
 		return "out of memory";
-
 	d->listen_fd = listen_fd;
 	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
 	ev.data.ptr = NULL;
