@@ -238,5 +238,7 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 		}
 	}
 	bpf_map_delete_elem(&procs, &tgid);
+	/* its file may have no process left: the daemon looks now, not at its next tick */
+	note__emit(route, KTR_NOTE_EXIT, tgid, 0, 0);
 	return 0;
 }
