@@ -195,14 +195,15 @@ int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
 		if (!link)
 			continue;
 		snprintf(path, sizeof(path), "%s/" LINK_PREFIX "%s", pin_dir, s->progs[i].name);
-		if (keep && !err)
-			err = bpf_link__pin(link, path);
+		if (keep && !err && !bpf_link__pin_path(link))
+			err = bpf_link__pin(link,
+					    path); /* links attached since the last call too */
 		else if (!keep && bpf_link__pin_path(link))
 			bpf_link__unpin(link);
 	}
 	snprintf(path, sizeof(path), "%s/procs", pin_dir);
-	if (keep && !err)
-		err = bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 ? -errno : 0;
+	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 && errno != EEXIST)
+		err = -errno;
 	if (!keep || err)
 		unlink(path);
 	if (err && keep)

@@ -50,7 +50,10 @@ void ktr_pin__tidy(void);
 /* Drop a dead daemon's links: its programs stop (ours are attached by then). */
 void ktr_pin__drop_old_links(void);
 
-/* Pin (keep true) or unpin the procs map and every attached link of skel. */
+/*
+ * Pin (keep true) or unpin the procs map and every attached link of skel;
+ * pinning again pins the links attached since.
+ */
 int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep);
 
 #endif /* KTRACEB_KTR_PIN_H */

@@ -172,6 +172,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		ktr_proto__msg_add(msg, "cannot attach the BPF programs: %s\n", strerror(-*err));
 		return 0;
 	}
+	ktr_daemon__enter(d); /* before the processes are set: no CALL is missed */
 	n = request__collect(req, &pids, msg);
 	if (n == 0) {
 		*err = -ESRCH;
