@@ -42,6 +42,7 @@ struct slice {
 struct ch_thread {
 	__s32 tid, pid;
 	char comm[KTR_MAXCOMLEN + 1];
+	bool named; /* its thread_name written, with comm */
 	__s64 last_ns; /* its latest event, on the trace's clock */
 	int n;
 	struct slice stack[SLICES_MAX];
@@ -119,6 +120,9 @@ static void meta(struct kdump *kd, const char *what, __s32 pid, __s32 tid, const
 
 /* --- threads and their slices ------------------------------------------------ */
 
+static void pop(struct kdump *kd, struct ch_thread *t, __s64 ns, const char *record);
+static void paths_clear(struct ch_thread *t);
+
 static struct ch_thread *thread_of(struct kdump *kd, const struct ktr_header *h)
 {
 	struct kd_chrome *c = kd->chrome;
@@ -148,12 +152,20 @@ static struct ch_thread *thread_of(struct kdump *kd, const struct ktr_header *h)
 		e->v1 = ++c->nthreads;
 	}
 	t = &c->threads[e->v1 - 1];
-	t->pid = h->ktr_pid; /* a tid reused by another process, in a long trace */
+	if (t->pid != h->ktr_pid) {
+		/* a tid reused by another process: the old one's track ends */
+		while (t->n)
+			pop(kd, t, t->last_ns, NULL);
+		paths_clear(t);
+		t->pid = h->ktr_pid;
+		t->named = false;
+	}
 	for (i = 0; i < KTR_MAXCOMLEN && h->ktr_comm[i]; i++)
 		comm[i] = h->ktr_comm[i];
 	comm[i] = '\0';
-	renamed = strcmp(comm, t->comm) != 0;
+	renamed = !t->named || strcmp(comm, t->comm) != 0;
 	if (renamed) {
+		t->named = true;
 		memcpy(t->comm, comm, sizeof(comm));
 		meta(kd, "thread_name", t->pid, t->tid, comm);
 	}

@@ -3,11 +3,12 @@
 # Copyright (c) 2026 The ktraceb developers
 """Checks kdump's JSON outputs with a real JSON parser, for the e2e tests.
 
-  json_check.py lines FILE          kdump -J: every line one JSON object, the
+  json_check.py lines FILE...       kdump -J: every line one JSON object, the
                                     first {"type":"info","format":"ktraceb-json",
                                     "version":1}, every record with its common
                                     members (docs/JSON.md); prints the count
-  json_check.py chrome FILE         kdump -P: the Chrome trace-event rules
+                                    of each
+  json_check.py chrome FILE...      kdump -P: the Chrome trace-event rules
                                     (docs/TIMELINE.md); prints the event count
   json_check.py select FILE COND [VALUE]
                                     kdump -J records r for which the Python
@@ -21,6 +22,7 @@ exit status 1.  A JSON-lines file cut by an error (kdump's "-J" output up to a
 bad record) is still whole lines: "lines" checks every line it has.
 """
 import json
+import signal
 import sys
 
 COMMON = {"type": str, "ktr_type": int, "pid": int, "tid": int, "comm": str,
@@ -220,10 +222,9 @@ def select(path, cond, value, chrome):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[1] == "lines":
-        return check_lines(argv[2])
-    if len(argv) >= 3 and argv[1] == "chrome":
-        return check_chrome(argv[2])
+    if len(argv) >= 3 and argv[1] in ("lines", "chrome"):
+        check = check_lines if argv[1] == "lines" else check_chrome
+        return max(check(path) for path in argv[2:])
     if len(argv) in (4, 5) and argv[1] in ("select", "events"):
         return select(argv[2], argv[3], argv[4] if len(argv) == 5 else None,
                       argv[1] == "events")
@@ -232,4 +233,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # select ... | head
     sys.exit(main(sys.argv))
