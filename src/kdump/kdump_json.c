@@ -236,6 +236,21 @@ static int json__fileinfo(FILE *out, const struct kd_event *ev)
 	return 0;
 }
 
+/* NAMI: the path, and the syscall it is an argument of (its thread's CALL). */
+static int json__namei(struct kdump *kd, FILE *out, const struct kd_event *ev)
+{
+	const struct kd_map_ent *e = kd_map__get(&kd->calls, ev->h->ktr_tid);
+	const char *name = e ? ktr_syscall_name(ev->sv_flags, (__s16)e->v1) : NULL;
+
+	fputs(",\"path\":", out);
+	kd_json_str(out, ev->data, ev->len);
+	if (name) {
+		fputs(",\"syscall\":", out);
+		kd_json_cstr(out, name);
+	}
+	return 0;
+}
+
 /* Any other record the text view shows: its text as "text". */
 static int json__text(struct kdump *kd, FILE *out, const struct kd_event *ev)
 {
@@ -266,9 +281,7 @@ static int json__members(struct kdump *kd, FILE *out, const struct kd_event *ev)
 	case KTR_SYSRET:
 		return kd_json_ret(kd, out, ev);
 	case KTR_NAMEI:
-		fputs(",\"path\":", out);
-		kd_json_str(out, ev->data, ev->len);
-		return 0;
+		return json__namei(kd, out, ev);
 	case KTR_GENIO:
 		return kd_json_genio(kd, out, ev);
 	case KTR_PSIG:
