@@ -12,47 +12,9 @@
 # also for a trace that starts inside a read (ktraceb -p on a blocked cat)
 # and ends inside one (-c -p), and for spans cut at both ends.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_json.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
-
-JC="python3 $REPO/tests/lib/json_check.py"
-
-# kj P FILE [kdump args...]: kdump -J into $TMP/P.jsonl; kp: kdump -P into $TMP/P.json
-kj()
-{
-	local p=$1 f=$2
-	shift 2
-	timeout -k 5 60 "$KDUMP" -J "$@" -f "$f" >"$TMP/$p.jsonl" 2>"$TMP/$p.kderr" </dev/null
-	KDRC=$?
-}
-
-kp()
-{
-	local p=$1 f=$2
-	shift 2
-	timeout -k 5 60 "$KDUMP" -P "$@" -f "$f" >"$TMP/$p.json" 2>"$TMP/$p.kderr" </dev/null
-	KDRC=$?
-}
-
-sel()
-{
-	$JC select "$TMP/$1.jsonl" "$2" ${3:+"$3"}
-}
-
-evs()
-{
-	$JC events "$TMP/$1.json" "$2" ${3:+"$3"}
-}
-
-lines_ok()
-{
-	$JC lines "$TMP/$1.jsonl" >/dev/null
-}
-
-chrome_ok()
-{
-	$JC chrome "$TMP/$1.json" >/dev/null
-}
 
 # --- syscalls: pids, paths, return values, errno --------------------------------
 mkdir -p "$TMP/work"
@@ -212,19 +174,7 @@ check spans_timeline_names t_eq "$(evs spansp 'e["ph"] == "B" and e["cat"] == "s
 	"$(awk '$1 == "enter" { print $4 ":" $5 }' "$TMP/sp.out" | sort -u | tr '\n' ' ')"
 
 # the same trace cut inside spans: the first enter dropped, the end cut after the last enter
-python3 - "$TMP/spans.ktr" "$TMP/spancut.ktr" <<'EOF'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-recs, off = [], 0
-while off < len(data):
-    n = struct.unpack_from("<i", data, off)[0]
-    recs.append(data[off:off + 64 + n])
-    off += 64 + n
-enters = [i for i, r in enumerate(recs) if struct.unpack_from("<h", r, 4)[0] == 7 and
-          r[64:68] == b"KTRU" and r[69] == 2]
-keep = [r for i, r in enumerate(recs[:enters[-1] + 1]) if i != enters[0]]
-open(sys.argv[2], "wb").write(b"".join(keep))
-EOF
+python3 "$REPO/tests/lib/ktr_inside.py" "$TMP/spans.ktr" "$TMP/spancut.ktr" span
 kp spancut "$TMP/spancut.ktr"
 check spancut_rules chrome_ok spancut
 check spancut_started_before t_num "$(evs spancut 'e["ph"] == "B" and e["cat"] == "span" and e["args"].get("started_before_trace")' |

@@ -11,54 +11,8 @@
 # gives valid JSON up to the error, then one "kdump: ..." line and a
 # non-zero exit.  Needs no privileges.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_json.sh"
 need_kdump
-
-JC="python3 $REPO/tests/lib/json_check.py"
-if ! python3 -c 'import json' 2>/dev/null; then
-	fail python3 "python3 is needed (scripts/install-deps.sh)"
-	e2e_done
-fi
-
-# kj P FILE [kdump args...]: kdump -J into $TMP/P.jsonl, stderr $TMP/P.kderr, status $KDRC
-kj()
-{
-	local p=$1 f=$2
-	shift 2
-	timeout -k 5 60 "$KDUMP" -J "$@" -f "$f" >"$TMP/$p.jsonl" 2>"$TMP/$p.kderr" </dev/null
-	KDRC=$?
-}
-
-# kp P FILE [kdump args...]: kdump -P into $TMP/P.json
-kp()
-{
-	local p=$1 f=$2
-	shift 2
-	timeout -k 5 60 "$KDUMP" -P "$@" -f "$f" >"$TMP/$p.json" 2>"$TMP/$p.kderr" </dev/null
-	KDRC=$?
-}
-
-# sel P COND [VALUE]: json_check.py select over $TMP/P.jsonl
-sel()
-{
-	$JC select "$TMP/$1.jsonl" "$2" ${3:+"$3"}
-}
-
-# evs P COND [VALUE]: json_check.py events over $TMP/P.json
-evs()
-{
-	$JC events "$TMP/$1.json" "$2" ${3:+"$3"}
-}
-
-# lines_ok P / chrome_ok P: the checker accepts the output
-lines_ok()
-{
-	$JC lines "$TMP/$1.jsonl" >"$TMP/$1.count"
-}
-
-chrome_ok()
-{
-	$JC chrome "$TMP/$1.json" >"$TMP/$1.count"
-}
 
 # ends_cleanly P: no crash, no hang, at most one line of error
 ends_cleanly()
@@ -137,20 +91,7 @@ check p_timeline t_eq "$(evs p1234 'e["ph"] != "M"' 'e["pid"]' | sort -u)" 1234
 
 # --- a trace that starts and ends inside a syscall -----------------------------
 # records: INFO, CALL openat, NAMI, RET ... : drop the first CALL, cut before the last RET
-python3 - "$G" "$TMP/inside.ktr" <<'EOF'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-recs, off = [], 0
-while off < len(data):
-    n = struct.unpack_from("<i", data, off)[0]
-    recs.append(data[off:off + 64 + n])
-    off += 64 + n
-types = [struct.unpack_from("<h", r, 4)[0] for r in recs]
-first_call = types.index(1)
-last_ret = len(types) - 1 - types[::-1].index(2)
-keep = [r for i, r in enumerate(recs[:last_ret]) if i != first_call]
-open(sys.argv[2], "wb").write(b"".join(keep))
-EOF
+python3 "$REPO/tests/lib/ktr_inside.py" "$G" "$TMP/inside.ktr" syscall
 kp inside "$TMP/inside.ktr"
 check inside_exit_0 t_kdump_ok inside
 check inside_rules chrome_ok inside
