@@ -6,7 +6,7 @@
  * by metadata ("M") events; each syscall a slice from its CALL to its RET
  * ("B"/"E"), with its arguments, paths and return value; spans and
  * entry/exit probe pairs as slices too; signals, exits, GIO, other user
- * records and lost records as instant ("i") events.  docs/TIMELINE.md
+ * records and lost records as instant ("i") events.  docs/JSON.md
  * says what each event holds.
  *
  * The slices of a thread always nest and balance, whatever the trace
@@ -432,7 +432,7 @@ static int chrome__event(struct kdump *kd, const struct kd_event *ev)
 	case KTR_EXIT:
 		break;
 	default:
-		return 0; /* not on the timeline (docs/TIMELINE.md) */
+		return 0; /* not on the timeline (docs/JSON.md) */
 	}
 	t = thread_of(kd, h);
 	if (!t)

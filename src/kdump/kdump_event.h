@@ -5,10 +5,10 @@
  * each, once, into a typed event, keeping all per-process and per-thread
  * state (the ABI of each process, each thread's last CALL, its open spans,
  * the trace's machine and clock) in one place; the event goes to one sink,
- * the output: the text (kdump_print.c), the summary (-Y, kdump_summary.c)
+ * the output: the text (kdump_print.c), the summary (-Y, kdump_summary.c),
  * the span tree (-G, kdump_tree.c), JSON lines (-J, kdump_json.c) or the
- * Chrome trace-event timeline (-P, kdump_chrome.c).  A sink reads events and writes its
- * output; it never calls another sink.
+ * Chrome trace-event timeline (-P, kdump_chrome.c).  A sink reads events
+ * and writes its output; it never calls another sink.
  */
 #ifndef KTRACEB_KDUMP_EVENT_H
 #define KTRACEB_KDUMP_EVENT_H
