@@ -27,7 +27,8 @@
 # the same tracepoints (what the kernel charges, bench/empty_tp); the cost of a span
 # (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
-# kept of recorded, records per second, lost), and kdump on a hostile file.
+# kept of recorded, records per second, lost), kdump on a hostile file, and
+# kdump's text, JSON lines (-J) and timeline (-P) of the tar trace.
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
 #
 #   O=build bench/run.sh       BENCH_N (getppid calls, 2000000), BENCH_RUNS (3),
@@ -222,6 +223,7 @@ if [ -x "$WL" ]; then
 	bench "2 threads write x100k" all "$WL" threads2 100000
 fi
 bench "tar /usr/include" all tar cf "$TMP/out.tar" /usr/include
+cp "$TMP/trace.ktraceb" "$TMP/tar.ktr" 2>/dev/null # for kdump's outputs, below
 bench "find /usr/share" all find /usr/share -name copyright
 dd if=/dev/urandom of="$TMP/data" bs=1M count="$COPY_MB" status=none
 KFLAGS="-t ci"
@@ -349,6 +351,24 @@ if [ -x "$GEN" ]; then
 	done
 fi
 
+# --- kdump's outputs on the tar trace: text, JSON lines (-J), timeline (-P) --------
+KD_OUT_ROWS=$TMP/kd_out_rows
+: >"$KD_OUT_ROWS"
+if [ -s "$TMP/tar.ktr" ]; then
+	for opt in text -J -P; do
+		: >"$TMP/kd_times"
+		for ((i = 0; i < RUNS; i++)); do
+			t0=$(now_ns)
+			"$KDUMP" $([ "$opt" = text ] || echo "$opt") -m 0 -f "$TMP/tar.ktr" >"$TMP/kd_out"
+			t1=$(now_ns)
+			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
+				>>"$TMP/kd_times"
+		done
+		printf '%s\t%s\t%s\n' "$opt" "$(median <"$TMP/kd_times")" \
+			"$(stat -c %s "$TMP/kd_out")" >>"$KD_OUT_ROWS"
+	done
+fi
+
 echo
 printf '%-18s %-8s %9s %9s %10s %10s %8s %12s\n' workload tracer seconds slowdown captured \
 	expected lost bytes
@@ -390,6 +410,11 @@ fi
 if [ -n "${KD_tids:-}" ]; then
 	echo "kdump on 200,000 threads' calls (30 MB): ordinary thread ids ${KD_tids} s,"
 	echo "ids chosen to collide in its maps ${KD_flood} s"
+	echo
+fi
+if [ -s "$KD_OUT_ROWS" ]; then
+	echo "kdump -m 0 on the tar trace ($(stat -c %s "$TMP/tar.ktr") bytes), median of $RUNS:"
+	awk -F'\t' '{ printf "  %-5s %7.3f s  %12s bytes out\n", $1, $2, $3 }' "$KD_OUT_ROWS"
 	echo
 fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
