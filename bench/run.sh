@@ -24,7 +24,9 @@
 # others, and right after the last trace ended; the cost of a span
 # (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
-# kept of recorded, records per second, lost), and kdump on a hostile file.
+# kept of recorded, records per second, lost), kdump on a hostile file, and
+# last bench/compress.sh: tar and find traced with and without -z (seconds,
+# bytes, ratio, kdump's time).
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
 #
 #   O=build bench/run.sh       BENCH_N (getppid calls, 2000000), BENCH_RUNS (3),
@@ -367,3 +369,8 @@ fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
 echo "ktraceb: cold start in the first row, a running daemon in the others; it also"
 echo "records the execvp PATH probes (failed execve calls) that strace counts too"
+
+# --- compressed traces: tar and find with and without -z ------------------------
+drop_daemon
+echo
+O=$O BENCH_RUNS=$RUNS bench/compress.sh

@@ -32,8 +32,12 @@ struct ktr_writer;
  */
 int ktr_tracefile_open(const char *path, bool append, const char **why);
 
-/* zlib's level for -z: fast, as the daemon compresses every trace's records */
-#define KTR_WRITER_GZIP_LEVEL	3
+/*
+ * zlib's level for -z: the fastest.  The daemon compresses every trace's
+ * records on one thread; bench/compress.sh: level 1 against 3 costs tar's
+ * trace 0.9 s against 1.4 s, for 6.1x against 6.7x smaller files.
+ */
+#define KTR_WRITER_GZIP_LEVEL	1
 
 /*
  * A writer appending to fd (which it takes over), or NULL with errno set.
