@@ -436,7 +436,8 @@ static bool files__starts_gzip(int fd)
 	int rfd;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	rfd = open(link, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* no O_NOFOLLOW: the link is proc's magic one to fd's own file */
+	rfd = open(link, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (rfd < 0)
 		return false;
 	gz = pread(rfd, magic, sizeof(magic), 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;

@@ -10,7 +10,8 @@
 #  - a kill -9 of the daemon mid-trace of a busy program, a full disk: the
 #    file holds whole gzip members, kdump reads it to its last record;
 #  - kdump -l following a growing compressed trace;
-#  - cut and corrupt files: one-line errors; -R -z: a compressed dump;
+#  - cut and corrupt files: one-line errors; -R -z: a compressed dump, and
+#    compressed dumps still after a new daemon took the recording over;
 #  - the request flag on the protocol: only with a SET, unknown bits refused,
 #    a file traced into one way not joined the other way.
 . "$(dirname "$0")/lib.sh"
@@ -242,6 +243,28 @@ kd rec "$TMP/rec.ktz"
 check recorder_kdump_clean t_kdump_ok rec
 check recorder_ring_record t_num "$(qn "$TMP/rec.norm" '$4 == "RING"')" -ge 1
 check recorder_ends_with_segv t_grep 'PSIG  SIGSEGV' "$TMP/rec.kd"
+
+# a compressed recording taken over by a new daemon after a kill -9: its
+# dumps stay compressed (the file starts with gzip's magic)
+bg rk9 "$PROGS/crasher" loop 10
+RK9=$BGPID
+sleep 0.2
+ktr rk9a -z -R 256k -p "$RK9" -f "$TMP/rk9.ktz"
+check recorder_takeover_attached t_krc 0 rk9a
+ktr rk9d1 -D -f "$TMP/rk9.ktz"
+check recorder_takeover_first_dump t_krc 0 rk9d1
+check recorder_takeover_first_is_gzip is_gzip "$TMP/rk9.ktz"
+DPID=$(daemon_pid)
+[ -n "$DPID" ] && kill -KILL "$DPID"
+sleep 0.5
+ktr rk9d2 -D -f "$TMP/rk9.ktz" # a new daemon takes the recording over
+check recorder_takeover_second_dump t_krc 0 rk9d2
+check recorder_takeover_still_gzip is_gzip "$TMP/rk9.ktz"
+kd rk9 "$TMP/rk9.ktz"
+check recorder_takeover_kdump_clean t_kdump_ok rk9
+check recorder_takeover_two_dumps t_eq "$(qn "$TMP/rk9.norm" '$4 == "RING" && $5 ~ /on demand$/')" 2
+ktr rk9c -c -p "$RK9"
+kill -KILL "$RK9" 2>/dev/null
 
 # --- the request flag (ktr_hostile speaks the protocol) -------------------------------
 HOSTILE=$PROGS/ktr_hostile
