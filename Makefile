@@ -245,13 +245,31 @@ test: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS)
 demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
-bench: all $(PROG_BINS) $(O)/bench/spans
+BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o
+bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
+	$(Q)O=$(O) bench/scale.sh
 
 $(O)/bench/spans: bench/spans.c include/ktraceb/utrace.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude $< -o $@
+
+$(O)/bench/workloads: bench/workloads.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
+
+$(O)/bench/empty_tp: bench/empty_tp.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(LIBBPF_CFLAGS) $< $(LIBBPF_LIBS) -o $@
+
+$(O)/bench/empty_tp.bpf.o: bench/empty_tp.bpf.c $(VMLINUX_H)
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) \
+		$(CLANG_BPF_SYS_INCLUDES) -Wall -Werror -c $< -o $@
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -20,8 +20,11 @@
 #   expected   what the program made (getppid: N; others: strace's count)
 #   lost       records the tracer says it lost (ktraceb stderr, perf LOST)
 #   bytes      size of the trace file
+# Workloads: true (cold, and with the daemon up), getppid, open/read/close,
+# fork+exec, two threads writing (bench/workloads), tar, find.
 # After the table: the tax an untraced process pays while ktraceb traces
-# others, and right after the last trace ended; the cost of a span
+# others, right after the last trace ended, and with two empty programs on
+# the same tracepoints (what the kernel charges, bench/empty_tp); the cost of a span
 # (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
 # kept of recorded, records per second, lost), kdump on a hostile file, and
@@ -210,8 +213,18 @@ KFLAGS=
 WARM=
 bench "true (cold start)" all true
 WARM=1
+bench "true (daemon up)" all true
 bench "getppid x$N" getppid "$LOOP" "$N"
+WL=$O/bench/workloads
+if [ -x "$WL" ]; then
+	bench "open/read/close x20k" all "$WL" orc 20000
+	KFLAGS=-i # strace -f and perf trace follow children too
+	bench "fork+exec x300" all "$WL" forkexec 300
+	KFLAGS=
+	bench "2 threads write x100k" all "$WL" threads2 100000
+fi
 bench "tar /usr/include" all tar cf "$TMP/out.tar" /usr/include
+bench "find /usr/share" all find /usr/share -name copyright
 dd if=/dev/urandom of="$TMP/data" bs=1M count="$COPY_MB" status=none
 KFLAGS="-t ci"
 bench "dd ${COPY_MB}M bs=1k ci" all dd if="$TMP/data" of="$TMP/copy" bs=1k status=none
@@ -265,6 +278,16 @@ tax_run during
 drop_daemon
 tax_run after
 drop_daemon
+# the kernel's part: two programs that do nothing, on the same tracepoints
+EMPTY=$O/bench/empty_tp
+if [ -x "$EMPTY" ]; then
+	"$EMPTY" "$O/bench/empty_tp.bpf.o" >"$TMP/empty.out" 2>&1 &
+	EMPTY_PID=$!
+	for _ in $(seq 50); do grep -q attached "$TMP/empty.out" && break; sleep 0.1; done
+	grep -q attached "$TMP/empty.out" && tax_run empty
+	kill "$EMPTY_PID" 2>/dev/null
+	wait "$EMPTY_PID" 2>/dev/null
+fi
 
 # --- the flight recorder: getppid storms into a 64 MiB ring, full and compact ----
 # crasher segv N: N getppid calls, then a crash, which writes the ring
@@ -346,7 +369,8 @@ if [ -s "$TAX_ROWS" ]; then
 	echo "tax on an untraced process (getppid x$N, not traced itself):"
 	awk -F'\t' 'NR == 1 { base = $2 }
 		{ what = $1 == "none" ? "no ktraceb daemon" : $1 == "during" ? \
-			"while another process is traced" : "0.1 s after the last trace ended"
+			"while another process is traced" : $1 == "empty" ? \
+			"empty programs there (kernel floor)" : "0.1 s after the last trace ended"
 		  printf "  %-34s %7.3f s  %5.2fx\n", what, $2, (base > 0 ? $2 / base : 0) }' "$TAX_ROWS"
 	echo
 fi

@@ -61,7 +61,11 @@ struct ktr_scratch {
 	char bytes[KTR_SCRATCH_SIZE];
 };
 
-/* The signals whose default action dumps core (signal(7)). */
+/*
+ * The signals whose default action dumps core (signal(7)): SIGQUIT 3,
+ * SIGILL 4, SIGTRAP 5, SIGABRT 6, SIGBUS 7, SIGFPE 8, SIGSEGV 11, SIGXCPU
+ * 24, SIGXFSZ 25, SIGSYS 31 (the same on x86_64 and arm64).
+ */
 #define FLIGHT_CORE_SIGNALS                                                                 \
 	((1ull << 3) | (1ull << 4) | (1ull << 5) | (1ull << 6) | (1ull << 7) | (1ull << 8) |  \
 	 (1ull << 11) | (1ull << 24) | (1ull << 25) | (1ull << 31))
@@ -216,7 +220,6 @@ int flight__send(struct ktr_scratch *sc);
 int flight__crash_begins(__u32 route);
 int flight__exit(__u32 route, __s32 pid, __s32 status);
 int flight__ret(__u32 route, long id, long ret);
-
 
 /*
  * rec__reserve() for a recorder's route: the record is built in the

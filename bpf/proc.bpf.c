@@ -62,6 +62,28 @@ static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binp
 }
 
 /*
+ * One record of argv or envp: n bytes at start.  A global function, so
+ * that the verifier checks it once, not once per chunk of the loop below
+ * (the daemon's start is mostly verification).  0, or -1 if unreadable.
+ */
+__noinline int proc__emit_chunk(__u32 route, int type, __u64 start, __u64 n)
+{
+	struct ktr_sample *s = rec__scratch();
+	struct ktr_header *h;
+
+	if (!s)
+		return -1;
+	if (n > KTR_ARGS_CHUNK)
+		n = KTR_ARGS_CHUNK;
+	n &= (2 * KTR_ARGS_CHUNK - 1);
+	h = (void *)(s + 1);
+	if (bpf_probe_read_user(h + 1, n, (void *)start) < 0)
+		return -1;
+	rec__send(s, route, type, n);
+	return 0;
+}
+
+/*
  * argv or envp of the new image, whole: the kernel has just copied them to
  * the new stack, between mm->arg_start and arg_end (env_start, env_end).
  * Large vectors take several consecutive records of the same type.
@@ -69,19 +91,10 @@ static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binp
 static __always_inline void proc__emit_strings(__u32 route, int type, __u64 start, __u64 end)
 {
 	for (int i = 0; i < KTR_ARGS_CHUNKS && start < end; i++) {
-		struct ktr_sample *s = rec__scratch();
-		struct ktr_header *h;
-		__u64 n = end - start;
+		__u64 n = end - start < KTR_ARGS_CHUNK ? end - start : KTR_ARGS_CHUNK;
 
-		if (!s)
+		if (proc__emit_chunk(route, type, start, n) < 0)
 			return;
-		if (n > KTR_ARGS_CHUNK)
-			n = KTR_ARGS_CHUNK;
-		n &= (2 * KTR_ARGS_CHUNK - 1);
-		h = (void *)(s + 1);
-		if (bpf_probe_read_user(h + 1, n, (void *)start) < 0)
-			return;
-		rec__send(s, route, type, n);
 		start += n;
 	}
 }
@@ -225,5 +238,7 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 		}
 	}
 	bpf_map_delete_elem(&procs, &tgid);
+	/* its file may have no process left: the daemon looks now, not at its next tick */
+	note__emit(route, KTR_NOTE_EXIT, tgid, 0, 0);
 	return 0;
 }

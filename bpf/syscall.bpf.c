@@ -220,11 +220,42 @@ static __always_inline struct file *syscall__fd_file(__u64 fd)
 	return file;
 }
 
+/* A syscall's arguments, sized, as a global function takes them. */
+struct syscall_args {
+	__u64 v[KTR_MAXARGS];
+};
+
+/*
+ * The facilities with many paths, as global functions: the verifier
+ * checks each once on its own, not again inside every path of the
+ * programs that call them, and that check is most of the daemon's start.
+ */
+__noinline int syscall__namei(__u32 route, long id, int compat, struct syscall_args *a)
+{
+	if (a)
+		namei__emit_args(route, id, compat, a->v);
+	return 0;
+}
+
+__noinline int syscall__structs(__u32 route, long id, long ret, struct syscall_args *a, int when)
+{
+	if (a)
+		struct__capture(route, id, ret, a->v, when);
+	return 0;
+}
+
+__noinline int syscall__genio(struct ktr_proc_state *ps, long id, long ret, struct syscall_args *a)
+{
+	if (ps && a)
+		genio__emit(ps, id, ret, a->v);
+	return 0;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
 	struct ktr_proc_state *ps = proc__lookup();
-	__u64 args[KTR_MAXARGS];
+	struct syscall_args args;
 	int compat;
 
 	if (!ps)
@@ -236,11 +267,11 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 			return 0;
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 	}
-	syscall__entry_args(regs, id, compat, args);
+	syscall__entry_args(regs, id, compat, args.v);
 	if (ps->facs & KTRFAC_SYSCALL)
-		syscall__emit_call(ps->route, id, compat, args);
+		syscall__emit_call(ps->route, id, compat, args.v);
 	if ((ps->facs & KTRFAC_STRUCT) && !compat)
-		struct__capture(ps->route, id, 0, args, KTR_CAP_AT_ENTRY);
+		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
 	return 0;
 }
 
@@ -257,22 +288,22 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	compat = arch__in_compat_syscall();
 	/* each facility fetches the arguments itself: one verifier path each */
 	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat))) {
-		__u64 args[KTR_MAXARGS];
+		struct syscall_args args;
 
-		if (syscall__exit_args(regs, id, compat, args))
-			namei__emit_args(ps->route, id, compat, args);
+		if (syscall__exit_args(regs, id, compat, args.v))
+			syscall__namei(ps->route, id, compat, &args);
 	}
 	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
-		__u64 args[KTR_MAXARGS];
+		struct syscall_args args;
 
-		if (syscall__exit_args(regs, id, 0, args))
-			struct__capture(ps->route, id, ret, args, KTR_CAP_AT_EXIT);
+		if (syscall__exit_args(regs, id, 0, args.v))
+			syscall__structs(ps->route, id, ret, &args, KTR_CAP_AT_EXIT);
 	}
 	if ((ps->facs & KTRFAC_GENIO) && !compat) {
-		__u64 args[KTR_MAXARGS];
+		struct syscall_args args;
 
-		if (syscall__exit_args(regs, id, 0, args))
-			genio__emit(ps, id, ret, args);
+		if (syscall__exit_args(regs, id, 0, args.v))
+			syscall__genio(ps, id, ret, &args);
 	}
 	/*
 	 * A library loaded (at start, or by dlopen): its text mapped

@@ -119,31 +119,36 @@ static __always_inline void urec__header(struct ktr_user_rec *u, int kind)
 }
 
 /* ktraceb:utrace(addr, len): the bytes, as BSD's utrace(2) records them. */
-static __always_inline void usdt__utrace(struct pt_regs *ctx, struct ktr_proc_state *ps,
-					 const struct ktr_usdt_site *site)
+__noinline int usdt__utrace(struct pt_regs *ctx, struct ktr_proc_state *ps,
+			    const struct ktr_usdt_site *site)
 {
-	__u64 addr = uarg__fetch(ctx, &site->args[0]), len = uarg__fetch(ctx, &site->args[1]);
 	struct ktr_sample *s;
 	struct ktr_header *h;
+	__u64 addr, len;
 
+	if (!ps || !site)
+		return 0;
+	addr = uarg__fetch(ctx, &site->args[0]);
+	len = uarg__fetch(ctx, &site->args[1]);
 	if (site->nargs < 2 || len > KTR_USER_MAXLEN)
-		return; /* utrace.h refuses those itself (EINVAL) */
+		return 0; /* utrace.h refuses those itself (EINVAL) */
 	s = rec__scratch();
 	if (!s)
-		return;
+		return 0;
 	h = (void *)(s + 1);
 	len &= 2 * KTR_USER_MAXLEN - 1;
 	if (len && bpf_probe_read_user(h + 1, len, (void *)addr) < 0) {
 		/* a page not present (no faulting in here): the record is lost, and said so */
 		rec__count_lost(ps->route);
-		return;
+		return 0;
 	}
 	rec__send(s, ps->route, KTR_USER, len);
+	return 0;
 }
 
 /* ktraceb:span_enter(subsys, name, kv, depth) and span_exit(..., err). */
-static __always_inline void usdt__span(struct pt_regs *ctx, struct ktr_proc_state *ps,
-				       const struct ktr_usdt_site *site)
+__noinline int usdt__span(struct pt_regs *ctx, struct ktr_proc_state *ps,
+			  const struct ktr_usdt_site *site)
 {
 	struct ktr_sample *s = rec__scratch();
 	struct ktr_user_rec *u;
@@ -151,8 +156,10 @@ static __always_inline void usdt__span(struct pt_regs *ctx, struct ktr_proc_stat
 	__u32 off = 0;
 	char *str;
 
+	if (!ps || !site)
+		return 0;
 	if (!s || site->nargs < 4)
-		return;
+		return 0;
 	h = (void *)(s + 1);
 	u = (void *)(h + 1);
 	str = (char *)(u + 1);
@@ -170,6 +177,7 @@ static __always_inline void usdt__span(struct pt_regs *ctx, struct ktr_proc_stat
 	off &= USER_STRINGS_MASK;
 	u->ku_strlen = off;
 	rec__send(s, ps->route, KTR_USER, sizeof(*u) + off);
+	return 0;
 }
 
 /* What the per-argument step of a PROBE record (bpf_loop) works on. */
@@ -206,17 +214,20 @@ static long probe__arg(__u32 i, struct probe_walk *w)
 }
 
 /* Any other probe: its arguments, and the strings those that point to text hold. */
-static __always_inline void usdt__probe(struct pt_regs *ctx, struct ktr_proc_state *ps,
-					const struct ktr_usdt_site *site)
+__noinline int usdt__probe(struct pt_regs *ctx, struct ktr_proc_state *ps,
+			   const struct ktr_usdt_site *site)
 {
 	struct ktr_sample *s = rec__scratch();
 	struct probe_walk w = { .regs = ctx, .site = site };
 	struct ktr_user_rec *u;
 	struct ktr_header *h;
-	__u32 nargs = site->nargs, off;
+	__u32 nargs, off;
 
+	if (!ps || !site)
+		return 0;
+	nargs = site->nargs;
 	if (!s)
-		return;
+		return 0;
 	if (nargs > KTR_UREC_MAXARGS)
 		nargs = KTR_UREC_MAXARGS;
 	h = (void *)(s + 1);
@@ -232,8 +243,14 @@ static __always_inline void usdt__probe(struct pt_regs *ctx, struct ktr_proc_sta
 	off = w.off & USER_STRINGS_MASK;
 	u->ku_strlen = off;
 	rec__send(s, ps->route, KTR_USER, sizeof(*u) + 8 * nargs + off);
+	return 0;
 }
 
+/*
+ * usdt__utrace, usdt__span and usdt__probe are global functions: the
+ * verifier checks each once on its own, which is most of what loading
+ * this program costs (the daemon's start).
+ */
 SEC("uprobe")
 int ktr_usdt_record(struct pt_regs *ctx)
 {

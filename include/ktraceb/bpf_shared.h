@@ -39,13 +39,15 @@ struct ktr_sample {
 /*
  * A sample for the daemon itself rather than a file (route 0): a process
  * traced with 'u' exec'd, mapped a file executable (dlopen) or forked, so
- * its USDT probes must be looked at (ktr_usdt.c).  struct ktr_sample, then
+ * its USDT probes must be looked at (ktr_usdt.c); a recorder froze
+ * (KTR_NOTE_FLIGHT); a traced process ended (KTR_NOTE_EXIT).  struct ktr_sample, then
  * this; the ring wakes the daemon at once for it.
  */
 #define KTR_ROUTE_DAEMON      0
 #define KTR_NOTE_EXEC	      1
 #define KTR_NOTE_MMAP	      2
 #define KTR_NOTE_FORK	      3
+#define KTR_NOTE_EXIT	      5 /* a traced process ended: its file may be done */
 #define KTR_NOTE_CHILD_TRACED 0x1 /* FORK: the child inherited the tracing */
 #define KTR_NOTE_HELD	      0x2 /* the process waits for SIGCONT (KTR_PS_HOLD) */
 struct ktr_note {

@@ -143,6 +143,10 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 	bool traced = bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
 		      !(ps.flags & KTR_PS_PENDING);
 
+	if (n->kind == KTR_NOTE_EXIT) {
+		d->exited = true;
+		return;
+	}
 	if (n->kind == KTR_NOTE_FLIGHT) {
 		struct ktr_tracefile *f = ktr_files__get(&d->files, n->child);
 
@@ -253,7 +257,7 @@ void ktr_daemon__drain(struct daemon *d)
  * While a recording exists, the links and the procs map are pinned too, so
  * a daemon killed -9 leaves the recordings recording (ktr_pin.h).
  */
-static void daemon__pins(struct daemon *d)
+void ktr_daemon__pins(struct daemon *d)
 {
 	bool want = false;
 
@@ -302,7 +306,7 @@ static void daemon__tick(struct daemon *d)
 	 * loaded, and a trace that starts before the daemon exits attaches
 	 * them again without loading them again.
 	 */
-	daemon__pins(d);
+	ktr_daemon__pins(d);
 	if (!d->files.used && !d->detached) {
 		ktr_loader__detach(d->skel);
 		d->detached = true;
@@ -434,8 +438,9 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 	d->skel = skel;
 	d->procs_fd = bpf_map__fd(skel->maps.procs);
 	d->files.flights_fd = bpf_map__fd(skel->maps.flights);
+	/* rings first: a ring whose procs map was not pinned yet still has its crash to write */
+	ktr_pin__old_rings(daemon__adopt_ring, d);
 	if (o.procs_fd > 0) {
-		ktr_pin__old_rings(daemon__adopt_ring, d);
 		keys = calloc(KTR_MAX_PROCS, sizeof(*keys));
 		for (err = bpf_map_get_next_key(d->procs_fd, NULL, &key); keys && !err;
 		     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
@@ -485,7 +490,6 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode());
 	if (!d->usdt)
 		return "out of memory";
-
 	d->listen_fd = listen_fd;
 	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
 	ev.data.ptr = NULL;
@@ -517,7 +521,7 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 	signal(SIGPIPE, SIG_IGN);
 
 	while (!daemon_exiting && d->idle_ticks < KTR_IDLE_TICKS) {
-		int n = epoll_wait(d->ep, evs, 64, KTR_TICK_MS);
+		int n = epoll_wait(d->ep, evs, 64, d->exited ? KTR_EXIT_TICK_MS : KTR_TICK_MS);
 		long long now;
 
 		for (int i = 0; i < n; i++) {
@@ -529,8 +533,11 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		now = ktr_now_ms();
 		if (n > 0 && now - last < KTR_TICK_MS) {
 			ktr_daemon__drain(d); /* ring wakeups between ticks */
-			continue;
+			/* a process ended: its trace may be over, its client waiting */
+			if (!d->exited || now - last < KTR_EXIT_TICK_MS)
+				continue;
 		}
+		d->exited = false;
 		last = now;
 		daemon__tick(d);
 	}

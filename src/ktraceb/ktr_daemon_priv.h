@@ -22,6 +22,7 @@
 #include "ktr_perm.h"
 
 #define KTR_TICK_MS		50
+#define KTR_EXIT_TICK_MS	2	/* an early tick after an exit, at most this often */
 #define KTR_IDLE_TICKS		20	/* exit after a second with nothing to do */
 #define KTR_CONN_IDLE_MS	3000	/* a connection with nothing under way is closed */
 #define KTR_CONNS_PER_UID	256	/* connections a uid other than root holds at once */
@@ -52,6 +53,7 @@ struct daemon {
 	unsigned long long ring_bytes;
 	unsigned int fd_limit;		/* RLIMIT_NOFILE */
 	struct bpf_link *csw_link;
+	bool exited;			/* a traced process ended: tick now */
 	bool pinned;			/* links and procs pinned: a recording exists */
 	bool pin_failed;		/* said once in the log */
 	bool detached;			/* no trace: the tracepoint programs detached */
@@ -65,6 +67,11 @@ long long ktr_now_ms(void);
 /* Before a trace starts: the programs attached (again).  0 or -errno. */
 /* Process tgid is about to enter the procs map: its bit in ktr_traced first (bpf_shared.h). */
 void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid);
+/*
+ * Pin (or unpin) the links and the procs map as recordings exist (or not):
+ * at each tick, and at once when a recording starts (ktr_pin.h).
+ */
+void ktr_daemon__pins(struct daemon *d);
 int ktr_daemon__attach(struct daemon *d);
 
 /* ktr_conn.c */

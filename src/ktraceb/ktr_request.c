@@ -186,6 +186,9 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 	/* switches from the first moment on, not from the next tick */
 	if (done && (req->facs & KTRFAC_CSW))
 		ktr_daemon__csw(d, true);
+	/* a recording outlives a daemon killed from now on, not from the next tick */
+	if (done && req->flight_bytes)
+		ktr_daemon__pins(d);
 	return done;
 }
 

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * empty_tp OBJ: attach the do-nothing programs of OBJ (empty_tp.bpf.o) to
+ * the syscall tracepoints, print "attached", and stay until killed: what
+ * the kernel charges every process for two programs there (bench/run.sh).
+ */
+#include <err.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+int main(int argc, char **argv)
+{
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+
+	if (argc != 2)
+		errx(2, "usage: empty_tp empty_tp.bpf.o");
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj || bpf_object__load(obj))
+		errx(1, "%s: cannot load", argv[1]);
+	bpf_object__for_each_program(prog, obj) if (!bpf_program__attach(prog))
+		errx(1, "%s: cannot attach", bpf_program__name(prog));
+	printf("attached\n");
+	fflush(stdout);
+	pause();
+	return 0;
+}
