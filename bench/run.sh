@@ -28,7 +28,9 @@
 # (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
 # kept of recorded, records per second, lost), kdump on a hostile file, and
-# kdump's text, JSON lines (-J) and timeline (-P) of the tar trace.
+# kdump's text, JSON lines (-J) and timeline (-P) of the tar trace; last
+# bench/compress.sh: tar and find traced with and without -z (seconds,
+# bytes, ratio, kdump's time).
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
 #
 #   O=build bench/run.sh       BENCH_N (getppid calls, 2000000), BENCH_RUNS (3),
@@ -420,3 +422,8 @@ fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
 echo "ktraceb: cold start in the first row, a running daemon in the others; it also"
 echo "records the execvp PATH probes (failed execve calls) that strace counts too"
+
+# --- compressed traces: tar and find with and without -z ------------------------
+drop_daemon
+echo
+O=$O BENCH_RUNS=$RUNS bench/compress.sh

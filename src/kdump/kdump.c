@@ -161,6 +161,8 @@ static void fail(int rc, const char *file, const struct ktr_reader *r)
 		errx(1, "%s: not a dump", file);
 	case -EPROTO:
 		errx(1, "unknown record type %d", ktr_reader__header(r)->ktr_type);
+	case -EILSEQ:
+		errx(1, "%s: corrupt compressed data: %s", file, ktr_reader__gzip_why(r));
 	default:
 		errno = -rc;
 		err(1, "%s", file);

@@ -5,7 +5,8 @@
  * the caller pinned at accept (ktr_creds.h) before anything changes:
  * unknown ops, flags or facility bits are refused, KTRFAC_ROOT never comes
  * from a request, AWAIT_EXEC only names the caller's own child that has
- * not exec'd yet, and a trace file is joined only as ktr_files.h says.
+ * not exec'd yet, GZIP only comes with a SET, and a trace file is joined
+ * only as ktr_files.h says.
  */
 #include <errno.h>
 #include <limits.h>
@@ -157,7 +158,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 			int fd, char *msg, int *err)
 {
 	int r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
-				msg),
+				req->flags & KTR_REQ_GZIP, msg),
 	    n, done;
 	struct ktr_request eff;
 	pid_t *pids;
