@@ -182,7 +182,7 @@ static struct ch_thread *thread_of(struct kdump *kd, const struct ktr_header *h)
 /* The thread's time for an event at ns: never before its previous event. */
 static __s64 thread_ts(struct kdump *kd, struct ch_thread *t, __s64 ns)
 {
-	if (ns - kd->chrome->base_ns < 0)
+	if (ns < kd->chrome->base_ns)
 		ns = kd->chrome->base_ns;
 	if (ns < t->last_ns)
 		ns = t->last_ns;
