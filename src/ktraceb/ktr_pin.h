@@ -8,7 +8,8 @@
  * the next daemon adopts what is pinned (ktr_daemon.c), writes the frozen
  * rings and keeps recording the others.  Pins exist only while recordings
  * do: the last one's end removes them, and a daemon of another build
- * removes (and logs) what an older one left.
+ * removes (and logs) what a dead one of an older build left (a build whose
+ * daemon still answers keeps its own).
  */
 #ifndef KTRACEB_KTR_PIN_H
 #define KTRACEB_KTR_PIN_H
