@@ -76,6 +76,21 @@ static bool pin__build_alive(const char *id)
 	return alive;
 }
 
+/*
+ * A directory of root's that nobody else may write to: what is pinned in
+ * it is believed (a ring's owner and path, ktr_flight__open), so a
+ * directory another user could have filled is never used.
+ */
+static bool pin__dir_ok(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return false;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+	       !(st.st_mode & 022);
+}
+
 bool ktr_pin__init(void)
 {
 	DIR *dp;
@@ -87,7 +102,7 @@ bool ktr_pin__init(void)
 		return false;
 	if (!pin__is_bpffs("/sys/fs/bpf") && mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") < 0)
 		return false;
-	if (mkdir(KTR_PIN_DIR, 0700) < 0 && errno != EEXIST)
+	if (!pin__dir_ok(KTR_PIN_DIR))
 		return false;
 	dp = opendir(KTR_PIN_DIR);
 	if (!dp)
@@ -108,7 +123,7 @@ bool ktr_pin__init(void)
 	}
 	closedir(dp);
 	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+	if (!pin__dir_ok(path))
 		return false;
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
 	return true;

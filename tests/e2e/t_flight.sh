@@ -260,6 +260,29 @@ if user_setup; then
 	for _ in $(seq 30); do [ "$(pins_of_rings)" = 0 ] && break; sleep 0.1; done
 	check user_takeover_not_through_a_symlink t_eq "$(cat "$TMP/roots_file")" "root's"
 	check user_takeover_dropped_the_ring t_eq "$(pins_of_rings)" 0
+
+	# a pin directory a user could write to is never used: what is pinned
+	# there (a ring's owner and path) would be believed by the next daemon
+	daemon_gone 20
+	rmdir /sys/fs/bpf/ktraceb 2>/dev/null # if empty
+	if [ ! -e /sys/fs/bpf/ktraceb ] && mkdir /sys/fs/bpf/ktraceb 2>/dev/null; then
+		chown "$KUID" /sys/fs/bpf/ktraceb
+		"$CR" wait 10 >"$TMP/pw.out" &
+		PW=$!
+		E2E_PIDS="${E2E_PIDS:-} $PW"
+		sleep 0.2
+		ktr pwr -R 64k -p "$PW" -f "$TMP/pw.ktr"
+		check user_pin_dir_still_records t_krc 0 pwr
+		check user_pin_dir_not_used t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 1 | wc -l)" 0
+		kill -SEGV "$PW"
+		wait "$PW" 2>/dev/null
+		for _ in $(seq 30); do [ -s "$TMP/pw.ktr" ] && break; sleep 0.1; done
+		check user_pin_dir_crash_written t_grep 'killed by SIGSEGV' <("$KDUMP" -f "$TMP/pw.ktr")
+		daemon_gone 20
+		rmdir /sys/fs/bpf/ktraceb
+	else
+		skip user_pin_dir "/sys/fs/bpf/ktraceb exists or bpffs is not mounted"
+	fi
 else
 	skip user "$USER_WHY"
 fi
