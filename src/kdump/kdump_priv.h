@@ -41,6 +41,7 @@ struct kd_map_ent *kd_map__add(struct kd_map *m, __s32 key);
 void kd_map__free(struct kd_map *m);
 
 struct kd_summary;
+struct kd_tp;
 struct kd_thread;
 struct kd_sink;
 
@@ -60,6 +61,7 @@ struct kdump {
 	__s64 prev_ns; /* -R: the previous record shown */
 	unsigned long ninvalid;
 	struct kd_summary *sum;
+	struct kd_tp *tp; /* kernel event formats (kdump_tp.h) */
 	struct kd_map calls; /* tid -> code of its last CALL (names sigreturn's RET) */
 	struct kd_map threads; /* tid -> v1 = its struct kd_thread (kdump_user.h) */
 	struct kd_thread *thread_list;
