@@ -218,7 +218,10 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 	struct ktr_request eff;
 	pid_t *pids;
 
-	*err = request__resolve(req, &set, msg);
+	/* root's daemon: a user's kernel events only where perf would allow them */
+	*err = req->events[0][0] && d->shared && cn->cred.uid != 0 ? ktr_tp__user_may(msg) : 0;
+	if (!*err)
+		*err = request__resolve(req, &set, msg);
 	if (*err) {
 		close(fd);
 		return 0;

@@ -71,6 +71,23 @@ void ktr_tp__set_free(struct ktr_tp_set *set)
 	free(set);
 }
 
+int ktr_tp__user_may(char *msg)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	if (level <= -1)
+		return 0;
+	ktr_proto__msg_add(msg, "-e: kernel events are root's here (raw tracepoint data needs "
+				"kernel.perf_event_paranoid -1 for other users, as for perf)\n");
+	return -EPERM;
+}
+
 /* Add the events available_events lists that pattern matches; how many matched, or -errno. */
 static int tp__match(FILE *avail, const char *pattern, char (*names)[KTR_TP_NAME_MAX],
 		     unsigned int *n)

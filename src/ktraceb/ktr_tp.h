@@ -22,6 +22,14 @@ struct ktraceb_bpf;
 struct ktr_tp *ktr_tp__new(struct ktraceb_bpf *skel);
 void ktr_tp__free(struct ktr_tp *tp);
 
+/*
+ * May a caller other than root have root's daemon record kernel events?
+ * Raw entries can hold kernel addresses, so only where perf would give
+ * them raw tracepoint data: kernel.perf_event_paranoid -1.  0, or -EPERM
+ * with a line in msg.
+ */
+int ktr_tp__user_may(char *msg);
+
 /* The events n names or globs match, resolved against tracefs into *out. */
 struct ktr_tp_set;
 /*

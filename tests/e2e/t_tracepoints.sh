@@ -62,6 +62,21 @@ else
 	skip kdump_without_tracefs "unshare not installed"
 fi
 
+# tracefs not mounted: the daemon mounts it (here in a mount namespace of the test's own)
+if command -v unshare >/dev/null && daemon_gone 15; then
+	unshare -m --propagation private sh -c '
+		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
+		[ -e /sys/kernel/tracing/available_events ] && exit 99
+		"$0" -f "$1" -t k -e signal:signal_generate "$2" /bin/true >"$3" 2>"$4"' \
+		"$KTRACEB" "$TMP/mnt.ktr" "$TP" "$TMP/mnt.out" "$TMP/mnt.err"
+	check mount_tracefs_traced t_eq "$?" 0
+	kd mnt "$TMP/mnt.ktr"
+	check mount_tracefs_signal t_eq "$(qn "$TMP/mnt.norm" '$1 == p && $4 == "TRACE" && $5 ~ /^signal:signal_generate sig=10 /' p="$(role "$TMP/mnt.out" pid)")" 1
+	daemon_gone 15
+else
+	skip mount_tracefs "unshare not installed, or a daemon still up"
+fi
+
 # bad input: one line naming what is wrong, non-zero, no trace file left
 bad()
 {
