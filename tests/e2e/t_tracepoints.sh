@@ -96,6 +96,7 @@ bad path_chars 64 '^ktraceb: -e \.\./x:y: only letters' -e '../x:y'
 bad too_long 64 'name too long' -e "sched:$(printf 'x%.0s' $(seq 80))"
 bad too_many_events 1 'more than 256 events in one trace' -e '*:*'
 bad k_without_e 64 '^ktraceb: -t k: name the kernel events with -e' -t k
+bad with_recorder 64 'not with -c, -C, -D or -R' -R 1m -e sched:sched_switch
 args=()
 for i in $(seq 17); do args+=(-e "sched:sched_switch"); done
 bad too_many_names 64 'at most 16 event names' "${args[@]}"
