@@ -66,8 +66,7 @@ const char *ktr_tracefs__dir(const char **why)
 static const char *tracefs__why(int err)
 {
 	return err == EACCES || err == EPERM ?
-		       "reading tracefs needs root (a user's own daemon cannot; root's daemon "
-		       "serves every user)" :
+		       "reading tracefs needs root (a user's own daemon cannot read it)" :
 		       "cannot read tracefs";
 }
 
