@@ -169,9 +169,10 @@ $(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(GEN_SRCS:.c=.o)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -o $@
 
+# zlib: kdump reads compressed traces (ktraceb -z)
 $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@
+	$(Q)$(CC) $(CFLAGS) $^ -lz -o $@
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/ktr_captures.o $(O)/src/ktraceb/ktr_arch.o
@@ -181,7 +182,7 @@ $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/ktr_tracefs.o
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -lz -o $@
 
 $(O)/tests/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
@@ -219,13 +220,13 @@ $(O)/tests/fuzz/reader_replay: tests/fuzz/replay.c tests/fuzz/reader_fuzz.c $(FU
 		$(GEN_SRCS) $(BSD_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -o $@
+	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -lz -o $@
 
 $(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) $(BSD_GEN_SRCS) \
 		| $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) -lz -o $@
 
 FUZZ_BINS := $(O)/tests/fuzz/reader_replay $(O)/tests/fuzz/reader_fuzz
 

@@ -27,7 +27,10 @@
 # the same tracepoints (what the kernel charges, bench/empty_tp); the cost of a span
 # (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
-# kept of recorded, records per second, lost), and kdump on a hostile file.
+# kept of recorded, records per second, lost), kdump on a hostile file, and
+# kdump's text, JSON lines (-J) and timeline (-P) of the tar trace; last
+# bench/compress.sh: tar and find traced with and without -z (seconds,
+# bytes, ratio, kdump's time).
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
 #
 #   O=build bench/run.sh       BENCH_N (getppid calls, 2000000), BENCH_RUNS (3),
@@ -222,6 +225,7 @@ if [ -x "$WL" ]; then
 	bench "2 threads write x100k" all "$WL" threads2 100000
 fi
 bench "tar /usr/include" all tar cf "$TMP/out.tar" /usr/include
+cp "$TMP/trace.ktraceb" "$TMP/tar.ktr" 2>/dev/null # for kdump's outputs, below
 bench "find /usr/share" all find /usr/share -name copyright
 dd if=/dev/urandom of="$TMP/data" bs=1M count="$COPY_MB" status=none
 KFLAGS="-t ci"
@@ -303,7 +307,10 @@ if [ -x "$CRASHER" ]; then
 		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$TMP/rec_times"
 	done
 	REC_BASE=$(median <"$TMP/rec_times")
-	keep_daemon
+	# a daemon up, kept by a compact recorder (a trace would attach sys_enter)
+	sleep 3600 &
+	REC_KEEPER=$!
+	"$KTRACEB" -R 64k,compact -f "$TMP/rec_keeper.ktr" -p "$REC_KEEPER" 2>/dev/null
 	for mode in "" ",compact"; do
 		: >"$TMP/rec_times"
 		for ((i = 0; i < RUNS; i++)); do
@@ -324,6 +331,7 @@ if [ -x "$CRASHER" ]; then
 			"$(stat -c %s "$TMP/rec.ktr" 2>/dev/null || echo -)" >>"$REC_ROWS"
 		echo "bench: recorder$mode ${secs}s" >&2
 	done
+	kill "$REC_KEEPER" 2>/dev/null
 	drop_daemon
 fi
 
@@ -342,6 +350,24 @@ if [ -x "$GEN" ]; then
 				>>"$TMP/kd_times"
 		done
 		eval "KD_$f=\$(median <\"\$TMP/kd_times\")"
+	done
+fi
+
+# --- kdump's outputs on the tar trace: text, JSON lines (-J), timeline (-P) --------
+KD_OUT_ROWS=$TMP/kd_out_rows
+: >"$KD_OUT_ROWS"
+if [ -s "$TMP/tar.ktr" ]; then
+	for opt in text -J -P; do
+		: >"$TMP/kd_times"
+		for ((i = 0; i < RUNS; i++)); do
+			t0=$(now_ns)
+			"$KDUMP" $([ "$opt" = text ] || echo "$opt") -m 0 -f "$TMP/tar.ktr" >"$TMP/kd_out"
+			t1=$(now_ns)
+			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
+				>>"$TMP/kd_times"
+		done
+		printf '%s\t%s\t%s\n' "$opt" "$(median <"$TMP/kd_times")" \
+			"$(stat -c %s "$TMP/kd_out")" >>"$KD_OUT_ROWS"
 	done
 fi
 
@@ -388,6 +414,16 @@ if [ -n "${KD_tids:-}" ]; then
 	echo "ids chosen to collide in its maps ${KD_flood} s"
 	echo
 fi
+if [ -s "$KD_OUT_ROWS" ]; then
+	echo "kdump -m 0 on the tar trace ($(stat -c %s "$TMP/tar.ktr") bytes), median of $RUNS:"
+	awk -F'\t' '{ printf "  %-5s %7.3f s  %12s bytes out\n", $1, $2, $3 }' "$KD_OUT_ROWS"
+	echo
+fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
 echo "ktraceb: cold start in the first row, a running daemon in the others; it also"
 echo "records the execvp PATH probes (failed execve calls) that strace counts too"
+
+# --- compressed traces: tar and find with and without -z ------------------------
+drop_daemon
+echo
+O=$O BENCH_RUNS=$RUNS bench/compress.sh

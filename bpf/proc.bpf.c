@@ -180,6 +180,13 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	/* even before the first exec of a command: the new image's probes */
 	if (ps->facs & KTRFAC_USER)
 		note__file(ps, KTR_NOTE_EXEC, p->tgid, (__u64)BPF_CORE_READ(bprm, file));
+	/*
+	 * ktraceb's command: tracing starts at its exec.  sys_enter says so at
+	 * the execve's entry; this says so when sys_enter is not attached
+	 * (only compact recorders, which keep no CALL).
+	 */
+	if ((ps->flags & KTR_PS_QUIET) == KTR_PS_AWAIT_EXEC)
+		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 	if (ps->flags & KTR_PS_QUIET)
 		return 0;
 	elfclass = BPF_CORE_READ(bprm, buf[4]);

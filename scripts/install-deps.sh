@@ -28,7 +28,7 @@ esac
 
 PKGS="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
 linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
-coreutils procps tar"
+coreutils procps tar python3 jq"
 
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=

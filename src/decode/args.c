@@ -144,12 +144,58 @@ static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
 		ktr_print_num(out, v, c->flags);
 }
 
+/* The decoder of a syscall, or NULL for the generic rule (also under KTR_DEC_RAW). */
+static const struct ktr_scdec *scdec_for(const struct ktr_sysent *se, unsigned int sv_flags,
+					 int flags)
+{
+	/* i386 "mmap" is old_mmap(struct mmap_arg_struct *): not the x86_64 layout */
+	if (!se || (flags & KTR_DEC_RAW) ||
+	    ((sv_flags & KTR_SV_ILP32) && strcmp(se->name, "mmap") == 0))
+		return NULL;
+	return scdec_find(se->name);
+}
+
+static void print_arg(FILE *out, const struct ktr_scdec *d, const struct ktr_argctx *c, int i)
+{
+	if (d && d->fn[i])
+		d->fn[i](out, c, i);
+	else if (c->se && !(c->flags & KTR_DEC_RAW))
+		print_generic(out, c, i);
+	else
+		ktr_print_num(out, c->a[i], c->flags);
+}
+
+void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg, const __u64 *args,
+			   int i, int flags)
+{
+	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
+	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
+
+	if (i < 0 || i >= narg || i >= KTR_MAXARGS)
+		return;
+	if (ktr_bsd_abi(sv_flags)) {
+		ktr_bsd_print_arg(out, args[i], flags);
+		return;
+	}
+	print_arg(out, scdec_for(se, sv_flags, flags), &c, i);
+}
+
+const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i)
+{
+	const struct ktr_sysent *se;
+
+	if (ktr_bsd_abi(sv_flags) || i < 0 || i >= KTR_MAXARGS)
+		return NULL;
+	se = ktr_sysent_lookup(sv_flags, code);
+	return se && i < se->narg ? se->argname[i] : NULL;
+}
+
 void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg, const __u64 *args,
 			    int flags)
 {
 	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
-	const struct ktr_scdec *d = NULL;
 	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
+	const struct ktr_scdec *d;
 
 	if (ktr_bsd_abi(sv_flags)) {
 		ktr_bsd_print_args(out, narg, args, flags);
@@ -159,20 +205,12 @@ void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg
 		return;
 	if (narg > KTR_MAXARGS)
 		narg = c.narg = KTR_MAXARGS;
-	/* i386 "mmap" is old_mmap(struct mmap_arg_struct *): not the x86_64 layout */
-	if (se && !(flags & KTR_DEC_RAW) &&
-	    !((sv_flags & KTR_SV_ILP32) && strcmp(se->name, "mmap") == 0))
-		d = scdec_find(se->name);
+	d = scdec_for(se, sv_flags, flags);
 	fputc('(', out);
 	for (int i = 0; i < narg; i++) {
 		if (i)
 			fputc(',', out);
-		if (d && d->fn[i])
-			d->fn[i](out, &c, i);
-		else if (se && !(flags & KTR_DEC_RAW))
-			print_generic(out, &c, i);
-		else
-			ktr_print_num(out, args[i], flags);
+		print_arg(out, d, &c, i);
 	}
 	fputc(')', out);
 }

@@ -47,6 +47,12 @@ void ktr_decode_set_machine(const char *machine);
 void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg,
 			    const __u64 *args, int flags);
 
+/* Argument i of those alone, decoded as in the list above: "AT_FDCWD", "O_RDONLY". */
+void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg,
+			   const __u64 *args, int i, int flags);
+/* The kernel's name of argument i ("dfd", "filename"), NULL if unknown. */
+const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
+
 /*
  * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc", "0x7f..."
  * (mmap, brk, mremap), "-1 errno 2 No such file or directory (ENOENT)",

@@ -54,6 +54,14 @@ const char *ktr_bsd_errno_name(unsigned int sv_flags, int err)
 }
 
 /* BSD kdump: "(a,b,c)", each argument in hex ("0" for zero), or decimal with -d. */
+void ktr_bsd_print_arg(FILE *out, __u64 arg, int flags)
+{
+	if (flags & KTR_DEC_DECIMAL)
+		fprintf(out, "%lld", (long long)arg);
+	else
+		fprintf(out, "%#llx", (unsigned long long)arg);
+}
+
 void ktr_bsd_print_args(FILE *out, int narg, const __u64 *args, int flags)
 {
 	int i;
@@ -64,10 +72,7 @@ void ktr_bsd_print_args(FILE *out, int narg, const __u64 *args, int flags)
 	for (i = 0; i < narg; i++) {
 		if (i)
 			fputc(',', out);
-		if (flags & KTR_DEC_DECIMAL)
-			fprintf(out, "%lld", (long long)args[i]);
-		else
-			fprintf(out, "%#llx", (unsigned long long)args[i]);
+		ktr_bsd_print_arg(out, args[i], flags);
 	}
 	fputc(')', out);
 }

@@ -129,6 +129,7 @@ const char *ktr_scdec_name_at(size_t i);
 /* decode_bsd.c: the BSD side of ktr_syscall_name(), ktr_print_syscall_args(), ktr_print_sysret() */
 const char *ktr_bsd_syscall_name(unsigned int sv_flags, long nr);
 void ktr_bsd_print_args(FILE *out, int narg, const __u64 *args, int flags);
+void ktr_bsd_print_arg(FILE *out, __u64 arg, int flags);
 void ktr_bsd_print_sysret(FILE *out, unsigned int sv_flags, int error, __s64 retval, int flags);
 
 #endif /* KTRACEB_DECODE_INT_H */

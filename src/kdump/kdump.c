@@ -22,7 +22,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kdump [-cdEGHlnRsSTY] [-f trfile|-] [-m maxdata] [-p pid] "
+	fprintf(stderr, "usage: kdump [-cdEGHJlnPRsSTY] [-f trfile|-] [-m maxdata] [-p pid] "
 			"[-t trstr]\n");
 	exit(1);
 }
@@ -40,11 +40,45 @@ static int parse_num(const char *s, long min, long max)
 	return (int)v;
 }
 
+/*
+ * -J and -P write data, not columns: the text's layout and time options
+ * mean nothing there (-J has every time and the syscall number, -P has no
+ * CPU), nor does another view.  -P's document ends at end of file, which
+ * -l never reaches.
+ */
+static void check_json_opts(unsigned int flags)
+{
+	static const struct {
+		unsigned int flag;
+		char letter;
+		unsigned int not_with; /* KD_JSON, KD_CHROME */
+	} opts[] = {
+		{ KD_TIDCOL, 'H', KD_JSON | KD_CHROME },
+		{ KD_ABSTIME, 'T', KD_JSON | KD_CHROME },
+		{ KD_ELAPSED, 'E', KD_JSON | KD_CHROME },
+		{ KD_RELTIME, 'R', KD_JSON | KD_CHROME },
+		{ KD_SUMMARY, 'Y', KD_JSON | KD_CHROME },
+		{ KD_TREE, 'G', KD_JSON | KD_CHROME },
+		{ KD_SYSNR, 'S', KD_JSON },
+		{ KD_CPU, 'c', KD_CHROME },
+		{ KD_FOLLOW, 'l', KD_CHROME },
+		{ KD_CHROME, 'P', KD_JSON },
+	};
+	unsigned int sink = flags & (KD_JSON | KD_CHROME);
+
+	if (!sink)
+		return;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if ((flags & opts[i].flag) && (opts[i].not_with & sink))
+			errx(1, "-%c cannot be used with -%c", (sink & KD_JSON) ? 'J' : 'P',
+			     opts[i].letter);
+}
+
 static void parse_args(int argc, char **argv, struct kdump_opts *o, const char **file)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "cdEf:GHlm:np:RsSTt:Y")) != -1) {
+	while ((ch = getopt(argc, argv, "cdEf:GHJlm:np:PRsSTt:Y")) != -1) {
 		switch (ch) {
 		case 'c':
 			o->flags |= KD_CPU;
@@ -64,6 +98,9 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 		case 'H':
 			o->flags |= KD_TIDCOL;
 			break;
+		case 'J':
+			o->flags |= KD_JSON;
+			break;
 		case 'l':
 			o->flags |= KD_FOLLOW;
 			break;
@@ -76,6 +113,9 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 		case 'p':
 			o->pid = parse_num(optarg, 0, INT_MAX);
 			o->flags |= KD_PIDSEL;
+			break;
+		case 'P':
+			o->flags |= KD_CHROME;
 			break;
 		case 'R':
 			o->flags |= KD_RELTIME;
@@ -106,6 +146,7 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 	if (optind != argc || ((o->flags & KD_SUMMARY) && (o->flags & KD_FOLLOW)) ||
 	    ((o->flags & KD_SUMMARY) && (o->flags & KD_TREE)))
 		usage();
+	check_json_opts(o->flags);
 }
 
 static void fail(int rc, const char *file, const struct ktr_reader *r)
@@ -120,6 +161,8 @@ static void fail(int rc, const char *file, const struct ktr_reader *r)
 		errx(1, "%s: not a dump", file);
 	case -EPROTO:
 		errx(1, "unknown record type %d", ktr_reader__header(r)->ktr_type);
+	case -EILSEQ:
+		errx(1, "%s: corrupt compressed data: %s", file, ktr_reader__gzip_why(r));
 	default:
 		errno = -rc;
 		err(1, "%s", file);
@@ -147,6 +190,8 @@ int main(int argc, char **argv)
 	rc = kdump__run(kd, r);
 	if (rc == 0)
 		rc = kdump__finish(kd);
+	else if (o.flags & (KD_JSON | KD_CHROME))
+		kdump__finish(kd); /* JSON output stays whole up to the error */
 	if (rc)
 		fail(rc, file, r);
 	bad = kdump__ninvalid(kd);

@@ -34,6 +34,8 @@
 #define KD_FOLLOW 0x0200 /* -l: flush after each record */
 #define KD_TRSEL 0x0400 /* -t: only the types in opts.trpoints */
 #define KD_TREE 0x0800 /* -G: the span tree (kdump_tree.c) instead of records */
+#define KD_JSON 0x1000 /* -J: JSON lines (kdump_json.c) */
+#define KD_CHROME 0x2000 /* -P: a Chrome trace-event timeline (kdump_chrome.c) */
 
 #define KD_MAXDATA_DEFAULT 64 /* -m default, as DragonFly kdump; 0 = unlimited */
 

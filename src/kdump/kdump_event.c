@@ -45,6 +45,15 @@ __s64 kd_event__ns(struct kdump *kd, const struct ktr_header *h)
 	return (__s64)((__u64)h->ktr_time_sec * 1000000000ull + (__u64)h->ktr_time_usec * 1000ull);
 }
 
+__s64 kd_event__wall_ns(const struct kdump *kd, const struct ktr_header *h)
+{
+	if (kd->have_fileinfo)
+		return (__s64)((__u64)kd->wall_offset_ns + h->ktr_mono_ns);
+	if (kd->fmt.sys != KD_SYS_KTRACEB && kd->fmt.sys != KD_SYS_DRAGONFLY)
+		return (__s64)h->ktr_mono_ns; /* the BSD's own ns (kdump_bsd.c) */
+	return (__s64)((__u64)h->ktr_time_sec * 1000000000ull + (__u64)h->ktr_time_usec * 1000ull);
+}
+
 static int event__call(struct kdump *kd, struct kd_event *ev)
 {
 	struct ktr_syscall sc;

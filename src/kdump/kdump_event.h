@@ -5,15 +5,17 @@
  * each, once, into a typed event, keeping all per-process and per-thread
  * state (the ABI of each process, each thread's last CALL, its open spans,
  * the trace's machine and clock) in one place; the event goes to one sink,
- * the output: the text (kdump_print.c), the summary (-Y, kdump_summary.c)
- * or the span tree (-G, kdump_tree.c).  A sink reads events and writes its
- * output; it never calls another sink.
+ * the output: the text (kdump_print.c), the summary (-Y, kdump_summary.c),
+ * the span tree (-G, kdump_tree.c), JSON lines (-J, kdump_json.c) or the
+ * Chrome trace-event timeline (-P, kdump_chrome.c).  A sink reads events
+ * and writes its output; it never calls another sink.
  */
 #ifndef KTRACEB_KDUMP_EVENT_H
 #define KTRACEB_KDUMP_EVENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "ktraceb/ktr.h"
 #include "kdump_user.h"
 
@@ -70,6 +72,18 @@ int kd_event__decode(struct kdump *kd, const struct ktr_header *h, const void *d
  */
 __s64 kd_event__ns(struct kdump *kd, const struct ktr_header *h);
 
+/* A record's wall clock time in ns since the epoch (kdump -T). */
+__s64 kd_event__wall_ns(const struct kdump *kd, const struct ktr_header *h);
+
+/*
+ * The text view's body of a record (what follows its tag) on out, for the
+ * sinks that show it as a value: 0, -EINVAL for an invalid record (not
+ * counted), -ENOENT for a record the text view does not show.
+ */
+int kd_print_body(struct kdump *kd, const struct kd_event *ev, FILE *out);
+/* The text view's tag of a record type ("CALL", "RET "), NULL if it shows none. */
+const char *kd_print_tag(const struct kdump *kd, int type);
+
 /* A syscall's name for output: "openat", "openat[257]" with -S, "[999]". */
 void kd_fmt_scname(const struct kdump *kd, char *buf, size_t size, unsigned int sv_flags,
 		   int code);
@@ -82,5 +96,7 @@ struct kd_sink {
 extern const struct kd_sink kd_sink_text;
 extern const struct kd_sink kd_sink_summary;
 extern const struct kd_sink kd_sink_tree;
+extern const struct kd_sink kd_sink_json; /* -J, kdump_json.c */
+extern const struct kd_sink kd_sink_chrome; /* -P, kdump_chrome.c */
 
 #endif /* KTRACEB_KDUMP_EVENT_H */

@@ -35,6 +35,8 @@ struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
 	kd->out = out;
 	kd->sink = (opts->flags & KD_SUMMARY) ? &kd_sink_summary :
 		   (opts->flags & KD_TREE)    ? &kd_sink_tree :
+		   (opts->flags & KD_JSON)    ? &kd_sink_json :
+		   (opts->flags & KD_CHROME)  ? &kd_sink_chrome :
 						&kd_sink_text;
 	ktr_decode_set_machine("x86_64"); /* until the file's INFO record says */
 	return kd;
@@ -46,6 +48,8 @@ void kdump__free(struct kdump *kd)
 		return;
 	kd_summary__free(kd->sum);
 	kd_tp__free(kd->tp);
+	kd_jsonout__free(kd);
+	kd_chrome__free(kd);
 	kd_map__free(&kd->abi);
 	kd_map__free(&kd->calls);
 	kd_threads__free(kd);
@@ -385,16 +389,8 @@ static void print_times(struct kdump *kd, const struct ktr_header *h)
 		kd->have_first = 1;
 		kd->first_ns = kd->prev_ns = ns;
 	}
-	if (f & KD_ABSTIME) {
-		if (kd->have_fileinfo)
-			print_ns(kd->out, (__s64)((__u64)kd->wall_offset_ns + h->ktr_mono_ns));
-		else if (kd->fmt.sys != KD_SYS_KTRACEB && kd->fmt.sys != KD_SYS_DRAGONFLY)
-			print_ns(kd->out,
-				 (__s64)h->ktr_mono_ns); /* the BSD's own ns (kdump_bsd.c) */
-		else
-			print_ns(kd->out, (__s64)((__u64)h->ktr_time_sec * 1000000000ull +
-						  (__u64)h->ktr_time_usec * 1000ull));
-	}
+	if (f & KD_ABSTIME)
+		print_ns(kd->out, kd_event__wall_ns(kd, h));
 	if (f & KD_ELAPSED)
 		print_ns(kd->out, (__s64)((__u64)ns - (__u64)kd->first_ns));
 	if (f & KD_RELTIME)
@@ -439,25 +435,53 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 	return true;
 }
 
+/* The text printer of a record type and its tag, or NULL where the text shows none. */
+static printer_fn printer_of(const struct kdump *kd, int type, const char **tag)
+{
+	printer_fn bsd = kd->fmt.sys != KD_SYS_KTRACEB ? kd_bsd_printer(type, tag) : NULL;
+
+	if (bsd)
+		return bsd;
+	if (type <= 0 || type > KTR_TYPE_MAX || !printers[type].print)
+		return NULL;
+	*tag = printers[type].tag;
+	return printers[type].print;
+}
+
+const char *kd_print_tag(const struct kdump *kd, int type)
+{
+	const char *tag = NULL;
+
+	return printer_of(kd, type, &tag) ? tag : NULL;
+}
+
+int kd_print_body(struct kdump *kd, const struct kd_event *ev, FILE *out)
+{
+	const char *tag;
+	printer_fn print = printer_of(kd, ev->h->ktr_type, &tag);
+	FILE *saved = kd->out;
+	int err;
+
+	if (!print)
+		return -ENOENT;
+	kd->out = out;
+	err = print(kd, ev);
+	kd->out = saved;
+	return err ? -EINVAL : 0;
+}
+
 static void print_record(struct kdump *kd, const struct kd_event *ev)
 {
 	int type = ev->h->ktr_type;
 	const char *tag;
-	printer_fn bsd = kd->fmt.sys != KD_SYS_KTRACEB ? kd_bsd_printer(type, &tag) : NULL;
+	printer_fn print = printer_of(kd, type, &tag);
 
 	print_prefix(kd, ev->h);
-	if (bsd) {
-		fprintf(kd->out, "%s  ", tag);
-		if (bsd(kd, ev)) {
-			fputs("invalid record", kd->out);
-			kd->ninvalid++;
-		}
-		fputc('\n', kd->out);
-	} else if (type <= 0 || type > KTR_TYPE_MAX) {
+	if (!print) {
 		fprintf(kd->out, "UNKNOWN(%d)\n", type);
 	} else {
-		fprintf(kd->out, "%s  ", printers[type].tag);
-		if (printers[type].print(kd, ev)) {
+		fprintf(kd->out, "%s  ", tag);
+		if (print(kd, ev)) {
 			fputs("invalid record", kd->out);
 			kd->ninvalid++;
 		}
@@ -519,10 +543,7 @@ static int text__event(struct kdump *kd, const struct kd_event *ev)
 {
 	int type = ev->h->ktr_type;
 
-	const char *tag;
-
-	if (type > 0 && type <= KTR_TYPE_MAX && !printers[type].print &&
-	    (kd->fmt.sys == KD_SYS_KTRACEB || !kd_bsd_printer(type, &tag)))
+	if (type > 0 && type <= KTR_TYPE_MAX && !kd_print_tag(kd, type))
 		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
 	if (!join__take(kd, ev))
 		print_record(kd, ev);

@@ -43,6 +43,8 @@ void kd_map__free(struct kd_map *m);
 struct kd_summary;
 struct kd_tp;
 struct kd_thread;
+struct kd_jsonout;
+struct kd_chrome;
 struct kd_sink;
 
 struct kdump {
@@ -62,6 +64,9 @@ struct kdump {
 	unsigned long ninvalid;
 	struct kd_summary *sum;
 	struct kd_tp *tp; /* kernel event formats (kdump_tp.h) */
+	struct kd_jsonout *jo; /* -J, -P: the decoders' text caught (kdump_jsonout.c) */
+	struct kd_chrome *chrome; /* -P: the timeline's threads (kdump_chrome.c) */
+	int sink_started; /* -J, -P: the output's head written */
 	struct kd_map calls; /* tid -> code of its last CALL (names sigreturn's RET) */
 	struct kd_map threads; /* tid -> v1 = its struct kd_thread (kdump_user.h) */
 	struct kd_thread *thread_list;
@@ -83,5 +88,7 @@ void kd_putquoted(FILE *out, const unsigned char *p, size_t len);
 void kd_dump_data(FILE *out, const unsigned char *p, size_t len);
 
 void kd_summary__free(struct kd_summary *s);
+void kd_jsonout__free(struct kdump *kd);
+void kd_chrome__free(struct kdump *kd);
 
 #endif /* KTRACEB_KDUMP_PRIV_H */

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "kdump_bsd.h"
+#include "kdump_gz.h"
 #include "kdump_reader.h"
 
 /* kdump -l polls a growing file at this interval (BSD kdump sleeps 1 s). */
@@ -28,6 +29,8 @@ struct ktr_reader {
 	size_t peek_len, peek_off;
 	unsigned char *conv; /* a foreign payload in ktraceb's layout */
 	size_t conv_cap;
+	bool sniffed; /* the first bytes were looked at for gzip's magic */
+	struct kd_gz *gz; /* a compressed trace (ktraceb -z): all bytes come through it */
 };
 
 struct ktr_reader *ktr_reader__open(FILE *in, int flags)
@@ -49,6 +52,7 @@ void ktr_reader__close(struct ktr_reader *r)
 	free(r->buf);
 	free(r->peek);
 	free(r->conv);
+	kd_gz__close(r->gz);
 	free(r);
 }
 
@@ -62,13 +66,49 @@ const struct kd_bsd_fmt *ktr_reader__format(const struct ktr_reader *r)
 	return &r->fmt;
 }
 
+const char *ktr_reader__gzip_why(const struct ktr_reader *r)
+{
+	return r->gz ? kd_gz__why(r->gz) : "";
+}
+
+/* The file's bytes, decompressed if it is compressed: fread() of them. */
+static size_t in_read(struct ktr_reader *r, unsigned char *dst, size_t n)
+{
+	return r->gz ? kd_gz__read(r->gz, dst, n) : fread(dst, 1, n, r->in);
+}
+
+/* After in_read() gave nothing: -errno for an error, else 0 (end of the input). */
+static int in_error(struct ktr_reader *r)
+{
+	if (r->gz)
+		return kd_gz__error(r->gz);
+	if (ferror(r->in))
+		return errno ? -errno : -EIO; /* EISDIR, ... */
+	return 0;
+}
+
+/* Follow mode: read again past the end of the input. */
+static void in_clearerr(struct ktr_reader *r)
+{
+	if (r->gz)
+		kd_gz__clearerr(r->gz);
+	else
+		clearerr(r->in);
+}
+
+/* The end of the input, reached: at a record boundary, or not? */
+static bool in_eof(struct ktr_reader *r)
+{
+	return r->gz ? kd_gz__eof(r->gz) : feof(r->in);
+}
+
 /* fread(), from what detection read first. */
 static size_t src_read(struct ktr_reader *r, unsigned char *dst, size_t n)
 {
 	size_t k = r->peek_len - r->peek_off;
 
 	if (k == 0)
-		return fread(dst, 1, n, r->in);
+		return in_read(r, dst, n);
 	if (k > n)
 		k = n;
 	memcpy(dst, r->peek + r->peek_off, k);
@@ -113,14 +153,16 @@ static int fill(struct ktr_reader *r, size_t need)
 		r->have += n;
 		if (n > 0)
 			continue;
-		if (ferror(r->in))
-			return errno ? -errno : -EIO; /* EISDIR, ... */
+		err = in_error(r);
+		if (err)
+			return err;
 		if (r->flags & KTR_READER_FOLLOW) {
-			clearerr(r->in);
+			in_clearerr(r);
 			nanosleep(&pause, NULL);
 			continue;
 		}
-		return r->have == 0 ? 1 : -ENODATA;
+		/* a gzip member cut short is data too short, even between records */
+		return r->have == 0 && !(r->gz && kd_gz__cut(r->gz)) ? 1 : -ENODATA;
 	}
 	return 0;
 }
@@ -143,26 +185,64 @@ static int peek_more(struct ktr_reader *r, size_t want)
 	static const struct timespec pause = { 0, FOLLOW_NSEC };
 	unsigned char *nb;
 	size_t n;
+	int err;
 
 	nb = realloc(r->peek, want);
 	if (!nb)
 		return -ENOMEM;
 	r->peek = nb;
 	while (r->peek_len < want) {
-		n = fread(r->peek + r->peek_len, 1, want - r->peek_len, r->in);
+		n = in_read(r, r->peek + r->peek_len, want - r->peek_len);
 		r->peek_len += n;
 		if (n > 0)
 			continue;
-		if (ferror(r->in))
-			return errno ? -errno : -EIO;
+		err = in_error(r);
+		if (err)
+			return err;
 		/* -l on a file not yet holding one header: wait for it */
 		if ((r->flags & KTR_READER_FOLLOW) && r->peek_len < sizeof(struct ktr_header)) {
-			clearerr(r->in);
+			in_clearerr(r);
 			nanosleep(&pause, NULL);
 			continue;
 		}
 		break;
 	}
+	return 0;
+}
+
+/*
+ * A compressed trace (ktraceb -z) by gzip's magic: from then on every byte
+ * comes through the decompressor.  Anything else keeps the bytes looked
+ * at in the peek buffer.  0 or -errno.
+ */
+static int sniff_gzip(struct ktr_reader *r)
+{
+	static const struct timespec pause = { 0, FOLLOW_NSEC };
+	unsigned char head[2];
+	size_t have = 0, n;
+
+	r->sniffed = true;
+	while (have < sizeof(head)) {
+		n = fread(head + have, 1, sizeof(head) - have, r->in);
+		have += n;
+		if (n > 0)
+			continue;
+		if (ferror(r->in))
+			return errno ? -errno : -EIO;
+		if (!(r->flags & KTR_READER_FOLLOW))
+			break;
+		clearerr(r->in);
+		nanosleep(&pause, NULL);
+	}
+	if (have == sizeof(head) && head[0] == KD_GZ_MAGIC0 && head[1] == KD_GZ_MAGIC1) {
+		r->gz = kd_gz__open(r->in, head, have);
+		return r->gz ? 0 : -errno;
+	}
+	r->peek = malloc(sizeof(head));
+	if (!r->peek)
+		return -ENOMEM;
+	memcpy(r->peek, head, have);
+	r->peek_len = have;
 	return 0;
 }
 
@@ -178,6 +258,8 @@ static int detect(struct ktr_reader *r)
 	int err;
 
 	r->detected = true;
+	if (!r->sniffed && (err = sniff_gzip(r)))
+		return err;
 	err = peek_more(r, hsz);
 	if (err)
 		return err;
@@ -186,7 +268,7 @@ static int detect(struct ktr_reader *r)
 	err = peek_more(r, DETECT_WINDOW);
 	if (err)
 		return err;
-	if (kd_bsd__detect(r->peek, r->peek_len, feof(r->in), &r->fmt) == 0)
+	if (kd_bsd__detect(r->peek, r->peek_len, in_eof(r), &r->fmt) == 0)
 		return 0;
 	memset(&r->fmt, 0, sizeof(r->fmt));
 	memcpy(&h, r->peek, hsz);

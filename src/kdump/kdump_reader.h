@@ -11,6 +11,9 @@
  *  - In follow mode, EOF in the middle of a record keeps the bytes read so
  *    far and waits for the rest: the stream never loses synchronisation.
  *  - The payload is followed by one NUL byte that is not part of ktr_len.
+ *  - A file starting with gzip's magic (ktraceb -z) is read through a
+ *    streamed decompressor (kdump_gz.h), one or more members, with all of
+ *    the above holding of its decompressed bytes.
  */
 #ifndef KTRACEB_KDUMP_READER_H
 #define KTRACEB_KDUMP_READER_H
@@ -41,7 +44,10 @@ struct ktr_reader *ktr_reader__open(FILE *in, int flags);
  *   -ENODATA  the file ends inside a header or a payload ("data too short")
  *   -ENOEXEC  the file is no system's ktrace file ("not a dump")
  *   -EPROTO   a foreign file's record has a type its system does not have
+ *   -EILSEQ   a compressed file's data is corrupt (ktr_reader__gzip_why())
  *   -ENOMEM, -EIO
+ * A compressed file that ends inside a gzip member is -ENODATA after its
+ * last whole record, even at a record boundary.
  * After an error, ktr_reader__header() is the header that caused it.
  */
 int ktr_reader__next(struct ktr_reader *r, struct ktr_record *rec);
@@ -55,6 +61,9 @@ const struct ktr_header *ktr_reader__header(const struct ktr_reader *r);
  */
 struct kd_bsd_fmt;
 const struct kd_bsd_fmt *ktr_reader__format(const struct ktr_reader *r);
+
+/* zlib's words for corrupt compressed data (-EILSEQ), or "". */
+const char *ktr_reader__gzip_why(const struct ktr_reader *r);
 
 void ktr_reader__close(struct ktr_reader *r);
 

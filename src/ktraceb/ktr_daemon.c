@@ -232,6 +232,28 @@ void ktr_daemon__csw(struct daemon *d, bool want)
 	}
 }
 
+/* Does any trace need sys_enter (anything but a compact recorder)? */
+static bool daemon__want_enter(const struct daemon *d)
+{
+	for (unsigned int r = 1; r < d->files.cap; r++) {
+		const struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+
+		if (f && !(f->flight && (ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_COMPACT)))
+			return true;
+	}
+	return false;
+}
+
+void ktr_daemon__enter(struct daemon *d)
+{
+	bool want = daemon__want_enter(d);
+
+	if (ktr_loader__attach_enter(d->skel, want) < 0)
+		syslog(LOG_WARNING, "cannot attach the syscall entry program");
+	else if (want && d->pinned)
+		ktr_pin__keep(d->skel, true); /* its link outlives us with the others */
+}
+
 /*
  * The ring itself failed (not a file): no record can reach any file any
  * more, so every trace ends, saying why.
@@ -309,6 +331,8 @@ static void daemon__tick(struct daemon *d)
 	 * them again without loading them again.
 	 */
 	ktr_daemon__pins(d);
+	if (d->files.used && !d->detached)
+		ktr_daemon__enter(d);
 	if (!d->files.used && !d->detached) {
 		ktr_loader__detach(d->skel);
 		d->detached = true;
@@ -461,6 +485,8 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 		free(keys);
 	}
 	err = ktr_loader__attach(skel);
+	if (!err)
+		ktr_daemon__enter(d);
 	ktr_pin__drop_old_links();
 	if (err) {
 		*why = "cannot attach the BPF programs";

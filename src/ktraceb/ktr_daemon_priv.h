@@ -73,6 +73,12 @@ void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid);
  * at each tick, and at once when a recording starts (ktr_pin.h).
  */
 void ktr_daemon__pins(struct daemon *d);
+/*
+ * Attach sys_enter while a trace needs it, detach it when only compact
+ * recorders are left (they keep returns only): at each tick, and as a
+ * trace starts (ktr_request.c), before its processes are set.
+ */
+void ktr_daemon__enter(struct daemon *d);
 int ktr_daemon__attach(struct daemon *d);
 
 /* ktr_conn.c */

@@ -333,7 +333,7 @@ static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 }
 
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
-		    unsigned int flight_flags, char *msg)
+		    unsigned int flight_flags, bool gzip, char *msg)
 {
 	struct ktr_tracefile *f;
 	const char *why;
@@ -346,6 +346,12 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 			ktr_proto__msg_add(msg, "trace file: already %s\n",
 					   t->v[r].flight ? "a recorder's (-R)" :
 							    "a trace's, not a recorder's");
+			return -EBUSY;
+		}
+		/* one file, one stream: never deflate data mixed with plain records */
+		if (ktr_writer__gzip(t->v[r].w) != gzip) {
+			ktr_proto__msg_add(msg, "trace file: already traced into %s\n",
+					   gzip ? "uncompressed, not with -z" : "compressed (-z)");
 			return -EBUSY;
 		}
 		return r;
@@ -371,7 +377,7 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	}
 	f = &t->v[r];
 	memset(f, 0, sizeof(*f));
-	f->w = ktr_writer__new(fd, c->uid, c->gid);
+	f->w = ktr_writer__new(fd, c->uid, c->gid, gzip);
 	if (f->w && flight_bytes)
 		f->flight = files__flight_new(t, r, c, fd, &st, flight_bytes, flight_flags);
 	if (!f->w || (flight_bytes && !f->flight)) {
@@ -417,12 +423,35 @@ static int files__grow(struct ktr_files *t, __u32 r)
 	return 0;
 }
 
+/*
+ * Does the file at fd (open for writing only) start with gzip's magic?  A
+ * recording dumped with -z goes on compressed under a new daemon; one not
+ * dumped yet cannot tell, and is written uncompressed.  Called as its owner.
+ */
+static bool files__starts_gzip(int fd)
+{
+	unsigned char magic[2];
+	char link[64];
+	bool gz;
+	int rfd;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	/* no O_NOFOLLOW: the link is proc's magic one to fd's own file */
+	rfd = open(link, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0)
+		return false;
+	gz = pread(rfd, magic, sizeof(magic), 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	close(rfd);
+	return gz;
+}
+
 int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why)
 {
 	const struct ktr_flight_meta *m = ktr_flight__meta(fl);
 	struct ktr_saved_creds saved;
 	struct ktr_tracefile *f;
 	struct stat st;
+	bool gzip = false;
 	int fd = -1, err;
 
 	*why = "no room for it";
@@ -435,6 +464,8 @@ int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const 
 		fd = open(m->path,
 			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	err = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		gzip = files__starts_gzip(fd);
 	ktr_creds__restore(&saved);
 	if (fd < 0)
 		return err ? err : -EPERM;
@@ -446,7 +477,7 @@ int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const 
 	}
 	f = &t->v[r];
 	memset(f, 0, sizeof(*f));
-	f->w = ktr_writer__new(fd, m->uid, m->gid);
+	f->w = ktr_writer__new(fd, m->uid, m->gid, gzip);
 	if (!f->w) {
 		*why = strerror(ENOMEM);
 		close(fd);

@@ -92,9 +92,13 @@ struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
  * path), created if new, after the join rules above.  -errno with a line
  * for the caller appended to msg (KTR_REPLY_MSG_MAX) if refused.
  */
-/* flight_bytes > 0: a recorder (ktr_flight.h) of that size and flight_flags. */
+/*
+ * flight_bytes > 0: a recorder (ktr_flight.h) of that size and flight_flags.
+ * gzip: a new file is written gzip-compressed (ktr_writer.h); an existing
+ * one is joined only if it is written the same way.
+ */
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
-		    unsigned int flight_flags, char *msg);
+		    unsigned int flight_flags, bool gzip, char *msg);
 /* The file at fd, if c may act on it as on its own trace (join's rules); -errno, msg. */
 /*
  * A recording a dead daemon left (ktr_pin.h) back at its route r, its file

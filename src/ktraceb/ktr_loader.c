@@ -138,6 +138,12 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	 * by the daemon only while some process is traced with 'w'.
 	 */
 	bpf_program__set_autoattach(skel->progs.ktr_csw_switch, false);
+	/*
+	 * sys_enter runs on every syscall machine-wide: attached by the daemon
+	 * only while some trace needs it (a compact recorder needs only
+	 * sys_exit's returns).
+	 */
+	bpf_program__set_autoattach(skel->progs.ktr_syscall_enter, false);
 	/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
 	bpf_program__set_autoattach(skel->progs.ktr_usdt_record, false);
 	/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
@@ -171,7 +177,30 @@ fail:
 
 void ktr_loader__detach(struct ktraceb_bpf *skel)
 {
+	const struct bpf_object_skeleton *s = skel->skeleton;
+
+	/* a pinned link would outlive its destruction: the programs must go */
+	for (int i = 0; i < s->prog_cnt; i++)
+		if (*s->progs[i].link && bpf_link__pin_path(*s->progs[i].link))
+			bpf_link__unpin(*s->progs[i].link);
 	ktraceb_bpf__detach(skel);
+}
+
+int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want)
+{
+	struct bpf_link **link = &skel->links.ktr_syscall_enter;
+
+	if (want && !*link) {
+		*link = bpf_program__attach(skel->progs.ktr_syscall_enter);
+		if (!*link)
+			return -errno;
+	} else if (!want && *link) {
+		if (bpf_link__pin_path(*link))
+			bpf_link__unpin(*link);
+		bpf_link__destroy(*link);
+		*link = NULL;
+	}
+	return 0;
 }
 
 int ktr_loader__attach(struct ktraceb_bpf *skel)

@@ -37,5 +37,11 @@ void ktr_loader__destroy(struct ktraceb_bpf *skel);
  */
 void ktr_loader__detach(struct ktraceb_bpf *skel);
 int ktr_loader__attach(struct ktraceb_bpf *skel);
+/*
+ * The sys_enter program, attached apart (want) or detached: every syscall
+ * on the machine pays for it, and only CALL records and argument captures
+ * need it.  0 or -errno.
+ */
+int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want);
 
 #endif /* KTRACEB_KTR_LOADER_H */

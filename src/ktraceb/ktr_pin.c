@@ -10,6 +10,8 @@
 #include <syslog.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <linux/magic.h>
@@ -20,6 +22,7 @@
 #include "build_id.h"
 #include "ktraceb.skel.h"
 #include "ktr_pin.h"
+#include "ktr_proto.h"
 
 #define RING_PREFIX "flight-"
 #define LINK_PREFIX "link-"
@@ -55,6 +58,24 @@ static int pin__remove_dir(const char *dir)
 	return rings;
 }
 
+/*
+ * Does the daemon of build id run (its socket answers)?  Builds may run
+ * side by side: only a dead one's pins are ours to remove.
+ */
+static bool pin__build_alive(const char *id)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	bool alive;
+
+	if (sock < 0)
+		return true; /* cannot tell: leave it */
+	snprintf(sa.sun_path, sizeof(sa.sun_path), KTR_SOCK_SHARED_FMT, id);
+	alive = connect(sock, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN;
+	close(sock);
+	return alive;
+}
+
 bool ktr_pin__init(void)
 {
 	DIR *dp;
@@ -75,7 +96,7 @@ bool ktr_pin__init(void)
 		int rings;
 
 		if (de->d_name[0] == '.' || strcmp(de->d_name, KTRACEB_BUILD_ID) == 0 ||
-		    strlen(de->d_name) > 64)
+		    strlen(de->d_name) > 64 || pin__build_alive(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, de->d_name);
 		rings = pin__remove_dir(path);
@@ -127,7 +148,9 @@ int ktr_pin__old_procs(void)
 	return bpf_obj_get(path);
 }
 
-void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *pin), void *ctx)
+/* fn(ctx, name, path) for each pin of this build whose name starts with prefix. */
+static void pin__each(const char *prefix, void (*fn)(void *ctx, const char *name, const char *path),
+		      void *ctx)
 {
 	DIR *dp = pin_dir[0] ? opendir(pin_dir) : NULL;
 	struct dirent *de;
@@ -136,22 +159,39 @@ void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *p
 	if (!dp)
 		return;
 	while ((de = readdir(dp))) {
-		char *end;
-		unsigned long r;
-		int fd;
-
-		if (strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) != 0)
+		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", pin_dir, de->d_name);
-		r = strtoul(de->d_name + strlen(RING_PREFIX), &end, 10);
-		fd = *end || r == 0 || r > UINT32_MAX ? -1 : bpf_obj_get(path);
-		if (fd < 0) {
-			unlink(path);
-			continue;
-		}
-		fn(ctx, (__u32)r, fd, path);
+		fn(ctx, de->d_name, path);
 	}
 	closedir(dp);
+}
+
+struct old_rings {
+	void (*fn)(void *ctx, __u32 route, int fd, const char *pin);
+	void *ctx;
+};
+
+static void pin__old_ring(void *ctx, const char *name, const char *path)
+{
+	struct old_rings *o = ctx;
+	unsigned long r;
+	char *end;
+	int fd;
+
+	r = strtoul(name + strlen(RING_PREFIX), &end, 10);
+	fd = *end || r == 0 || r > UINT32_MAX ? -1 : bpf_obj_get(path);
+	if (fd < 0)
+		unlink(path); /* not a ring of ours */
+	else
+		o->fn(o->ctx, (__u32)r, fd, path);
+}
+
+void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *pin), void *ctx)
+{
+	struct old_rings o = { fn, ctx };
+
+	pin__each(RING_PREFIX, pin__old_ring, &o);
 }
 
 void ktr_pin__tidy(void)
@@ -160,22 +200,17 @@ void ktr_pin__tidy(void)
 		rmdir(pin_dir); /* only when empty */
 }
 
+static void pin__unlink(void *ctx, const char *name, const char *path)
+{
+	(void)ctx;
+	(void)name;
+	unlink(path);
+}
+
 void ktr_pin__drop_old_links(void)
 {
-	DIR *dp = pin_dir[0] ? opendir(pin_dir) : NULL;
-	struct dirent *de;
-	char path[PATH_MAX];
-
-	if (!dp)
-		return;
-	while ((de = readdir(dp))) {
-		if (strncmp(de->d_name, LINK_PREFIX, strlen(LINK_PREFIX)) != 0 &&
-		    strcmp(de->d_name, "procs") != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", pin_dir, de->d_name);
-		unlink(path);
-	}
-	closedir(dp);
+	pin__each(LINK_PREFIX, pin__unlink, NULL);
+	pin__each("procs", pin__unlink, NULL);
 	ktr_pin__tidy();
 }
 
@@ -195,14 +230,15 @@ int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
 		if (!link)
 			continue;
 		snprintf(path, sizeof(path), "%s/" LINK_PREFIX "%s", pin_dir, s->progs[i].name);
-		if (keep && !err)
-			err = bpf_link__pin(link, path);
+		if (keep && !err && !bpf_link__pin_path(link))
+			err = bpf_link__pin(link,
+					    path); /* links attached since the last call too */
 		else if (!keep && bpf_link__pin_path(link))
 			bpf_link__unpin(link);
 	}
 	snprintf(path, sizeof(path), "%s/procs", pin_dir);
-	if (keep && !err)
-		err = bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 ? -errno : 0;
+	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 && errno != EEXIST)
+		err = -errno;
 	if (!keep || err)
 		unlink(path);
 	if (err && keep)

@@ -8,7 +8,8 @@
  * the next daemon adopts what is pinned (ktr_daemon.c), writes the frozen
  * rings and keeps recording the others.  Pins exist only while recordings
  * do: the last one's end removes them, and a daemon of another build
- * removes (and logs) what an older one left.
+ * removes (and logs) what a dead one of an older build left (a build whose
+ * daemon still answers keeps its own).
  */
 #ifndef KTRACEB_KTR_PIN_H
 #define KTRACEB_KTR_PIN_H
@@ -50,7 +51,10 @@ void ktr_pin__tidy(void);
 /* Drop a dead daemon's links: its programs stop (ours are attached by then). */
 void ktr_pin__drop_old_links(void);
 
-/* Pin (keep true) or unpin the procs map and every attached link of skel. */
+/*
+ * Pin (keep true) or unpin the procs map and every attached link of skel;
+ * pinning again pins the links attached since.
+ */
 int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep);
 
 #endif /* KTRACEB_KTR_PIN_H */

@@ -52,7 +52,9 @@
 #define KTR_REQ_AWAIT_EXEC	0x4	/* command mode: record from its execve on;
 					   only for the caller's own child, not yet exec'd */
 #define KTR_TP_REQ_MAX		16	/* event names (or globs) per request */
-#define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC)
+#define KTR_REQ_GZIP		0x8	/* -z: a new trace file is written gzip-compressed */
+#define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
+				 KTR_REQ_GZIP)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_INHERIT)
 

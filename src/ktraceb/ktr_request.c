@@ -5,7 +5,8 @@
  * the caller pinned at accept (ktr_creds.h) before anything changes:
  * unknown ops, flags or facility bits are refused, KTRFAC_ROOT never comes
  * from a request, AWAIT_EXEC only names the caller's own child that has
- * not exec'd yet, and a trace file is joined only as ktr_files.h says.
+ * not exec'd yet, GZIP only comes with a SET, and a trace file is joined
+ * only as ktr_files.h says.
  */
 #include <errno.h>
 #include <limits.h>
@@ -228,7 +229,8 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		close(fd);
 		return 0;
 	}
-	r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags, msg);
+	r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
+			    req->flags & KTR_REQ_GZIP, msg);
 	if (r < 0) {
 		ktr_tp__set_free(set);
 		*err = r;
@@ -243,6 +245,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		ktr_proto__msg_add(msg, "cannot attach the BPF programs: %s\n", strerror(-*err));
 		return 0;
 	}
+	ktr_daemon__enter(d); /* before the processes are set: no CALL is missed */
 	n = request__collect(req, &pids, msg);
 	if (n == 0) {
 		*err = -ESRCH;

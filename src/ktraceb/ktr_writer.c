@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "ktraceb/ktr.h"
 #include "ktr_creds.h"
@@ -26,6 +27,9 @@ struct ktr_writer {
 	off_t committed; /* file size after the last whole flush */
 	unsigned long long records; /* whole records on disk */
 	unsigned long long pending; /* records in buf */
+	z_stream *z; /* -z: each write-out is one whole gzip member */
+	unsigned char *zbuf; /* its compressed bytes, deflateBound(WRITER_BUFSIZE) */
+	size_t zcap;
 };
 
 static int writer__check_regular(int fd, bool append, const char **why)
@@ -107,7 +111,25 @@ int ktr_tracefile_open(const char *path, bool append, const char **why)
 	return writer__open_fd(path, append, why);
 }
 
-struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid)
+/* The deflate state of a -z writer; 0 or -ENOMEM. */
+static int writer__gzip_init(struct ktr_writer *w)
+{
+	w->z = calloc(1, sizeof(*w->z));
+	if (!w->z)
+		return -ENOMEM;
+	/* 15 + 16: a gzip wrapper (RFC 1952) around the deflate data */
+	if (deflateInit2(w->z, KTR_WRITER_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK) {
+		free(w->z);
+		w->z = NULL;
+		return -ENOMEM;
+	}
+	w->zcap = deflateBound(w->z, WRITER_BUFSIZE) + 64;
+	w->zbuf = malloc(w->zcap);
+	return w->zbuf ? 0 : -ENOMEM;
+}
+
+struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid, bool gzip)
 {
 	struct ktr_writer *w = calloc(1, sizeof(*w));
 	char link[64], target[4096];
@@ -120,10 +142,9 @@ struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid)
 	n = readlink(link, target, sizeof(target) - 1);
 	target[n > 0 ? n : 0] = '\0';
 	w->path = strdup(n > 0 ? target : "trace file");
-	if (!w->buf || !w->path) {
-		free(w->buf);
-		free(w->path);
-		free(w);
+	if (!w->buf || !w->path || (gzip && writer__gzip_init(w))) {
+		w->fd = -1;
+		ktr_writer__free(w);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -137,6 +158,11 @@ struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid)
 int ktr_writer__fd(const struct ktr_writer *w)
 {
 	return w->fd;
+}
+
+bool ktr_writer__gzip(const struct ktr_writer *w)
+{
+	return w->z != NULL;
 }
 
 /* The whole records at the start of buf that fit in n bytes: their length. */
@@ -159,36 +185,86 @@ static size_t writer__whole(const char *buf, size_t n, unsigned long long *count
 	return off;
 }
 
-/* Write buf as the file's user; on a short write keep the whole records. */
-static int writer__write_out(struct ktr_writer *w)
+/*
+ * The bytes of src (n) to the file; on a short write, cut the file back to
+ * keep bytes and fail.  *done: what was written before the failure.
+ */
+static int writer__write_all(struct ktr_writer *w, const void *src, size_t n, size_t *done)
 {
-	size_t done = 0;
+	*done = 0;
+	while (*done < n) {
+		ssize_t k = write(w->fd, (const char *)src + *done, n - *done);
 
-	while (done < w->len) {
-		ssize_t n = write(w->fd, w->buf + done, w->len - done);
-
-		if (n < 0 && errno == EINTR)
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			unsigned long long fit;
-			size_t keep = writer__whole(w->buf, done, &fit);
-
-			w->error = n < 0 ? errno : ENOSPC;
-			/* keep every whole record that made it, drop the partial tail */
-			if (ftruncate(w->fd, w->committed + keep) < 0)
-				w->error = w->error ? w->error : errno;
-			w->committed += keep;
-			w->records += fit;
-			w->len = 0;
-			w->pending = 0;
-			return -w->error;
-		}
-		done += n;
+		if (k <= 0)
+			return k < 0 ? -errno : -ENOSPC;
+		*done += k;
 	}
-	w->committed += w->len;
+	return 0;
+}
+
+/* A failed write-out: the file cut back to committed + keep bytes, fit records. */
+static int writer__fail(struct ktr_writer *w, int err, size_t keep, unsigned long long fit)
+{
+	w->error = -err;
+	if (ftruncate(w->fd, w->committed + keep) < 0)
+		w->error = w->error ? w->error : errno;
+	w->committed += keep;
+	w->records += fit;
+	w->len = 0;
+	w->pending = 0;
+	return -w->error;
+}
+
+static void writer__done(struct ktr_writer *w, size_t bytes)
+{
+	w->committed += bytes;
 	w->records += w->pending;
 	w->len = 0;
 	w->pending = 0;
+}
+
+/* Write buf as the file's user; on a short write keep the whole records. */
+static int writer__write_out(struct ktr_writer *w)
+{
+	unsigned long long fit;
+	size_t done, keep;
+	int err = writer__write_all(w, w->buf, w->len, &done);
+
+	if (err) {
+		/* keep every whole record that made it, drop the partial tail */
+		keep = writer__whole(w->buf, done, &fit);
+		return writer__fail(w, err, keep, fit);
+	}
+	writer__done(w, w->len);
+	return 0;
+}
+
+/*
+ * -z: buf as one whole gzip member (header, deflate data, trailer), so the
+ * file is a valid multi-member gzip file after every write-out: a daemon
+ * killed, a full disk or an append later (-a, a recorder taken over) leaves
+ * every earlier member whole.  A member cut short is cut off altogether.
+ */
+static int writer__write_gzip(struct ktr_writer *w)
+{
+	size_t out, done;
+	int zerr, err;
+
+	w->z->next_in = (Bytef *)w->buf;
+	w->z->avail_in = w->len;
+	w->z->next_out = w->zbuf;
+	w->z->avail_out = w->zcap;
+	zerr = deflate(w->z, Z_FINISH);
+	out = w->zcap - w->z->avail_out;
+	deflateReset(w->z);
+	if (zerr != Z_STREAM_END)
+		return writer__fail(w, -EIO, 0, 0);
+	err = writer__write_all(w, w->zbuf, out, &done);
+	if (err)
+		return writer__fail(w, err, 0, 0);
+	writer__done(w, out);
 	return 0;
 }
 
@@ -207,7 +283,7 @@ int ktr_writer__flush(struct ktr_writer *w)
 		w->len = 0;
 		w->pending = 0;
 	} else {
-		err = writer__write_out(w);
+		err = w->z ? writer__write_gzip(w) : writer__write_out(w);
 	}
 	ktr_creds__restore(&saved);
 	return err;
@@ -273,6 +349,11 @@ void ktr_writer__free(struct ktr_writer *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
+	if (w->z) {
+		deflateEnd(w->z);
+		free(w->z);
+	}
+	free(w->zbuf);
 	free(w->buf);
 	free(w->path);
 	free(w);

@@ -45,7 +45,7 @@
 struct options {
 	const char *tracefile;
 	int facs;
-	bool facs_given, append, clear, clear_all, descend, foreground, ring_given, dump;
+	bool facs_given, append, clear, clear_all, descend, foreground, ring_given, dump, gzip;
 	__u64 flight_bytes; /* -R: a recorder's ring */
 	__u32 flight_flags;
 	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
@@ -62,9 +62,9 @@ static volatile sig_atomic_t interrupted;
 static void usage_text(FILE *f)
 {
 	fprintf(f,
-		"usage: ktraceb [-aCcdFiv] [-b bufsize] [-f trfile] [-g pgrp | -p pid] [-s iosize] "
+		"usage: ktraceb [-aCcdFivz] [-b bufsize] [-f trfile] [-g pgrp | -p pid] [-s iosize] "
 		"[-t trstr]\n"
-		"       ktraceb [-adiv] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
+		"       ktraceb [-adivz] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
 		"command [args ...]\n"
 		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
 		"       ktraceb -D [-f trfile]\n"
@@ -98,6 +98,7 @@ static void help(void)
 	       "\n-e subsys:event: also record the kernel tracepoint subsys:event (globs\n"
 	       "such as sched:* too; repeatable) each time it fires in a traced process;\n"
 	       "-e list lists this kernel's events.\n"
+	       "\n-z: write the trace gzip-compressed; kdump reads it as it is.\n"
 	       "\nSee ktraceb(1) and kdump(1).\n");
 	exit(0);
 }
@@ -256,6 +257,9 @@ static void parse_opt(int ch, struct options *o)
 	case 'v':
 		o->bpf.verbose = true;
 		break;
+	case 'z':
+		o->gzip = true;
+		break;
 	default:
 		usage();
 	}
@@ -269,7 +273,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hip:R:s:t:v")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hip:R:s:t:vz")) != -1)
 		parse_opt(ch, o);
 	if (o->list_events)
 		exit(list_events());
@@ -282,12 +286,15 @@ static void parse_args(int argc, char **argv, struct options *o)
 	if (optind < argc)
 		o->command = argv + optind;
 	/* -D: only the file */
-	if (o->dump && (o->pid || o->command || o->clear || o->clear_all || o->flight_bytes))
+	if (o->dump &&
+	    (o->pid || o->command || o->clear || o->clear_all || o->flight_bytes || o->gzip))
 		usage();
 	if (o->dump)
 		return;
 	if (o->flight_bytes && (o->clear || o->clear_all || o->append))
 		errx(EX_USAGE, "-R records for a new file: not with -a, -c or -C");
+	if (o->gzip && (o->clear || o->clear_all))
+		errx(EX_USAGE, "-z compresses a new trace: not with -c or -C");
 	/* the checks FreeBSD's ktrace(1) makes */
 	if ((o->pid && o->command) || (o->clear_all && (o->pid || o->clear)) ||
 	    (!o->pid && !o->clear && !o->clear_all && !o->command) ||
@@ -313,6 +320,34 @@ static void print_reply_lines(const char *msg)
 	}
 }
 
+/*
+ * -a adds to a file of the same kind only: gzip members (-z) to a
+ * compressed trace, plain records to an uncompressed one.  An empty file
+ * takes either.
+ */
+static void check_append_kind(const struct options *o, int fd)
+{
+	unsigned char magic[2];
+	char link[64];
+	struct stat st;
+	bool gz;
+	int rfd;
+
+	if (fstat(fd, &st) < 0 || st.st_size == 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	rfd = open(link, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		err(EX_CANTCREAT, "%s", o->tracefile);
+	gz = pread(rfd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	close(rfd);
+	if (gz && !o->gzip)
+		errx(EX_CANTCREAT, "%s: a compressed trace: append to it with -z", o->tracefile);
+	if (!gz && o->gzip)
+		errx(EX_CANTCREAT, "%s: not a compressed trace: cannot append to it with -z",
+		     o->tracefile);
+}
+
 static int open_tracefile(const struct options *o)
 {
 	const char *why;
@@ -320,6 +355,8 @@ static int open_tracefile(const struct options *o)
 
 	if (fd < 0)
 		errx(EX_CANTCREAT, "%s: %s", o->tracefile, why);
+	if (o->append)
+		check_append_kind(o, fd);
 	return fd;
 }
 
@@ -526,7 +563,8 @@ static int run_attach(const struct options *o)
 	req.facs = o->facs;
 	req.pid = o->pid;
 	req.iosize = o->iosize;
-	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0);
+	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
+		    (o->gzip ? KTR_REQ_GZIP : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));
@@ -613,7 +651,7 @@ static int run_command(const struct options *o)
 	req.facs = o->facs;
 	req.pid = child;
 	req.iosize = o->iosize;
-	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC;
+	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | (o->gzip ? KTR_REQ_GZIP : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));

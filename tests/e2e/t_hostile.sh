@@ -21,7 +21,7 @@
 #  7 a caller in another pid namespace, a daemon started in one
 #  8 ext4's root-reserved blocks are not the user's
 #  9 garbage messages, forged fields and descriptors of every kind, the
-#    recorder's fields, and a dump of root's recording
+#    recorder's fields, -z's flag, and a dump of root's recording
 #  10 Yama's ptrace_scope 1, 2, 3 (on a faked sysctl: this kernel has no Yama)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
@@ -310,6 +310,11 @@ hostile f_flags "$ROOT_SOCK" op 1 "$DEF" 0x80 "$U2" "new:$UDIR/f1.ktr"
 check forged_flags t_grep 'error=22 .*unknown flags' "$TMP/f_flags.h"
 hostile f_reserved "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/f2.ktr" 4096 1
 check forged_reserved t_grep 'error=22 .*reserved fields' "$TMP/f_reserved.h"
+# -z's flag (KTR_REQ_GZIP, 0x8): only a SET takes it, the bit above it is unknown
+hostile f_gzclear "$ROOT_SOCK" op 2 0 8 "$U2" none
+check forged_gzip_on_clear t_grep 'error=22 .*flags only a SET takes' "$TMP/f_gzclear.h"
+hostile f_gzbits "$ROOT_SOCK" op 1 "$DEF" 0x18 "$U2" "new:$UDIR/fz.ktr"
+check forged_gzip_bits t_grep 'error=22 .*unknown flags' "$TMP/f_gzbits.h"
 hostile f_pidmin "$ROOT_SOCK" op 1 "$DEF" 0 -2147483648 "new:$UDIR/f3.ktr"
 check forged_pid_min t_grep 'error=22 .*no process' "$TMP/f_pidmin.h"
 hostile f_op0 "$ROOT_SOCK" op 0 0 0 1 none

@@ -5,7 +5,7 @@
 # kdump reads untrusted files: truncated, with bogus lengths, short payloads,
 # unknown types, random bytes.  It must print the records it could read, then
 # at most a one-line "kdump: ..." error, exit below 128 (no crash) and never
-# hang.  Needs no privileges.
+# hang; the same of gzip-compressed files (ktraceb -z).  Needs no privileges.
 . "$(dirname "$0")/lib.sh"
 need_kdump
 
@@ -83,6 +83,50 @@ if [ -z "$bad" ]; then
 	pass flipped_bytes_200
 else
 	fail flipped_bytes_200 "$bad" "(ktrgen flip FILE SEED makes the file again)"
+fi
+
+# --- compressed files (ktraceb -z): gzip of the good file, cut, corrupt, flipped ---
+gzip -n -c "$G" >"$TMP/good.gz"
+kd gz "$TMP/good.gz"
+check gzip_clean t_kdump_ok gz
+check gzip_same_text cmp -s "$TMP/gz.kd" "$TMP/good.kd"
+timeout 10 "$KDUMP" -f - <"$TMP/good.gz" >"$TMP/gzstdin.kd" 2>"$TMP/gzstdin.kderr"
+check gzip_stdin_same cmp -s "$TMP/gzstdin.kd" "$TMP/good.kd"
+cat "$TMP/good.gz" "$TMP/good.gz" >"$TMP/two.gz"
+kd gz2 "$TMP/two.gz"
+check gzip_two_members_clean t_kdump_ok gz2
+check gzip_two_members_twice t_eq "$(qn "$TMP/gz2.norm" '$4 != "-"')" $((2 * ngood))
+gzsize=$(stat -c %s "$TMP/good.gz")
+for cut in 2 11 $((gzsize / 2)) $((gzsize - 1)); do
+	head -c "$cut" "$TMP/good.gz" >"$TMP/gzcut$cut.gz"
+	rejected "gzip_cut_$cut" "$TMP/gzcut$cut.gz"
+	check "gzip_cut_${cut}_too_short" t_grep '^kdump: data too short$' "$TMP/gzip_cut_$cut.kderr"
+done
+check gzip_cut_last_byte_prints_all t_eq "$(qn "$TMP/gzip_cut_$((gzsize - 1)).norm" '$4 != "-"')" \
+	"$ngood"
+{ cat "$TMP/good.gz"; printf 'not gzip'; } >"$TMP/gztrail.gz"
+rejected gzip_trailing "$TMP/gztrail.gz"
+check gzip_trailing_says t_grep 'corrupt compressed data: incorrect header check$' \
+	"$TMP/gzip_trailing.kderr"
+check gzip_trailing_prints_all t_eq "$(qn "$TMP/gzip_trailing.norm" '$4 != "-"')" "$ngood"
+head -c 4096 /dev/urandom | gzip -n -c >"$TMP/gzrandom.gz"
+rejected gzip_of_random "$TMP/gzrandom.gz"
+bad=
+for seed in $(seq 1 100); do
+	cp "$TMP/good.gz" "$TMP/gzflip.gz"
+	off=$((10 + (seed * 7919) % (gzsize - 10)))
+	printf "\\x$(printf %02x $(((seed * 37) % 256)))" |
+		dd of="$TMP/gzflip.gz" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	timeout -k 2 10 "$KDUMP" -f "$TMP/gzflip.gz" >/dev/null 2>"$TMP/gzflip.err" </dev/null
+	rc=$?
+	if [ "$rc" -ge 124 ] || [ "$(wc -l <"$TMP/gzflip.err")" -gt 1 ]; then
+		bad="$bad seed $seed: exit $rc;"
+	fi
+done
+if [ -z "$bad" ]; then
+	pass gzip_flipped_bytes_100
+else
+	fail gzip_flipped_bytes_100 "$bad"
 fi
 
 e2e_done

@@ -10,7 +10,9 @@
  *   build/tests/fuzz/reader_fuzz -max_len=65536 corpus/
  *
  * The first two input bytes pick the kdump options, so every printer path,
- * the -Y summary and the -G span tree are reached.
+ * the -Y summary, the -G span tree, the -J JSON lines and the -P timeline
+ * are reached: byte 1 bit 0 -G, bit 3 -J, bit 4 -P (the first that fits;
+ * -J and -P drop the options kdump refuses with them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +34,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.maxdata = data[0] & 1 ? 0 : KD_MAXDATA_DEFAULT;
 		if ((data[1] & 1) && !(o.flags & KD_SUMMARY))
 			o.flags |= KD_TREE;
+		/* -J, -P: without the options kdump.c refuses with them */
+		else if (data[1] & 8)
+			o.flags = (o.flags & (KD_NOGIO | KD_CPU)) | KD_JSON;
+		else if (data[1] & 16)
+			o.flags = (o.flags & (KD_NOGIO | KD_SYSNR)) | KD_CHROME;
 		o.decode = (data[1] & 2 ? KTR_DEC_RAW : 0) | (data[1] & 4 ? KTR_DEC_DECIMAL : 0);
 		data += 2;
 		size -= 2;
@@ -42,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto cleanup;
 	r = ktr_reader__open(in, 0);
 	kd = kdump__new(&o, out);
-	if (r && kd && kdump__run(kd, r) == 0)
+	/* JSON sinks end their output after an error too, as kdump.c does */
+	if (r && kd && (kdump__run(kd, r) == 0 || (o.flags & (KD_JSON | KD_CHROME))))
 		kdump__finish(kd);
 cleanup:
 	kdump__free(kd);
