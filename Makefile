@@ -177,6 +177,7 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/ktr_captures.o $(O)/src/ktraceb/ktr_arch.o
 $(O)/tests/unit/test_flight: $(O)/src/ktraceb/ktr_flight.o $(O)/src/ktraceb/ktr_pin.o
+$(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/ktr_tracefs.o
 
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a

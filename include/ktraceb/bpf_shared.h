@@ -31,6 +31,26 @@
 #define KTR_ARGS_CHUNK	   KTR_STRINGS_CHUNK /* ARGS/ENVS bytes per record */
 #define KTR_ARGS_CHUNKS	   16 /* so at most 2 MiB of argv and of envp */
 
+/*
+ * Kernel tracepoints (ktraceb -e, bpf/tp.bpf.c).  tp_wanted holds a
+ * struct ktr_tp_key for every event a file wants; tp_events, per event id,
+ * how many bytes of its entry to copy: tp_fixed, and the entry's
+ * __data_loc data up to the furthest end its locators (at tp_loc[]) name,
+ * within KTR_TP_MAX_BYTES.
+ */
+#define KTR_TP_MAX_WANTED 8192 /* (file, event) pairs at once */
+#define KTR_TP_MAX_EVENTS 2048 /* events attached at once */
+#define KTR_TP_MAXLOC	  6 /* __data_loc fields looked at per event */
+struct ktr_tp_key {
+	__u32 route;
+	__u32 id;
+};
+struct ktr_tp_event {
+	__u16 tp_fixed; /* the entry's fixed part, common fields included */
+	__u16 tp_nloc;
+	__u16 tp_loc[KTR_TP_MAXLOC]; /* offsets of its __data_loc locators */
+};
+
 struct ktr_sample {
 	__u32 route; /* which trace file: its index in the daemon's table (ktr_files.h) */
 	__u32 reserved;

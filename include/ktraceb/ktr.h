@@ -53,6 +53,8 @@
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
 #define KTR_EXIT		26	/* ktraceb: struct ktr_exit */
 #define KTR_FLIGHT		27	/* ktraceb: struct ktr_flight_info, a recorder's dump */
+#define KTR_TRACEPOINT		28	/* ktraceb: struct ktr_tracepoint, a kernel event's entry */
+#define KTR_TPFORMAT		29	/* ktraceb: struct ktr_tpformat, that event's fields */
 #define KTR_TYPE_MAX		31
 
 /* ktr_flags (DragonFly KTRH_*) */
@@ -239,6 +241,46 @@ struct ktr_flight_info {
 #define KTR_FLIGHT_EXIT		2	/* exited with a non-zero status (-R ...,exit) */
 #define KTR_FLIGHT_DEMAND	3	/* ktraceb -D */
 
+/*
+ * KTR_TRACEPOINT: a kernel tracepoint hit in the context of a traced
+ * process (ktraceb -e subsys:event): struct ktr_tracepoint, then kt_len
+ * bytes of the entry exactly as the kernel's trace event wrote it
+ * (common_type first), its __data_loc data included.  ktr_len = 8 + kt_len.
+ */
+struct ktr_tracepoint {
+	__u32 kt_id;			/* the event id, as its KTR_TPFORMAT says */
+	__u32 kt_len;			/* raw entry bytes that follow */
+};
+#define KTR_TP_MAX_BYTES	4096	/* most raw bytes kept of one entry */
+
+/*
+ * KTR_TPFORMAT: an event's format, from tracefs events/<subsys>/<event>/format,
+ * written once per event per file before its first KTR_TRACEPOINT: struct
+ * ktr_tpformat, then tf_nfields struct ktr_tpfield (the event's own
+ * fields; the common_* ones are left out).  ktr_len = 72 + 88 * tf_nfields.
+ * Strings are NUL-terminated within their arrays.
+ */
+#define KTR_TP_NAME_MAX		64	/* "subsys:event", NUL included */
+#define KTR_TP_MAXFIELDS	64
+struct ktr_tpformat {
+	__u32 tf_id;			/* the kernel's event id (common_type) */
+	__u16 tf_nfields;
+	__u16 tf_pad;
+	char tf_name[KTR_TP_NAME_MAX];	/* "sched:sched_waking" */
+};
+struct ktr_tpfield {
+	char tp_name[32];		/* "target_cpu" */
+	char tp_type[48];		/* "int", "char[16]", "__data_loc char[]" */
+	__u16 tp_offset;		/* from the start of the entry */
+	__u16 tp_size;			/* bytes; a __data_loc field is its 4-byte locator */
+	__u8 tp_flags;			/* KTR_TPF_* */
+	__u8 tp_pad[3];
+};
+#define KTR_TPF_SIGNED		0x01
+#define KTR_TPF_DATA_LOC	0x02	/* u32 locator: offset (low 16 bits), length (high) */
+#define KTR_TPF_ARRAY		0x04	/* "type name[n]": tp_size bytes of elements */
+#define KTR_TPF_STRING		0x08	/* elements are char: printed as a string */
+
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
 #define KTRFAC_MASK		0x00ffffff
 #define KTRFAC_SYSCALL		(1 << KTR_SYSCALL)
@@ -251,6 +293,8 @@ struct ktr_flight_info {
 #define KTRFAC_STRUCT		(1 << KTR_STRUCT)
 #define KTRFAC_ARGS		(1 << KTR_ARGS)
 #define KTRFAC_ENVS		(1 << KTR_ENVS)
+/* not 1 << KTR_TRACEPOINT: the facility bits stop at KTRFAC_MASK */
+#define KTRFAC_TRACEPOINT	(1 << 22)
 #define KTRFAC_ROOT		0x80000000
 #define KTRFAC_INHERIT		0x40000000
 
@@ -277,6 +321,9 @@ _Static_assert(sizeof(struct ktr_fileinfo) == 128, "ktr_fileinfo is 128 bytes");
 _Static_assert(sizeof(struct ktr_lost) == 16, "ktr_lost is 16 bytes");
 _Static_assert(sizeof(struct ktr_flight_info) == 48, "ktr_flight_info is 48 bytes");
 _Static_assert(sizeof(struct ktr_user_rec) == 16, "ktr_user_rec is 16 bytes");
+_Static_assert(sizeof(struct ktr_tracepoint) == 8, "ktr_tracepoint is 8 bytes");
+_Static_assert(sizeof(struct ktr_tpformat) == 72, "ktr_tpformat is 72 bytes");
+_Static_assert(sizeof(struct ktr_tpfield) == 88, "ktr_tpfield is 88 bytes");
 #endif
 
 #endif /* KTRACEB_KTR_H */

@@ -29,6 +29,9 @@ int ktr_getpoints(const char *trstr)
 		case 'w':
 			facs |= KTRFAC_CSW;
 			break;
+		case 'k':
+			facs |= KTRFAC_TRACEPOINT;
+			break;
 		case '+':
 			facs |= KTR_DEF_POINTS;
 			break;

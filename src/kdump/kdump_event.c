@@ -12,6 +12,7 @@
 #include "decode.h"
 #include "kdump_event.h"
 #include "kdump_priv.h"
+#include "kdump_tp.h"
 
 void kd_fmt_scname(const struct kdump *kd, char *buf, size_t size, unsigned int sv_flags, int code)
 {
@@ -190,6 +191,17 @@ int kd_event__decode(struct kdump *kd, const struct ktr_header *h, const void *d
 		break;
 	case KTR_FILEINFO:
 		event__fileinfo(kd, ev);
+		break;
+	case KTR_TPFORMAT:
+		/* a malformed format counts as invalid; its events print without it */
+		switch (kd_tp__format(kd, ev)) {
+		case 0:
+			break;
+		case -ENOMEM:
+			return -ENOMEM;
+		default:
+			kd->ninvalid++;
+		}
 		break;
 	}
 	ev->sv_flags = event__abi(kd, h->ktr_pid);

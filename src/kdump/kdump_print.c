@@ -17,6 +17,7 @@
 #include "decode.h"
 #include "kdump_event.h"
 #include "kdump_priv.h"
+#include "kdump_tp.h"
 #include "kdump_user.h"
 
 #define CSW_OLD_LEN 8 /* DragonFly / old FreeBSD struct ktr_csw */
@@ -46,6 +47,7 @@ void kdump__free(struct kdump *kd)
 	if (!kd)
 		return;
 	kd_summary__free(kd->sum);
+	kd_tp__free(kd->tp);
 	kd_jsonout__free(kd);
 	kd_chrome__free(kd);
 	kd_map__free(&kd->abi);
@@ -361,6 +363,7 @@ static const struct {
 	[KTR_LOST] =		{ "LOST", pr_lost },
 	[KTR_EXIT] =		{ "EXIT", pr_exit },
 	[KTR_FLIGHT] =		{ "RING", pr_flight },
+	[KTR_TRACEPOINT] =	{ "TRACE", kd_tp__print },
 };
 /* clang-format on */
 
@@ -423,7 +426,9 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 	if (type == KTR_LOST || type == KTR_FLIGHT)
 		return true; /* what the file misses is always said */
 	if ((kd->o.flags & KD_TRSEL) &&
-	    (type <= 0 || type > KTR_TYPE_MAX || !((unsigned int)kd->o.trpoints & (1u << type))))
+	    (type <= 0 || type > KTR_TYPE_MAX ||
+	     !((unsigned int)kd->o.trpoints &
+	       (type == KTR_TRACEPOINT ? KTRFAC_TRACEPOINT : 1u << type))))
 		return false;
 	if ((kd->o.flags & KD_PIDSEL) && h->ktr_pid != kd->o.pid && h->ktr_tid != kd->o.pid)
 		return false;

@@ -41,6 +41,7 @@ struct kd_map_ent *kd_map__add(struct kd_map *m, __s32 key);
 void kd_map__free(struct kd_map *m);
 
 struct kd_summary;
+struct kd_tp;
 struct kd_thread;
 struct kd_jsonout;
 struct kd_chrome;
@@ -62,6 +63,7 @@ struct kdump {
 	__s64 prev_ns; /* -R: the previous record shown */
 	unsigned long ninvalid;
 	struct kd_summary *sum;
+	struct kd_tp *tp; /* kernel event formats (kdump_tp.h) */
 	struct kd_jsonout *jo; /* -J, -P: the decoders' text caught (kdump_jsonout.c) */
 	struct kd_chrome *chrome; /* -P: the timeline's threads (kdump_chrome.c) */
 	int sink_started; /* -J, -P: the output's head written */

@@ -13,6 +13,7 @@
 #include "decode.h"
 #include "kdump_event.h"
 #include "kdump_priv.h"
+#include "kdump_tp.h"
 #include "kdump_user.h"
 
 struct kd_scstat {
@@ -203,6 +204,7 @@ static int summary__finish(struct kdump *kd)
 		fprintf(kd->out, "%llu records lost: the counts are incomplete\n",
 			(unsigned long long)s->lost);
 	summary__print_user(kd->out, s->user);
+	kd_tp__print_summary(kd, kd->out);
 	return 0;
 }
 
@@ -393,6 +395,8 @@ static int summary__event(struct kdump *kd, const struct kd_event *ev)
 		return ev->valid ? summary__lost(kd, ev->lost.lost) : (kd->ninvalid++, 0);
 	case KTR_USER:
 		return summary__user(kd, ev);
+	case KTR_TRACEPOINT:
+		return kd_tp__count(kd, ev);
 	}
 	return 0;
 }

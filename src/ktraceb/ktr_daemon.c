@@ -32,6 +32,7 @@
 #include "ktr_pin.h"
 #include "ktr_loader.h"
 #include "ktr_proto.h"
+#include "ktr_tp.h"
 #include "ktr_usdt.h"
 
 static volatile sig_atomic_t daemon_exiting;
@@ -91,6 +92,7 @@ static void daemon__finish_file(struct daemon *d, int r)
 				f->stop_msg, ktr_tracefile__records(f), f->lost_seen,
 				d->ring_bytes);
 	ktr_drain__reset_lost(d->drain, r);
+	ktr_tp__forget(d->tp, r);
 	ktr_files__close(&d->files, r);
 }
 
@@ -375,6 +377,7 @@ static void daemon__teardown(struct daemon *d)
 	if (d->pinned)
 		ktr_pin__keep(d->skel, false);
 	bpf_link__destroy(d->csw_link);
+	ktr_tp__free(d->tp);
 	ktr_drain__free(d->drain);
 	ktr_loader__destroy(d->skel);
 	ktr_files__free(&d->files);
@@ -514,7 +517,8 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	if (!d->drain || d->ep < 0)
 		return "cannot set up the ring buffer";
 	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode());
-	if (!d->usdt)
+	d->tp = ktr_tp__new(d->skel);
+	if (!d->usdt || !d->tp)
 		return "out of memory";
 	d->listen_fd = listen_fd;
 	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);

@@ -57,7 +57,8 @@ struct daemon {
 	bool pinned;			/* links and procs pinned: a recording exists */
 	bool pin_failed;		/* said once in the log */
 	bool detached;			/* no trace: the tracepoint programs detached */
-	struct ktr_usdt *usdt;		/* USDT probes of processes traced with 'u' */
+	struct ktr_usdt *usdt;
+	struct ktr_tp *tp;		/* kernel tracepoints of the traces (-e) */		/* USDT probes of processes traced with 'u' */
 	struct ktr_conn *conns;
 	unsigned int nconns;
 	int idle_ticks;

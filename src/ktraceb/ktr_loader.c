@@ -146,6 +146,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	bpf_program__set_autoattach(skel->progs.ktr_syscall_enter, false);
 	/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
 	bpf_program__set_autoattach(skel->progs.ktr_usdt_record, false);
+	/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
+	bpf_program__set_autoattach(skel->progs.ktr_tp_record, false);
 	loader_usdt_mode = loader__usdt_mode();
 	if (loader_usdt_mode == KTR_USDT_NONE)
 		bpf_program__set_autoload(skel->progs.ktr_usdt_record, false);

@@ -32,7 +32,7 @@
 #include "ktraceb/ktr.h"
 
 /* bumped whenever a message layout changes: old and new never mix */
-#define KTR_PROTO_MAGIC		0x6b747233	/* "ktr3" */
+#define KTR_PROTO_MAGIC		0x6b747234	/* "ktr4" */
 /* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
 #define KTR_RUN_DIR		"/run/ktraceb"
 #define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
@@ -51,11 +51,12 @@
 #define KTR_REQ_FOREGROUND	0x2	/* keep the connection, send DONE at the end */
 #define KTR_REQ_AWAIT_EXEC	0x4	/* command mode: record from its execve on;
 					   only for the caller's own child, not yet exec'd */
+#define KTR_TP_REQ_MAX		16	/* event names (or globs) per request */
 #define KTR_REQ_GZIP		0x8	/* -z: a new trace file is written gzip-compressed */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
 				 KTR_REQ_GZIP)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
-#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_INHERIT)
+#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_INHERIT)
 
 struct ktr_request {
 	__u32 magic;
@@ -67,6 +68,12 @@ struct ktr_request {
 	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R) */
 	__u32 flight_flags;		/* SET: KTR_FLIGHT_* (ktr_flight.h) */
 	__u32 reserved;			/* zero */
+	/*
+	 * SET with KTRFAC_TRACEPOINT (-e): kernel events by name or glob,
+	 * "subsys:event", each NUL-terminated and NUL-padded, the unused
+	 * ones all zero; the daemon resolves them against its tracefs.
+	 */
+	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX];
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */

@@ -20,6 +20,8 @@
 #include "ktr_daemon_priv.h"
 #include "ktr_flight.h"
 #include "ktr_proto.h"
+#include "ktr_tp.h"
+#include "ktr_tracefs.h"
 
 static bool same_exe(pid_t a, pid_t b)
 {
@@ -50,6 +52,43 @@ static bool request__pid_ok(__s32 pid)
 	return pid != 0 && pid != INT_MIN;
 }
 
+/*
+ * The event names of a request: each NUL-terminated, NUL-padded and a
+ * well-formed name or glob, the used ones first.  How many, or -1 with *bad.
+ */
+static int request__events(const struct ktr_request *req, const char **bad)
+{
+	static const char zero[KTR_TP_NAME_MAX];
+	int n = 0;
+
+	for (int i = 0; i < KTR_TP_REQ_MAX; i++) {
+		const char *e = req->events[i];
+		size_t len = strnlen(e, KTR_TP_NAME_MAX);
+		const char *why;
+
+		if (len == KTR_TP_NAME_MAX) {
+			*bad = "event name too long";
+			return -1;
+		}
+		if (memcmp(e + len, zero, KTR_TP_NAME_MAX - len) != 0) {
+			*bad = "event name not NUL-padded";
+			return -1;
+		}
+		if (len == 0)
+			continue;
+		if (n != i) {
+			*bad = "event names not packed";
+			return -1;
+		}
+		if (!ktr_tracefs__name_ok(e, true, &why)) {
+			*bad = why;
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
 /* Is the request well formed and may this caller make it?  0 or -errno with a line in msg. */
 static int request__check(const struct daemon *d, const struct ktr_caller *c,
 			  const struct ktr_request *req, int fd, char *msg)
@@ -57,6 +96,7 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 	bool clear = req->op == KTR_OP_CLEAR || req->op == KTR_OP_CLEARFILE ||
 		     req->op == KTR_OP_CLEARALL;
 	const char *bad = NULL;
+	int nevents = request__events(req, &bad);
 
 	/* a user's daemon serves its user, and root's clears (ktraceb -C) */
 	if (!d->shared && c->uid != d->owner && !(c->uid == 0 && clear)) {
@@ -67,7 +107,9 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 		ktr_proto__msg_add(msg, "caller is in another pid namespace\n");
 		return -EPERM;
 	}
-	if (req->op < KTR_OP_SET || req->op > KTR_OP_DUMP)
+	if (nevents < 0)
+		; /* bad says why */
+	else if (req->op < KTR_OP_SET || req->op > KTR_OP_DUMP)
 		bad = "unknown operation";
 	else if (req->facs & ~KTR_REQ_FACS)
 		bad = "unknown facility bits";
@@ -89,6 +131,12 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 	else if (req->op == KTR_OP_SET &&
 		 (!(req->facs & KTRFAC_MASK) || req->iosize > KTR_IOSIZE_MAX))
 		bad = "no facility, or I/O size too large";
+	else if (req->op != KTR_OP_SET && nevents)
+		bad = "event names only a SET takes";
+	else if (req->flight_bytes && nevents)
+		bad = "kernel events are not for a recorder (-R)";
+	else if (req->op == KTR_OP_SET && !(req->facs & KTRFAC_TRACEPOINT) != !nevents)
+		bad = "kernel events without their facility, or the facility without events";
 	else if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
 		 (req->pid < 0 || (req->flags & KTR_REQ_DESCEND) ||
 		  !request__own_held_child(c, req->pid)))
@@ -154,19 +202,43 @@ static const struct ktr_request *request__for_file(struct daemon *d, const struc
 	return eff;
 }
 
+/* -e: the events resolved by the daemon, before anything changes; NULL if none asked. */
+static int request__resolve(const struct ktr_request *req, struct ktr_tp_set **set, char *msg)
+{
+	unsigned int n = 0;
+
+	*set = NULL;
+	while (n < KTR_TP_REQ_MAX && req->events[n][0])
+		n++;
+	return n ? ktr_tp__resolve(req->events, n, set, msg) : 0;
+}
+
 static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
 			int fd, char *msg, int *err)
 {
-	int r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
-				req->flags & KTR_REQ_GZIP, msg),
-	    n, done;
+	struct ktr_tp_set *set;
+	int r, n, done;
 	struct ktr_request eff;
 	pid_t *pids;
 
+	/* root's daemon: a user's kernel events only where perf would allow them */
+	*err = req->events[0][0] && d->shared && cn->cred.uid != 0 ? ktr_tp__user_may(msg) : 0;
+	if (!*err)
+		*err = request__resolve(req, &set, msg);
+	if (*err) {
+		close(fd);
+		return 0;
+	}
+	r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
+			    req->flags & KTR_REQ_GZIP, msg);
 	if (r < 0) {
+		ktr_tp__set_free(set);
 		*err = r;
 		return 0;
 	}
+	/* formats written and events attached before any process records a hit */
+	if (set && (*err = ktr_tp__want(d->tp, r, ktr_files__get(&d->files, r), set, msg)))
+		return 0;
 	if ((req->flags & KTR_REQ_FOREGROUND) && (*err = request__foreground(d, cn, r, msg)))
 		return 0;
 	if ((*err = ktr_daemon__attach(d))) {

@@ -35,6 +35,7 @@
 #include "ktr_proto.h"
 #include "ktr_flight.h"
 #include "ktr_pin.h"
+#include "ktr_tracefs.h"
 #include "ktr_writer.h"
 #include "trstr.h"
 
@@ -51,6 +52,9 @@ struct options {
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
 	char **command;
+	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX]; /* -e, checked here and by the daemon */
+	int nevents;
+	bool list_events;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -63,7 +67,8 @@ static void usage_text(FILE *f)
 		"       ktraceb [-adivz] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
 		"command [args ...]\n"
 		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
-		"       ktraceb -D [-f trfile]\n");
+		"       ktraceb -D [-f trfile]\n"
+		"       ktraceb -e subsys:event ... (with either form above); ktraceb -e list\n");
 }
 
 static void usage(void)
@@ -84,11 +89,15 @@ static void help(void)
 	       "  u  user records: the USDT probes of the traced programs (utrace(),\n"
 	       "     spans of <ktraceb/utrace.h>, runtimes' and libraries' probes)\n"
 	       "  w  context switches (csw)\n"
+	       "  k  kernel tracepoints, those -e names (implied by -e)\n"
 	       "  +  the default set\n"
 	       "\n-R size[,compact][,exit]: record into a ring of size bytes (k, m, g) in\n"
 	       "memory; write it to trfile when a traced process dumps core (or, with\n"
 	       "exit, exits non-zero), or on ktraceb -D -f trfile.  compact keeps only\n"
 	       "each syscall's return, for a longer history.\n"
+	       "\n-e subsys:event: also record the kernel tracepoint subsys:event (globs\n"
+	       "such as sched:* too; repeatable) each time it fires in a traced process;\n"
+	       "-e list lists this kernel's events.\n"
 	       "\n-z: write the trace gzip-compressed; kdump reads it as it is.\n"
 	       "\nSee ktraceb(1) and kdump(1).\n");
 	exit(0);
@@ -139,6 +148,37 @@ static void parse_recorder(const char *arg, struct options *o)
 	free(copy);
 }
 
+/* -e subsys:event (a glob too), or -e list */
+static void parse_event(const char *arg, struct options *o)
+{
+	const char *why;
+
+	if (strcmp(arg, "list") == 0) {
+		o->list_events = true;
+		return;
+	}
+	if (!ktr_tracefs__name_ok(arg, true, &why))
+		errx(EX_USAGE, "-e %.*s: %s", KTR_TP_NAME_MAX, arg, why);
+	if (o->nevents >= KTR_TP_REQ_MAX)
+		errx(EX_USAGE, "-e: at most %d event names (globs match more)", KTR_TP_REQ_MAX);
+	strcpy(o->events[o->nevents++], arg);
+}
+
+/* -e list: this kernel's events, as tracefs lists them. */
+static int list_events(void)
+{
+	const char *why = NULL, *dir = ktr_tracefs__dir(&why);
+	FILE *f = dir ? ktr_tracefs__events(dir, &why) : NULL;
+	char line[256];
+
+	if (!f)
+		errx(EX_UNAVAILABLE, "-e list: %s", why);
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	fclose(f);
+	return 0;
+}
+
 static pid_t parse_id(const char *s, int sign)
 {
 	long long v = parse_size(s, 1, 0x7fffffff);
@@ -177,6 +217,9 @@ static void parse_opt(int ch, struct options *o)
 		break;
 	case 'F':
 		o->foreground = true;
+		break;
+	case 'e':
+		parse_event(optarg, o);
 		break;
 	case 'f':
 		o->tracefile = optarg;
@@ -230,8 +273,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:CcDdf:Fg:hip:R:s:t:vz")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hip:R:s:t:vz")) != -1)
 		parse_opt(ch, o);
+	if (o->list_events)
+		exit(list_events());
+	if (o->nevents)
+		o->facs |= KTRFAC_TRACEPOINT;
+	else if ((o->facs & KTRFAC_TRACEPOINT) && !o->clear && !o->clear_all)
+		errx(EX_USAGE, "-t k: name the kernel events with -e subsys:event");
+	if (o->nevents && (o->clear || o->clear_all || o->dump || o->flight_bytes))
+		errx(EX_USAGE, "-e names events to record: not with -c, -C, -D or -R");
 	if (optind < argc)
 		o->command = argv + optind;
 	/* -D: only the file */
@@ -516,6 +567,7 @@ static int run_attach(const struct options *o)
 		    (o->gzip ? KTR_REQ_GZIP : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
+	memcpy(req.events, o->events, sizeof(req.events));
 	err = request(o, sock, &req, fd, &rep);
 	if (err || !rep.count)
 		discard_tracefile(o, fd);
@@ -526,6 +578,7 @@ static int run_attach(const struct options *o)
 	req.op = KTR_OP_CLEAR;
 	req.facs = 0;
 	req.flags &= KTR_REQ_DESCEND;
+	memset(req.events, 0, sizeof(req.events));
 	clear_elsewhere(sock, &req, -1);
 	if (!o->foreground)
 		return 0;
@@ -601,6 +654,7 @@ static int run_command(const struct options *o)
 	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | (o->gzip ? KTR_REQ_GZIP : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
+	memcpy(req.events, o->events, sizeof(req.events));
 	error = request(o, sock, &req, fd, &rep);
 	if (error || !rep.count) {
 		discard_tracefile(o, fd);

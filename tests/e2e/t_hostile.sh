@@ -442,4 +442,47 @@ ktr ykc -c -p "$YK"
 kill "$YK" "$YN" 2>/dev/null
 wait_no_daemon 15
 
+# --- kernel event names (-e) as a hostile client sends them -------------------
+bg tpkeep "$ATT_TICK" 200 0
+TPK=$(wait_role "$TMP/tpkeep.pout" pid)
+ktr tpkeep -f "$TMP/tpkeep.ktr" -p "$TPK"
+ubg tpown "$UBIN/att_tick" 200 0
+TPO=$(wait_role "$TMP/tpown.pout" pid)
+TPF=$((DEF | 0x400000)) # KTRFAC_TRACEPOINT
+# tp_case P SPEC FACS OP REGEX: one request with those event names, refused as REGEX says
+tp_case()
+{
+	local fd=none
+	[ "$4" = 1 ] && fd=new:$UDIR/$1.ktr
+	local extra=()
+	[ -n "${TP_FLIGHT:-}" ] && extra=(4096 0 "$TP_FLIGHT")
+	KTR_HOSTILE_EVENTS=$2 hostile "$1" "$ROOT_SOCK" op "$4" "$3" 0 "$TPO" "$fd" "${extra[@]}"
+	check "tp_${1}_refused" t_grep "$5" "$TMP/$1.h"
+}
+tp_case tp_long long "$TPF" 1 'error=22 .*event name too long'
+tp_case tp_unpadded unpadded "$TPF" 1 'error=22 .*not NUL-padded'
+tp_case tp_gap gap "$TPF" 1 'error=22 .*not packed'
+tp_case tp_dotdot '../../etc:passwd' "$TPF" 1 'error=22 .*only letters'
+tp_case tp_slash 'sched:sched_switch/../../x' "$TPF" 1 'error=22 .*only letters'
+tp_case tp_nofac 'sched:sched_switch' "$DEF" 1 'error=22 .*without their facility'
+tp_case tp_facnone '' "$TPF" 1 'error=22 .*without their facility'
+tp_case tp_clear 'sched:sched_switch' "$TPF" 2 'error=22 .*only a SET takes'
+TP_FLIGHT=1048576 tp_case tp_recorder 'sched:sched_switch' "$TPF" 1 'error=22 .*not for a recorder'
+# well-formed names: a user's, even for its own process, only where perf gives
+# users raw tracepoint data; then resolved by the daemon, never by the client
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le -1 ]; then
+	tp_case tp_unknown 'sched:no_such_event_x' "$TPF" 1 'error=2 .*sched:no_such_event_x: no such kernel event'
+	tp_case tp_all '*:*,*:*' "$TPF" 1 'error=7 .*more than 256 events'
+	tp_case tp_own 'signal:signal_generate' "$TPF" 1 'error=0 count=1'
+else
+	for c in 'tp_unknown sched:no_such_event_x' 'tp_all *:*,*:*' 'tp_own signal:signal_generate'; do
+		tp_case "${c%% *}" "${c#* }" "$TPF" 1 'error=1 .*perf_event_paranoid -1'
+	done
+fi
+# as the kernel events are refused, nothing of it is attached; the allowed one is only the user's
+check tp_root_still_works root_works tp_root
+ktr tpkc -c -p "$TPK"
+kill "$TPK" "$TPO" 2>/dev/null
+wait_no_daemon 15
+
 e2e_done

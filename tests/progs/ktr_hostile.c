@@ -12,7 +12,10 @@
  *        none, path:F (O_PATH), ro:F, wo:F, rw:F, new:F (created 0600 for
  *        writing), dir:D, pipe, socket, memfd, eventfd, devnull, proc,
  *        two:F (F twice in one message).  Prints
- *        "reply error=E count=N msg=LINE|LINE" or "closed"
+ *        "reply error=E count=N msg=LINE|LINE" or "closed".  The event
+ *        names (-e) come from $KTR_HOSTILE_EVENTS: long (64 bytes, no
+ *        NUL), unpadded (bytes after the NUL), gap (the first unused), or
+ *        names separated by commas, copied as they are.
  *   garbage       short, long, wrong-magic and 200 random messages, each on
  *                 its own connection: "garbage answered=A closed=C hung=H"
  *   conns N HOLD  N idle connections, held HOLD seconds:
@@ -173,6 +176,36 @@ static unsigned long num(const char *s)
 	return strtoul(s, NULL, 0);
 }
 
+/* The request's event names from $KTR_HOSTILE_EVENTS (see the top). */
+static void fill_events(struct ktr_request *req)
+{
+	const char *spec = getenv("KTR_HOSTILE_EVENTS");
+	char *copy, *save = NULL, *tok;
+	int i = 0;
+
+	if (!spec || !*spec)
+		return;
+	if (strcmp(spec, "long") == 0) {
+		memset(req->events[0], 'a', KTR_TP_NAME_MAX);
+		req->events[0][5] = ':';
+		return;
+	}
+	if (strcmp(spec, "unpadded") == 0) {
+		strcpy(req->events[0], "sched:sched_switch");
+		req->events[0][KTR_TP_NAME_MAX - 1] = 'x';
+		return;
+	}
+	if (strcmp(spec, "gap") == 0) {
+		strcpy(req->events[1], "sched:sched_switch");
+		return;
+	}
+	copy = strdup(spec);
+	for (tok = strtok_r(copy, ",", &save); tok && i < KTR_TP_REQ_MAX;
+	     tok = strtok_r(NULL, ",", &save))
+		strncpy(req->events[i++], tok, KTR_TP_NAME_MAX);
+	free(copy);
+}
+
 static int cmd_op(int argc, char **argv)
 {
 	struct ktr_request req = { .magic = KTR_PROTO_MAGIC };
@@ -188,6 +221,7 @@ static int cmd_op(int argc, char **argv)
 	req.reserved = argc > 7 ? num(argv[7]) : 0;
 	req.flight_bytes = argc > 8 ? strtoull(argv[8], NULL, 0) : 0;
 	req.flight_flags = argc > 9 ? num(argv[9]) : 0;
+	fill_events(&req);
 	nfds = open_spec(argv[5], fds);
 	if (nfds < 0) {
 		printf("open-failed %s\n", strerror(errno));

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# Kernel tracepoints (ktraceb -e subsys:event): tests/progs/tp_events sends
+# itself SIGUSR1, sleeps, forks a child that execs /bin/true, and prints its
+# pids.  The TRACE records kdump decodes by name, from the formats the file
+# carries, must name those pids and that signal: sched_process_fork's
+# parent_pid and child_pid, sched_process_exec's filename (a __data_loc
+# string), signal_generate's sig and pid, the sched_switch of the sleep (a
+# glob).  The file is read again where tracefs is not mounted.  Bad event
+# names and a daemon that cannot read tracefs each give one clear error.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+TP=$PROGS/tp_events
+
+ktr ev -i -t k -e sched:sched_process_fork -e sched:sched_process_exec \
+	-e signal:signal_generate -e 'sched:sched_sw*' -f "$TMP/ev.ktr" "$TP" /bin/true
+kd ev "$TMP/ev.ktr"
+P=$(role "$TMP/ev.out" pid)
+C=$(role "$TMP/ev.out" child)
+n=$TMP/ev.norm
+check ev_exit_0 t_krc 0 ev
+check ev_kdump_clean t_kdump_ok ev
+check ev_pids_known t_num "$P" -gt 0 && check ev_child_known t_num "$C" -gt 0
+check ev_fork t_eq "$(qn "$n" '$1 == p && $4 == "TRACE" && $5 ~ ("^sched:sched_process_fork parent_comm=\"tp_events\" parent_pid=" p " child_comm=\"tp_events\" child_pid=" c "$")' p="$P" c="$C")" 1
+check ev_exec_data_loc t_eq "$(qn "$n" '$1 == c && $4 == "TRACE" && $5 == ("sched:sched_process_exec filename=\"/bin/true\" pid=" c " old_pid=" c)' c="$C")" 1
+check ev_signal t_eq "$(qn "$n" '$1 == p && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=10 errno=0 code=0 comm=\"tp_events\" pid=" p " ")' p="$P")" 1
+check ev_sleep_switch t_num "$(qn "$n" '$1 == p && $4 == "TRACE" && $5 ~ ("^sched:sched_switch prev_comm=\"tp_events\" prev_pid=" p " .* prev_state=1 ")' p="$P")" -ge 1
+# the glob matched sched_switch and sched_stat_* is not there: only the events asked for
+check ev_only_asked t_eq "$(q "$n" '$4 == "TRACE"' | cut -f5 | cut -d' ' -f1 | sort -u | tr '\n' ' ')" \
+	"sched:sched_process_exec sched:sched_process_fork sched:sched_switch signal:signal_generate "
+# only the traced processes' events, and nothing but TRACE with -t k
+check ev_only_traced t_eq "$(q "$n" '$4 == "TRACE" && $1 != p && $1 != c' p="$P" c="$C" | wc -l | tr -d ' ')" 0
+check ev_no_syscalls t_eq "$(qn "$n" '$4 == "CALL" || $4 == "RET"')" 0
+
+# kdump -t k shows only them, -t c hides them; -Y counts them by name
+ktr evc -t c -e signal:signal_generate -f "$TMP/evc.ktr" "$TP" /bin/true
+kd evc "$TMP/evc.ktr"
+PC=$(role "$TMP/evc.out" pid)
+check evc_exit_0 t_krc 0 evc
+check evc_signal_with_calls t_eq "$(qn "$TMP/evc.norm" '$1 == p && $4 == "TRACE" && $5 ~ /^signal:signal_generate sig=10 /' p="$PC")" 1
+check evc_has_calls t_num "$(qn "$TMP/evc.norm" '$4 == "CALL"')" -gt 0
+kd evk "$TMP/evc.ktr" -t k
+check kdump_t_k_only_trace t_eq "$(q "$TMP/evk.norm" '$4 != "TRACE" && $4 != "INFO" && $4 != "EXIT"' | wc -l | tr -d ' ')" 0
+check kdump_t_k_all_trace t_eq "$(qn "$TMP/evk.norm" '$4 == "TRACE"')" "$(qn "$TMP/evc.norm" '$4 == "TRACE"')"
+kd evnk "$TMP/evc.ktr" -t c
+check kdump_t_c_no_trace t_eq "$(qn "$TMP/evnk.norm" '$4 == "TRACE"')" 0
+kd evy "$TMP/ev.ktr" -Y
+check kdump_Y_counts t_eq "$(awk '$2 == "sched:sched_process_fork" || $2 == "signal:signal_generate" { print $1, $2 }' "$TMP/evy.kd" | tr '\n' ' ')" \
+	"1 sched:sched_process_fork 1 signal:signal_generate "
+
+# kdump never needs tracefs: the same output where tracefs is not mounted
+if command -v unshare >/dev/null; then
+	unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
+		if [ -e /sys/kernel/tracing/available_events ]; then echo mounted; exit 1; fi
+		exec "$0" -f "$1"' "$KDUMP" "$TMP/ev.ktr" >"$TMP/nofs.kd" 2>"$TMP/nofs.kderr"
+	check kdump_without_tracefs_runs t_eq "$?" 0
+	check kdump_without_tracefs_same t_eq "$(cmp -s "$TMP/nofs.kd" "$TMP/ev.kd" && echo same)" same
+else
+	skip kdump_without_tracefs "unshare not installed"
+fi
+
+# tracefs not mounted: the daemon mounts it (here in a mount namespace of the test's own)
+if command -v unshare >/dev/null && daemon_gone 15; then
+	unshare -m --propagation private sh -c '
+		umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
+		[ -e /sys/kernel/tracing/available_events ] && exit 99
+		"$0" -f "$1" -t k -e signal:signal_generate "$2" /bin/true >"$3" 2>"$4"' \
+		"$KTRACEB" "$TMP/mnt.ktr" "$TP" "$TMP/mnt.out" "$TMP/mnt.err"
+	check mount_tracefs_traced t_eq "$?" 0
+	kd mnt "$TMP/mnt.ktr"
+	check mount_tracefs_signal t_eq "$(qn "$TMP/mnt.norm" '$1 == p && $4 == "TRACE" && $5 ~ /^signal:signal_generate sig=10 /' p="$(role "$TMP/mnt.out" pid)")" 1
+	daemon_gone 15
+else
+	skip mount_tracefs "unshare not installed, or a daemon still up"
+fi
+
+# bad input: one line naming what is wrong, non-zero, no trace file left
+bad()
+{
+	local name=$1 rc=$2 rx=$3
+	shift 3
+	ktr "$name" -f "$TMP/$name.ktr" "$@" /bin/true
+	check "${name}_exit" t_krc "$rc" "$name"
+	check "${name}_one_line" t_lines 1 "$TMP/$name.err"
+	check "${name}_says_why" t_grep "$rx" "$TMP/$name.err"
+	check "${name}_no_file" t_eq "$([ -e "$TMP/$name.ktr" ] && echo left)" ""
+}
+bad unknown 1 '^ktraceb: -e sched:no_such_event: no such kernel event$' -e sched:no_such_event
+bad unknown_glob 1 '^ktraceb: -e nosuchsys:\*: no such kernel event$' -e 'nosuchsys:*'
+bad bad_glob 64 '^ktraceb: -e sched:\[ab: only letters' -e 'sched:[ab'
+bad no_colon 64 '^ktraceb: -e sched: not subsys:event$' -e sched
+bad path_chars 64 '^ktraceb: -e \.\./x:y: only letters' -e '../x:y'
+bad too_long 64 'name too long' -e "sched:$(printf 'x%.0s' $(seq 80))"
+bad too_many_events 1 'more than 256 events in one trace' -e '*:*'
+bad k_without_e 64 '^ktraceb: -t k: name the kernel events with -e' -t k
+bad with_recorder 64 'not with -c, -C, -D or -R' -R 1m -e sched:sched_switch
+args=()
+for i in $(seq 17); do args+=(-e "sched:sched_switch"); done
+bad too_many_names 64 'at most 16 event names' "${args[@]}"
+
+# a user's own daemon cannot read tracefs: one line saying so
+if user_setup && wait_no_daemon 15; then
+	uktr user -e sched:sched_switch -f "$UDIR/user.ktr" "$UBIN/att_tick" 1 10
+	check user_refused t_num "$KRC" -ne 0
+	check user_one_line t_oneline user
+	check user_says_root t_grep '^ktraceb: -e: reading tracefs needs root' "$TMP/user.err"
+else
+	skip user_daemon "${USER_WHY:-a daemon of root is still up}"
+fi
+
+e2e_done
