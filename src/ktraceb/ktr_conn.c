@@ -66,7 +66,8 @@ static unsigned int conn__count_uid(const struct daemon *d, uid_t uid)
 	return n;
 }
 
-void ktr_conn__refuse(int sock, int error, const char *msg)
+/* The answer to a refused connection, its request (if there yet) taken off first. */
+static void conn__refusal(int sock, int error, const char *msg)
 {
 	struct ktr_conn tmp = { .sock = sock };
 	struct ktr_request req;
@@ -79,15 +80,43 @@ void ktr_conn__refuse(int sock, int error, const char *msg)
 	if (ktr_proto__recv(sock, &req, sizeof(req), &fd) == 0 && fd >= 0)
 		close(fd);
 	ktr_conn__reply(&tmp, KTR_REPLY_RESULT, error, 0, msg, 0, 0, 0);
+}
+
+void ktr_conn__refuse(int sock, int error, const char *msg)
+{
+	conn__refusal(sock, error, msg);
 	close(sock);
 }
 
-static void conn__refuse(int sock, const char *fmt, unsigned int uid)
+/*
+ * Refuse a connection over the limits: answered now, closed a moment
+ * later (KTR_REFUSED_MS), so that a request still on its way does not
+ * reset the client before it reads the answer.
+ */
+static void conn__refuse(struct daemon *d, int sock, const char *fmt, unsigned int uid)
 {
+	unsigned int i = d->refused_next++ % KTR_REFUSED_KEPT;
 	char msg[128];
 
 	snprintf(msg, sizeof(msg), fmt, uid);
-	ktr_conn__refuse(sock, EAGAIN, msg);
+	conn__refusal(sock, EAGAIN, msg);
+	shutdown(sock, SHUT_WR);
+	if (d->refused[i].sock > 0)
+		close(d->refused[i].sock);
+	d->refused[i].sock = sock;
+	d->refused[i].ms = ktr_now_ms();
+}
+
+/* Close the refused connections whose moment has passed (all of them with all). */
+static void conn__close_refused(struct daemon *d, bool all)
+{
+	long long now = ktr_now_ms();
+
+	for (unsigned int i = 0; i < KTR_REFUSED_KEPT; i++)
+		if (d->refused[i].sock > 0 && (all || now - d->refused[i].ms >= KTR_REFUSED_MS)) {
+			close(d->refused[i].sock);
+			d->refused[i].sock = 0;
+		}
 }
 
 /* May this caller have one more connection?  Else why not (a printf format of the uid). */
@@ -115,7 +144,7 @@ static void conn__accept_one(struct daemon *d, int sock)
 	}
 	why = conn__over_limit(d, &cn->cred);
 	if (why) {
-		conn__refuse(sock, why, cn->cred.uid);
+		conn__refuse(d, sock, why, cn->cred.uid);
 		ktr_creds__unpin(&cn->cred);
 		free(cn);
 		return;
@@ -148,7 +177,8 @@ void ktr_conn__accept_all(struct daemon *d)
 			close(d->spare_fd);
 			sock = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 			if (sock >= 0)
-				conn__refuse(sock, "the ktraceb daemon is busy; try again\n", 0);
+				ktr_conn__refuse(sock, EAGAIN,
+						 "the ktraceb daemon is busy; try again\n");
 			d->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 			continue;
 		}
@@ -199,6 +229,8 @@ static void conn__close(struct daemon *d, struct ktr_conn *cn)
 bool ktr_conn__sweep(struct daemon *d, bool *any)
 {
 	long long now = ktr_now_ms();
+
+	conn__close_refused(d, false);
 	struct ktr_conn **pp = &d->conns;
 	bool busy = false;
 
@@ -226,6 +258,7 @@ bool ktr_conn__sweep(struct daemon *d, bool *any)
 
 void ktr_conn__close_all(struct daemon *d)
 {
+	conn__close_refused(d, true);
 	while (d->conns) {
 		struct ktr_conn *cn = d->conns;
 

@@ -22,6 +22,8 @@
 #include "ktr_perm.h"
 
 #define KTR_TICK_MS		50
+#define KTR_REFUSED_KEPT	64	/* refused connections kept open a moment */
+#define KTR_REFUSED_MS		100	/* that moment */
 #define KTR_EXIT_TICK_MS	2	/* an early tick after an exit, at most this often */
 #define KTR_IDLE_TICKS		20	/* exit after a second with nothing to do */
 #define KTR_CONN_IDLE_MS	3000	/* a connection with nothing under way is closed */
@@ -61,6 +63,17 @@ struct daemon {
 	struct ktr_tp *tp;		/* kernel tracepoints of the traces (-e) */		/* USDT probes of processes traced with 'u' */
 	struct ktr_conn *conns;
 	unsigned int nconns;
+	/*
+	 * Connections refused with an answer, kept open a moment: a client
+	 * whose request arrives after the answer must still read it (closing
+	 * a unix socket with unread data resets the peer).  Bounded: the
+	 * oldest is closed to make room.
+	 */
+	struct {
+		int sock; /* 0: none (the daemon's 0 is /dev/null) */
+		long long ms;
+	} refused[KTR_REFUSED_KEPT];
+	unsigned int refused_next;
 	int idle_ticks;
 };
 
