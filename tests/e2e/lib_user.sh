@@ -293,6 +293,21 @@ ubg()
 BUILD_ID=$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$/\1/p' "$O/gen/build_id.h" 2>/dev/null)
 SOCK_RX="^(@|/run/ktraceb/)ktraceb-${BUILD_ID:-[0-9a-f]+}(\\.[0-9]+|\\.sock)?\$"
 
+# daemon_pid: the process listening on this build's root daemon socket
+daemon_pid()
+{
+	local ino p sock=/run/ktraceb/ktraceb-$BUILD_ID.sock
+	ino=$(awk -v s="$sock" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
+	[ -n "$ino" ] || return 1
+	for p in /proc/[0-9]*; do
+		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
+			echo "${p#/proc/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # daemon_sockets: this build's daemon sockets bound now
 daemon_sockets()
 {

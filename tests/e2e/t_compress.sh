@@ -151,21 +151,6 @@ check corrupt_crc_names_it t_grep "corrupt compressed data: incorrect (data|leng
 	"$TMP/bad$((zsize - 6)).kderr"
 
 # --- kill -9 of the daemon in the middle of a busy trace ----------------------------
-# daemon_pid: the process listening on this build's root daemon socket
-daemon_pid()
-{
-	local ino p sock
-	sock=/run/ktraceb/ktraceb-$BUILD_ID.sock
-	ino=$(awk -v s="$sock" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
-	[ -n "$ino" ] || return 1
-	for p in /proc/[0-9]*; do
-		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
-			echo "${p#/proc/}"
-			return 0
-		fi
-	done
-	return 1
-}
 
 bg busy "$PROGS/getppid_loop" 0
 BUSY=$(wait_role "$TMP/busy.pout" pid)

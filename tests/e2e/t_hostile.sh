@@ -72,21 +72,6 @@ hval()
 	grep -o "$2=[^ ]*" "$TMP/$1.h" | head -n 1 | cut -d= -f2-
 }
 
-# daemon_pid: the process listening on root's daemon socket
-daemon_pid()
-{
-	local ino p
-	ino=$(awk -v s="$ROOT_SOCK" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
-	[ -n "$ino" ] || return 1
-	for p in /proc/[0-9]*; do
-		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
-			echo "${p#/proc/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 fdcount()
 {
 	ls "/proc/$1/fd" 2>/dev/null | wc -l
