@@ -167,7 +167,7 @@ $(O)/libktr.a: $(LIB_OBJS)
 # The tracer needs the syscall tables, not the decoders.
 $(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(GEN_SRCS:.c=.o)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
 
 # zlib: kdump reads compressed traces (ktraceb -z)
 $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a

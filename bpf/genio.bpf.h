@@ -49,6 +49,7 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 	struct ktr_genio *g;
 	struct user_msghdr msg;
 	__u32 want, got = 0;
+	__u64 uiov, niov;
 	__u8 kind;
 	char *data;
 
@@ -68,21 +69,28 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 		want = KTR_IOSIZE_MAX;
 	/* keep clang from dropping the masks below as redundant: the verifier needs them */
 	barrier_var(want);
+	/*
+	 * One call of the iovec walk for readv/writev and the msghdr calls:
+	 * the verifier walks each call's 64 iterations apart.
+	 */
+	uiov = args[1];
+	niov = args[2];
 	switch (kind) {
 	case KTR_GIO_READ_BUF:
 	case KTR_GIO_WRITE_BUF:
 		if (want && bpf_probe_read_user(data, want & 0x1ffff, (void *)args[1]) == 0)
 			got = want;
 		break;
-	case KTR_GIO_READ_IOV:
-	case KTR_GIO_WRITE_IOV:
-		got = genio__copy_iov(data, args[1], args[2], want);
-		break;
 	case KTR_GIO_READ_MSG:
 	case KTR_GIO_WRITE_MSG:
 		if (bpf_probe_read_user(&msg, sizeof(msg), (void *)args[1]) < 0)
 			return;
-		got = genio__copy_iov(data, (__u64)msg.msg_iov, msg.msg_iovlen, want);
+		uiov = (__u64)msg.msg_iov;
+		niov = msg.msg_iovlen;
+		/* fall through */
+	case KTR_GIO_READ_IOV:
+	case KTR_GIO_WRITE_IOV:
+		got = genio__copy_iov(data, uiov, niov, want);
 		break;
 	}
 	if (got > KTR_IOSIZE_MAX)

@@ -88,6 +88,7 @@ extern const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS];
 extern const volatile __u64 ktr_wakeup_bytes;
+extern const volatile __u32 ktr_ncpus;
 extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
 extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
 
@@ -121,6 +122,7 @@ static __always_inline struct ktr_proc_state *proc__lookup(void)
  * counts every loss, so the drainer looks further only when it moved.
  */
 int rec__count_lost(__u32 route); /* maps.bpf.c: one function, not inlined in every path */
+__u32 rec__flags(__u32 tid);	   /* maps.bpf.c: ktr_flags of a record about thread tid */
 
 /*
  * Wake the drainer only when a quarter of the ring is waiting: a wakeup per
@@ -135,7 +137,7 @@ static __always_inline __u64 rec__wakeup_flag(void)
 
 /*
  * Fill every header byte: ring memory is not zeroed.  task is a trusted BTF
- * pointer, so its fields are read with plain (CO-RE relocated) loads rather
+ * pointer, so its comm is read with plain (CO-RE relocated) loads rather
  * than bpf_probe_read_kernel() calls: this runs twice per syscall.
  */
 static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,
@@ -145,8 +147,7 @@ static __always_inline void rec__header(struct ktr_header *h, int type, int len,
 
 	h->ktr_len = len;
 	h->ktr_type = type;
-	h->ktr_flags = KTRH_CPUID_ENCODE(bpf_get_smp_processor_id()) |
-		       (task->signal->nr_threads > 1 ? KTRH_THREADED : 0);
+	h->ktr_flags = rec__flags(tid);
 	h->ktr_pid = pid;
 	h->ktr_tid = tid;
 	/* comm is 16 bytes, NUL-terminated by the kernel; byte 16 and the pad are ours */

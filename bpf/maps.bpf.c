@@ -21,6 +21,8 @@ const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS] = {};
 const volatile __u64 ktr_wakeup_bytes = 1 << 22;
+/* possible CPUs: a loop over them is as long for the verifier as here */
+const volatile __u32 ktr_ncpus = KTR_FLIGHT_MAX_CPUS;
 const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS] = {};
 const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES] = {};
 
@@ -36,6 +38,24 @@ __noinline int rec__count_lost(__u32 route)
 	if (total)
 		__sync_fetch_and_add(total, 1);
 	return 0;
+}
+
+/*
+ * ktr_flags of a record about thread tid: the CPU, and KTRH_THREADED when
+ * tid is the current thread and its process has other threads (a record
+ * about another thread, a child at its fork, is about a single-threaded
+ * process).  One function: the verifier checks a load of task->signal with a
+ * search of the kernel's BTF each time it walks one, and it would walk one
+ * inlined in every record site of every path.
+ */
+__noinline __u32 rec__flags(__u32 tid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 flags = KTRH_CPUID_ENCODE(bpf_get_smp_processor_id());
+
+	if ((__u32)task->pid == tid && task->signal->nr_threads > 1)
+		flags |= KTRH_THREADED;
+	return flags;
 }
 
 /*
@@ -279,7 +299,7 @@ __noinline int flight__crash_begins(__u32 route)
 	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
 		return 0;
 	for (__u32 cpu = 0; cpu < KTR_FLIGHT_MAX_CPUS; cpu++) {
-		if (cpu >= ctl->ncpu)
+		if (cpu >= ktr_ncpus || cpu >= ctl->ncpu)
 			break;
 		hd = flight__head(ring, cpu);
 		if (hd && !hd->crash)

@@ -58,6 +58,7 @@ static __always_inline void psig__fill(struct psig_sample *rec, int sig,
 {
 	struct task_struct *task;
 	__u64 blocked;
+	int killed_by;
 
 	task = bpf_get_current_task_btf();
 	rec->p.signo = sig;
@@ -69,11 +70,12 @@ static __always_inline void psig__fill(struct psig_sample *rec, int sig,
 	 * and reaches us as that: report the signal that kills the process,
 	 * with the code it was sent with.
 	 */
-	if (sig == 9 && (task->signal->group_exit_code & 0x7f)) {
+	killed_by = sig == 9 ? BPF_CORE_READ(task, signal, group_exit_code) & 0x7f : 0;
+	if (killed_by) {
 		__u32 tgid = task->tgid;
 		__u64 *gen = bpf_map_lookup_elem(&fatal_codes, &tgid);
 
-		rec->p.signo = task->signal->group_exit_code & 0x7f;
+		rec->p.signo = killed_by;
 		if (gen && (gen[0] >> 32) == (__u64)rec->p.signo)
 			rec->p.code = (__s32)gen[0];
 	}

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -106,9 +108,187 @@ enum ktr_usdt_mode ktr_loader__usdt_mode(void)
 	return loader_usdt_mode;
 }
 
+/*
+ * The kernel verifies each program apart, and verification is most of a
+ * cold start: the maps' object (every program left out) creates and fills
+ * the maps, then two more instances of the same object, sharing its maps,
+ * load their halves of the programs at once on two CPUs.  The USDT program,
+ * the costliest after sys_exit, is loaded by a fourth only when a trace
+ * first needs it (ktr_loader__load_usdt).  The skeleton the daemon uses is
+ * the maps' one, its program pointers set to where each program loaded.
+ */
+enum loader_part {
+	PART_MAPS,
+	PART_EXIT, /* loaded by the calling thread */
+	PART_ENTER, /* loaded by a second thread */
+	PART_USDT,
+	PART_N,
+};
+
+static struct ktraceb_bpf *loader_parts[PART_N];
+
+static enum loader_part prog__part(const char *name)
+{
+	static const char *const enter_half[] = {
+		"ktr_syscall_enter", "ktr_psig_deliver", "ktr_proc_exec",
+		"ktr_tp_record",     "ktr_csw_switch",
+	};
+
+	if (strcmp(name, "ktr_usdt_record") == 0)
+		return PART_USDT;
+	for (size_t i = 0; i < sizeof(enter_half) / sizeof(enter_half[0]); i++)
+		if (strcmp(name, enter_half[i]) == 0)
+			return PART_ENTER;
+	return PART_EXIT;
+}
+
+/* Attached with the others by ktraceb_bpf__attach()? */
+static bool prog__autoattach(const char *name)
+{
+	static const char *const apart[] = {
+		/*
+		 * sched_switch runs on every switch machine-wide: loaded, but
+		 * attached by the daemon only while some process is traced
+		 * with 'w'.
+		 */
+		"ktr_csw_switch",
+		/*
+		 * sys_enter runs on every syscall machine-wide: attached by the
+		 * daemon only while some trace needs it (a compact recorder
+		 * needs only sys_exit's returns).
+		 */
+		"ktr_syscall_enter",
+		/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
+		"ktr_usdt_record",
+		/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
+		"ktr_tp_record",
+	};
+
+	for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
+		if (strcmp(name, apart[i]) == 0)
+			return false;
+	return true;
+}
+
+/* Another instance of the object, on skel's maps, loading only part's programs. */
+static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part part)
+{
+	struct ktraceb_bpf *p = ktraceb_bpf__open();
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	int err = p ? 0 : -errno;
+
+	if (err)
+		return NULL;
+	bpf_object__for_each_map(map, p->obj)
+	{
+		const struct bpf_map *own =
+			bpf_object__find_map_by_name(skel->obj, bpf_map__name(map));
+
+		err = own ? bpf_map__reuse_fd(map, bpf_map__fd(own)) : -ENOENT;
+		if (err)
+			break;
+	}
+	bpf_object__for_each_program(prog, p->obj)
+	{
+		bpf_program__set_autoload(prog, prog__part(bpf_program__name(prog)) == part);
+		bpf_program__set_autoattach(prog, prog__autoattach(bpf_program__name(prog)));
+	}
+	if (!err && part == PART_USDT && loader_usdt_mode == KTR_USDT_MULTI)
+		err = bpf_program__set_expected_attach_type(p->progs.ktr_usdt_record,
+							    ATTACH_UPROBE_MULTI);
+	if (err) {
+		ktraceb_bpf__destroy(p);
+		errno = -err;
+		return NULL;
+	}
+	return p;
+}
+
+/* skel's program pointers to those p loaded. */
+static void part__adopt(struct ktraceb_bpf *skel, struct ktraceb_bpf *p)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton, *ps = p->skeleton;
+
+	for (int i = 0; i < s->prog_cnt; i++)
+		if (bpf_program__autoload(*ps->progs[i].prog))
+			*s->progs[i].prog = *ps->progs[i].prog;
+}
+
+struct part_load {
+	struct ktraceb_bpf *p;
+	int err;
+};
+
+static void *part__load_thread(void *arg)
+{
+	struct part_load *pl = arg;
+
+	pl->err = ktraceb_bpf__load(pl->p);
+	return NULL;
+}
+
+/* The programs of PART_EXIT and PART_ENTER, loaded side by side; 0 or -errno. */
+static int loader__load_parts(struct ktraceb_bpf *skel)
+{
+	struct part_load enter = { 0 };
+	pthread_t tid;
+	bool threaded;
+	int err = 0;
+
+	loader_parts[PART_EXIT] = part__open(skel, PART_EXIT);
+	enter.p = loader_parts[PART_ENTER] = part__open(skel, PART_ENTER);
+	if (!loader_parts[PART_EXIT] || !enter.p)
+		return -errno;
+	threaded = pthread_create(&tid, NULL, part__load_thread, &enter) == 0;
+	if (!threaded)
+		part__load_thread(&enter);
+	err = ktraceb_bpf__load(loader_parts[PART_EXIT]);
+	if (threaded)
+		pthread_join(tid, NULL);
+	if (!err)
+		err = enter.err;
+	if (err)
+		return err;
+	part__adopt(skel, loader_parts[PART_EXIT]);
+	part__adopt(skel, loader_parts[PART_ENTER]);
+	return 0;
+}
+
+static void loader__destroy_parts(void)
+{
+	for (int i = PART_N - 1; i > PART_MAPS; i--) {
+		ktraceb_bpf__destroy(loader_parts[i]);
+		loader_parts[i] = NULL;
+	}
+}
+
+int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
+{
+	struct ktraceb_bpf *p;
+	int err;
+
+	if (loader_parts[PART_USDT])
+		return 0;
+	if (loader_usdt_mode == KTR_USDT_NONE)
+		return -ENOTSUP;
+	p = part__open(skel, PART_USDT);
+	if (!p)
+		return -errno;
+	err = ktraceb_bpf__load(p);
+	if (err) {
+		ktraceb_bpf__destroy(p);
+		return err;
+	}
+	loader_parts[PART_USDT] = p;
+	part__adopt(skel, p);
+	return 0;
+}
+
 struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
 {
 	struct ktraceb_bpf *skel;
+	struct bpf_program *prog;
 	int ncpus, err;
 
 	loader_verbose = opts->verbose;
@@ -133,27 +313,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
 	if (!err && opts->procs_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
-	/*
-	 * sched_switch runs on every switch machine-wide: loaded, but attached
-	 * by the daemon only while some process is traced with 'w'.
-	 */
-	bpf_program__set_autoattach(skel->progs.ktr_csw_switch, false);
-	/*
-	 * sys_enter runs on every syscall machine-wide: attached by the daemon
-	 * only while some trace needs it (a compact recorder needs only
-	 * sys_exit's returns).
-	 */
-	bpf_program__set_autoattach(skel->progs.ktr_syscall_enter, false);
-	/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
-	bpf_program__set_autoattach(skel->progs.ktr_usdt_record, false);
-	/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
-	bpf_program__set_autoattach(skel->progs.ktr_tp_record, false);
 	loader_usdt_mode = loader__usdt_mode();
-	if (loader_usdt_mode == KTR_USDT_NONE)
-		bpf_program__set_autoload(skel->progs.ktr_usdt_record, false);
-	else if (loader_usdt_mode == KTR_USDT_MULTI)
-		bpf_program__set_expected_attach_type(skel->progs.ktr_usdt_record,
-						      ATTACH_UPROBE_MULTI);
+	bpf_object__for_each_program(prog, skel->obj) bpf_program__set_autoload(prog, false);
 	if (err)
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
@@ -161,9 +322,16 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
+	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
+		skel->rodata->ktr_ncpus = ncpus;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
 	err = ktraceb_bpf__load(skel);
-	if (!err && !opts->defer_attach)
+	if (!err)
+		err = loader__load_parts(skel);
+
+	if (err)
+		goto fail;
+	if (!opts->defer_attach)
 		err = ktraceb_bpf__attach(skel);
 	if (err)
 		goto fail;
@@ -171,6 +339,7 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 fail:
 	*why = loader__why(err);
 	ktraceb_bpf__destroy(skel);
+	loader__destroy_parts();
 	errno = -err;
 	return NULL;
 }
@@ -211,4 +380,5 @@ int ktr_loader__attach(struct ktraceb_bpf *skel)
 void ktr_loader__destroy(struct ktraceb_bpf *skel)
 {
 	ktraceb_bpf__destroy(skel);
+	loader__destroy_parts();
 }

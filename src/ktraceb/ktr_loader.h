@@ -29,6 +29,11 @@ enum ktr_usdt_mode {
 	KTR_USDT_PERF_EVENT,	/* a uprobe perf event per site (CAP_SYS_ADMIN) */
 };
 enum ktr_usdt_mode ktr_loader__usdt_mode(void);
+/*
+ * The USDT program, loaded when a trace first needs it (its verification
+ * is a third of a cold start): 0, or -errno (-ENOTSUP: mode NONE).
+ */
+int ktr_loader__load_usdt(struct ktraceb_bpf *skel);
 void ktr_loader__destroy(struct ktraceb_bpf *skel);
 /*
  * Detach the always-on programs (the syscall, process and signal

@@ -17,6 +17,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
 #include "ktr_creds.h"
+#include "ktr_loader.h"
 #include "ktr_usdt.h"
 #include "ktr_usdt_elf.h"
 
@@ -444,6 +445,9 @@ static int file__attach(struct ktr_usdt *u, struct usdt_file *f, uid_t uid)
 		return 0;
 	if (uid != 0 && (!sites || *sites + f->nnotes > UID_SITES_MAX))
 		return -EDQUOT; /* this user's files hold their share of the sites */
+	err = ktr_loader__load_usdt(u->skel);
+	if (err)
+		return err;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", f->fd);
 	if (u->mode == KTR_USDT_MULTI)
 		err = file__attach_multi(u, f, path);
