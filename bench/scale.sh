@@ -5,11 +5,14 @@
 # ktraceb at scale (issue: fixed costs and scale), as root, with the daemon's
 # resident memory (RSS) and descriptors after each step:
 #   1. TRACES traces of as many idle processes into as many files at once (-p)
+#      by root, then by USERS users at once (TRACES/USERS each, of their own
+#      processes, through root's daemon; users ktrscale1.. are created if
+#      missing and removed after)
 #   2. -i over a fork storm of FORKS short processes: every EXIT, none lost
 #   3. one process with THREADS threads: each thread's call, none lost
 #   4. -d attached to a tree of TREE processes: every one traced
 #
-#   O=build bench/scale.sh     SCALE_TRACES (1000), SCALE_FORKS (10000),
+#   O=build bench/scale.sh     SCALE_TRACES (1000), SCALE_USERS (4), SCALE_FORKS (10000),
 #                              SCALE_THREADS (1000), SCALE_TREE (2000)
 
 set -u
@@ -19,6 +22,7 @@ KTRACEB=$O/ktraceb
 KDUMP=$O/kdump
 WL=$O/bench/workloads
 TRACES=${SCALE_TRACES:-1000}
+USERS=${SCALE_USERS:-4}
 FORKS=${SCALE_FORKS:-10000}
 THREADS=${SCALE_THREADS:-1000}
 TREE=${SCALE_TREE:-2000}
@@ -30,7 +34,8 @@ for b in "$KTRACEB" "$KDUMP" "$WL"; do
 done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktraceb-scale.XXXXXX") || exit 1
 PIDS=
-trap 'kill $PIDS 2>/dev/null; rm -rf "$TMP"' EXIT
+MADE_USERS=
+trap 'kill $PIDS 2>/dev/null; for u in $MADE_USERS; do userdel "$u"; done; rm -rf "$TMP"' EXIT
 ulimit -n 65536 2>/dev/null
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -67,6 +72,61 @@ kill $PIDS 2>/dev/null
 wait 2>/dev/null
 PIDS=
 rm -f "$TMP"/t*.ktr
+
+# 1b. as many traces at once by several users, each of their own processes
+per=$((TRACES / (USERS > 0 ? USERS : 1)))
+sleep 600 &
+keeper=$!
+"$KTRACEB" -t c -p "$keeper" -f "$TMP/keeper.ktr" # root's daemon, which users reach
+chmod 755 "$TMP"
+for ((u = 1; u <= USERS; u++)); do
+	user=ktrscale$u
+	if ! id "$user" >/dev/null 2>&1; then
+		useradd -M -r -s /bin/sh "$user" || continue
+		MADE_USERS="$MADE_USERS $user"
+	fi
+	mkdir -m 700 "$TMP/$user" && chown "$user:" "$TMP/$user"
+	cat >"$TMP/$user/run.sh" <<EOF
+for ((i = 0; i < $per; i++)); do sleep 600 & done
+ok=0
+for p in \$(jobs -p); do
+	"$PWD/$KTRACEB" -t c -p "\$p" -f "$TMP/$user/t\$p.ktr" 2>>"$TMP/$user/t.err" && ok=\$((ok + 1))
+done
+echo \$ok >"$TMP/$user/ok"
+while [ ! -e "$TMP/go" ]; do sleep 0.1; done
+"$PWD/$KTRACEB" -C 2>/dev/null
+kill \$(jobs -p)
+EOF
+done
+t0=$(now_ms)
+users=
+for ((u = 1; u <= USERS; u++)); do
+	[ -f "$TMP/ktrscale$u/run.sh" ] || continue
+	setpriv --reuid="ktrscale$u" --regid="ktrscale$u" --clear-groups \
+		bash "$TMP/ktrscale$u/run.sh" 2>/dev/null &
+	users="$users $!"
+done
+for ((u = 1; u <= USERS; u++)); do # all traces up (or refused)
+	while [ -f "$TMP/ktrscale$u/run.sh" ] && [ ! -e "$TMP/ktrscale$u/ok" ] &&
+		kill -0 $users 2>/dev/null; do sleep 0.1; done
+done
+t1=$(now_ms)
+mem=$(rss)
+touch "$TMP/go"
+wait $users 2>/dev/null
+ok=0
+for ((u = 1; u <= USERS; u++)); do
+	ok=$((ok + $(cat "$TMP/ktrscale$u/ok" 2>/dev/null || echo 0)))
+done
+echo "1b. $ok of $((per * USERS)) traces by $USERS users at once ($per each, of their own" \
+	"processes) in $((t1 - t0)) ms; all up: $mem; after -C: $(rss)"
+for ((u = 1; u <= USERS; u++)); do
+	[ -s "$TMP/ktrscale$u/t.err" ] &&
+		echo "   ktrscale$u's first refusal: $(head -n 1 "$TMP/ktrscale$u/t.err")"
+done
+"$KTRACEB" -C 2>/dev/null
+kill "$keeper" 2>/dev/null
+wait 2>/dev/null
 
 # 2. -i over a fork storm
 t0=$(now_ms)
