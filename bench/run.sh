@@ -27,7 +27,9 @@
 # the same tracepoints (what the kernel charges, bench/empty_tp); the cost of a span
 # (bench/spans), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
-# kept of recorded, records per second, lost), kdump on a hostile file, and
+# kept of recorded, records per second, lost), the BPF programs' own run
+# time per run (bpf_stats; full, compact and empty programs), kdump on a
+# hostile file, and
 # kdump's text, JSON lines (-J) and timeline (-P) of the tar trace; last
 # bench/compress.sh: tar and find traced with and without -z (seconds,
 # bytes, ratio, kdump's time).
@@ -335,6 +337,49 @@ if [ -x "$CRASHER" ]; then
 	drop_daemon
 fi
 
+# --- where a traced syscall's time goes: each program's own run time ------------
+# kernel.bpf_stats_enabled: the kernel times every run of every program (it
+# adds two clock reads to each run, so the empty programs' row is the
+# measure's own floor).  getppid x N traced, full and compact recorder.
+PROG_ROWS=$TMP/prog_rows
+: >"$PROG_ROWS"
+prog_ns()
+{
+	bpftool prog show 2>/dev/null | awk -v want="$1" '
+		$0 ~ "name " want " " { for (i = 1; i < NF; i++) {
+			if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
+		END { if (c > 0) printf "%.0f", t / c; else printf "-" }'
+}
+prog_cost()
+{
+	local label=$1
+	shift
+	sysctl -qw kernel.bpf_stats_enabled=1 || return
+	"$@" >/dev/null 2>&1
+	printf '%s\t%s\t%s\n' "$label" "$(prog_ns "$ENTER_PROG")" "$(prog_ns "$EXIT_PROG")" \
+		>>"$PROG_ROWS"
+	sysctl -qw kernel.bpf_stats_enabled=0
+}
+if command -v bpftool >/dev/null && sysctl -qw kernel.bpf_stats_enabled=0 2>/dev/null; then
+	ENTER_PROG=ktr_syscall_enter EXIT_PROG=ktr_syscall_exit
+	drop_daemon
+	prog_cost "full entries (-f)" "$KTRACEB" -f "$TMP/pc.ktr" "$LOOP" "$N"
+	drop_daemon
+	prog_cost "compact recorder (-R)" "$KTRACEB" -R "$REC_BYTES,compact" -f "$TMP/pc.ktr" \
+		"$LOOP" "$N"
+	drop_daemon
+	if [ -x "$EMPTY" ]; then
+		ENTER_PROG=empty_enter EXIT_PROG=empty_exit
+		"$EMPTY" "$O/bench/empty_tp.bpf.o" >"$TMP/empty.out" 2>&1 &
+		EMPTY_PID=$!
+		for _ in $(seq 50); do grep -q attached "$TMP/empty.out" && break; sleep 0.1; done
+		grep -q attached "$TMP/empty.out" && prog_cost "empty programs" "$LOOP" "$N"
+		kill "$EMPTY_PID" 2>/dev/null
+		wait "$EMPTY_PID" 2>/dev/null
+	fi
+	rm -f "$TMP/pc.ktr"
+fi
+
 # --- kdump on a hostile file: thread ids chosen to collide in its maps ----------
 GEN=$O/tests/progs/ktrgen
 if [ -x "$GEN" ]; then
@@ -407,6 +452,12 @@ if [ -s "$REC_ROWS" ]; then
 		printf "  %-9s %9.3f %8.1fx %10s %10s %12.0f %6s %12s\n", substr($1, 2), $2,
 			(base > 0 ? $2 / base : 0), r[1], r[2], (($2 > 0) ? r[2] / $2 : 0), $4, $5
 	}' "$REC_ROWS"
+	echo
+fi
+if [ -s "$PROG_ROWS" ]; then
+	echo "BPF run time per program run, getppid x$N (kernel.bpf_stats_enabled, ns):"
+	printf '  %-22s %10s %10s\n' "" sys_enter sys_exit
+	awk -F'\t' '{ printf "  %-22s %10s %10s\n", $1, $2, $3 }' "$PROG_ROWS"
 	echo
 fi
 if [ -n "${KD_tids:-}" ]; then
