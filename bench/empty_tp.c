@@ -20,8 +20,9 @@ int main(int argc, char **argv)
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!obj || bpf_object__load(obj))
 		errx(1, "%s: cannot load", argv[1]);
-	bpf_object__for_each_program(prog, obj) if (!bpf_program__attach(prog))
-		errx(1, "%s: cannot attach", bpf_program__name(prog));
+	bpf_object__for_each_program(prog, obj)
+		if (!bpf_program__attach(prog))
+			errx(1, "%s: cannot attach", bpf_program__name(prog));
 	printf("attached\n");
 	fflush(stdout);
 	pause();

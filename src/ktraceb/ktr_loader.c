@@ -176,12 +176,11 @@ static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part
 	struct ktraceb_bpf *p = ktraceb_bpf__open();
 	struct bpf_program *prog;
 	struct bpf_map *map;
-	int err = p ? 0 : -errno;
+	int err = 0;
 
-	if (err)
+	if (!p)
 		return NULL;
-	bpf_object__for_each_map(map, p->obj)
-	{
+	bpf_object__for_each_map(map, p->obj) {
 		const struct bpf_map *own =
 			bpf_object__find_map_by_name(skel->obj, bpf_map__name(map));
 
@@ -189,8 +188,7 @@ static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part
 		if (err)
 			break;
 	}
-	bpf_object__for_each_program(prog, p->obj)
-	{
+	bpf_object__for_each_program(prog, p->obj) {
 		bpf_program__set_autoload(prog, prog__part(bpf_program__name(prog)) == part);
 		bpf_program__set_autoattach(prog, prog__autoattach(bpf_program__name(prog)));
 	}
@@ -237,9 +235,11 @@ static int loader__load_parts(struct ktraceb_bpf *skel)
 	int err = 0;
 
 	loader_parts[PART_EXIT] = part__open(skel, PART_EXIT);
+	if (!loader_parts[PART_EXIT])
+		return errno ? -errno : -ENOMEM;
 	enter.p = loader_parts[PART_ENTER] = part__open(skel, PART_ENTER);
-	if (!loader_parts[PART_EXIT] || !enter.p)
-		return -errno;
+	if (!enter.p)
+		return errno ? -errno : -ENOMEM;
 	threaded = pthread_create(&tid, NULL, part__load_thread, &enter) == 0;
 	if (!threaded)
 		part__load_thread(&enter);
@@ -274,7 +274,7 @@ int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
 		return -ENOTSUP;
 	p = part__open(skel, PART_USDT);
 	if (!p)
-		return -errno;
+		return errno ? -errno : -ENOMEM;
 	err = ktraceb_bpf__load(p);
 	if (err) {
 		ktraceb_bpf__destroy(p);
@@ -314,7 +314,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	if (!err && opts->procs_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
 	loader_usdt_mode = loader__usdt_mode();
-	bpf_object__for_each_program(prog, skel->obj) bpf_program__set_autoload(prog, false);
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
 	if (err)
 		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
