@@ -311,7 +311,8 @@ static int files__flight_ok(const struct ktr_files *t, const struct ktr_caller *
 /* The ring of a new recording into the file fd (st) of c, at route r. */
 static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 					    const struct ktr_caller *c, int fd,
-					    const struct stat *st, __u64 bytes, unsigned int flags)
+					    const struct stat *st, __u64 bytes, unsigned int flags,
+					    bool gzip)
 {
 	struct ktr_flight_meta *meta = calloc(1, sizeof(*meta));
 	struct ktr_flight *fl;
@@ -324,6 +325,7 @@ static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 	meta->gid = c->gid;
 	meta->dev = st->st_dev;
 	meta->ino = st->st_ino;
+	meta->file_flags = gzip ? KTR_FLIGHT_FILE_GZIP : 0;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, meta->path, sizeof(meta->path) - 1);
 	meta->path[n > 0 ? n : 0] = 0;
@@ -379,7 +381,7 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	memset(f, 0, sizeof(*f));
 	f->w = ktr_writer__new(fd, c->uid, c->gid, gzip);
 	if (f->w && flight_bytes)
-		f->flight = files__flight_new(t, r, c, fd, &st, flight_bytes, flight_flags);
+		f->flight = files__flight_new(t, r, c, fd, &st, flight_bytes, flight_flags, gzip);
 	if (!f->w || (flight_bytes && !f->flight)) {
 		if (f->w)
 			ktr_writer__free(f->w);
@@ -464,8 +466,9 @@ int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const 
 		fd = open(m->path,
 			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	err = fd < 0 ? -errno : 0;
+	/* -z as recorded, or as the file says (a ring of an older daemon) */
 	if (fd >= 0)
-		gzip = files__starts_gzip(fd);
+		gzip = (m->file_flags & KTR_FLIGHT_FILE_GZIP) || files__starts_gzip(fd);
 	ktr_creds__restore(&saved);
 	if (fd < 0)
 		return err ? err : -EPERM;

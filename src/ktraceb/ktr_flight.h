@@ -41,6 +41,7 @@
  * still write it (ktr_flight__adopt).
  */
 #define KTR_FLIGHT_META_MAGIC 0x4b544652 /* "KTFR" */
+#define KTR_FLIGHT_FILE_GZIP  0x1	   /* -z: each dump a gzip member */
 struct ktr_flight_meta {
 	__u32 magic;
 	__u32 route;
@@ -48,7 +49,7 @@ struct ktr_flight_meta {
 	__u64 dev, ino; /* the file */
 	__u64 bytes;
 	__u32 flags;
-	__u32 pad;
+	__u32 file_flags; /* KTR_FLIGHT_FILE_*: how the file is written */
 	char path[PATH_MAX]; /* the file's path when the recording began */
 };
 

@@ -274,6 +274,15 @@ t_kdump_ok()
 	return 1
 }
 
+# is_gzip FILE: starts with gzip's magic and gzip -t accepts it whole
+is_gzip()
+{
+	[ "$(head -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = 1f8b ] && gzip -t "$1" 2>/dev/null &&
+		return 0
+	echo "    $1 is not a whole gzip file: $(head -c 2 "$1" | od -An -tx1)" >&2
+	return 1
+}
+
 # t_exit RC: $KRC == RC, showing ktraceb's stderr otherwise
 t_krc()
 {

@@ -19,15 +19,6 @@
 need_tracer
 need_att_progs
 
-# is_gzip FILE: starts with gzip's magic and gzip -t accepts it whole
-is_gzip()
-{
-	[ "$(head -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = 1f8b ] && gzip -t "$1" 2>/dev/null &&
-		return 0
-	echo "    $1 is not a whole gzip file: $(head -c 2 "$1" | od -An -tx1)" >&2
-	return 1
-}
-
 # calls NORM: the syscall names of the CALL records, one per line
 calls()
 {

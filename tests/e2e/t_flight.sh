@@ -176,6 +176,27 @@ check k9_crash_ends_exit t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" { crash = $5 ~ 
 daemon_gone 20
 check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 1 2>/dev/null | wc -l)" 0
 
+# -z and a kill -9 before the recording's first dump: the next daemon writes
+# it compressed all the same (the ring keeps how its file is written)
+"$CR" loop 10 >"$TMP/k9z.out" &
+K9Z=$!
+E2E_PIDS="${E2E_PIDS:-} $K9Z"
+sleep 0.2
+ktr k9za -z -R 256k -p "$K9Z" -f "$TMP/k9z.ktr"
+sleep 0.2
+pkill -KILL -x ktracebd
+sleep 0.3
+ktr k9zd -D -f "$TMP/k9z.ktr"
+check k9z_dump_after_kill t_krc 0 k9zd
+check k9z_written_compressed is_gzip "$TMP/k9z.ktr"
+kd k9z "$TMP/k9z.ktr"
+check k9z_kdump_clean t_kdump_ok k9z
+check k9z_has_calls t_num "$(qn "$TMP/k9z.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 10
+ktr k9zc -c -p "$K9Z"
+kill "$K9Z" 2>/dev/null
+wait "$K9Z" 2>/dev/null
+daemon_gone 20
+
 # --- a thread stopped in a read, another flooding the ring on the other CPU ----------------
 if [ "$(nproc)" -ge 2 ]; then
 	ktr stk -R 64k -f "$TMP/stuck.ktr" "$CR" stuck 200000
