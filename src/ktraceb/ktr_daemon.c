@@ -222,14 +222,8 @@ static bool daemon__scan(struct daemon *d)
 /* sched_switch costs every switch on the machine: attached only while wanted. */
 void ktr_daemon__csw(struct daemon *d, bool want)
 {
-	if (want && !d->csw_link) {
-		d->csw_link = bpf_program__attach(d->skel->progs.ktr_csw_switch);
-		if (!d->csw_link)
-			syslog(LOG_WARNING, "cannot attach the context-switch program");
-	} else if (!want && d->csw_link) {
-		bpf_link__destroy(d->csw_link);
-		d->csw_link = NULL;
-	}
+	if (ktr_loader__attach_csw(d->skel, want) < 0)
+		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }
 
 /* Does any trace need sys_enter (anything but a compact recorder)? */
@@ -376,7 +370,6 @@ static void daemon__teardown(struct daemon *d)
 	ktr_usdt__free(d->usdt);
 	if (d->pinned)
 		ktr_pin__keep(d->skel, false);
-	bpf_link__destroy(d->csw_link);
 	ktr_tp__free(d->tp);
 	ktr_drain__free(d->drain);
 	ktr_loader__destroy(d->skel);

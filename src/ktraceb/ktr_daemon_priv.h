@@ -54,7 +54,6 @@ struct daemon {
 	uid_t owner;
 	unsigned long long ring_bytes;
 	unsigned int fd_limit;		/* RLIMIT_NOFILE */
-	struct bpf_link *csw_link;
 	bool exited;			/* a traced process ended: tick now */
 	bool pinned;			/* links and procs pinned: a recording exists */
 	bool pin_failed;		/* said once in the log */

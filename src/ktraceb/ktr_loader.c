@@ -356,12 +356,11 @@ void ktr_loader__detach(struct ktraceb_bpf *skel)
 	ktraceb_bpf__detach(skel);
 }
 
-int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want)
+/* One of the programs attached apart, into its skeleton link (pinned with the others). */
+static int loader__attach_apart(struct bpf_program *prog, struct bpf_link **link, bool want)
 {
-	struct bpf_link **link = &skel->links.ktr_syscall_enter;
-
 	if (want && !*link) {
-		*link = bpf_program__attach(skel->progs.ktr_syscall_enter);
+		*link = bpf_program__attach(prog);
 		if (!*link)
 			return -errno;
 	} else if (!want && *link) {
@@ -371,6 +370,17 @@ int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want)
 		*link = NULL;
 	}
 	return 0;
+}
+
+int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want)
+{
+	return loader__attach_apart(skel->progs.ktr_syscall_enter, &skel->links.ktr_syscall_enter,
+				    want);
+}
+
+int ktr_loader__attach_csw(struct ktraceb_bpf *skel, bool want)
+{
+	return loader__attach_apart(skel->progs.ktr_csw_switch, &skel->links.ktr_csw_switch, want);
 }
 
 int ktr_loader__attach(struct ktraceb_bpf *skel)

@@ -48,5 +48,11 @@ int ktr_loader__attach(struct ktraceb_bpf *skel);
  * need it.  0 or -errno.
  */
 int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want);
+/*
+ * The sched_switch program (facility w), likewise: every context switch on
+ * the machine pays for it.  In a skeleton link, so that a recording's pins
+ * keep it while no daemon runs.  0 or -errno.
+ */
+int ktr_loader__attach_csw(struct ktraceb_bpf *skel, bool want);
 
 #endif /* KTRACEB_KTR_LOADER_H */

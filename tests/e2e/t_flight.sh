@@ -197,6 +197,30 @@ kill "$K9Z" 2>/dev/null
 wait "$K9Z" 2>/dev/null
 daemon_gone 20
 
+# context switches (-t w) go on being recorded with no daemon: their link is
+# pinned with the others.  A second after the kill -9, -D: the newest of the
+# process's records (made while no daemon ran) have its switches among them.
+"$CR" loop 10 >"$TMP/k9w.out" &
+K9W=$!
+E2E_PIDS="${E2E_PIDS:-} $K9W"
+sleep 0.2
+ktr k9wa -R 4m -t cw -p "$K9W" -f "$TMP/k9w.ktr"
+sleep 0.3
+pkill -KILL -x ktracebd
+sleep 0.2
+check k9w_csw_link_pinned t_eq "$(find /sys/fs/bpf/ktraceb -name 'link-ktr_csw*' 2>/dev/null | wc -l)" 1
+sleep 1
+ktr k9wd -D -f "$TMP/k9w.ktr"
+check k9w_dump_after_kill t_krc 0 k9wd
+kd k9w "$TMP/k9w.ktr"
+check k9w_switches_recorded_with_no_daemon t_num \
+	"$(q "$TMP/k9w.norm" '$1 == pid' pid="$K9W" | tail -n 100 | awk -F'\t' '$4 == "CSW"' |
+		wc -l)" -gt 10
+ktr k9wc -c -p "$K9W"
+kill "$K9W" 2>/dev/null
+wait "$K9W" 2>/dev/null
+daemon_gone 20
+
 # --- a thread stopped in a read, another flooding the ring on the other CPU ----------------
 if [ "$(nproc)" -ge 2 ]; then
 	ktr stk -R 64k -f "$TMP/stuck.ktr" "$CR" stuck 200000
