@@ -91,6 +91,7 @@ extern const volatile __u64 ktr_wakeup_bytes;
 extern const volatile __u32 ktr_ncpus;
 extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
 extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
+extern const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS];
 
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
 

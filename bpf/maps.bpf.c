@@ -25,6 +25,7 @@ const volatile __u64 ktr_wakeup_bytes = 1 << 22;
 const volatile __u32 ktr_ncpus = KTR_FLIGHT_MAX_CPUS;
 const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS] = {};
 const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES] = {};
+const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS] = {}; /* its captures' when, or'ed */
 
 /* ktraceb.bpf.h says why one array for all CPUs, and slot 0 */
 __noinline int rec__count_lost(__u32 route)

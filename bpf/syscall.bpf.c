@@ -102,6 +102,28 @@ static __always_inline int syscall__is_exec(long id, int compat)
 	return id == ARCH_NR_EXECVE || id == ARCH_NR_EXECVEAT;
 }
 
+/*
+ * Does the syscall need the global functions below (paths, structures, I/O
+ * data)?  Most need none, and calling one costs more than this look at the
+ * loader's tables.
+ */
+static __always_inline bool syscall__has_paths(long id, int compat)
+{
+	if (id < 0 || id >= KTR_MAX_SYSCALLS)
+		return false;
+	return (compat ? ktr_pathmask32[id] : ktr_pathmask64[id]) != 0;
+}
+
+static __always_inline bool syscall__has_captures(long id, int compat, int when)
+{
+	return !compat && id >= 0 && id < KTR_MAX_SYSCALLS && (ktr_capwhen64[id] & when);
+}
+
+static __always_inline bool syscall__has_genio(long id, int compat)
+{
+	return !compat && id >= 0 && id < KTR_MAX_SYSCALLS && ktr_genio64[id] != KTR_GIO_NONE;
+}
+
 static __always_inline void call__fill(struct call_sample *rec, long id, int narg,
 				       const __u64 *args)
 {
@@ -270,7 +292,7 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 	syscall__entry_args(regs, id, compat, args.v);
 	if (ps->facs & KTRFAC_SYSCALL)
 		syscall__emit_call(ps->route, id, compat, args.v);
-	if ((ps->facs & KTRFAC_STRUCT) && !compat)
+	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
 		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
 	return 0;
 }
@@ -287,19 +309,20 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	id = arch__syscall_nr(regs);
 	compat = arch__in_compat_syscall();
 	/* each facility fetches the arguments itself: one verifier path each */
-	if ((ps->facs & KTRFAC_NAMEI) && !(ret == 0 && syscall__is_exec(id, compat))) {
+	if ((ps->facs & KTRFAC_NAMEI) && syscall__has_paths(id, compat) &&
+	    !(ret == 0 && syscall__is_exec(id, compat))) {
 		struct syscall_args args;
 
 		if (syscall__exit_args(regs, id, compat, args.v))
 			syscall__namei(ps->route, id, compat, &args);
 	}
-	if ((ps->facs & KTRFAC_STRUCT) && !compat) {
+	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_EXIT)) {
 		struct syscall_args args;
 
 		if (syscall__exit_args(regs, id, 0, args.v))
 			syscall__structs(ps->route, id, ret, &args, KTR_CAP_AT_EXIT);
 	}
-	if ((ps->facs & KTRFAC_GENIO) && !compat) {
+	if ((ps->facs & KTRFAC_GENIO) && syscall__has_genio(id, compat)) {
 		struct syscall_args args;
 
 		if (syscall__exit_args(regs, id, 0, args.v))

@@ -138,7 +138,8 @@ static void capture__add(volatile struct ktr_capture *slots, const struct captur
 	}
 }
 
-void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES])
+void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES],
+			volatile __u8 *when)
 {
 	/* the layouts above are x86_64's: elsewhere GENIO only (ktr_arch.h) */
 	for (size_t i = 0; ktr_arch_host.struct_captures && i < CAPTURE_NSPECS; i++) {
@@ -153,4 +154,8 @@ void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps
 		if (nr >= 0)
 			genio[nr] = genio_specs[i].kind;
 	}
+	for (int nr = 0; nr < KTR_MAX_SYSCALLS; nr++)
+		for (int c = 0; c < KTR_CAPTURES; c++)
+			if (caps[nr][c].kind != KTR_CAP_NONE)
+				when[nr] |= caps[nr][c].when;
 }

@@ -11,8 +11,9 @@
 #include <stddef.h>
 #include "ktraceb/bpf_shared.h"
 
-/* Fill genio[nr] and caps[nr][] for the x86_64 syscall table. */
-void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES]);
+/* Fill genio[nr], caps[nr][] and when[nr] (the captures' when bits, or'ed) for the x86_64 syscall table. */
+void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES],
+			volatile __u8 *when);
 
 /* The syscall of the i-th capture or GENIO entry, NULL past the last. */
 const char *ktr_captures__syscall_at(size_t i);

@@ -325,7 +325,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
 	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
 		skel->rodata->ktr_ncpus = ncpus;
-	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64);
+	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
+			   skel->rodata->ktr_capwhen64);
 	err = ktraceb_bpf__load(skel);
 	if (!err)
 		err = loader__load_parts(skel);
