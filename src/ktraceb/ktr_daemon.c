@@ -489,6 +489,26 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 	return skel;
 }
 
+/*
+ * Recordings taken over (daemon__load): their processes' USDT probes, whose
+ * links died with the daemon that attached them, attached again.  Their
+ * semaphores, raised by it in each process's memory, are raised once more:
+ * they stay raised after the recording ends (the probes' arguments then
+ * cost the program a little, and record nothing).
+ */
+static void daemon__usdt_rescan(struct daemon *d)
+{
+	struct ktr_proc_state ps;
+	__u32 key, next;
+	int err;
+
+	for (err = bpf_map_get_next_key(d->procs_fd, NULL, &key); !err;
+	     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
+		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
+		    !(ps.flags & KTR_PS_QUIET))
+			ktr_daemon__usdt_scan(d, key, ps.route, false);
+}
+
 static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts *opts,
 				 int listen_fd)
 {
@@ -513,6 +533,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->tp = ktr_tp__new(d->skel);
 	if (!d->usdt || !d->tp)
 		return "out of memory";
+	daemon__usdt_rescan(d);
 	d->listen_fd = listen_fd;
 	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
 	ev.data.ptr = NULL;

@@ -221,6 +221,29 @@ kill "$K9W" 2>/dev/null
 wait "$K9W" 2>/dev/null
 daemon_gone 20
 
+# USDT probes (-t u): the next daemon attaches them again when it takes the
+# recording over, so the process's newest records have its probes again
+"$PROGS/uev_sdt" 400 10 >"$TMP/k9u.out" &
+K9U=$!
+E2E_PIDS="${E2E_PIDS:-} $K9U"
+sleep 0.2
+ktr k9ua -R 4m -t cu -p "$K9U" -f "$TMP/k9u.ktr"
+sleep 0.3
+pkill -KILL -x ktracebd
+sleep 0.2
+ktr k9ud1 -D -f "$TMP/k9u.ktr" # takes it over
+sleep 0.5
+ktr k9ud2 -D -f "$TMP/k9u.ktr"
+check k9u_dumps_after_kill t_eq "$KRC" 0
+kd k9u "$TMP/k9u.ktr"
+check k9u_probes_after_takeover t_num \
+	"$(q "$TMP/k9u.norm" '$1 == pid' pid="$K9U" | tail -n 40 | awk -F'\t' '$4 == "USER"' |
+		wc -l)" -gt 2
+ktr k9uc -c -p "$K9U"
+kill "$K9U" 2>/dev/null
+wait "$K9U" 2>/dev/null
+daemon_gone 20
+
 # --- a thread stopped in a read, another flooding the ring on the other CPU ----------------
 if [ "$(nproc)" -ge 2 ]; then
 	ktr stk -R 64k -f "$TMP/stuck.ktr" "$CR" stuck 200000
