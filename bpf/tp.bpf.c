@@ -11,7 +11,10 @@
  * be simpler to read but would cost one verification per event; this one is
  * verified once.  A hit is recorded when the current task's
  * process is traced with KTRFAC_TRACEPOINT into a file that wants this
- * event (tp_wanted); the entry is copied as the kernel wrote it.
+ * event (tp_wanted); the entry is copied as the kernel wrote it.  A
+ * system-wide trace (ktraceb -S, root's) takes every hit of its events,
+ * whatever task runs, into per-CPU perf buffers: a busy CPU fills its own
+ * buffer only, and the kernel counts each CPU's losses.
  */
 #include "ktraceb.bpf.h"
 
@@ -28,6 +31,17 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ktr_tp_event);
 } tp_events SEC(".maps");
+
+/* the per-CPU buffers of the system-wide trace (max_entries: libbpf sets the CPUs) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} tp_cpu_out SEC(".maps");
+
+/* Set by the daemon: the system-wide trace's route (0: none), and its own tgid (never traced). */
+__u32 ktr_syswide_route = 0;
+__u32 ktr_daemon_tgid = 0;
 
 struct tp_rec {
 	struct ktr_sample s;
@@ -56,22 +70,45 @@ static __always_inline __u32 tp__len(const struct ktr_tp_event *ev, const struct
 	return n > KTR_TP_MAX_BYTES ? KTR_TP_MAX_BYTES : n;
 }
 
+/* Does the file of route want event id? */
+static __always_inline bool tp__wanted(__u32 route, __u32 id)
+{
+	struct ktr_tp_key key = { .route = route, .id = id };
+
+	return route && bpf_map_lookup_elem(&tp_wanted, &key);
+}
+
+/* The record to the system-wide trace, through this CPU's perf buffer. */
+static __always_inline void tp__send_cpu(void *ctx, struct ktr_sample *s, __u32 route, __u64 len)
+{
+	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
+
+	rec__header_current((struct ktr_header *)(s + 1), KTR_TRACEPOINT, len);
+	s->route = route;
+	s->reserved = 0;
+	barrier_var(size);
+	if (size > sizeof(struct tp_rec))
+		size = sizeof(struct tp_rec);
+	/* a full buffer: the kernel counts the loss for this CPU (PERF_RECORD_LOST) */
+	bpf_perf_event_output(ctx, &tp_cpu_out, BPF_F_CURRENT_CPU, s, size);
+}
+
 SEC("tracepoint")
 int ktr_tp_record(void *ctx)
 {
 	struct ktr_proc_state *ps = proc__lookup();
+	__u32 id = (__u32)bpf_get_attach_cookie(ctx), sys = ktr_syswide_route;
 	struct ktr_tp_event *ev;
-	struct ktr_tp_key key;
 	struct tp_rec *r;
+	bool for_proc, for_sys;
 	__u32 n;
 
-	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_TRACEPOINT))
+	for_proc = ps && !(ps->flags & KTR_PS_QUIET) && (ps->facs & KTRFAC_TRACEPOINT) &&
+		   tp__wanted(ps->route, id);
+	for_sys = sys && tp__wanted(sys, id) && bpf_get_current_task_btf()->tgid != ktr_daemon_tgid;
+	if (!for_proc && !for_sys)
 		return 0;
-	key.route = ps->route;
-	key.id = (__u32)bpf_get_attach_cookie(ctx);
-	if (!bpf_map_lookup_elem(&tp_wanted, &key))
-		return 0;
-	ev = bpf_map_lookup_elem(&tp_events, &key.id);
+	ev = bpf_map_lookup_elem(&tp_events, &id);
 	r = (struct tp_rec *)rec__scratch();
 	if (!ev || !r)
 		return 0;
@@ -85,9 +122,12 @@ int ktr_tp_record(void *ctx)
 			return 0;
 	}
 	/* never a kernel pointer into the file */
-	*(__u64 *)r->raw = key.id & 0xffff;
-	r->t.kt_id = key.id;
+	*(__u64 *)r->raw = id & 0xffff;
+	r->t.kt_id = id;
 	r->t.kt_len = n;
-	rec__send(&r->s, ps->route, KTR_TRACEPOINT, sizeof(r->t) + n);
+	if (for_proc)
+		rec__send(&r->s, ps->route, KTR_TRACEPOINT, sizeof(r->t) + n);
+	if (for_sys)
+		tp__send_cpu(ctx, &r->s, sys, sizeof(r->t) + n);
 	return 0;
 }

@@ -24,6 +24,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
+#include "ktr_cpubuf.h"
 #include "ktr_creds.h"
 #include "ktr_daemon.h"
 #include "ktr_daemon_priv.h"
@@ -84,6 +85,8 @@ static void daemon__finish_file(struct daemon *d, int r)
 
 	/* losses counted since the tick's drain still go into this file */
 	ktr_drain__account_lost(d->drain, r);
+	if ((__u32)r == d->syswide_route)
+		ktr_daemon__syswide_end(d);
 	if (daemon__flight_due(f))
 		daemon__flight_dump(d, f);
 	err = ktr_tracefile__finish(f);
@@ -269,6 +272,61 @@ void ktr_daemon__drain(struct daemon *d)
 
 	if (err < 0 && err != -EINTR)
 		daemon__ring_failed(d, err);
+	if (d->cpubuf)
+		ktr_cpubuf__drain(d->cpubuf);
+}
+
+/* Per-CPU buffers of the ring's size shared out, within 64 KiB and 4 MiB each. */
+static size_t daemon__cpubuf_bytes(const struct daemon *d)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	size_t each = d->ring_bytes / (size_t)(ncpus > 0 ? ncpus : 1);
+
+	return each < (64u << 10) ? 64u << 10 : each > (4u << 20) ? 4u << 20 : each;
+}
+
+int ktr_daemon__syswide(struct daemon *d, int r, bool alone, char *msg)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = d };
+	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+
+	if (d->syswide_route && d->syswide_route != (__u32)r) {
+		ktr_proto__msg_add(
+			msg, "-S: a system-wide trace already runs (into %s)\n",
+			ktr_tracefile__path(ktr_files__get(&d->files, d->syswide_route)));
+		return -EBUSY;
+	}
+	if (d->syswide_route)
+		return 0;
+	d->cpubuf = ktr_cpubuf__new(bpf_map__fd(d->skel->maps.tp_cpu_out), &d->files, r,
+				    daemon__cpubuf_bytes(d));
+	if (!d->cpubuf) {
+		int err = -errno;
+
+		ktr_proto__msg_add(msg, "-S: cannot open the per-CPU buffers: %s\n",
+				   strerror(-err));
+		return err;
+	}
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_cpubuf__epoll_fd(d->cpubuf), &ev);
+	f->syswide_alone = alone;
+	d->syswide_route = r;
+	d->skel->bss->ktr_syswide_route = r;
+	return 0;
+}
+
+void ktr_daemon__syswide_end(struct daemon *d)
+{
+	struct ktr_tracefile *f = ktr_files__get(&d->files, d->syswide_route);
+
+	d->skel->bss->ktr_syswide_route = 0;
+	if (f)
+		f->syswide_alone = false;
+	if (d->cpubuf) {
+		epoll_ctl(d->ep, EPOLL_CTL_DEL, ktr_cpubuf__epoll_fd(d->cpubuf), NULL);
+		ktr_cpubuf__free(d->cpubuf); /* what it still holds, into the file */
+		d->cpubuf = NULL;
+	}
+	d->syswide_route = 0;
 }
 
 /*
@@ -313,7 +371,7 @@ static void daemon__tick(struct daemon *d)
 			ktr_daemon__stop_file(d, r, ENOENT, "trace file deleted");
 			continue;
 		}
-		if (f->nprocs == 0)
+		if (f->nprocs == 0 && !f->syswide_alone)
 			daemon__finish_file(d, r);
 	}
 	ktr_daemon__csw(d, want_csw);
@@ -525,6 +583,8 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->skel = daemon__load(d, opts, &why);
 	if (!d->skel)
 		return why;
+	d->skel->bss->ktr_daemon_tgid =
+		getpid(); /* a system-wide trace of its own writes would feed itself */
 	d->drain = ktr_drain__new(d->skel, &d->files, daemon__note, d);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!d->drain || d->ep < 0)

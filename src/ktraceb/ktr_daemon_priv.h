@@ -58,8 +58,10 @@ struct daemon {
 	bool pinned;			/* links and procs pinned: a recording exists */
 	bool pin_failed;		/* said once in the log */
 	bool detached;			/* no trace: the tracepoint programs detached */
-	struct ktr_usdt *usdt;
-	struct ktr_tp *tp;		/* kernel tracepoints of the traces (-e) */		/* USDT probes of processes traced with 'u' */
+	struct ktr_usdt *usdt;		/* USDT probes of processes traced with 'u' */
+	struct ktr_tp *tp;		/* kernel tracepoints of the traces (-e) */
+	__u32 syswide_route;		/* the system-wide trace (-S), 0 if none */
+	struct ktr_cpubuf *cpubuf;	/* its per-CPU buffers */
 	struct ktr_conn *conns;
 	unsigned int nconns;
 	/*
@@ -131,5 +133,13 @@ void ktr_daemon__stop_file(struct daemon *d, int route, int err, const char *why
 void ktr_daemon__csw(struct daemon *d, bool want);
 /* Take what the ring holds now into the files (and recorders); a ring failure ends every trace. */
 void ktr_daemon__drain(struct daemon *d);
+/*
+ * Route r becomes the system-wide trace (-S): its events from every task,
+ * through per-CPU buffers; alone, it has no process and lasts until
+ * ktraceb -c or -C.  0, or -errno with a line in msg (one at a time).
+ */
+int ktr_daemon__syswide(struct daemon *d, int r, bool alone, char *msg);
+/* The system-wide trace ends: nothing more recorded, its buffers read and closed. */
+void ktr_daemon__syswide_end(struct daemon *d);
 
 #endif /* KTRACEB_KTR_DAEMON_PRIV_H */

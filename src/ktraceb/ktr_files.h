@@ -47,6 +47,7 @@ struct ktr_tracefile {
 	bool flight_due;		/* a trigger froze it: dump at the next tick */
 	bool info_written;		/* its INFO record is in the file */
 	long long last_dump_ms;		/* -D: one per KTR_DUMP_INTERVAL_MS */
+	bool syswide_alone;		/* -S with no process: ends at -c or -C only */
 };
 
 struct ktr_files {

@@ -53,8 +53,10 @@
 					   only for the caller's own child, not yet exec'd */
 #define KTR_TP_REQ_MAX		16	/* event names (or globs) per request */
 #define KTR_REQ_GZIP		0x8	/* -z: a new trace file is written gzip-compressed */
+#define KTR_REQ_SYSWIDE		0x10	/* -S: the events of every task (root's only); pid 0:
+					   no process, until CLEARFILE or CLEARALL */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
-				 KTR_REQ_GZIP)
+				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_INHERIT)
 
@@ -63,7 +65,7 @@ struct ktr_request {
 	__u32 op;
 	__u32 facs;			/* KTR_REQ_FACS bits only */
 	__u32 flags;			/* KTR_REQ_* */
-	__s32 pid;			/* > 0 a process, < 0 a process group */
+	__s32 pid;			/* > 0 a process, < 0 a process group, 0 (SYSWIDE) none */
 	__u32 iosize;			/* GENIO bytes kept per I/O */
 	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R) */
 	__u32 flight_flags;		/* SET: KTR_FLIGHT_* (ktr_flight.h) */

@@ -5,8 +5,8 @@
  * the caller pinned at accept (ktr_creds.h) before anything changes:
  * unknown ops, flags or facility bits are refused, KTRFAC_ROOT never comes
  * from a request, AWAIT_EXEC only names the caller's own child that has
- * not exec'd yet, GZIP only comes with a SET, and a trace file is joined
- * only as ktr_files.h says.
+ * not exec'd yet, GZIP only comes with a SET, SYSWIDE only from root with
+ * kernel events, and a trace file is joined only as ktr_files.h says.
  */
 #include <errno.h>
 #include <limits.h>
@@ -95,6 +95,7 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 {
 	bool clear = req->op == KTR_OP_CLEAR || req->op == KTR_OP_CLEARFILE ||
 		     req->op == KTR_OP_CLEARALL;
+	bool syswide = req->flags & KTR_REQ_SYSWIDE;
 	const char *bad = NULL;
 	int nevents = request__events(req, &bad);
 
@@ -124,7 +125,8 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEARFILE || req->op == KTR_OP_DUMP) !=
 		 (fd >= 0))
 		bad = fd >= 0 ? "descriptor not expected" : "no trace file descriptor";
-	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEAR) && !request__pid_ok(req->pid))
+	else if ((req->op == KTR_OP_SET || req->op == KTR_OP_CLEAR) && !request__pid_ok(req->pid) &&
+		 !(syswide && req->pid == 0))
 		bad = "no process or process group";
 	else if (req->op != KTR_OP_SET && (req->flags & ~KTR_REQ_DESCEND))
 		bad = "flags only a SET takes";
@@ -137,6 +139,10 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 		bad = "kernel events are not for a recorder (-R)";
 	else if (req->op == KTR_OP_SET && !(req->facs & KTRFAC_TRACEPOINT) != !nevents)
 		bad = "kernel events without their facility, or the facility without events";
+	else if (syswide && !nevents)
+		bad = "system-wide (-S) is for kernel events (-e)";
+	else if (syswide && req->pid == 0 && (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP)))
+		bad = "flags for a process, and no process";
 	else if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
 		 (req->pid < 0 || (req->flags & KTR_REQ_DESCEND) ||
 		  !request__own_held_child(c, req->pid)))
@@ -144,6 +150,11 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 	if (bad) {
 		ktr_proto__msg_add(msg, "bad request: %s\n", bad);
 		return -EINVAL;
+	}
+	/* every task's events, other users' included: root's alone, as KTR and ktrdump */
+	if (syswide && c->uid != 0) {
+		ktr_proto__msg_add(msg, "-S: system-wide tracing is root's alone\n");
+		return -EPERM;
 	}
 	return 0;
 }
@@ -246,6 +257,11 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		return 0;
 	}
 	ktr_daemon__enter(d); /* before the processes are set: no CALL is missed */
+	if ((req->flags & KTR_REQ_SYSWIDE) &&
+	    (*err = ktr_daemon__syswide(d, r, req->pid == 0, msg)))
+		return 0;
+	if (req->pid == 0)
+		return 1; /* system-wide alone: the machine, no process */
 	n = request__collect(req, &pids, msg);
 	if (n == 0) {
 		*err = -ESRCH;
@@ -292,6 +308,15 @@ static int request__clear_all(struct daemon *d, struct ktr_conn *cn, int r, char
 		done += ktr_procmap__clear(d, &cn->cred, keys[i], 0, msg, r < 0) == 0;
 	free(keys);
 	return done;
+}
+
+/* -c of the system-wide trace's file, or -C: root ends it.  Ended? */
+static bool request__end_syswide(struct daemon *d, struct ktr_conn *cn, int r)
+{
+	if (!d->syswide_route || (__u32)r != d->syswide_route || cn->cred.uid != 0)
+		return false;
+	ktr_daemon__syswide_end(d); /* the next tick finishes its file */
+	return true;
 }
 
 /* -D: the recorder's ring, written now; the recording goes on. */
@@ -356,9 +381,11 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		r = ktr_files__find_fd(&d->files, fd);
 		close(fd);
 		done = r > 0 ? request__clear_all(d, cn, r, msg) : 0;
+		done += r > 0 && request__end_syswide(d, cn, r);
 		err = r > 0 && !done && msg[0] ? -EPERM : 0;
 	} else if (req->op == KTR_OP_CLEARALL) {
 		done = request__clear_all(d, cn, -1, msg);
+		done += request__end_syswide(d, cn, (int)d->syswide_route);
 	} else if (req->op == KTR_OP_DUMP) {
 		done = request__dump(d, cn, fd, msg, &err);
 	} else {

@@ -46,6 +46,7 @@ struct options {
 	const char *tracefile;
 	int facs;
 	bool facs_given, append, clear, clear_all, descend, foreground, ring_given, dump, gzip;
+	bool syswide; /* -S: the -e events of every task (root's) */
 	__u64 flight_bytes; /* -R: a recorder's ring */
 	__u32 flight_flags;
 	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
@@ -68,7 +69,8 @@ static void usage_text(FILE *f)
 		"command [args ...]\n"
 		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
 		"       ktraceb -D [-f trfile]\n"
-		"       ktraceb -e subsys:event ... (with either form above); ktraceb -e list\n");
+		"       ktraceb -e subsys:event ... (with either form above); ktraceb -e list\n"
+		"       ktraceb -S -e subsys:event ... [-f trfile] [command [args ...]]\n");
 }
 
 static void usage(void)
@@ -98,6 +100,9 @@ static void help(void)
 	       "\n-e subsys:event: also record the kernel tracepoint subsys:event (globs\n"
 	       "such as sched:* too; repeatable) each time it fires in a traced process;\n"
 	       "-e list lists this kernel's events.\n"
+	       "\n-S: system-wide (root): the -e events of every task on every CPU, with\n"
+	       "the CPU in each record (kdump -c); for the command's life, or without one\n"
+	       "until ktraceb -c -f trfile or ktraceb -C.\n"
 	       "\n-z: write the trace gzip-compressed; kdump reads it as it is.\n"
 	       "\nSee ktraceb(1) and kdump(1).\n");
 	exit(0);
@@ -233,6 +238,9 @@ static void parse_opt(int ch, struct options *o)
 	case 'R':
 		parse_recorder(optarg, o);
 		break;
+	case 'S':
+		o->syswide = true;
+		break;
 	case 'h':
 		help();
 		break;
@@ -273,7 +281,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hip:R:s:t:vz")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hip:R:Ss:t:vz")) != -1)
 		parse_opt(ch, o);
 	if (o->list_events)
 		exit(list_events());
@@ -285,6 +293,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 		errx(EX_USAGE, "-e names events to record: not with -c, -C, -D or -R");
 	if (optind < argc)
 		o->command = argv + optind;
+	if (o->syswide && !o->nevents)
+		errx(EX_USAGE, "-S records kernel events system-wide: name them with -e");
+	if (o->syswide && (o->pid || o->descend || o->foreground || o->append))
+		errx(EX_USAGE, "-S: with a command, or alone; not with -p, -g, -d, -F or -a");
 	/* -D: only the file */
 	if (o->dump &&
 	    (o->pid || o->command || o->clear || o->clear_all || o->flight_bytes || o->gzip))
@@ -297,7 +309,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		errx(EX_USAGE, "-z compresses a new trace: not with -c or -C");
 	/* the checks FreeBSD's ktrace(1) makes */
 	if ((o->pid && o->command) || (o->clear_all && (o->pid || o->clear)) ||
-	    (!o->pid && !o->clear && !o->clear_all && !o->command) ||
+	    (!o->pid && !o->clear && !o->clear_all && !o->command && !o->syswide) ||
 	    (o->command && (o->clear || o->clear_all)) || (o->foreground && (!o->pid || o->clear)))
 		usage();
 }
@@ -564,7 +576,7 @@ static int run_attach(const struct options *o)
 	req.pid = o->pid;
 	req.iosize = o->iosize;
 	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
-		    (o->gzip ? KTR_REQ_GZIP : 0);
+		    (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));
@@ -574,6 +586,8 @@ static int run_attach(const struct options *o)
 	close(fd);
 	if (err || !rep.count)
 		return 1;
+	if (!o->pid)
+		return 0; /* -S alone: the machine, no process */
 	/* a process another daemon traced for us moves here: clear it there */
 	req.op = KTR_OP_CLEAR;
 	req.facs = 0;
@@ -651,7 +665,8 @@ static int run_command(const struct options *o)
 	req.facs = o->facs;
 	req.pid = child;
 	req.iosize = o->iosize;
-	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | (o->gzip ? KTR_REQ_GZIP : 0);
+	req.flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | (o->gzip ? KTR_REQ_GZIP : 0) |
+		    (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));
@@ -690,7 +705,9 @@ int main(int argc, char **argv)
 		return run_dump(&o);
 	if (o.clear || o.clear_all)
 		return run_clear(&o);
-	if (o.pid)
+	if (o.syswide && getuid() != 0)
+		errx(1, "-S: system-wide tracing is root's alone");
+	if (o.pid || (o.syswide && !o.command))
 		return run_attach(&o);
 	return run_command(&o);
 }

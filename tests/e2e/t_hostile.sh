@@ -295,10 +295,10 @@ hostile f_flags "$ROOT_SOCK" op 1 "$DEF" 0x80 "$U2" "new:$UDIR/f1.ktr"
 check forged_flags t_grep 'error=22 .*unknown flags' "$TMP/f_flags.h"
 hostile f_reserved "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/f2.ktr" 4096 1
 check forged_reserved t_grep 'error=22 .*reserved fields' "$TMP/f_reserved.h"
-# -z's flag (KTR_REQ_GZIP, 0x8): only a SET takes it, the bit above it is unknown
+# -z's flag (KTR_REQ_GZIP, 0x8): only a SET takes it; above -S's (0x10), bits are unknown
 hostile f_gzclear "$ROOT_SOCK" op 2 0 8 "$U2" none
 check forged_gzip_on_clear t_grep 'error=22 .*flags only a SET takes' "$TMP/f_gzclear.h"
-hostile f_gzbits "$ROOT_SOCK" op 1 "$DEF" 0x18 "$U2" "new:$UDIR/fz.ktr"
+hostile f_gzbits "$ROOT_SOCK" op 1 "$DEF" 0x28 "$U2" "new:$UDIR/fz.ktr"
 check forged_gzip_bits t_grep 'error=22 .*unknown flags' "$TMP/f_gzbits.h"
 hostile f_pidmin "$ROOT_SOCK" op 1 "$DEF" 0 -2147483648 "new:$UDIR/f3.ktr"
 check forged_pid_min t_grep 'error=22 .*no process' "$TMP/f_pidmin.h"
@@ -464,6 +464,26 @@ else
 		tp_case "${c%% *}" "${c#* }" "$TPF" 1 'error=1 .*perf_event_paranoid -1'
 	done
 fi
+# system-wide (-S, KTR_REQ_SYSWIDE 0x10): root's alone, whatever a user's request holds;
+# a well-formed one (events, no process) and one naming the user's own process
+SYSW=0x10
+KTR_HOSTILE_EVENTS='sched:sched_switch' hostile sys_user_own "$ROOT_SOCK" op 1 "$TPF" "$SYSW" \
+	"$TPO" "new:$UDIR/sys_own.ktr"
+check tp_sys_user_own_refused t_grep 'error=1 .*-S: system-wide tracing is root.s alone' \
+	"$TMP/sys_user_own.h"
+KTR_HOSTILE_EVENTS='sched:sched_switch' hostile sys_user_gz "$ROOT_SOCK" op 1 "$TPF" \
+	$((SYSW | 0x8)) 0 "new:$UDIR/sys_gz.ktr"
+check tp_sys_user_gz_refused t_grep 'error=1 .*root.s alone' "$TMP/sys_user_gz.h"
+# malformed ones are refused as such first: no events, process flags without a process
+hostile sys_noevents "$ROOT_SOCK" op 1 "$DEF" "$SYSW" 0 "new:$UDIR/sys_ne.ktr"
+check tp_sys_noevents_refused t_grep 'error=22 .*is for kernel events' "$TMP/sys_noevents.h"
+KTR_HOSTILE_EVENTS='sched:sched_switch' hostile sys_descend "$ROOT_SOCK" op 1 "$TPF" \
+	$((SYSW | 0x1)) 0 "new:$UDIR/sys_d.ktr"
+check tp_sys_descend_refused t_grep 'error=22 .*no process' "$TMP/sys_descend.h"
+# pid 0 is no process without SYSWIDE
+KTR_HOSTILE_EVENTS='sched:sched_switch' hostile sys_pid0 "$ROOT_SOCK" op 1 "$TPF" 0 0 \
+	"new:$UDIR/sys_p0.ktr"
+check tp_sys_pid0_refused t_grep 'error=22 .*no process or process group' "$TMP/sys_pid0.h"
 # as the kernel events are refused, nothing of it is attached; the allowed one is only the user's
 check tp_root_still_works root_works tp_root
 ktr tpkc -c -p "$TPK"

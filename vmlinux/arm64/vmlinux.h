@@ -46,6 +46,7 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_UNSPEC = 0,
 	BPF_MAP_TYPE_HASH = 1,
 	BPF_MAP_TYPE_ARRAY = 2,
+	BPF_MAP_TYPE_PERF_EVENT_ARRAY = 4,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_LRU_HASH = 9,
 	BPF_MAP_TYPE_ARRAY_OF_MAPS = 12,
@@ -65,6 +66,9 @@ enum {
 	BPF_F_MMAPABLE = 1024,
 	BPF_F_INNER_MAP = 4096,
 };
+
+/* bpf_perf_event_output() flags: the current CPU's buffer */
+#define BPF_F_CURRENT_CPU 0xffffffffULL
 
 enum {
 	BPF_RB_NO_WAKEUP = 1,
