@@ -255,14 +255,14 @@ static __always_inline void rec__flight_submit(void *rec)
 
 /*
  * The one way a record built in scratch (s, its header right after it, len
- * bytes of payload after that) enters the ring: its header is filled for
- * the current thread, then it is copied, or counted lost for its file.
+ * bytes of payload after that) enters the ring, or its recorder's: copied,
+ * or counted lost for its file.  rec__send() fills the header for the
+ * current thread first.
  */
-static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
+static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64 len)
 {
 	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
 
-	rec__header_current((struct ktr_header *)(s + 1), type, len);
 	s->route = route;
 	s->reserved = 0;
 	if (flight__active(route)) {
@@ -274,6 +274,12 @@ static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int typ
 		size = KTR_SCRATCH_SIZE;
 	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)
 		rec__count_lost(route);
+}
+
+static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
+{
+	rec__header_current((struct ktr_header *)(s + 1), type, len);
+	rec__output(s, route, len);
 }
 
 /*

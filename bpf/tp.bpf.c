@@ -6,12 +6,15 @@
  * and to no other, with the event id as its attach cookie: its context is
  * the raw trace entry, but the kernel has put a pt_regs pointer over its
  * first 8 bytes (the common fields; perf_trace_run_bpf_submit()), so the
- * copy gets common_type back from the cookie and zeroes the other common
- * fields (the header says whose the record is).  A program per event would
+ * copy gets common_type back from the cookie, the running thread as
+ * common_pid, and zeros between.  A program per event would
  * be simpler to read but would cost one verification per event; this one is
  * verified once.  A hit is recorded when the current task's
  * process is traced with KTRFAC_TRACEPOINT into a file that wants this
- * event (tp_wanted); the entry is copied as the kernel wrote it.  A
+ * event (tp_wanted); the entry is copied as the kernel wrote it.  If not,
+ * a sched: or signal: event whose subject (the task woken, switched in,
+ * forked, signalled) is a traced process's is recorded for that process,
+ * the header naming the subject (the subject rule, docs/FORMAT.md).  A
  * system-wide trace (ktraceb -S, root's) takes every hit of its events,
  * whatever task runs, into per-CPU perf buffers: a busy CPU fills its own
  * buffer only, and the kernel counts each CPU's losses.
@@ -93,24 +96,76 @@ static __always_inline void tp__send_cpu(void *ctx, struct ktr_sample *s, __u32 
 	bpf_perf_event_output(ctx, &tp_cpu_out, BPF_F_CURRENT_CPU, s, size);
 }
 
+/* Is process ps recording event id? */
+static __always_inline bool tp__records(const struct ktr_proc_state *ps, __u32 id)
+{
+	return ps && !(ps->flags & KTR_PS_QUIET) && (ps->facs & KTRFAC_TRACEPOINT) &&
+	       tp__wanted(ps->route, id);
+}
+
+/*
+ * The subject's pid, if the event has one and it names a traced process
+ * recording the event (looked up as a process id: a process's first
+ * thread, or a single-threaded process); 0 if not.
+ */
+static __always_inline __u32 tp__subject(void *ctx, const struct ktr_tp_event *ev, __u32 id,
+					 struct ktr_proc_state **sps)
+{
+	__u32 off = ev->tp_subject;
+	__s32 pid = 0;
+
+	if (!off || off > KTR_TP_MAX_BYTES - sizeof(pid) ||
+	    bpf_probe_read_kernel(&pid, sizeof(pid), (char *)ctx + off) || pid <= 0)
+		return 0;
+	*sps = proc__lookup_tgid(pid);
+	return tp__records(*sps, id) ? pid : 0;
+}
+
+/* The record to the subject's file: the header names the subject, not current. */
+static __always_inline void tp__send_subject(struct tp_rec *r, const struct ktr_tp_event *ev,
+					     __u32 route, __u32 pid, __u64 len)
+{
+	__u32 c = ev->tp_subject_comm;
+
+	r->h.ktr_len = len;
+	r->h.ktr_type = KTR_TRACEPOINT;
+	r->h.ktr_flags = rec__flags(pid); /* not the current thread: its CPU only */
+	r->h.ktr_pid = pid;
+	r->h.ktr_tid = pid;
+	__builtin_memset(r->h.ktr_comm, 0, sizeof(r->h.ktr_comm));
+	if (c && c <= KTR_TP_MAX_BYTES - 16) {
+		((__u64 *)r->h.ktr_comm)[0] = *(const __u64 *)(r->raw + c);
+		((__u64 *)r->h.ktr_comm)[1] = *(const __u64 *)(r->raw + c + 8);
+		r->h.ktr_comm[15] = 0;
+	}
+	__builtin_memset(r->h.ktr_pad, 0, sizeof(r->h.ktr_pad));
+	r->h.ktr_time_sec = 0;
+	r->h.ktr_time_usec = 0;
+	r->h.ktr_mono_ns = bpf_ktime_get_ns();
+	rec__output(&r->s, route, len);
+}
+
 SEC("tracepoint")
 int ktr_tp_record(void *ctx)
 {
-	struct ktr_proc_state *ps = proc__lookup();
-	__u32 id = (__u32)bpf_get_attach_cookie(ctx), sys = ktr_syswide_route;
-	struct ktr_tp_event *ev;
+	struct ktr_proc_state *ps = proc__lookup(), *sps = NULL;
+	__u32 id = (__u32)bpf_get_attach_cookie(ctx), sys = ktr_syswide_route, subject = 0;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ktr_tp_event *ev = bpf_map_lookup_elem(&tp_events, &id);
 	struct tp_rec *r;
 	bool for_proc, for_sys;
 	__u32 n;
 
-	for_proc = ps && !(ps->flags & KTR_PS_QUIET) && (ps->facs & KTRFAC_TRACEPOINT) &&
-		   tp__wanted(ps->route, id);
-	for_sys = sys && tp__wanted(sys, id) && bpf_get_current_task_btf()->tgid != ktr_daemon_tgid;
-	if (!for_proc && !for_sys)
+	if (!ev)
 		return 0;
-	ev = bpf_map_lookup_elem(&tp_events, &id);
+	for_proc = tp__records(ps, id);
+	for_sys = sys && tp__wanted(sys, id) && task->tgid != ktr_daemon_tgid;
+	if (!for_proc)
+		subject = tp__subject(ctx, ev, id, &sps);
+	if (!for_proc && !for_sys && !subject)
+		return 0;
 	r = (struct tp_rec *)rec__scratch();
-	if (!ev || !r)
+	if (!r)
 		return 0;
 	n = ev->tp_fixed;
 	if (n == 0 || n > KTR_TP_MAX_BYTES || bpf_probe_read_kernel(r->raw, n, ctx))
@@ -121,12 +176,14 @@ int ktr_tp_record(void *ctx)
 		if (n == 0 || n > KTR_TP_MAX_BYTES || bpf_probe_read_kernel(r->raw, n, ctx))
 			return 0;
 	}
-	/* never a kernel pointer into the file */
-	*(__u64 *)r->raw = id & 0xffff;
+	/* never a kernel pointer into the file: common_type, and the running thread as common_pid */
+	*(__u64 *)r->raw = (id & 0xffff) | (__u64)task->pid << 32;
 	r->t.kt_id = id;
 	r->t.kt_len = n;
 	if (for_proc)
 		rec__send(&r->s, ps->route, KTR_TRACEPOINT, sizeof(r->t) + n);
+	else if (subject && sps)
+		tp__send_subject(r, ev, sps->route, subject, sizeof(r->t) + n);
 	if (for_sys)
 		tp__send_cpu(ctx, &r->s, sys, sizeof(r->t) + n);
 	return 0;

@@ -49,6 +49,13 @@ struct ktr_tp_event {
 	__u16 tp_fixed; /* the entry's fixed part, common fields included */
 	__u16 tp_nloc;
 	__u16 tp_loc[KTR_TP_MAXLOC]; /* offsets of its __data_loc locators */
+	/*
+	 * sched: and signal: events: the offset of the 4-byte pid of the task
+	 * the event is about (its subject: next_pid, child_pid or pid), and
+	 * of that task's 16-byte comm; 0 if none (ktr_tp.c).
+	 */
+	__u16 tp_subject;
+	__u16 tp_subject_comm;
 };
 
 struct ktr_sample {

@@ -181,6 +181,39 @@ static bool tp__wants(const struct ktr_tp *tp, __u32 r, __u32 id)
 	return false;
 }
 
+/*
+ * The subject rule (docs/FORMAT.md, KTR_TRACEPOINT): a sched: or signal:
+ * event is also recorded for the traced process it is about, when the
+ * task running is not traced.  Its subject is the task its first field of
+ * these names is the pid of (the task switched in, forked, woken or
+ * signalled), and that task's comm is the field of the same prefix.
+ */
+static void tp__subject(const struct ktr_tp_fmt *fmt, struct ktr_tp_event *val)
+{
+	static const char *const pids[] = { "next_pid", "child_pid", "pid" };
+
+	if (strncmp(fmt->f.tf_name, "sched:", 6) != 0 && strncmp(fmt->f.tf_name, "signal:", 7) != 0)
+		return;
+	for (size_t i = 0; i < sizeof(pids) / sizeof(pids[0]) && !val->tp_subject; i++)
+		for (unsigned int j = 0; j < fmt->f.tf_nfields; j++) {
+			const struct ktr_tpfield *pf = &fmt->fields[j];
+			char comm[sizeof(pf->tp_name)];
+
+			if (strcmp(pf->tp_name, pids[i]) != 0 || pf->tp_size != 4 ||
+			    (pf->tp_flags & (KTR_TPF_DATA_LOC | KTR_TPF_ARRAY)))
+				continue;
+			val->tp_subject = pf->tp_offset;
+			/* "next_pid" -> "next_comm", "pid" -> "comm" */
+			snprintf(comm, sizeof(comm), "%.*scomm", (int)(strlen(pids[i]) - 3),
+				 pids[i]);
+			for (unsigned int k = 0; k < fmt->f.tf_nfields; k++)
+				if (strcmp(fmt->fields[k].tp_name, comm) == 0 &&
+				    fmt->fields[k].tp_size == 16)
+					val->tp_subject_comm = fmt->fields[k].tp_offset;
+			break;
+		}
+}
+
 /* The event attached (its copy size first), once. */
 static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, char *msg)
 {
@@ -197,6 +230,7 @@ static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, char *msg
 	}
 	for (unsigned int i = 0; i < fmt->nloc && i < KTR_TP_MAXLOC; i++)
 		val.tp_loc[i] = (__u16)fmt->loc[i];
+	tp__subject(fmt, &val);
 	if (bpf_map_update_elem(tp->events_fd, &fmt->f.tf_id, &val, BPF_ANY) < 0)
 		return -errno;
 	v = realloc(tp->ev, (tp->nev + 1) * sizeof(*v));

@@ -47,9 +47,28 @@ check kdump_t_k_only_trace t_eq "$(q "$TMP/evk.norm" '$4 != "TRACE" && $4 != "IN
 check kdump_t_k_all_trace t_eq "$(qn "$TMP/evk.norm" '$4 == "TRACE"')" "$(qn "$TMP/evc.norm" '$4 == "TRACE"')"
 kd evnk "$TMP/evc.ktr" -t c
 check kdump_t_c_no_trace t_eq "$(qn "$TMP/evnk.norm" '$4 == "TRACE"')" 0
+# signals: its SIGUSR1 to itself, and the child's SIGCHLD to it at the child's
+# end (the child, past its EXIT, is untraced then: the subject rule, below)
 kd evy "$TMP/ev.ktr" -Y
 check kdump_Y_counts t_eq "$(awk '$2 == "sched:sched_process_fork" || $2 == "signal:signal_generate" { print $1, $2 }' "$TMP/evy.kd" | tr '\n' ' ')" \
-	"1 sched:sched_process_fork 1 signal:signal_generate "
+	"1 sched:sched_process_fork 2 signal:signal_generate "
+check ev_sigchld_subject t_eq "$(qn "$n" '$1 == p && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=17 .* pid=" p " ")' p="$P")" 1
+
+# the subject rule: events a traced process is only the subject of, made by
+# untraced tasks (a kill from outside, the timer waking its sleep), are in
+# its file, the header naming it
+bg subj "$PROGS/att_tick" 50 0
+S=$(wait_role "$TMP/subj.pout" pid)
+ktr subjt -t k -e signal:signal_generate -e sched:sched_wakeup -p "$S" -f "$TMP/subj.ktr"
+check subj_traced t_krc 0 subjt
+/bin/kill -CONT "$S" # an untraced sender
+sleep 0.4
+ktr subjc -c -p "$S"
+[ "$S" -gt 0 ] && kill "$S" 2>/dev/null
+kd subj "$TMP/subj.ktr"
+check subj_signal_from_outside t_eq "$(qn "$TMP/subj.norm" '$1 == s && $2 == s && $3 == "att_tick" && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=18 .* pid=" s " ")' s="$S")" 1
+check subj_woken t_num "$(qn "$TMP/subj.norm" '$1 == s && $4 == "TRACE" && $5 ~ ("^sched:sched_wakeup comm=\"att_tick\" pid=" s " ")' s="$S")" -ge 3
+check subj_only_about_it t_eq "$(q "$TMP/subj.norm" '$4 == "TRACE" && $1 != s' s="$S" | wc -l | tr -d ' ')" 0
 
 # kdump never needs tracefs: the same output where tracefs is not mounted
 if command -v unshare >/dev/null; then
