@@ -141,6 +141,17 @@ static void files__write_info(struct ktr_tracefile *f);
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns)
 {
+	if (f->flight && h->ktr_type == KTR_TPFORMAT) {
+		/* an event's format: written by the next dump, before the events */
+		unsigned char *p = realloc(f->held, f->nheld + len);
+
+		if (!p)
+			return -ENOMEM;
+		memcpy(p + f->nheld, h, len);
+		f->held = p;
+		f->nheld += len;
+		return 0;
+	}
 	if (f->flight)
 		return 0; /* a recorder's records go to its ring, in BPF */
 	return ktr_writer__append(f->w, h, len, wall_offset_ns);
@@ -171,6 +182,16 @@ int ktr_tracefile__dump(struct ktr_tracefile *f, __u32 why, unsigned long long *
 		return -EINVAL;
 	if (!f->info_written)
 		files__write_info(f);
+	for (size_t off = 0; off + sizeof(struct ktr_header) <= f->nheld;) {
+		const struct ktr_header *h = (const void *)(f->held + off);
+		size_t len = sizeof(*h) + (size_t)h->ktr_len;
+
+		ktr_writer__append(f->w, h, len, dc.wall_offset_ns);
+		off += len;
+	}
+	free(f->held);
+	f->held = NULL;
+	f->nheld = 0;
 	err = ktr_flight__walk(f->flight, why, dump__record, &dc);
 	if (!err)
 		err = ktr_writer__flush(f->w);
@@ -519,6 +540,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 		return;
 	ktr_writer__free(f->w);
 	ktr_flight__free(f->flight);
+	free(f->held);
 	memset(f, 0, sizeof(*f));
 	t->used--;
 }

@@ -48,6 +48,9 @@ struct ktr_tracefile {
 	bool info_written;		/* its INFO record is in the file */
 	long long last_dump_ms;		/* -D: one per KTR_DUMP_INTERVAL_MS */
 	bool syswide_alone;		/* -S with no process: ends at -c or -C only */
+	/* a recorder's records made by ktraceb (event formats), for its next dump */
+	unsigned char *held;
+	size_t nheld;
 };
 
 struct ktr_files {

@@ -135,8 +135,10 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 		bad = "no facility, or I/O size too large";
 	else if (req->op != KTR_OP_SET && nevents)
 		bad = "event names only a SET takes";
-	else if (req->flight_bytes && nevents)
-		bad = "kernel events are not for a recorder (-R)";
+	else if ((req->flight_flags & KTR_FLIGHT_COMPACT) && nevents)
+		bad = "kernel events are not for a compact recorder (-R ...,compact)";
+	else if (req->flight_bytes && syswide)
+		bad = "system-wide (-S) is not for a recorder (-R)";
 	else if (req->op == KTR_OP_SET && !(req->facs & KTRFAC_TRACEPOINT) != !nevents)
 		bad = "kernel events without their facility, or the facility without events";
 	else if (syswide && !nevents)

@@ -289,8 +289,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->facs |= KTRFAC_TRACEPOINT;
 	else if ((o->facs & KTRFAC_TRACEPOINT) && !o->clear && !o->clear_all)
 		errx(EX_USAGE, "-t k: name the kernel events with -e subsys:event");
-	if (o->nevents && (o->clear || o->clear_all || o->dump || o->flight_bytes))
-		errx(EX_USAGE, "-e names events to record: not with -c, -C, -D or -R");
+	if (o->nevents && (o->clear || o->clear_all || o->dump))
+		errx(EX_USAGE, "-e names events to record: not with -c, -C or -D");
+	if (o->nevents && (o->flight_flags & KTR_FLIGHT_COMPACT))
+		errx(EX_USAGE, "-e: a compact recorder keeps returns and signals only");
+	if (o->syswide && o->flight_bytes)
+		errx(EX_USAGE, "-S writes a trace, not a recording: not with -R");
 	if (optind < argc)
 		o->command = argv + optind;
 	if (o->syswide && !o->nevents)

@@ -440,7 +440,7 @@ tp_case()
 	local fd=none
 	[ "$4" = 1 ] && fd=new:$UDIR/$1.ktr
 	local extra=()
-	[ -n "${TP_FLIGHT:-}" ] && extra=(4096 0 "$TP_FLIGHT")
+	[ -n "${TP_FLIGHT:-}" ] && extra=(4096 0 "$TP_FLIGHT" "${TP_FLIGHT_FLAGS:-0}")
 	KTR_HOSTILE_EVENTS=$2 hostile "$1" "$ROOT_SOCK" op "$4" "$3" 0 "$TPO" "$fd" "${extra[@]}"
 	check "tp_${1}_refused" t_grep "$5" "$TMP/$1.h"
 }
@@ -452,7 +452,9 @@ tp_case tp_slash 'sched:sched_switch/../../x' "$TPF" 1 'error=22 .*only letters'
 tp_case tp_nofac 'sched:sched_switch' "$DEF" 1 'error=22 .*without their facility'
 tp_case tp_facnone '' "$TPF" 1 'error=22 .*without their facility'
 tp_case tp_clear 'sched:sched_switch' "$TPF" 2 'error=22 .*only a SET takes'
-TP_FLIGHT=1048576 tp_case tp_recorder 'sched:sched_switch' "$TPF" 1 'error=22 .*not for a recorder'
+# a compact recorder keeps returns and signals only (KTR_FLIGHT_COMPACT 0x1)
+TP_FLIGHT=1048576 TP_FLIGHT_FLAGS=1 tp_case tp_recorder 'sched:sched_switch' "$TPF" 1 \
+	'error=22 .*not for a compact recorder'
 # well-formed names: a user's, even for its own process, only where perf gives
 # users raw tracepoint data; then resolved by the daemon, never by the client
 if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le -1 ]; then

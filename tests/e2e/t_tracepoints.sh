@@ -70,6 +70,17 @@ check subj_signal_from_outside t_eq "$(qn "$TMP/subj.norm" '$1 == s && $2 == s &
 check subj_woken t_num "$(qn "$TMP/subj.norm" '$1 == s && $4 == "TRACE" && $5 ~ ("^sched:sched_wakeup comm=\"att_tick\" pid=" s " ")' s="$S")" -ge 3
 check subj_only_about_it t_eq "$(q "$TMP/subj.norm" '$4 == "TRACE" && $1 != s' s="$S" | wc -l | tr -d ' ')" 0
 
+# with a recorder (-R): the events go into its ring, their formats into the
+# file at the dump, before them; the crash's own SIGSEGV is there, decoded
+ktr rec -R 1m -e signal:signal_generate -f "$TMP/rec.ktr" "$PROGS/crasher" segv 100
+kd rec "$TMP/rec.ktr"
+RP=$(role "$TMP/rec.out" pid)
+check rec_crashed t_krc 139 rec
+check rec_kdump_clean t_kdump_ok rec
+check rec_dumped t_num "$(qn "$TMP/rec.norm" '$4 == "RING"')" -gt 0
+# in the ring, and again as its CPU's last record (RING last recorded per-CPU events)
+check rec_segv_event t_eq "$(qn "$TMP/rec.norm" '$1 == p && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=11 errno=0 code=1 comm=\"crasher\" pid=" p " ")' p="$RP")" 2
+
 # kdump never needs tracefs: the same output where tracefs is not mounted
 if command -v unshare >/dev/null; then
 	unshare -m sh -c 'umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug/tracing 2>/dev/null
@@ -115,7 +126,8 @@ bad path_chars 64 '^ktraceb: -e \.\./x:y: only letters' -e '../x:y'
 bad too_long 64 'name too long' -e "sched:$(printf 'x%.0s' $(seq 80))"
 bad too_many_events 1 'more than 256 events in one trace' -e '*:*'
 bad k_without_e 64 '^ktraceb: -t k: name the kernel events with -e' -t k
-bad with_recorder 64 'not with -c, -C, -D or -R' -R 1m -e sched:sched_switch
+bad with_compact_recorder 64 'a compact recorder keeps returns and signals only' -R 1m,compact -e sched:sched_switch
+bad with_dump 64 'not with -c, -C or -D' -D -e sched:sched_switch
 args=()
 for i in $(seq 17); do args+=(-e "sched:sched_switch"); done
 bad too_many_names 64 'at most 16 event names' "${args[@]}"
