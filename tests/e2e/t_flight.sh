@@ -26,6 +26,28 @@ ring() { q "$TMP/$1.norm" '$4 == "RING"' | head -n 1 | cut -f5; }
 inring() { q "$TMP/$1.norm" '$4 == "RING" { n++; next } n == 1 && $1 != ""'; }
 # rings pinned in bpffs now (they outlive a daemon killed -9)
 pins_of_rings() { find /sys/fs/bpf/ktraceb -name 'flight-*' 2>/dev/null | wc -l; }
+# newest TYPE NAME PID N: how many of PID's N newest records in NAME's dump are TYPE
+newest() { q "$TMP/$2.norm" '$1 == pid' pid="$3" | tail -n "$4" | awk -F'\t' -v t="$1" '$4 == t' | wc -l; }
+# record_then_kill9 P PID ARGS...: ktraceb ARGS -p PID, then a kill -9 of the daemon
+record_then_kill9()
+{
+	local p=$1 pid=$2
+	shift 2
+	E2E_PIDS="${E2E_PIDS:-} $pid"
+	sleep 0.2
+	ktr "$p" "$@" -p "$pid"
+	sleep 0.3
+	pkill -KILL -x ktracebd
+	sleep 0.2
+}
+# end_recording P PID: PID's recording cleared, PID ended, its daemon gone
+end_recording()
+{
+	ktr "$1" -c -p "$2"
+	kill "$2" 2>/dev/null
+	wait "$2" 2>/dev/null
+	daemon_gone 20
+}
 # the last N records of the crashed process in the ring, "TAG body" each
 tail_of() { inring "$1" | awk -F'\t' -v pid="$(pv "$1" pid)" '$1 == pid' | tail -n "$2" |
 	cut -f4,5 | tr '\t' ' '; }
@@ -180,69 +202,41 @@ check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 1 2>/dev/null |
 # it compressed all the same (the ring keeps how its file is written)
 "$CR" loop 10 >"$TMP/k9z.out" &
 K9Z=$!
-E2E_PIDS="${E2E_PIDS:-} $K9Z"
-sleep 0.2
-ktr k9za -z -R 256k -p "$K9Z" -f "$TMP/k9z.ktr"
-sleep 0.2
-pkill -KILL -x ktracebd
-sleep 0.3
+record_then_kill9 k9za "$K9Z" -z -R 256k -f "$TMP/k9z.ktr"
 ktr k9zd -D -f "$TMP/k9z.ktr"
 check k9z_dump_after_kill t_krc 0 k9zd
 check k9z_written_compressed is_gzip "$TMP/k9z.ktr"
 kd k9z "$TMP/k9z.ktr"
 check k9z_kdump_clean t_kdump_ok k9z
 check k9z_has_calls t_num "$(qn "$TMP/k9z.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 10
-ktr k9zc -c -p "$K9Z"
-kill "$K9Z" 2>/dev/null
-wait "$K9Z" 2>/dev/null
-daemon_gone 20
+end_recording k9zc "$K9Z"
 
 # context switches (-t w) go on being recorded with no daemon: their link is
 # pinned with the others.  A second after the kill -9, -D: the newest of the
 # process's records (made while no daemon ran) have its switches among them.
 "$CR" loop 10 >"$TMP/k9w.out" &
 K9W=$!
-E2E_PIDS="${E2E_PIDS:-} $K9W"
-sleep 0.2
-ktr k9wa -R 4m -t cw -p "$K9W" -f "$TMP/k9w.ktr"
-sleep 0.3
-pkill -KILL -x ktracebd
-sleep 0.2
+record_then_kill9 k9wa "$K9W" -R 4m -t cw -f "$TMP/k9w.ktr"
 check k9w_csw_link_pinned t_eq "$(find /sys/fs/bpf/ktraceb -name 'link-ktr_csw*' 2>/dev/null | wc -l)" 1
 sleep 1
 ktr k9wd -D -f "$TMP/k9w.ktr"
 check k9w_dump_after_kill t_krc 0 k9wd
 kd k9w "$TMP/k9w.ktr"
-check k9w_switches_recorded_with_no_daemon t_num \
-	"$(q "$TMP/k9w.norm" '$1 == pid' pid="$K9W" | tail -n 100 | awk -F'\t' '$4 == "CSW"' |
-		wc -l)" -gt 10
-ktr k9wc -c -p "$K9W"
-kill "$K9W" 2>/dev/null
-wait "$K9W" 2>/dev/null
-daemon_gone 20
+check k9w_switches_recorded_with_no_daemon t_num "$(newest CSW k9w "$K9W" 100)" -gt 10
+end_recording k9wc "$K9W"
 
 # USDT probes (-t u): the next daemon attaches them again when it takes the
 # recording over, so the process's newest records have its probes again
 "$PROGS/uev_sdt" 400 10 >"$TMP/k9u.out" &
 K9U=$!
-E2E_PIDS="${E2E_PIDS:-} $K9U"
-sleep 0.2
-ktr k9ua -R 4m -t cu -p "$K9U" -f "$TMP/k9u.ktr"
-sleep 0.3
-pkill -KILL -x ktracebd
-sleep 0.2
+record_then_kill9 k9ua "$K9U" -R 4m -t cu -f "$TMP/k9u.ktr"
 ktr k9ud1 -D -f "$TMP/k9u.ktr" # takes it over
 sleep 0.5
 ktr k9ud2 -D -f "$TMP/k9u.ktr"
 check k9u_dumps_after_kill t_eq "$KRC" 0
 kd k9u "$TMP/k9u.ktr"
-check k9u_probes_after_takeover t_num \
-	"$(q "$TMP/k9u.norm" '$1 == pid' pid="$K9U" | tail -n 40 | awk -F'\t' '$4 == "USER"' |
-		wc -l)" -gt 2
-ktr k9uc -c -p "$K9U"
-kill "$K9U" 2>/dev/null
-wait "$K9U" 2>/dev/null
-daemon_gone 20
+check k9u_probes_after_takeover t_num "$(newest USER k9u "$K9U" 40)" -gt 2
+end_recording k9uc "$K9U"
 
 # --- a thread stopped in a read, another flooding the ring on the other CPU ----------------
 if [ "$(nproc)" -ge 2 ]; then
