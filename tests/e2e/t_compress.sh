@@ -252,7 +252,7 @@ if [ -x "$HOSTILE" ]; then
 	ktr hold -f "$TMP/hold.ktr" -p "$HOLD" # also keeps the daemon up
 	"$HOSTILE" "$SOCK" op 2 0 8 "$HOLD" none >"$TMP/h_clear.h" 2>&1
 	check proto_gzip_on_clear_refused t_grep 'error=22 .*flags only a SET takes' "$TMP/h_clear.h"
-	"$HOSTILE" "$SOCK" op 1 "$DEF" 0x18 "$HOLD" "new:$TMP/h_bits.ktz" >"$TMP/h_bits.h" 2>&1
+	"$HOSTILE" "$SOCK" op 1 "$DEF" 0x28 "$HOLD" "new:$TMP/h_bits.ktz" >"$TMP/h_bits.h" 2>&1
 	check proto_unknown_bits_refused t_grep 'error=22 .*unknown flags' "$TMP/h_bits.h"
 	"$HOSTILE" "$SOCK" op 1 "$DEF" 8 "$HOLD" "wo:$TMP/hold.ktr" >"$TMP/h_join.h" 2>&1
 	check proto_join_plain_with_gzip_refused t_grep 'error=16 .*already traced into uncompressed' \
