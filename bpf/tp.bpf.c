@@ -87,6 +87,7 @@ static __always_inline void tp__send_cpu(void *ctx, struct ktr_sample *s, __u32 
 	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
 
 	rec__header_current((struct ktr_header *)(s + 1), KTR_TRACEPOINT, len);
+	((struct ktr_header *)(s + 1))->ktr_flags |= KTRH_SYSWIDE;
 	s->route = route;
 	s->reserved = 0;
 	barrier_var(size);

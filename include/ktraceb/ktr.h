@@ -61,6 +61,8 @@
 #define KTRH_THREADED		0x0001
 #define KTRH_OUT_OF_ORDER	0x0002	/* ktraceb recorder dumps: earlier than the
 					   record before it (a lockless ring's order) */
+#define KTRH_SYSWIDE		0x0004	/* ktraceb -S: a system-wide record (a TRACE, or
+					   a LOST of the CPU in KTRH_CPUID) */
 #define KTRH_CPUID_ENCODE(c)	((((__u16)(c)) & 0xFF) << 8)
 #define KTRH_CPUID_DECODE(f)	(((f) >> 8) & 0xFF)
 

@@ -280,8 +280,13 @@ static int pr_lost(struct kdump *kd, const struct kd_event *ev)
 {
 	if (!ev->valid)
 		return -EINVAL;
-	fprintf(kd->out, "%llu records lost (%llu in all)", (unsigned long long)ev->lost.lost,
-		(unsigned long long)ev->lost.total);
+	if (ev->h->ktr_flags & KTRH_SYSWIDE) /* one CPU's buffer (ktraceb -S) */
+		fprintf(kd->out, "%llu records lost on CPU %d (%llu in all there)",
+			(unsigned long long)ev->lost.lost, KTRH_CPUID_DECODE(ev->h->ktr_flags),
+			(unsigned long long)ev->lost.total);
+	else
+		fprintf(kd->out, "%llu records lost (%llu in all)",
+			(unsigned long long)ev->lost.lost, (unsigned long long)ev->lost.total);
 	return 0;
 }
 

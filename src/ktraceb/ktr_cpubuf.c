@@ -158,7 +158,7 @@ static void cpubuf__write_lost(struct ktr_cpubuf *b, struct ktr_tracefile *f, in
 	b->lost_new[cpu] = 0;
 	rec.h.ktr_len = sizeof(rec.l);
 	rec.h.ktr_type = KTR_LOST;
-	rec.h.ktr_flags = KTRH_CPUID_ENCODE(cpu);
+	rec.h.ktr_flags = KTRH_CPUID_ENCODE(cpu) | KTRH_SYSWIDE;
 	rec.h.ktr_pid = rec.h.ktr_tid = getpid();
 	memcpy(rec.h.ktr_comm, "ktraceb", sizeof("ktraceb"));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
