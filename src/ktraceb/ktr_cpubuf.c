@@ -85,9 +85,10 @@ static enum bpf_perf_event_ret cpubuf__event(void *ctx, int cpu, struct perf_eve
 	if (e->type == PERF_RECORD_SAMPLE && e->size >= sizeof(struct cpubuf_raw)) {
 		const struct cpubuf_raw *raw = (const void *)e;
 
-		if (raw->size <= e->size - sizeof(*raw))
-			cpubuf__keep(b, raw->data,
-				     raw->size); /* no memory: the record is dropped */
+		/* no memory to keep it: lost, and counted as the kernel's losses are */
+		if (raw->size <= e->size - sizeof(*raw) && cpubuf__keep(b, raw->data, raw->size) &&
+		    cpu >= 0 && cpu < CPUBUF_MAX_CPUS)
+			b->lost_new[cpu]++;
 	} else if (e->type == PERF_RECORD_LOST && e->size >= sizeof(struct cpubuf_lost) &&
 		   cpu >= 0 && cpu < CPUBUF_MAX_CPUS) {
 		b->lost_new[cpu] += ((const struct cpubuf_lost *)e)->lost;
