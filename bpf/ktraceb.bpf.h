@@ -287,7 +287,9 @@ static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int typ
  * an executable mapping) or forked: its USDT probes need a look.  Woken at
  * once: probes of a new image are armed as soon as the daemon can.  A note
  * the ring has no room for is counted lost for the process's file, since
- * probe records of that image may go missing.  Returns whether it was sent.
+ * probe records of that image may go missing; an EXIT or FLIGHT note only
+ * hurries the daemon (its tick finds the same), so losing one loses no
+ * record.  Returns whether it was sent.
  */
 static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32 child,
 				       __u32 flags)
@@ -298,7 +300,8 @@ static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32
 	} *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
 
 	if (!rec) {
-		rec__count_lost(route);
+		if (kind != KTR_NOTE_EXIT && kind != KTR_NOTE_FLIGHT)
+			rec__count_lost(route);
 		return false;
 	}
 	rec->s.route = KTR_ROUTE_DAEMON;
