@@ -348,6 +348,14 @@ void ktr_daemon__pins(struct daemon *d)
 	d->pin_failed = want && !d->pinned;
 }
 
+/* A file that cannot take more: its processes stopped, a system-wide trace into it ended. */
+static void daemon__stop_live_file(struct daemon *d, int r, int err, const char *why)
+{
+	ktr_daemon__stop_file(d, r, err, why);
+	if ((__u32)r == d->syswide_route)
+		ktr_daemon__syswide_end(d); /* the next tick finishes the file */
+}
+
 static void daemon__tick(struct daemon *d)
 {
 	bool want_csw = daemon__scan(d), busy = false, any_conn;
@@ -363,12 +371,12 @@ static void daemon__tick(struct daemon *d)
 		if (daemon__flight_due(f))
 			daemon__flight_dump(d, f);
 		werr = ktr_tracefile__error(f);
-		if (werr && f->nprocs) {
-			ktr_daemon__stop_file(d, r, werr, strerror(werr));
+		if (werr && (f->nprocs || f->syswide_alone)) {
+			daemon__stop_live_file(d, r, werr, strerror(werr));
 			continue;
 		}
-		if (f->nprocs && ktr_tracefile__unlinked(f)) {
-			ktr_daemon__stop_file(d, r, ENOENT, "trace file deleted");
+		if ((f->nprocs || f->syswide_alone) && ktr_tracefile__unlinked(f)) {
+			daemon__stop_live_file(d, r, ENOENT, "trace file deleted");
 			continue;
 		}
 		if (f->nprocs == 0 && !f->syswide_alone)

@@ -89,6 +89,27 @@ check sw_needs_events t_grep '^ktraceb: -S records kernel events system-wide: na
 ktr swp -S -e sched:sched_switch -p 1 -f "$TMP/swp.ktr"
 check sw_not_with_p t_grep '^ktraceb: -S: with a command, or alone' "$TMP/swp.err"
 
+# --- the file cannot take more: a full disk, a deleted file end the trace ------------------
+FULL=$TMP/full
+mkdir "$FULL"
+if mount -t tmpfs -o size=128k none "$FULL" 2>"$TMP/mount.err"; then
+	trap 'umount -l "$FULL" 2>/dev/null; user_cleanup' EXIT
+	ktr swf -S -e 'sched:sched_switch' -f "$FULL/f.ktr"
+	check swf_started t_krc 0 swf
+	"$PROGS/getppid_loop" 1000 >/dev/null # switches enough to fill 128k
+	for _ in $(seq 50); do [ "$(tp_links)" = 0 ] && break; sleep 0.2; done
+	check swf_full_ends_it t_eq "$(tp_links)" 0
+	check swf_full_walks walk swf "$FULL/f.ktr"
+	umount -l "$FULL"
+	trap 'user_cleanup' EXIT
+else
+	skip swf_full "cannot mount a tmpfs: $(head -n 1 "$TMP/mount.err")"
+fi
+ktr swd -S -e 'sched:sched_switch' -f "$TMP/swd.ktr"
+rm -f "$TMP/swd.ktr"
+for _ in $(seq 50); do [ "$(tp_links)" = 0 ] && break; sleep 0.1; done
+check swd_deleted_ends_it t_eq "$(tp_links)" 0
+
 # --- per-CPU losses: a syscall storm into the smallest buffers ---------------------------
 if wait_no_daemon 15; then
 	ktr swl -b 4k -S -e raw_syscalls:sys_enter -f "$TMP/swl.ktr" "$PROGS/getppid_loop" 2000000
