@@ -59,11 +59,9 @@ static __always_inline bool arch__regs_in_syscall(struct pt_regs *regs)
 	return (long)BPF_CORE_READ(regs, orig_ax) >= 0;
 }
 
-/* Is the current thread inside a 32-bit (int 0x80 / compat) syscall? */
-static __always_inline int arch__in_compat_syscall(void)
+/* Is task (the current thread) inside a 32-bit (int 0x80 / compat) syscall? */
+static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-
 	if (bpf_core_field_exists(task->thread_info.status))
 		return (task->thread_info.status & 0x0002 /* TS_COMPAT */) != 0;
 	return 0;
@@ -99,7 +97,7 @@ static __always_inline bool arch__regs_in_syscall(struct pt_regs *regs)
 	return (int)BPF_CORE_READ(regs, syscallno) >= 0; /* NO_SYSCALL is -1 */
 }
 
-static __always_inline int arch__in_compat_syscall(void)
+static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 {
 	return 0;
 }

@@ -7,7 +7,8 @@
  * helpers that build on-disk records in the ring buffer.
  *
  * Every program starts with proc__lookup(): a process that is not traced
- * costs one hash lookup and nothing else.
+ * costs one load of its bit in ktr_traced and nothing else; the syscall
+ * programs read a traced one's state from a copy (proc__lookup_syscall).
  */
 #ifndef KTRACEB_BPF_H
 #define KTRACEB_BPF_H
@@ -94,6 +95,8 @@ extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CA
 extern const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS];
 
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
+extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];
+extern __u64 ktr_procs_gen;
 
 /* The tracing state of process tgid, NULL if it is not traced. */
 static __always_inline struct ktr_proc_state *proc__lookup_tgid(__u32 tgid)
@@ -115,6 +118,72 @@ static __always_inline struct ktr_proc_state *proc__lookup(void)
 {
 	/* a plain load: bpf_get_current_pid_tgid() costs a namespace walk */
 	return proc__lookup_tgid(bpf_get_current_task_btf()->tgid);
+}
+
+/*
+ * A procs entry changed (bpf_shared.h): every copy is stale.  After the
+ * change, so that a copy taken before it cannot pass for a new one.
+ */
+static __always_inline void proc__changed(void)
+{
+	__sync_fetch_and_add(&ktr_procs_gen, 1);
+}
+
+/*
+ * A copy's seq, read in order with the loads around it: a plain load is
+ * enough on x86 (loads are not reordered with loads), an atomic is the
+ * barrier elsewhere.
+ */
+static __always_inline __u64 proc__copy_seq(struct ktr_proc_copy *cp)
+{
+#if defined(__TARGET_ARCH_x86)
+	__u64 seq;
+
+	barrier();
+	seq = *(volatile __u64 *)&cp->seq;
+	barrier();
+	return seq;
+#else
+	return __sync_fetch_and_add(&cp->seq, 0);
+#endif
+}
+
+/*
+ * The tracing state of task's process for the syscall programs: its copy
+ * (bpf_shared.h) when it is good, read into *copy, else the procs entry,
+ * copied for the next time.  NULL if it is not traced.  The copy is only
+ * read: a caller that changes the state gets the entry (QUIET, HOLD).
+ */
+static __always_inline struct ktr_proc_state *proc__lookup_syscall(struct task_struct *task,
+								  struct ktr_proc_state *copy)
+{
+	__u32 tgid = task->tgid;
+	struct ktr_proc_copy *cp = &ktr_proc_copies[tgid % KTR_PROC_COPIES];
+	struct ktr_proc_state *ps;
+	__u64 gen, seq;
+
+	if (!(ktr_traced[KTR_TRACED_WORD(tgid)] & KTR_TRACED_BIT(tgid)))
+		return NULL;
+	gen = *(volatile __u64 *)&ktr_procs_gen;
+	seq = proc__copy_seq(cp);
+	if (seq && !(seq & 1) && cp->tgid == tgid && cp->gen == gen) {
+		*copy = cp->ps;
+		if (proc__copy_seq(cp) == seq)
+			return copy;
+	}
+	ps = bpf_map_lookup_elem(&procs, &tgid);
+	if (!ps || (ps->flags & (KTR_PS_QUIET | KTR_PS_HOLD | KTR_PS_HELD)))
+		return ps;
+	/* one writer at a time: seq odd is taken; a writer that loses skips */
+	if ((seq & 1) || __sync_val_compare_and_swap(&cp->seq, seq, seq + 1) != seq)
+		return ps;
+	cp->gen = gen;
+	cp->tgid = tgid;
+	cp->ps = *ps;
+	barrier();
+	seq = __sync_fetch_and_add(&cp->seq, 1); /* a fetch: a barrier on every arch */
+	barrier_var(seq);
+	return ps;
 }
 
 /*
@@ -221,7 +290,6 @@ int flight__active(__u32 route);
 int flight__send(struct ktr_scratch *sc);
 int flight__crash_begins(__u32 route);
 int flight__exit(__u32 route, __s32 pid, __s32 status);
-int flight__ret(__u32 route, long id, long ret);
 
 /*
  * rec__reserve() for a recorder's route: the record is built in the

@@ -7,6 +7,7 @@
  */
 #define KTR_DEFINE_MAPS
 #include "ktraceb.bpf.h"
+#include "flight.bpf.h"
 
 KTR_MAP_RB rb SEC(".maps");
 KTR_MAP_PROCS procs SEC(".maps");
@@ -15,6 +16,8 @@ KTR_MAP_SCRATCH scratch SEC(".maps");
 KTR_MAP_QUIET usdt_quiet SEC(".maps");
 
 __u64 ktr_traced[KTR_TRACED_WORDS] = {};
+struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES] = {};
+__u64 ktr_procs_gen = 0;
 
 const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS] = {};
@@ -60,34 +63,15 @@ __noinline __u32 rec__flags(__u32 tid)
 }
 
 /*
- * The recorders' rings (bpf_shared.h), by route: the daemon puts a ring
- * here when a recording starts.  Rings differ in size (BPF_F_INNER_MAP).
+ * The recorders' rings and control maps (flight.bpf.h), by route: the
+ * daemon puts both there when a recording starts.
  */
-struct flight_ring {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
-	__uint(max_entries, 1);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct ktr_flight_slot));
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, KTR_MAX_ROUTES);
-	__type(key, __u32);
-	__array(values, struct flight_ring);
-} flights SEC(".maps");
+KTR_MAP_FLIGHTS flights SEC(".maps");
+KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");
 
 __noinline int flight__active(__u32 route)
 {
-	return bpf_map_lookup_elem(&flights, &route) != NULL;
-}
-
-static __always_inline struct ktr_flight_head *flight__head(void *ring, __u32 cpu)
-{
-	__u32 i = 1 + cpu;
-
-	return bpf_map_lookup_elem(ring, &i);
+	return bpf_map_lookup_elem(&flight_ctls, &route) != NULL;
 }
 
 /* A RET, PSIG or EXIT as a compact entry in one slot; false for anything else. */
@@ -127,19 +111,6 @@ static __always_inline bool flight__compact(const struct ktr_header *h, struct k
 	return true;
 }
 
-/* The slot at position pos of this CPU's region, its position marked in writing. */
-static __always_inline struct ktr_flight_slot *flight__slot(void *ring, struct ktr_flight_ctl *ctl,
-							    __u32 cpu, __u64 pos)
-{
-	__u32 idx = ctl->base + cpu * ctl->per_cpu + (__u32)(pos % ctl->per_cpu);
-	struct ktr_flight_slot *sl = bpf_map_lookup_elem(ring, &idx);
-
-	if (sl)
-		sl->pos = ~0u;
-	barrier();
-	return sl;
-}
-
 /* One slot's worth of a record: plain loads and stores, cheaper than a helper call. */
 static __always_inline void flight__copy_slot(struct ktr_flight_slot *sl, const __u64 *src)
 {
@@ -163,20 +134,21 @@ __noinline int flight__send(struct ktr_scratch *sc)
 	struct ktr_flight_ctl *ctl;
 	struct ktr_flight_head *hd;
 	struct ktr_flight_slot *sl;
-	__u32 zero = 0, cpu, route, total, n, per;
+	__u32 cpu, route, total, n, per;
 	__u64 pos;
-	void *ring;
+	void *ring, *ctls;
 
 	if (!sc)
 		return 0;
 	h = (void *)(s + 1);
 	route = s->route;
+	ctls = bpf_map_lookup_elem(&flight_ctls, &route);
 	ring = bpf_map_lookup_elem(&flights, &route);
-	if (!ring)
+	if (!ctls || !ring)
 		return 0;
-	ctl = bpf_map_lookup_elem(ring, &zero);
+	ctl = flight__ctl(ctls);
 	cpu = bpf_get_smp_processor_id();
-	hd = flight__head(ring, cpu);
+	hd = flight__head(ctls, cpu);
 	if (!ctl || !hd || cpu >= ctl->ncpu)
 		return 0;
 	if (ctl->state != KTR_FLIGHT_LIVE) {
@@ -229,80 +201,25 @@ __noinline int flight__send(struct ktr_scratch *sc)
 }
 
 /*
- * A syscall's return for a compact recorder, straight into its slot: the
- * one record a compact recording keeps per syscall, at the least cost.
- * Returns -1 when the route has no ring, 1 when its ring takes whole
- * records (the caller sends one), 0 when done.
- */
-__noinline int flight__ret(__u32 route, long id, long ret)
-{
-	void *ring = bpf_map_lookup_elem(&flights, &route);
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct ktr_flight_compact *c;
-	struct ktr_flight_slot *sl;
-	struct ktr_flight_head *hd;
-	struct ktr_flight_ctl *ctl;
-	__u32 zero = 0, cpu;
-	__u64 pos;
-
-	if (!ring)
-		return -1;
-	ctl = bpf_map_lookup_elem(ring, &zero);
-	if (!ctl || !(ctl->flags & KTR_FLIGHT_F_COMPACT))
-		return 1;
-	cpu = bpf_get_smp_processor_id();
-	hd = flight__head(ring, cpu);
-	if (!hd || cpu >= ctl->ncpu || !ctl->per_cpu)
-		return 0;
-	if (ctl->state != KTR_FLIGHT_LIVE) {
-		__sync_fetch_and_add(&hd->kept_out, 1);
-		return 0;
-	}
-	pos = __sync_fetch_and_add(&hd->head, 1);
-	hd->records++;
-	sl = flight__slot(ring, ctl, cpu, pos);
-	if (!sl)
-		return 0;
-	c = (void *)sl->data;
-	c->mono = bpf_ktime_get_ns();
-	c->pid = task->tgid;
-	c->tid = task->pid;
-	c->value = ret < 0 && ret >= -4095 ? -1 : ret;
-	c->error = ret < 0 && ret >= -4095 ? -ret : 0;
-	c->code = id;
-	((__u64 *)c->comm)[0] = ((const __u64 *)task->comm)[0];
-	((__u64 *)c->comm)[1] = ((const __u64 *)task->comm)[1];
-	c->type = KTR_SYSRET;
-	c->cpu = cpu;
-	c->pad = 0;
-	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
-	sl->nslots = 1;
-	barrier();
-	sl->pos = (__u32)pos;
-	return 0;
-}
-
-/*
  * A fatal signal with its default action, one that dumps core, reached a
  * recorded process: the crash begins.  Each CPU's head is noted once, so
  * the dump can say which record was each CPU's last before it.
  */
 __noinline int flight__crash_begins(__u32 route)
 {
-	void *ring = bpf_map_lookup_elem(&flights, &route);
+	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route);
 	struct ktr_flight_head *hd;
 	struct ktr_flight_ctl *ctl;
-	__u32 zero = 0;
 
-	if (!ring)
+	if (!ctls)
 		return 0;
-	ctl = bpf_map_lookup_elem(ring, &zero);
+	ctl = flight__ctl(ctls);
 	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
 		return 0;
 	for (__u32 cpu = 0; cpu < KTR_FLIGHT_MAX_CPUS; cpu++) {
 		if (cpu >= ktr_ncpus || cpu >= ctl->ncpu)
 			break;
-		hd = flight__head(ring, cpu);
+		hd = flight__head(ctls, cpu);
 		if (hd && !hd->crash)
 			hd->crash = hd->head + 1;
 	}
@@ -316,14 +233,14 @@ __noinline int flight__crash_begins(__u32 route)
  */
 __noinline int flight__exit(__u32 route, __s32 pid, __s32 status)
 {
-	void *ring = bpf_map_lookup_elem(&flights, &route);
+	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route);
 	struct ktr_flight_ctl *ctl;
-	__u32 zero = 0, why;
+	__u32 why;
 	int sig = status & 0x7f;
 
-	if (!ring)
+	if (!ctls)
 		return 0;
-	ctl = bpf_map_lookup_elem(ring, &zero);
+	ctl = flight__ctl(ctls);
 	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
 		return 0;
 	if (sig && sig != 0x7f && flight__dumps_core(sig))

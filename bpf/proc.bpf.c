@@ -116,6 +116,7 @@ __noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u6
 	if (!note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
 		return 0;
 	ps->flags |= KTR_PS_HELD;
+	proc__changed();
 	bpf_send_signal(SIGSTOP);
 	return 0;
 }
@@ -151,6 +152,7 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 		rec__count_lost(cs.route);
 		return 0;
 	}
+	proc__changed(); /* it may replace a stale entry of a reused pid */
 	if (!(cs.flags & KTR_PS_QUIET))
 		proc__emit_ctor(cs.route, cs.sv_flags, ctgid, child->pid, child);
 	return 0;
@@ -175,6 +177,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 		__u32 tgid = p->tgid;
 
 		bpf_map_delete_elem(&procs, &tgid);
+		proc__changed();
 		return 0;
 	}
 	/* even before the first exec of a command: the new image's probes */
@@ -191,6 +194,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 		return 0;
 	elfclass = BPF_CORE_READ(bprm, buf[4]);
 	ps->sv_flags = elfclass == ELFCLASS32 ? ARCH_SV_COMPAT : ARCH_SV_NATIVE;
+	proc__changed();
 	if (ps->facs & KTRFAC_NAMEI)
 		proc__emit_exec_namei(ps->route, bprm);
 	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, p->pid, p);
@@ -218,6 +222,7 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	if (ps->flags & KTR_PS_PENDING) {
 		/* never traced yet: nothing to say, just no stale entry */
 		bpf_map_delete_elem(&procs, &tgid);
+		proc__changed();
 		return 0;
 	}
 	/*
@@ -245,6 +250,7 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 		}
 	}
 	bpf_map_delete_elem(&procs, &tgid);
+	proc__changed();
 	/* its file may have no process left: the daemon looks now, not at its next tick */
 	note__emit(route, KTR_NOTE_EXIT, tgid, 0, 0);
 	return 0;

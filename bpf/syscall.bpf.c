@@ -19,6 +19,7 @@
  */
 #include "ktraceb.bpf.h"
 #include "arch.bpf.h"
+#include "flight.bpf.h"
 #include "genio.bpf.h"
 #include "struct.bpf.h"
 
@@ -172,10 +173,66 @@ static __always_inline void ret__fill(struct ret_sample *rec, long id, long ret)
 	}
 }
 
-static __always_inline void syscall__emit_ret(__u32 route, long id, long ret)
+/*
+ * A syscall's return for a compact recorder, straight into its slot: the
+ * one record a compact recording keeps per syscall, at the least cost
+ * (inline, its control map's lookups inlined too: only the slot's lookup
+ * and the clock are calls).  Returns -1 when the route has no ring, 1
+ * when its ring takes whole records (the caller sends one), 0 when done.
+ */
+static __always_inline int flight__ret(struct task_struct *task, __u32 route, long id, long ret)
+{
+	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route), *ring;
+	struct ktr_flight_compact *c;
+	struct ktr_flight_slot *sl;
+	struct ktr_flight_head *hd;
+	struct ktr_flight_ctl *ctl;
+	__u32 cpu;
+	__u64 pos;
+
+	if (!ctls)
+		return -1;
+	ctl = flight__ctl(ctls);
+	if (!ctl || !(ctl->flags & KTR_FLIGHT_F_COMPACT))
+		return 1;
+	cpu = bpf_get_smp_processor_id();
+	hd = flight__head(ctls, cpu);
+	ring = bpf_map_lookup_elem(&flights, &route);
+	if (!hd || !ring || cpu >= ctl->ncpu || !ctl->per_cpu)
+		return 0;
+	if (ctl->state != KTR_FLIGHT_LIVE) {
+		__sync_fetch_and_add(&hd->kept_out, 1);
+		return 0;
+	}
+	pos = __sync_fetch_and_add(&hd->head, 1);
+	hd->records++;
+	sl = flight__slot(ring, ctl, cpu, pos);
+	if (!sl)
+		return 0;
+	c = (void *)sl->data;
+	c->mono = bpf_ktime_get_ns();
+	c->pid = task->tgid;
+	c->tid = task->pid;
+	c->value = ret < 0 && ret >= -4095 ? -1 : ret;
+	c->error = ret < 0 && ret >= -4095 ? -ret : 0;
+	c->code = id;
+	((__u64 *)c->comm)[0] = ((const __u64 *)task->comm)[0];
+	((__u64 *)c->comm)[1] = ((const __u64 *)task->comm)[1];
+	c->type = KTR_SYSRET;
+	c->cpu = cpu;
+	c->pad = 0;
+	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
+	sl->nslots = 1;
+	barrier();
+	sl->pos = (__u32)pos;
+	return 0;
+}
+
+static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 route, long id,
+					      long ret)
 {
 	struct ret_sample *rec;
-	int to_flight = flight__ret(route, id, ret); /* a compact recorder's, done there */
+	int to_flight = flight__ret(task, route, id, ret); /* a compact recorder's, done there */
 
 	if (to_flight == 0)
 		return;
@@ -273,21 +330,28 @@ __noinline int syscall__genio(struct ktr_proc_state *ps, long id, long ret, stru
 	return 0;
 }
 
+/*
+ * Both programs read the task once, and the process's state from its copy
+ * (proc__lookup_syscall): on the path every traced syscall takes twice, a
+ * helper call costs as much as the rest of the work.
+ */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
-	struct ktr_proc_state *ps = proc__lookup();
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ktr_proc_state copy, *ps = proc__lookup_syscall(task, &copy);
 	struct syscall_args args;
 	int compat;
 
 	if (!ps)
 		return 0;
-	compat = arch__in_compat_syscall();
+	compat = arch__in_compat_syscall(task);
 	if (ps->flags & KTR_PS_QUIET) {
-		/* ktraceb command: tracing starts at the command's execve */
+		/* ktraceb command: tracing starts at the command's execve (never a copy) */
 		if ((ps->flags & KTR_PS_PENDING) || !syscall__is_exec(id, compat))
 			return 0;
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
+		proc__changed();
 	}
 	syscall__entry_args(regs, id, compat, args.v);
 	if (ps->facs & KTRFAC_SYSCALL)
@@ -300,14 +364,15 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 {
-	struct ktr_proc_state *ps = proc__lookup();
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ktr_proc_state copy, *ps = proc__lookup_syscall(task, &copy);
 	long id;
 	int compat;
 
 	if (!ps || (ps->flags & KTR_PS_QUIET))
 		return 0;
 	id = arch__syscall_nr(regs);
-	compat = arch__in_compat_syscall();
+	compat = arch__in_compat_syscall(task);
 	/* each facility fetches the arguments itself: one verifier path each */
 	if ((ps->facs & KTRFAC_NAMEI) && syscall__has_paths(id, compat) &&
 	    !(ret == 0 && syscall__is_exec(id, compat))) {
@@ -341,10 +406,9 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 		    ((args[2] & PROT_EXEC) ||
 		     ((args[2] & PROT_WRITE) &&
 		      (args[3] & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
-			note__file(ps, KTR_NOTE_MMAP, bpf_get_current_task_btf()->tgid,
-				   (__u64)syscall__fd_file(args[4]));
+			note__file(ps, KTR_NOTE_MMAP, task->tgid, (__u64)syscall__fd_file(args[4]));
 	}
 	if (ps->facs & KTRFAC_SYSRET)
-		syscall__emit_ret(ps->route, id, ret);
+		syscall__emit_ret(task, ps->route, id, ret);
 	return 0;
 }

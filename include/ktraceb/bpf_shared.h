@@ -164,6 +164,26 @@ struct ktr_proc_state {
 #define KTR_PS_HELD	  0x8 /* stopped for that now: its SIGSTOP is no PSIG */
 
 /*
+ * ktr_proc_copies (.bss): the syscall programs' copies of procs entries,
+ * one 64-byte line per tgid modulo KTR_PROC_COPIES, read with plain loads
+ * where a hash lookup is a call (the most a traced syscall pays, twice).
+ * A copy is good while its gen is ktr_procs_gen: whoever changes the procs
+ * map (the daemon, or a BPF program) bumps ktr_procs_gen after the change,
+ * and every copy is stale.  seq is odd while a copy is written, 0 before
+ * the first.  Entries a program changes in place (QUIET, HOLD, HELD) are
+ * never copied.
+ */
+#define KTR_PROC_COPIES 4096
+struct ktr_proc_copy {
+	__u64 seq;
+	__u64 gen;
+	__u32 tgid;
+	__u32 pad;
+	struct ktr_proc_state ps;
+	__u64 pad2[2];
+};
+
+/*
  * GENIO: what a syscall's data transfer looks like, per syscall number
  * (the loader fills the table by syscall name).
  */
@@ -204,16 +224,20 @@ struct ktr_capture {
 };
 
 /*
- * A flight recorder's ring (ktraceb -R) lives in a BPF array the daemon
- * creates per recording (BPF_F_MMAPABLE, so it reads it in place, and
- * pinned in bpffs, so it outlives the daemon), put into the flights map at
- * the recording's route.  The programs write its records there instead of
- * into the ring buffer: no daemon wake-up, no copy, no file I/O per record.
- * Its elements are 64-byte slots:
- *   [0]                          struct ktr_flight_ctl
+ * A flight recorder's ring (ktraceb -R) lives in two BPF arrays the daemon
+ * creates per recording (BPF_F_MMAPABLE, so it reads them in place, and
+ * pinned in bpffs, so they outlive the daemon), put into the flights and
+ * flight_ctls maps at the recording's route.  The programs write its
+ * records there instead of into the ring buffer: no daemon wake-up, no
+ * copy, no file I/O per record.  Their elements are 64-byte slots, one
+ * index space over both:
+ *   [0]                          struct ktr_flight_ctl         control map
  *   [1, 1 + ncpu)                struct ktr_flight_head, one per CPU
  *   [1 + ncpu, base)             struct ktr_flight_meta (the daemon's only)
- *   [base + c * per_cpu, +per_cpu)  CPU c's records, oldest overwritten
+ *   [base + c * per_cpu, +per_cpu)  CPU c's records, oldest   ring
+ *                                   overwritten
+ * The control map has KTR_FLIGHT_CTL_SLOTS slots whatever the machine, so
+ * its lookups are inlined; the ring's first base slots are not used.
  * A record takes consecutive slots of its CPU's region (modulo per_cpu),
  * each slot carrying the position it was written for, so a reader tells
  * an overwritten or half-written slot from a good one.  Each CPU writes
@@ -224,6 +248,8 @@ struct ktr_capture {
 #define KTR_FLIGHT_MAX_SLOTS	 148 /* a record of up to 8,288 bytes; longer ones are cut */
 #define KTR_FLIGHT_COMPACT_ENTRY 0x8000 /* slot idx: a compact entry (struct ktr_flight_compact) */
 #define KTR_FLIGHT_MAX_CPUS	 256 /* KTRH_CPUID holds 8 bits */
+#define KTR_FLIGHT_META_SLOTS	 72 /* room for struct ktr_flight_meta (ktr_flight.h) */
+#define KTR_FLIGHT_CTL_SLOTS	 (1 + KTR_FLIGHT_MAX_CPUS + KTR_FLIGHT_META_SLOTS)
 
 struct ktr_flight_slot {
 	__u32 pos; /* the low 32 bits of the position it holds, ~0 while written */

@@ -112,7 +112,7 @@ void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 		return;
 	n = ktr_procmap__keys(d, r, &keys);
 	for (int i = 0; i < n; i++) {
-		bpf_map_delete_elem(d->procs_fd, &keys[i]);
+		ktr_daemon__procs_drop(d, keys[i]);
 		if (d->usdt)
 			ktr_usdt__forget(d->usdt, keys[i]);
 		if (used < sizeof(pids) - 12)
@@ -169,7 +169,7 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 	if (n->flags & KTR_NOTE_HELD) {
 		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0) {
 			ps.flags &= ~KTR_PS_HELD;
-			bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_EXIST);
+			ktr_daemon__procs_put(d, key, &ps, BPF_EXIST);
 		}
 		kill(n->pid, SIGCONT);
 	}
@@ -210,7 +210,7 @@ static bool daemon__scan(struct daemon *d)
 		f = ktr_files__get(&d->files, ps.route);
 		/* gone, or no file to write to: a missed exit leaves no stale tracing */
 		if ((kill(keys[i], 0) < 0 && errno == ESRCH) || !f) {
-			bpf_map_delete_elem(d->procs_fd, &keys[i]);
+			ktr_daemon__procs_drop(d, keys[i]);
 			continue;
 		}
 		if (ps.flags & KTR_PS_PENDING)
@@ -410,6 +410,25 @@ void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid)
 			  __ATOMIC_SEQ_CST);
 }
 
+/*
+ * Every change of the procs map goes through these two: after it, the
+ * syscall programs' copies of its entries are stale (bpf_shared.h).
+ */
+int ktr_daemon__procs_put(struct daemon *d, __u32 tgid, const struct ktr_proc_state *ps,
+			  __u64 flags)
+{
+	int err = bpf_map_update_elem(d->procs_fd, &tgid, ps, flags);
+
+	__atomic_fetch_add(&d->skel->bss->ktr_procs_gen, 1, __ATOMIC_SEQ_CST);
+	return err;
+}
+
+void ktr_daemon__procs_drop(struct daemon *d, __u32 tgid)
+{
+	bpf_map_delete_elem(d->procs_fd, &tgid);
+	__atomic_fetch_add(&d->skel->bss->ktr_procs_gen, 1, __ATOMIC_SEQ_CST);
+}
+
 int ktr_daemon__attach(struct daemon *d)
 {
 	int err;
@@ -482,7 +501,8 @@ static unsigned int daemon__raise_nofile(void)
 static void daemon__adopt_ring(void *ctx, __u32 route, int fd, const char *pin)
 {
 	struct daemon *d = ctx;
-	struct ktr_flight *fl = ktr_flight__open(fd, d->files.flights_fd, route, pin);
+	struct ktr_flight *fl = ktr_flight__open(fd, &d->files.flight_maps, route, pin);
+	char ctl_pin[PATH_MAX];
 	const char *why = "not a ktraceb recording, or a damaged one";
 	int r = -EINVAL;
 
@@ -496,6 +516,9 @@ static void daemon__adopt_ring(void *ctx, __u32 route, int fd, const char *pin)
 	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
 	ktr_flight__free(fl);
 	unlink(pin);
+	ktr_pin__ctl_path(ctl_pin, sizeof(ctl_pin), route);
+	if (ctl_pin[0])
+		unlink(ctl_pin);
 }
 
 /*
@@ -523,7 +546,8 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 		return NULL;
 	d->skel = skel;
 	d->procs_fd = bpf_map__fd(skel->maps.procs);
-	d->files.flights_fd = bpf_map__fd(skel->maps.flights);
+	d->files.flight_maps.rings_fd = bpf_map__fd(skel->maps.flights);
+	d->files.flight_maps.ctls_fd = bpf_map__fd(skel->maps.flight_ctls);
 	/* rings first: a ring whose procs map was not pinned yet still has its crash to write */
 	ktr_pin__old_rings(daemon__adopt_ring, d);
 	if (o.procs_fd > 0) {
@@ -540,7 +564,7 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 					kill(key, SIGCONT); /* nothing may stay stopped for us */
 			}
 		for (size_t i = 0; i < n; i++)
-			bpf_map_delete_elem(d->procs_fd, &keys[i]);
+			ktr_daemon__procs_drop(d, keys[i]);
 		free(keys);
 	}
 	err = ktr_loader__attach(skel);

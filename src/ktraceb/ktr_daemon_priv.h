@@ -82,6 +82,9 @@ long long ktr_now_ms(void);
 /* Before a trace starts: the programs attached (again).  0 or -errno. */
 /* Process tgid is about to enter the procs map: its bit in ktr_traced first (bpf_shared.h). */
 void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid);
+int ktr_daemon__procs_put(struct daemon *d, __u32 tgid, const struct ktr_proc_state *ps,
+			  __u64 flags);
+void ktr_daemon__procs_drop(struct daemon *d, __u32 tgid);
 /*
  * Pin (or unpin) the links and the procs map as recordings exist (or not):
  * at each tick, and at once when a recording starts (ktr_pin.h).

@@ -350,7 +350,7 @@ static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, meta->path, sizeof(meta->path) - 1);
 	meta->path[n > 0 ? n : 0] = 0;
-	fl = ktr_flight__new(t->flights_fd, r, bytes, flags, meta);
+	fl = ktr_flight__new(&t->flight_maps, r, bytes, flags, meta);
 	free(meta);
 	return fl;
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "ktr_flight.h"
 
 /* -D at most this often per recording: a dump costs the daemon the whole ring. */
 #define KTR_DUMP_INTERVAL_MS	250
@@ -57,7 +58,7 @@ struct ktr_files {
 	struct ktr_tracefile *v;	/* v[route] */
 	unsigned int cap;
 	unsigned int used;
-	int flights_fd;			/* the BPF map of the recorders' rings */
+	struct ktr_flight_maps flight_maps; /* where the recorders' rings go */
 };
 
 /* The file of route r, NULL if r names no open file. */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The flight recorder's ring (ktr_flight.h): a BPF array of 64-byte slots
- * (bpf_shared.h gives its layout) that the BPF programs fill and the
- * daemon reads in place through a shared mapping.  The daemon sets the
+ * The flight recorder's ring (ktr_flight.h): two BPF arrays of 64-byte
+ * slots, its control map and the ring proper (bpf_shared.h gives their
+ * layout), that the BPF programs fill and the daemon reads in place
+ * through shared mappings.  The daemon sets the
  * ring up, reads it at a dump, and starts it again after one; it never
  * sees a record before that.
  */
@@ -28,29 +29,45 @@ _Static_assert(sizeof(struct ktr_flight_head) == KTR_FLIGHT_SLOT, "a head is a s
 _Static_assert(sizeof(struct ktr_flight_compact) <= KTR_FLIGHT_SLOT_DATA, "compact fits");
 
 #define META_SLOTS ((sizeof(struct ktr_flight_meta) + KTR_FLIGHT_SLOT - 1) / KTR_FLIGHT_SLOT)
+_Static_assert(META_SLOTS <= KTR_FLIGHT_META_SLOTS, "the control map holds the meta");
+
+#define CTL_BYTES ((size_t)KTR_FLIGHT_CTL_SLOTS * KTR_FLIGHT_SLOT)
 
 struct ktr_flight {
-	int fd; /* the ring's map */
-	__u32 route; /* its index in the flights map */
-	unsigned char *mem; /* the map, mapped */
+	int fd, ctl_fd; /* the ring's map and its control map */
+	__u32 route; /* their index in the flights and flight_ctls maps */
+	unsigned char *mem; /* the ring, mapped */
+	unsigned char *ctl_mem; /* the control map, mapped (mem itself outside BPF) */
 	size_t mem_bytes;
 	__u64 bytes;
 	struct ktr_flight_ctl *ctl;
 	struct ktr_flight_head *heads; /* [ncpu] */
 	struct ktr_flight_meta *meta;
 	struct ktr_flight_slot *slots; /* the regions */
-	int flights_fd;
-	char pin[PATH_MAX]; /* "" when not pinned */
+	struct ktr_flight_maps maps; /* where it is put, -1 while it is not */
+	char pin[PATH_MAX]; /* the ring's; "" when not pinned */
+	char ctl_pin[PATH_MAX]; /* the control map's */
 };
 
-static struct ktr_flight *flight__map(int fd, __u64 bytes)
+static struct ktr_flight *flight__alloc(void)
 {
 	struct ktr_flight *fl = calloc(1, sizeof(*fl));
 
 	if (!fl)
 		return NULL;
-	fl->fd = fd;
-	fl->flights_fd = -1;
+	fl->fd = fl->ctl_fd = -1;
+	fl->maps.rings_fd = fl->maps.ctls_fd = -1;
+	return fl;
+}
+
+/* The ring fd (bytes) and control map ctl_fd, mapped; both fds are fl's after. */
+static struct ktr_flight *flight__map(int fd, int ctl_fd, __u64 bytes)
+{
+	struct ktr_flight *fl = flight__alloc();
+	void *ctl_mem;
+
+	if (!fl)
+		return NULL;
 	fl->bytes = bytes;
 	fl->mem_bytes = bytes;
 	fl->mem = mmap(NULL, fl->mem_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -58,15 +75,63 @@ static struct ktr_flight *flight__map(int fd, __u64 bytes)
 		free(fl);
 		return NULL;
 	}
-	fl->ctl = (void *)fl->mem;
-	fl->heads = (void *)(fl->mem + KTR_FLIGHT_SLOT);
+	ctl_mem = mmap(NULL, CTL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, ctl_fd, 0);
+	if (ctl_mem == MAP_FAILED) {
+		munmap(fl->mem, fl->mem_bytes);
+		free(fl);
+		return NULL;
+	}
+	fl->fd = fd;
+	fl->ctl_fd = ctl_fd;
+	fl->ctl_mem = ctl_mem;
+	fl->ctl = (void *)fl->ctl_mem;
+	fl->heads = (void *)(fl->ctl_mem + KTR_FLIGHT_SLOT);
 	return fl;
 }
 
 static void flight__layout(struct ktr_flight *fl)
 {
-	fl->meta = (void *)(fl->mem + (1 + (size_t)fl->ctl->ncpu) * KTR_FLIGHT_SLOT);
+	fl->meta = (void *)(fl->ctl_mem + (1 + (size_t)fl->ctl->ncpu) * KTR_FLIGHT_SLOT);
 	fl->slots = (void *)(fl->mem + (size_t)fl->ctl->base * KTR_FLIGHT_SLOT);
+}
+
+/*
+ * Into the maps at its route: the ring first, then the control map, by
+ * which the programs tell a recorder's route (flight__active).
+ */
+static int flight__insert(struct ktr_flight *fl, const struct ktr_flight_maps *maps)
+{
+	if (bpf_map_update_elem(maps->rings_fd, &fl->route, &fl->fd, BPF_ANY) < 0)
+		return -errno;
+	if (bpf_map_update_elem(maps->ctls_fd, &fl->route, &fl->ctl_fd, BPF_ANY) < 0) {
+		int err = -errno;
+
+		bpf_map_delete_elem(maps->rings_fd, &fl->route);
+		return err;
+	}
+	fl->maps = *maps;
+	return 0;
+}
+
+/* Both pinned (at the route's paths), or neither. */
+static void flight__pin(struct ktr_flight *fl)
+{
+	ktr_pin__ring_path(fl->pin, sizeof(fl->pin), fl->route);
+	ktr_pin__ctl_path(fl->ctl_pin, sizeof(fl->ctl_pin), fl->route);
+	if (!fl->pin[0] || !fl->ctl_pin[0]) {
+		fl->pin[0] = fl->ctl_pin[0] = 0;
+		return;
+	}
+	unlink(fl->pin);
+	unlink(fl->ctl_pin);
+	if (bpf_obj_pin(fl->ctl_fd, fl->ctl_pin) < 0) {
+		fl->pin[0] = fl->ctl_pin[0] = 0;
+		return;
+	}
+	if (bpf_obj_pin(fl->fd, fl->pin) < 0) {
+		unlink(fl->ctl_pin);
+		fl->pin[0] = fl->ctl_pin[0] = 0;
+	}
 }
 
 __u64 ktr_flight__min_bytes(void)
@@ -106,7 +171,7 @@ static int flight__init(struct ktr_flight *fl, __u64 nslots, int ncpu, unsigned 
 
 struct ktr_flight *ktr_flight__of_memory(void *mem, __u64 bytes, int ncpu, unsigned int flags)
 {
-	struct ktr_flight *fl = calloc(1, sizeof(*fl));
+	struct ktr_flight *fl = flight__alloc();
 	struct ktr_flight_meta *meta = calloc(1, sizeof(*meta));
 	int err;
 
@@ -116,8 +181,7 @@ struct ktr_flight *ktr_flight__of_memory(void *mem, __u64 bytes, int ncpu, unsig
 		errno = ENOMEM;
 		return NULL;
 	}
-	fl->fd = fl->flights_fd = -1;
-	fl->mem = mem;
+	fl->mem = fl->ctl_mem = mem; /* one index space: control slots, then regions */
 	fl->bytes = bytes - bytes % KTR_FLIGHT_SLOT;
 	fl->ctl = mem;
 	fl->heads = (void *)(fl->mem + KTR_FLIGHT_SLOT);
@@ -132,14 +196,39 @@ struct ktr_flight *ktr_flight__of_memory(void *mem, __u64 bytes, int ncpu, unsig
 	return fl;
 }
 
-struct ktr_flight *ktr_flight__new(int flights_fd, __u32 route, __u64 bytes, unsigned int flags,
-				   const struct ktr_flight_meta *meta)
+/* A ring map of nslots slots and a control map, mapped; NULL with errno. */
+static struct ktr_flight *flight__create(__u64 nslots)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+	LIBBPF_OPTS(bpf_map_create_opts, co, .map_flags = BPF_F_MMAPABLE);
+	struct ktr_flight *fl = NULL;
+	int fd, ctl_fd = -1, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ktr_flight", sizeof(__u32), KTR_FLIGHT_SLOT,
+			    nslots, &o);
+	if (fd >= 0)
+		ctl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ktr_flight_ctl", sizeof(__u32),
+					KTR_FLIGHT_SLOT, KTR_FLIGHT_CTL_SLOTS, &co);
+	if (ctl_fd >= 0)
+		fl = flight__map(fd, ctl_fd, nslots * KTR_FLIGHT_SLOT);
+	if (!fl) {
+		err = errno;
+		if (fd >= 0)
+			close(fd);
+		if (ctl_fd >= 0)
+			close(ctl_fd);
+		errno = err;
+	}
+	return fl;
+}
+
+struct ktr_flight *ktr_flight__new(const struct ktr_flight_maps *maps, __u32 route, __u64 bytes,
+				   unsigned int flags, const struct ktr_flight_meta *meta)
+{
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 nslots = bytes / KTR_FLIGHT_SLOT;
 	struct ktr_flight *fl;
-	int fd, err;
+	int err;
 
 	if (ncpu < 1 || ncpu > KTR_FLIGHT_MAX_CPUS) {
 		errno = ENOTSUP;
@@ -150,93 +239,86 @@ struct ktr_flight *ktr_flight__new(int flights_fd, __u32 route, __u64 bytes, uns
 		errno = EINVAL;
 		return NULL;
 	}
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ktr_flight", sizeof(__u32), KTR_FLIGHT_SLOT,
-			    nslots, &o);
-	if (fd < 0)
+	fl = flight__create(nslots);
+	if (!fl)
 		return NULL;
-	fl = flight__map(fd, nslots * KTR_FLIGHT_SLOT);
-	if (!fl) {
-		err = errno;
-		close(fd);
-		errno = err;
-		return NULL;
-	}
 	fl->route = route;
-	fl->flights_fd = flights_fd;
-	/* the map is zeroed: no position is valid, every head is 0 */
+	/* the maps are zeroed: no position is valid, every head is 0 */
 	err = flight__init(fl, nslots, ncpu, flags, meta);
+	if (!err) {
+		fl->meta->route = route;
+		err = flight__insert(fl, maps);
+	}
 	if (err) {
 		ktr_flight__free(fl);
 		errno = -err;
 		return NULL;
 	}
-	fl->meta->route = route;
-	if (bpf_map_update_elem(flights_fd, &route, &fd, BPF_ANY) < 0) {
-		int err = errno;
-
-		ktr_flight__free(fl);
-		errno = err;
-		return NULL;
-	}
 	/* pinned, it outlives a daemon killed -9 (ktr_pin.h); without, it lives as long as we do */
-	ktr_pin__ring_path(fl->pin, sizeof(fl->pin), route);
-	if (fl->pin[0]) {
-		unlink(fl->pin);
-		if (bpf_obj_pin(fd, fl->pin) < 0)
-			fl->pin[0] = 0;
-	}
+	flight__pin(fl);
 	return fl;
 }
 
-struct ktr_flight *ktr_flight__open(int fd, int flights_fd, __u32 route, const char *pin)
+/* Is fd an array of value_size slots, mappable, and how many? */
+static bool flight__is_slots(int fd, __u32 *entries)
 {
 	struct bpf_map_info info = {};
 	__u32 info_len = sizeof(info);
-	int ncpu = libbpf_num_possible_cpus();
-	struct ktr_flight *fl;
-	const struct ktr_flight_ctl *ctl;
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0 || info.type != BPF_MAP_TYPE_ARRAY ||
-	    info.value_size != KTR_FLIGHT_SLOT || !(info.map_flags & BPF_F_MMAPABLE)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	fl = flight__map(fd, (__u64)info.max_entries * KTR_FLIGHT_SLOT);
+	    info.value_size != KTR_FLIGHT_SLOT || !(info.map_flags & BPF_F_MMAPABLE))
+		return false;
+	*entries = info.max_entries;
+	return true;
+}
+
+struct ktr_flight *ktr_flight__open(int fd, const struct ktr_flight_maps *maps, __u32 route,
+				    const char *pin)
+{
+	int ncpu = libbpf_num_possible_cpus(), ctl_fd = -1, err;
+	char ctl_pin[PATH_MAX];
+	struct ktr_flight *fl = NULL;
+	const struct ktr_flight_ctl *ctl;
+	__u32 entries, ctl_entries;
+
+	ktr_pin__ctl_path(ctl_pin, sizeof(ctl_pin), route);
+	if (ctl_pin[0])
+		ctl_fd = bpf_obj_get(ctl_pin);
+	if (ctl_fd >= 0 && flight__is_slots(fd, &entries) &&
+	    flight__is_slots(ctl_fd, &ctl_entries) && ctl_entries == KTR_FLIGHT_CTL_SLOTS)
+		fl = flight__map(fd, ctl_fd, (__u64)entries * KTR_FLIGHT_SLOT);
 	if (!fl) {
 		close(fd);
+		if (ctl_fd >= 0)
+			close(ctl_fd);
+		errno = EINVAL;
 		return NULL;
 	}
 	ctl = fl->ctl;
 	/* what a dead daemon left: believed only as far as it is consistent */
 	if ((int)ctl->ncpu != ncpu || ctl->base != 1 + ctl->ncpu + META_SLOTS || !ctl->per_cpu ||
-	    (__u64)ctl->base + (__u64)ctl->per_cpu * ctl->ncpu > info.max_entries ||
+	    (__u64)ctl->base + (__u64)ctl->per_cpu * ctl->ncpu > entries ||
 	    (ctl->state != KTR_FLIGHT_LIVE && ctl->state != KTR_FLIGHT_FROZEN)) {
-		fl->flights_fd = -1;
-		ktr_flight__free(fl); /* its pin stays: not ours to remove */
+		ktr_flight__free(fl); /* its pins stay: not ours to remove */
 		errno = EINVAL;
 		return NULL;
 	}
 	flight__layout(fl);
 	fl->meta->path[sizeof(fl->meta->path) - 1] = 0;
 	if (fl->meta->magic != KTR_FLIGHT_META_MAGIC || fl->meta->route != route) {
-		fl->flights_fd = -1;
-		ktr_flight__free(fl); /* its pin stays: not ours to remove */
+		ktr_flight__free(fl); /* its pins stay: not ours to remove */
 		errno = EINVAL;
 		return NULL;
 	}
 	fl->route = route;
-	fl->flights_fd = flights_fd;
-	snprintf(fl->pin, sizeof(fl->pin), "%s", pin);
-	if (bpf_map_update_elem(flights_fd, &route, &fd, BPF_ANY) < 0) {
-		int err = errno;
-
-		fl->flights_fd = -1;
-		fl->pin[0] = 0; /* not ours to remove yet */
-		ktr_flight__free(fl);
-		errno = err;
+	err = flight__insert(fl, maps);
+	if (err) {
+		ktr_flight__free(fl); /* its pins stay: not ours to remove yet */
+		errno = -err;
 		return NULL;
 	}
+	snprintf(fl->pin, sizeof(fl->pin), "%s", pin);
+	snprintf(fl->ctl_pin, sizeof(fl->ctl_pin), "%s", ctl_pin);
 	return fl;
 }
 
@@ -244,15 +326,23 @@ void ktr_flight__free(struct ktr_flight *fl)
 {
 	if (!fl)
 		return;
-	if (fl->flights_fd >= 0)
-		bpf_map_delete_elem(fl->flights_fd, &fl->route);
-	if (fl->pin[0]) {
-		unlink(fl->pin);
+	/* the control map first: the programs stop taking the route for a recorder's */
+	if (fl->maps.ctls_fd >= 0)
+		bpf_map_delete_elem(fl->maps.ctls_fd, &fl->route);
+	if (fl->maps.rings_fd >= 0)
+		bpf_map_delete_elem(fl->maps.rings_fd, &fl->route);
+	if (fl->pin[0] || fl->ctl_pin[0]) {
+		if (fl->pin[0])
+			unlink(fl->pin);
+		if (fl->ctl_pin[0])
+			unlink(fl->ctl_pin);
 		ktr_pin__tidy();
 	}
 	if (fl->fd >= 0) {
 		munmap(fl->mem, fl->mem_bytes);
+		munmap(fl->ctl_mem, CTL_BYTES);
 		close(fl->fd);
+		close(fl->ctl_fd);
 	}
 	free(fl);
 }

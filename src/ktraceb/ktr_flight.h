@@ -55,15 +55,21 @@ struct ktr_flight_meta {
 
 struct ktr_flight;
 
+/* Where the programs find the recordings: the two maps of maps, by route. */
+struct ktr_flight_maps {
+	int rings_fd; /* flights: the rings */
+	int ctls_fd; /* flight_ctls: their control maps */
+};
+
 /* The smallest ring this machine's CPUs can share (each region its largest record twice). */
 __u64 ktr_flight__min_bytes(void);
 
 /*
- * A ring of bytes (rounded down to whole slots) for route, put into the
- * flights map (flights_fd) where the programs find it; NULL with errno.
+ * A ring of bytes (rounded down to whole slots) for route, with its control
+ * map, put into maps where the programs find them; NULL with errno.
  */
-struct ktr_flight *ktr_flight__new(int flights_fd, __u32 route, __u64 bytes, unsigned int flags,
-				   const struct ktr_flight_meta *meta);
+struct ktr_flight *ktr_flight__new(const struct ktr_flight_maps *maps, __u32 route, __u64 bytes,
+				   unsigned int flags, const struct ktr_flight_meta *meta);
 /*
  * A ring laid out in mem (bytes, zeroed here) as the BPF map is, for ncpu
  * CPUs: for tools and tests that fill or read one outside BPF.  mem stays
@@ -72,12 +78,13 @@ struct ktr_flight *ktr_flight__new(int flights_fd, __u32 route, __u64 bytes, uns
 struct ktr_flight *ktr_flight__of_memory(void *mem, __u64 bytes, int ncpu, unsigned int flags);
 
 /*
- * A ring a dead daemon pinned (fd, its pin), put into the flights map at
- * route: NULL with errno (and fd closed) if it is not one of ours or not
- * consistent.
+ * A ring a dead daemon pinned (fd, its pin; its control map's pin is found
+ * by route), put into maps at route: NULL with errno (and fd closed) if it
+ * is not one of ours or not consistent.
  */
-struct ktr_flight *ktr_flight__open(int fd, int flights_fd, __u32 route, const char *pin);
-/* Out of the flights map, unpinned, gone. */
+struct ktr_flight *ktr_flight__open(int fd, const struct ktr_flight_maps *maps, __u32 route,
+				    const char *pin);
+/* Out of the maps, unpinned, gone. */
 void ktr_flight__free(struct ktr_flight *fl);
 __u64 ktr_flight__bytes(const struct ktr_flight *fl);
 const struct ktr_flight_meta *ktr_flight__meta(const struct ktr_flight *fl);

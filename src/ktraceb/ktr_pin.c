@@ -25,6 +25,7 @@
 #include "ktr_proto.h"
 
 #define RING_PREFIX "flight-"
+#define CTL_PREFIX  "flctl-"
 #define LINK_PREFIX "link-"
 
 static char pin_dir[128]; /* "" when pinning is off */
@@ -143,14 +144,24 @@ bool ktr_pin__enabled(void)
 	return pin_dir[0] != 0;
 }
 
-void ktr_pin__ring_path(char *buf, size_t size, __u32 route)
+static void pin__route_path(char *buf, size_t size, const char *prefix, __u32 route)
 {
 	if (!pin_dir[0]) {
 		buf[0] = 0;
 		return;
 	}
 	mkdir(pin_dir, 0700); /* the last recording's end removed it */
-	snprintf(buf, size, "%s/" RING_PREFIX "%u", pin_dir, route);
+	snprintf(buf, size, "%s/%s%u", pin_dir, prefix, route);
+}
+
+void ktr_pin__ring_path(char *buf, size_t size, __u32 route)
+{
+	pin__route_path(buf, size, RING_PREFIX, route);
+}
+
+void ktr_pin__ctl_path(char *buf, size_t size, __u32 route)
+{
+	pin__route_path(buf, size, CTL_PREFIX, route);
 }
 
 int ktr_pin__old_procs(void)
@@ -202,11 +213,24 @@ static void pin__old_ring(void *ctx, const char *name, const char *path)
 		o->fn(o->ctx, (__u32)r, fd, path);
 }
 
+/* A control map whose ring is gone (a daemon killed between the two pins). */
+static void pin__stray_ctl(void *ctx, const char *name, const char *path)
+{
+	char ring[PATH_MAX + 16];
+	struct stat st;
+
+	(void)ctx;
+	snprintf(ring, sizeof(ring), "%s/" RING_PREFIX "%s", pin_dir, name + strlen(CTL_PREFIX));
+	if (stat(ring, &st) < 0)
+		unlink(path);
+}
+
 void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *pin), void *ctx)
 {
 	struct old_rings o = { fn, ctx };
 
 	pin__each(RING_PREFIX, pin__old_ring, &o);
+	pin__each(CTL_PREFIX, pin__stray_ctl, NULL);
 }
 
 void ktr_pin__tidy(void)

@@ -33,8 +33,9 @@ bool ktr_pin__enabled(void);
 /* Did a daemon of this build leave pins (a recording may wait for a daemon)? */
 bool ktr_pin__left(void);
 
-/* The path of a recording's ring ("" if pinning is off). */
+/* The paths of a recording's ring and of its control map ("" if pinning is off). */
 void ktr_pin__ring_path(char *buf, size_t size, __u32 route);
+void ktr_pin__ctl_path(char *buf, size_t size, __u32 route);
 
 /* The procs map a dead daemon pinned, or -1. */
 int ktr_pin__old_procs(void);

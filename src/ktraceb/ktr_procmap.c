@@ -113,7 +113,7 @@ static int procmap__put(struct daemon *d, const struct ktr_caller *c, const stru
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
 	ktr_daemon__mark_traced(d, key);
-	if (bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_ANY) < 0) {
+	if (ktr_daemon__procs_put(d, key, &ps, BPF_ANY) < 0) {
 		err = -errno;
 		ktr_proto__msg_add(msg, "pid %d: %s\n", pid, strerror(-err));
 		return err;
@@ -147,11 +147,11 @@ static int procmap__start(struct daemon *d, const struct ktr_caller *c, __u32 pi
 	err = ktr_perm__canset(c, pid, ps.facs, &why);
 	if (!err) {
 		ps.flags &= ~KTR_PS_PENDING;
-		if (bpf_map_update_elem(d->procs_fd, &pid, &ps, BPF_EXIST) < 0)
+		if (ktr_daemon__procs_put(d, pid, &ps, BPF_EXIST) < 0)
 			err = -errno;
 	}
 	if (err) {
-		bpf_map_delete_elem(d->procs_fd, &pid);
+		ktr_daemon__procs_drop(d, pid);
 		if (!child)
 			ktr_proto__msg_add(msg, "pid %u: %s\n", pid,
 					   err == -ENOENT ? "exited" : why);
@@ -203,7 +203,7 @@ void ktr_procmap__settle(struct daemon *d, __u32 pid, const struct ktr_proc_stat
 	struct ktr_caller owner = { .pid = 0, .pidfd = -1, .same_pidns = true };
 
 	if (!f) {
-		bpf_map_delete_elem(d->procs_fd, &pid);
+		ktr_daemon__procs_drop(d, pid);
 		return;
 	}
 	/*
@@ -235,9 +235,9 @@ int ktr_procmap__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 		return 0;
 	ps.facs &= ~(facs ? facs & KTRFAC_MASK : KTRFAC_MASK);
 	if (!(ps.facs & KTRFAC_MASK))
-		bpf_map_delete_elem(d->procs_fd, &key);
+		ktr_daemon__procs_drop(d, key);
 	else
-		bpf_map_update_elem(d->procs_fd, &key, &ps, BPF_EXIST);
+		ktr_daemon__procs_put(d, key, &ps, BPF_EXIST);
 	/* its probes stop firing now, not at the next tick */
 	if (!(ps.facs & KTRFAC_USER) && d->usdt)
 		ktr_usdt__forget(d->usdt, pid);

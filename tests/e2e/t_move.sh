@@ -52,6 +52,25 @@ check b_starts_after_a_ends t_eq "$(awk -v a="${lastA:-9e99}" -v b="${firstB:-0}
 check b_getpriority_calls t_num "$(qn "$TMP/B.norm" '$1 == p && $4 == "CALL" &&
 	$5 ~ /^getpriority\(PRIO_PROCESS,(4343|0x10f7)\)$/' p="$X")" -ge 3
 
+# --- a move that changes the facilities: the new ones take effect at once ---
+# (the syscall programs read a copy of the process's state: the move must
+# make it stale, or the records would keep going to N, as names only)
+bg facs "$ATT_TICK" 20 3000
+F=$(wait_role "$TMP/facs.pout" pid)
+ktr fn -t n -f "$TMP/N.ktr" -p "$F"
+sleep 0.3
+ktr fc -t c -f "$TMP/C.ktr" -p "$F"
+check facs_moves_exit_0 t_krc 0 fc
+check facs_c_grows grows "$TMP/C.ktr"
+ktr fcc -c -p "$F"
+kill -KILL "$F"
+kd FN "$TMP/N.ktr"
+kd FC "$TMP/C.ktr"
+check facs_n_no_calls t_eq "$(qn "$TMP/FN.norm" '$4 == "CALL" || $4 == "RET"')" 0
+check facs_c_calls t_num "$(qn "$TMP/FC.norm" '$1 == p && $4 == "CALL" &&
+	$5 ~ /^getpriority\(/' p="$F")" -ge 3
+check facs_c_no_names t_eq "$(qn "$TMP/FC.norm" '$4 == "NAMI"')" 0
+
 # --- a move back with -a: B's records stay, new ones are appended ---
 nB=$(npid "$TMP/B.norm" "$X")
 ktr a2 -f "$TMP/A.ktr" -p "$X"
