@@ -297,53 +297,70 @@ fi
 # crasher segv N: N getppid calls, then a crash, which writes the ring.
 # Two times: the whole run (ktraceb returns once the dump is written) and
 # the getppid storm alone, as the crasher times it (the cost of recording).
+# Rounds interleave the untraced run (no daemon, no program attached) with
+# the recorded ones, each storm taken against its own round's untraced one,
+# so that the machine's drift over the bench does not count as a cost.
 flood_secs() { awk '$1 == "flood_ns" { printf "%.4f\n", $2 / 1e9 }' "$1"; }
 CRASHER=$O/tests/progs/crasher
 REC_BYTES=${BENCH_REC_BYTES:-64m}
+REC_RUNS=${BENCH_REC_RUNS:-$((RUNS > 5 ? RUNS : 5))}
 REC_ROWS=$TMP/rec_rows
 : >"$REC_ROWS"
 if [ -x "$CRASHER" ]; then
-	drop_daemon
-	: >"$TMP/rec_times"
-	: >"$TMP/flood_times"
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(now_ns)
-		"$CRASHER" segv "$N" >"$TMP/crasher.out" 2>/dev/null
-		t1=$(now_ns)
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$TMP/rec_times"
-		flood_secs "$TMP/crasher.out" >>"$TMP/flood_times"
+	for m in none full compact; do
+		: >"$TMP/rec_times_$m"
+		: >"$TMP/flood_times_$m"
+		: >"$TMP/flood_ratio_$m"
 	done
-	REC_BASE=$(median <"$TMP/rec_times")
-	FLOOD_BASE=$(median <"$TMP/flood_times")
-	# a daemon up, kept by a compact recorder (a trace would attach sys_enter)
-	sleep 3600 &
-	REC_KEEPER=$!
-	"$KTRACEB" -R 64k,compact -f "$TMP/rec_keeper.ktr" -p "$REC_KEEPER" 2>/dev/null
-	for mode in "" ",compact"; do
-		: >"$TMP/rec_times"
-		: >"$TMP/flood_times"
-		for ((i = 0; i < RUNS; i++)); do
+	for ((i = 0; i < REC_RUNS; i++)); do
+		drop_daemon
+		t0=$(now_ns)
+		{ "$CRASHER" segv "$N" >"$TMP/crasher.out"; } 2>/dev/null # its SIGSEGV, said by bash
+		t1=$(now_ns)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
+			>>"$TMP/rec_times_none"
+		base=$(flood_secs "$TMP/crasher.out")
+		echo "$base" >>"$TMP/flood_times_none"
+		# a daemon up, kept by a compact recorder (a trace would attach sys_enter)
+		sleep 3600 &
+		REC_KEEPER=$!
+		"$KTRACEB" -R 64k,compact -f "$TMP/rec_keeper.ktr" -p "$REC_KEEPER" 2>/dev/null
+		for m in full compact; do
+			mode=,$m
+			[ "$m" = full ] && mode=
 			rm -f "$TMP/rec.ktr"
 			t0=$(now_ns)
 			"$KTRACEB" -R "$REC_BYTES$mode" -f "$TMP/rec.ktr" "$CRASHER" segv "$N" \
 				>"$TMP/crasher.out" 2>"$TMP/rec.err"
 			t1=$(now_ns)
 			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
-				>>"$TMP/rec_times"
-			flood_secs "$TMP/crasher.out" >>"$TMP/flood_times"
+				>>"$TMP/rec_times_$m"
+			flood=$(flood_secs "$TMP/crasher.out")
+			echo "$flood" >>"$TMP/flood_times_$m"
+			awk -v a="$flood" -v b="$base" 'BEGIN { if (b > 0) printf "%.3f\n", a / b }' \
+				>>"$TMP/flood_ratio_$m"
+			# the last round's file and counts stand for all
+			ring=$("$KDUMP" -f "$TMP/rec.ktr" |
+				sed -n 's/.* RING  recovered \([0-9]*\)\/\([0-9]*\) entries.*/\1 \2/p' |
+				head -n 1)
+			lostn=$(sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' \
+				"$TMP/rec.err")
+			printf '%s\t%s\t%s\n' "$ring" "${lostn:-?}" \
+				"$(stat -c %s "$TMP/rec.ktr" 2>/dev/null || echo -)" >"$TMP/rec_last_$m"
 		done
-		secs=$(median <"$TMP/rec_times")
-		flood=$(median <"$TMP/flood_times")
-		ring=$("$KDUMP" -f "$TMP/rec.ktr" | sed -n 's/.* RING  recovered \([0-9]*\)\/\([0-9]*\) entries.*/\1 \2/p' |
-			head -n 1)
-		lostn=$(sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' \
-			"$TMP/rec.err")
-		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${mode:-,full}" "$secs" "$ring" "${lostn:-?}" \
-			"$(stat -c %s "$TMP/rec.ktr" 2>/dev/null || echo -)" "$flood" >>"$REC_ROWS"
-		echo "bench: recorder$mode ${secs}s" >&2
+		kill "$REC_KEEPER" 2>/dev/null
+		echo "bench: recorder round $((i + 1)) of $REC_RUNS" >&2
 	done
-	kill "$REC_KEEPER" 2>/dev/null
 	drop_daemon
+	REC_BASE=$(median <"$TMP/rec_times_none")
+	FLOOD_BASE=$(median <"$TMP/flood_times_none")
+	for m in full compact; do
+		IFS=$'\t' read -r ring lostn bytes <"$TMP/rec_last_$m"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$(median <"$TMP/rec_times_$m")" \
+			"$ring" "$lostn" "$bytes" "$(median <"$TMP/flood_times_$m")" \
+			"$(median <"$TMP/flood_ratio_$m")" "$(sort -n "$TMP/flood_ratio_$m" | head -n 1)" \
+			"$(sort -n "$TMP/flood_ratio_$m" | tail -n 1)" >>"$REC_ROWS"
+	done
 fi
 
 # --- where a traced syscall's time goes: each program's own run time ------------
@@ -453,18 +470,19 @@ if [ -s "$TAX_ROWS" ]; then
 	echo
 fi
 if [ -s "$REC_ROWS" ]; then
-	echo "flight recorder (-R $REC_BYTES): getppid x$N then a crash; untraced ${REC_BASE} s" \
-		"(the storm alone ${FLOOD_BASE} s)"
-	printf '  %-9s %9s %9s %10s %10s %10s %12s %6s %12s\n' entries seconds slowdown storm \
-		kept recorded "records/s" lost "file bytes"
-	awk -F'\t' -v base="$REC_BASE" -v fbase="$FLOOD_BASE" '{
+	echo "flight recorder (-R $REC_BYTES): getppid x$N then a crash, median of $REC_RUNS rounds;" \
+		"untraced ${REC_BASE} s (the storm alone ${FLOOD_BASE} s)"
+	printf '  %-9s %9s %9s %7s %13s %10s %10s %12s %6s %12s\n' entries seconds slowdown storm \
+		"(min-max)" kept recorded "records/s" lost "file bytes"
+	awk -F'\t' -v base="$REC_BASE" '{
 		split($3, r, " ")
-		printf "  %-9s %9.3f %8.1fx %9.1fx %10s %10s %12.0f %6s %12s\n", substr($1, 2), $2,
-			(base > 0 ? $2 / base : 0), (fbase > 0 ? $6 / fbase : 0), r[1], r[2],
+		printf "  %-9s %9.3f %8.1fx %6.2fx %13s %10s %10s %12.0f %6s %12s\n", $1, $2,
+			(base > 0 ? $2 / base : 0), $7, sprintf("(%.2f-%.2f)", $8, $9), r[1], r[2],
 			(($6 > 0) ? r[2] / $6 : 0), $4, $5
 	}' "$REC_ROWS"
 	echo "  (slowdown: the whole run, the dump included; storm: the getppid calls alone,"
-	echo "  while recorded, against untraced; records/s: recorded during the storm)"
+	echo "  while recorded, against the same round's untraced storm; records/s:"
+	echo "  recorded during the storm; kept, recorded, lost, bytes: the last round's)"
 	echo
 fi
 if [ -s "$PROG_ROWS" ]; then

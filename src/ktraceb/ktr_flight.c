@@ -259,7 +259,7 @@ struct ktr_flight *ktr_flight__new(const struct ktr_flight_maps *maps, __u32 rou
 	return fl;
 }
 
-/* Is fd an array of value_size slots, mappable, and how many? */
+/* Is fd a mappable array of 64-byte slots?  How many, in *entries. */
 static bool flight__is_slots(int fd, __u32 *entries)
 {
 	struct bpf_map_info info = {};
@@ -296,7 +296,8 @@ struct ktr_flight *ktr_flight__open(int fd, const struct ktr_flight_maps *maps, 
 	}
 	ctl = fl->ctl;
 	/* what a dead daemon left: believed only as far as it is consistent */
-	if ((int)ctl->ncpu != ncpu || ctl->base != 1 + ctl->ncpu + META_SLOTS || !ctl->per_cpu ||
+	if ((int)ctl->ncpu != ncpu || ctl->ncpu > KTR_FLIGHT_MAX_CPUS ||
+	    ctl->base != 1 + ctl->ncpu + META_SLOTS || !ctl->per_cpu ||
 	    (__u64)ctl->base + (__u64)ctl->per_cpu * ctl->ncpu > entries ||
 	    (ctl->state != KTR_FLIGHT_LIVE && ctl->state != KTR_FLIGHT_FROZEN)) {
 		ktr_flight__free(fl); /* its pins stay: not ours to remove */
