@@ -534,6 +534,7 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 	struct ktraceb_bpf *skel;
 	struct ktr_proc_state ps;
 	__u32 key, next, *keys = NULL;
+	bool want_csw = false;
 	size_t n = 0;
 	int err;
 
@@ -556,9 +557,10 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 		     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
 			if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 &&
 			    ktr_files__get(&d->files, ps.route) &&
-			    ktr_files__get(&d->files, ps.route)->flight)
+			    ktr_files__get(&d->files, ps.route)->flight) {
 				ktr_daemon__mark_traced(d, key); /* a recording's: ours now */
-			else if (n < KTR_MAX_PROCS) {
+				want_csw |= (ps.facs & KTRFAC_CSW) != 0;
+			} else if (n < KTR_MAX_PROCS) {
 				keys[n++] = key;
 				if (ps.flags & KTR_PS_HELD)
 					kill(key, SIGCONT); /* nothing may stay stopped for us */
@@ -570,6 +572,9 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 	err = ktr_loader__attach(skel);
 	if (!err)
 		ktr_daemon__enter(d);
+	/* ours before the dead daemon's go, not at the first tick: no switch unseen */
+	if (!err && want_csw)
+		ktr_daemon__csw(d, true);
 	ktr_pin__drop_old_links();
 	if (err) {
 		*why = "cannot attach the BPF programs";
