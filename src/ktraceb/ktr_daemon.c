@@ -502,7 +502,6 @@ static void daemon__adopt_ring(void *ctx, __u32 route, int fd, const char *pin)
 {
 	struct daemon *d = ctx;
 	struct ktr_flight *fl = ktr_flight__open(fd, &d->files.flight_maps, route, pin);
-	char ctl_pin[PATH_MAX];
 	const char *why = "not a ktraceb recording, or a damaged one";
 	int r = -EINVAL;
 
@@ -515,10 +514,7 @@ static void daemon__adopt_ring(void *ctx, __u32 route, int fd, const char *pin)
 	}
 	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
 	ktr_flight__free(fl);
-	unlink(pin);
-	ktr_pin__ctl_path(ctl_pin, sizeof(ctl_pin), route);
-	if (ctl_pin[0])
-		unlink(ctl_pin);
+	unlink(pin); /* its control map's pin goes with it (ktr_pin__old_rings) */
 }
 
 /*

@@ -213,7 +213,7 @@ static void pin__old_ring(void *ctx, const char *name, const char *path)
 		o->fn(o->ctx, (__u32)r, fd, path);
 }
 
-/* A control map whose ring is gone (a daemon killed between the two pins). */
+/* A control map whose ring is gone: dropped, or a daemon killed between the two pins. */
 static void pin__stray_ctl(void *ctx, const char *name, const char *path)
 {
 	char ring[PATH_MAX + 16];

@@ -26,6 +26,7 @@ ring() { q "$TMP/$1.norm" '$4 == "RING"' | head -n 1 | cut -f5; }
 inring() { q "$TMP/$1.norm" '$4 == "RING" { n++; next } n == 1 && $1 != ""'; }
 # rings pinned in bpffs now (they outlive a daemon killed -9)
 pins_of_rings() { find /sys/fs/bpf/ktraceb -name 'flight-*' 2>/dev/null | wc -l; }
+pins_of_ctls() { find /sys/fs/bpf/ktraceb -name 'flctl-*' 2>/dev/null | wc -l; }
 # newest TYPE NAME PID N: how many of PID's N newest records in NAME's dump are TYPE
 newest() { q "$TMP/$2.norm" '$1 == pid' pid="$3" | tail -n "$4" | awk -F'\t' -v t="$1" '$4 == t' | wc -l; }
 # record_then_kill9 P PID ARGS...: ktraceb ARGS -p PID, then a kill -9 of the daemon
@@ -155,6 +156,7 @@ check dump_of_no_recording_exit_1 t_krc 1 dx
 ktr lpc -c -p "$LP"
 for _ in $(seq 20); do [ "$(pins_of_rings)" = 0 ] && break; sleep 0.1; done
 check clear_removes_the_ring t_eq "$(pins_of_rings)" 0
+check clear_removes_its_control_map t_eq "$(pins_of_ctls)" 0
 sleep 0.3
 ktr d3 -D -f "$TMP/loop.ktr"
 check dump_after_clear_refused t_krc 1 d3
@@ -173,9 +175,18 @@ sleep 0.2
 pkill -KILL -x ktracebd
 sleep 0.2
 check k9_ring_pinned t_eq "$(pins_of_rings)" 1
+check k9_control_map_pinned t_eq "$(pins_of_ctls)" 1
+# what no daemon of ours leaves there: a control map whose ring is gone, and
+# a "ring" that is no array of slots and has none; the next daemon drops both
+PIN_DIR=$(dirname "$(find /sys/fs/bpf/ktraceb -name 'flight-*' | head -n 1)")
+bpftool map create "$PIN_DIR/flctl-99" type array key 4 value 64 entries 329 name stray
+bpftool map create "$PIN_DIR/flight-98" type array key 4 value 8 entries 1 name junk
+check k9_strays_planted t_eq "$(find "$PIN_DIR" -name flctl-99 -o -name flight-98 | wc -l)" 2
 sleep 0.5 # it runs on, recorded by no daemon
 ktr k9d -D -f "$TMP/k9.ktr"
 check k9_dump_after_kill t_krc 0 k9d
+check k9_strays_dropped t_eq "$(find "$PIN_DIR" -name flctl-99 -o -name flight-98 | wc -l)" 0
+check k9_own_pins_kept t_eq "$(pins_of_rings) $(pins_of_ctls)" "1 1"
 kd k9 "$TMP/k9.ktr"
 check k9_dump_kdump_clean t_kdump_ok k9
 # getppid every 10 ms: 0.9 s of it, most of it with no daemon
@@ -322,6 +333,7 @@ if user_setup; then
 	for _ in $(seq 30); do [ "$(pins_of_rings)" = 0 ] && break; sleep 0.1; done
 	check user_takeover_not_through_a_symlink t_eq "$(cat "$TMP/roots_file")" "root's"
 	check user_takeover_dropped_the_ring t_eq "$(pins_of_rings)" 0
+	check user_takeover_dropped_its_control_map t_eq "$(pins_of_ctls)" 0
 
 	# a pin directory a user could write to is never used: what is pinned
 	# there (a ring's owner and path) would be believed by the next daemon
