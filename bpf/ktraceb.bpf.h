@@ -197,10 +197,21 @@ __u32 rec__flags(__u32 tid);	   /* maps.bpf.c: ktr_flags of a record about threa
 /*
  * Wake the drainer only when a quarter of the ring is waiting: a wakeup per
  * record would cost more than the record.  The drainer also polls on a
- * timer, so nothing waits longer than its poll interval.
+ * timer, so nothing waits longer than its poll interval.  Each CPU asks
+ * the ring only at every KTR_WAKEUP_EVERY-th record: the query reads the
+ * consumer's position, a cache line the drainer writes on another CPU,
+ * and asking at each record cost a traced syscall more than anything but
+ * the clock.  A few records more waiting change nothing at a quarter of
+ * the ring.
  */
+extern struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS];
+
 static __always_inline __u64 rec__wakeup_flag(void)
 {
+	__u32 cpu = bpf_get_smp_processor_id() & (KTR_WAKEUP_CPUS - 1);
+
+	if (++ktr_wakeup_ticks[cpu].n % KTR_WAKEUP_EVERY)
+		return BPF_RB_NO_WAKEUP;
 	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }

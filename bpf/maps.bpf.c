@@ -18,6 +18,7 @@ KTR_MAP_QUIET usdt_quiet SEC(".maps");
 __u64 ktr_traced[KTR_TRACED_WORDS] = {};
 struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES] = {};
 __u64 ktr_procs_gen = 0;
+struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};
 
 const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS] = {};

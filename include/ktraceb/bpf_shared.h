@@ -137,6 +137,18 @@ struct ktr_usdt_site {
 #define KTR_TRACED_WORD(tgid) (((tgid) / 64) % KTR_TRACED_WORDS)
 #define KTR_TRACED_BIT(tgid)  (1ull << ((tgid) % 64))
 
+/*
+ * ktr_wakeup_ticks (.bss): each CPU's count of records put into the ring
+ * buffer, so that it asks whether to wake the drainer only at every
+ * KTR_WAKEUP_EVERY-th (ktraceb.bpf.h, rec__wakeup_flag).
+ */
+#define KTR_WAKEUP_EVERY 64
+#define KTR_WAKEUP_CPUS	 256 /* counters; CPUs beyond share them */
+struct ktr_wakeup_tick {
+	__u32 n;
+	__u32 pad[15]; /* a cache line each: no CPU writes another's */
+};
+
 /* procs map: tgid -> tracing state of one process (BSD p_traceflag + node) */
 struct ktr_proc_state {
 	__u32 facs; /* KTRFAC_* including INHERIT and ROOT */
