@@ -67,11 +67,32 @@ static __always_inline struct ktr_flight_head *flight__head(void *ctls, __u32 cp
 	return bpf_map_lookup_elem(ctls, &i);
 }
 
+/*
+ * pos modulo per, the position's place in its CPU's region.  A 64-bit
+ * division costs a recorded syscall as much as the rest of its writing,
+ * so the head keeps where the current lap began: within it, a subtraction
+ * is exact.  A position outside it (a new lap, or a writer that another
+ * preempted on this CPU) divides, and leaves its own lap's start.  Only
+ * the writers and the daemon (0) set it: always a multiple of per.
+ */
+static __always_inline __u32 flight__offset(struct ktr_flight_head *hd, __u32 per, __u64 pos)
+{
+	__u64 lap = hd->lap, off = pos - lap;
+
+	if (off < per)
+		return off;
+	off = pos % per;
+	hd->lap = pos - off;
+	return off;
+}
+
 /* The slot at position pos of this CPU's region, its position marked in writing. */
 static __always_inline struct ktr_flight_slot *flight__slot(void *ring, struct ktr_flight_ctl *ctl,
-							    __u32 cpu, __u64 pos)
+							    struct ktr_flight_head *hd, __u32 cpu,
+							    __u64 pos)
 {
-	__u32 idx = ctl->base + cpu * ctl->per_cpu + (__u32)(pos % ctl->per_cpu);
+	__u32 per = ctl->per_cpu;
+	__u32 idx = ctl->base + cpu * per + flight__offset(hd, per, pos);
 	struct ktr_flight_slot *sl = bpf_map_lookup_elem(ring, &idx);
 
 	if (sl)

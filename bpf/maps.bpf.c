@@ -166,7 +166,7 @@ __noinline int flight__send(struct ktr_scratch *sc)
 			return 0; /* compact keeps only these */
 		pos = __sync_fetch_and_add(&hd->head, 1);
 		hd->records++;
-		sl = flight__slot(ring, ctl, cpu, pos);
+		sl = flight__slot(ring, ctl, hd, cpu, pos);
 		if (!sl)
 			return 0;
 		flight__compact(h, sl);
@@ -189,7 +189,7 @@ __noinline int flight__send(struct ktr_scratch *sc)
 	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
 		if (i >= n)
 			break;
-		sl = flight__slot(ring, ctl, cpu, pos + i);
+		sl = flight__slot(ring, ctl, hd, cpu, pos + i);
 		if (!sl)
 			break;
 		flight__copy_slot(sl, (const __u64 *)((const char *)h + i * KTR_FLIGHT_SLOT_DATA));

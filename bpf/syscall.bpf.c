@@ -206,7 +206,7 @@ static __always_inline int flight__ret(struct task_struct *task, __u32 route, lo
 	}
 	pos = __sync_fetch_and_add(&hd->head, 1);
 	hd->records++;
-	sl = flight__slot(ring, ctl, cpu, pos);
+	sl = flight__slot(ring, ctl, hd, cpu, pos);
 	if (!sl)
 		return 0;
 	c = (void *)sl->data;

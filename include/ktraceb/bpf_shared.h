@@ -293,7 +293,13 @@ struct ktr_flight_head {
 	__u64 kept_out; /* records a freeze kept out */
 	__u64 floor; /* positions below are from before the last dump's reset */
 	__u64 crash; /* head + 1 when the crash began (the first fatal signal) */
-	__u64 pad[3];
+	/*
+	 * Where a lap of this CPU's region began (a multiple of per_cpu),
+	 * kept by the writers so that a position's slot is found without a
+	 * 64-bit division; a hint only, never trusted past one lap.
+	 */
+	__u64 lap;
+	__u64 pad[2];
 };
 
 /* A compact entry: a RET, PSIG or EXIT in one slot (-R size,compact). */
