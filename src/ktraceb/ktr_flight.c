@@ -305,15 +305,15 @@ struct ktr_flight *ktr_flight__open(int fd, const struct ktr_flight_maps *maps, 
 		return NULL;
 	}
 	flight__layout(fl);
-	for (__u32 c = 0; c < ctl->ncpu; c++)
-		fl->heads[c].lap =
-			0; /* the writers' hint: a multiple of per_cpu, whoever left it */
 	fl->meta->path[sizeof(fl->meta->path) - 1] = 0;
 	if (fl->meta->magic != KTR_FLIGHT_META_MAGIC || fl->meta->route != route) {
 		ktr_flight__free(fl); /* its pins stay: not ours to remove */
 		errno = EINVAL;
 		return NULL;
 	}
+	/* ours: the writers' hint made a multiple of per_cpu, whoever left it */
+	for (__u32 c = 0; c < ctl->ncpu; c++)
+		fl->heads[c].lap = 0;
 	fl->route = route;
 	err = flight__insert(fl, maps);
 	if (err) {

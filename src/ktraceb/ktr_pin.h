@@ -42,7 +42,8 @@ int ktr_pin__old_procs(void);
 
 /*
  * Each ring a dead daemon pinned: fn(ctx, route, fd of its map, its pin);
- * the fd is fn's to keep or close.
+ * the fd is fn's to keep or close.  Then control maps whose ring is no
+ * longer pinned (fn dropped it, or it never was) are unpinned.
  */
 void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *pin), void *ctx);
 
