@@ -55,7 +55,7 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 
 	if (ret <= 0 || id < 0 || id >= KTR_MAX_SYSCALLS)
 		return;
-	kind = ktr_genio64[id];
+	kind = ktr_genio64[sys__index(id)];
 	if (kind == KTR_GIO_NONE)
 		return;
 	s = rec__scratch();

@@ -98,6 +98,22 @@ extern __u64 ktr_traced[KTR_TRACED_WORDS];
 extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];
 extern __u64 ktr_procs_gen;
 
+/*
+ * A syscall number already checked to be in the loader's tables (0 <= id <
+ * KTR_MAX_SYSCALLS), as an index into them: masked again in the register
+ * the index is used from.  Linux 6.1's verifier does not carry a bound
+ * checked on one load of a spilled value over to another load of it, and
+ * clang reloads at will; the asm keeps clang from dropping the mask as
+ * redundant after the check.
+ */
+static __always_inline __u32 sys__index(long id)
+{
+	__u64 i = id;
+
+	asm volatile("%0 &= %1" : "+r"(i) : "i"(KTR_MAX_SYSCALLS - 1));
+	return i;
+}
+
 /* The tracing state of process tgid, NULL if it is not traced. */
 static __always_inline struct ktr_proc_state *proc__lookup_tgid(__u32 tgid)
 {

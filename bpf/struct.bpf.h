@@ -86,7 +86,7 @@ static __always_inline void struct__capture(__u32 route, long id, long ret, cons
 	if (id < 0 || id >= KTR_MAX_SYSCALLS)
 		return;
 	for (int c = 0; c < KTR_CAPTURES; c++) {
-		const volatile struct ktr_capture *cap = &ktr_captures64[id][c];
+		const volatile struct ktr_capture *cap = &ktr_captures64[sys__index(id)][c];
 
 		if (cap->kind == KTR_CAP_NONE || !(cap->when & when))
 			continue;

@@ -112,17 +112,19 @@ static __always_inline bool syscall__has_paths(long id, int compat)
 {
 	if (id < 0 || id >= KTR_MAX_SYSCALLS)
 		return false;
-	return (compat ? ktr_pathmask32[id] : ktr_pathmask64[id]) != 0;
+	return (compat ? ktr_pathmask32[sys__index(id)] : ktr_pathmask64[sys__index(id)]) != 0;
 }
 
 static __always_inline bool syscall__has_captures(long id, int compat, int when)
 {
-	return !compat && id >= 0 && id < KTR_MAX_SYSCALLS && (ktr_capwhen64[id] & when);
+	return !compat && id >= 0 && id < KTR_MAX_SYSCALLS &&
+	       (ktr_capwhen64[sys__index(id)] & when);
 }
 
 static __always_inline bool syscall__has_genio(long id, int compat)
 {
-	return !compat && id >= 0 && id < KTR_MAX_SYSCALLS && ktr_genio64[id] != KTR_GIO_NONE;
+	return !compat && id >= 0 && id < KTR_MAX_SYSCALLS &&
+	       ktr_genio64[sys__index(id)] != KTR_GIO_NONE;
 }
 
 static __always_inline void call__fill(struct call_sample *rec, long id, int narg,
@@ -141,7 +143,7 @@ static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
 	int narg = KTR_MAXARGS, len;
 
 	if (id >= 0 && id < KTR_MAX_SYSCALLS)
-		narg = compat ? ktr_nargs32[id] : ktr_nargs64[id];
+		narg = compat ? ktr_nargs32[sys__index(id)] : ktr_nargs64[sys__index(id)];
 	if (narg > KTR_MAXARGS)
 		narg = KTR_MAXARGS;
 	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
@@ -277,7 +279,7 @@ static __always_inline void namei__emit_args(__u32 route, long id, int compat, c
 
 	if (id < 0 || id >= KTR_MAX_SYSCALLS)
 		return;
-	mask = compat ? ktr_pathmask32[id] : ktr_pathmask64[id];
+	mask = compat ? ktr_pathmask32[sys__index(id)] : ktr_pathmask64[sys__index(id)];
 	if (!mask)
 		return;
 	for (int i = 0; i < KTR_MAXARGS; i++)

@@ -17,7 +17,9 @@
  * the header naming the subject (the subject rule, docs/FORMAT.md).  A
  * system-wide trace (ktraceb -S, root's) takes every hit of its events,
  * whatever task runs, into per-CPU perf buffers: a busy CPU fills its own
- * buffer only, and the kernel counts each CPU's losses.
+ * buffer only, and the kernel counts each CPU's losses.  A hit that both a
+ * traced process and the system-wide trace record into the same file (-S
+ * with a command) is written once, as the system-wide trace's.
  */
 #include "ktraceb.bpf.h"
 
@@ -163,6 +165,11 @@ int ktr_tp_record(void *ctx)
 	for_sys = sys && tp__wanted(sys, id) && task->tgid != ktr_daemon_tgid;
 	if (!for_proc)
 		subject = tp__subject(ctx, ev, id, &sps);
+	/* a traced process's hit in the system-wide trace's own file goes in once, as system-wide */
+	if (for_sys && for_proc && ps->route == sys)
+		for_proc = false;
+	if (for_sys && subject && sps && sps->route == sys)
+		subject = 0;
 	if (!for_proc && !for_sys && !subject)
 		return 0;
 	r = (struct tp_rec *)rec__scratch();

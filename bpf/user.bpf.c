@@ -27,6 +27,17 @@ struct {
 #define USER_STRINGS_MAX  2048
 #define USER_STRINGS_MASK (USER_STRINGS_MAX - 1)
 
+/*
+ * n, checked to be 1 to 8, bounded so in the register the helper takes it
+ * from: clang tests the bound on a copy, and Linux 6.12's verifier does
+ * not narrow the original with it.  The asm is the identity on 1 to 8.
+ */
+static __always_inline __u64 uarg__size(__u64 n)
+{
+	asm volatile("%0 += -1\n\t%0 &= 7\n\t%0 += 1" : "+r"(n));
+	return n;
+}
+
 /* One USDT argument, located as the site's note says. */
 static __always_inline __u64 uarg__fetch(struct pt_regs *ctx, const struct ktr_usdt_arg *a)
 {
@@ -41,7 +52,7 @@ static __always_inline __u64 uarg__fetch(struct pt_regs *ctx, const struct ktr_u
 	if (a->kind == KTR_UARG_REG)
 		v = reg;
 	else if (size >= 1 && size <= 8)
-		bpf_probe_read_user(&v, size, (void *)(reg + a->val_off));
+		bpf_probe_read_user(&v, uarg__size(size), (void *)(reg + a->val_off));
 	if (size >= 8 || size == 0)
 		return v;
 	shift = 64 - 8 * size;

@@ -225,6 +225,8 @@ static bool daemon__scan(struct daemon *d)
 /* sched_switch costs every switch on the machine: attached only while wanted. */
 void ktr_daemon__csw(struct daemon *d, bool want)
 {
+	if (want && ktr_loader__missing(KTRFAC_CSW))
+		return; /* said to each trace that asked (ktr_request.c) */
 	if (ktr_loader__attach_csw(d->skel, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -18,14 +19,90 @@
 
 static bool loader_verbose;
 static enum ktr_usdt_mode loader_usdt_mode;
+static char loader_usdt_why[160];
+
+/*
+ * The last program the kernel refused, and the verifier's reason (the
+ * log's last line before its statistics): a failed load says which and
+ * why in one line, with or without -v.  Several threads load at once.
+ */
+static pthread_mutex_t refusal_lock = PTHREAD_MUTEX_INITIALIZER;
+static char refused_prog[64];
+static char refused_why[160];
+
+/* The verifier's own words in a load log: its last line that is not a statistic. */
+static void refusal__from_log(const char *log)
+{
+	const char *end = strstr(log, "-- END PROG LOAD LOG --"), *line = NULL;
+
+	if (!end)
+		end = log + strlen(log);
+	for (const char *p = log; p < end;) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n && strncmp(p, "processed ", 10) != 0 &&
+		    strncmp(p, "verification time", 17) != 0 &&
+		    strncmp(p, "stack depth", 11) != 0 && strncmp(p, "-- BEGIN", 8) != 0 &&
+		    strncmp(p, "libbpf: ", 8) != 0 && strstr(p, "PROG LOAD LOG") == NULL)
+			line = p;
+		p += n + 1;
+	}
+	if (line)
+		snprintf(refused_why, sizeof(refused_why), "%.*s", (int)strcspn(line, "\n"), line);
+}
+
+static void refusal__note(const char *text)
+{
+	const char *p = strstr(text, "prog '");
+
+	pthread_mutex_lock(&refusal_lock);
+	if (p && (strstr(text, "failed to load") || strstr(text, "load failed"))) {
+		p += 6;
+		snprintf(refused_prog, sizeof(refused_prog), "%.*s", (int)strcspn(p, "'"), p);
+	}
+	if (strstr(text, "PROG LOAD LOG"))
+		refusal__from_log(text);
+	pthread_mutex_unlock(&refusal_lock);
+}
 
 static int loader__print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	char text[16384];
+	va_list copy;
+
+	if (level == LIBBPF_WARN) {
+		va_copy(copy, ap);
+		vsnprintf(text, sizeof(text), fmt, copy);
+		va_end(copy);
+		refusal__note(text);
+	}
 	if (level == LIBBPF_DEBUG && !loader_verbose)
 		return 0;
 	if (level != LIBBPF_WARN && !loader_verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
+}
+
+/* "the kernel refused PROG: REASON" for the last refusal, into buf. */
+static const char *refusal__say(char *buf, size_t size)
+{
+	pthread_mutex_lock(&refusal_lock);
+	if (refused_prog[0])
+		snprintf(buf, size, "the kernel refused the BPF program %s: %s", refused_prog,
+			 refused_why[0] ? refused_why :
+					  "no reason given (ktraceb -v shows libbpf's log)");
+	else
+		buf[0] = '\0';
+	pthread_mutex_unlock(&refusal_lock);
+	return buf[0] ? buf : NULL;
+}
+
+static void refusal__clear(void)
+{
+	pthread_mutex_lock(&refusal_lock);
+	refused_prog[0] = refused_why[0] = '\0';
+	pthread_mutex_unlock(&refusal_lock);
 }
 
 static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
@@ -60,23 +137,64 @@ static bool loader__has_caps(void)
 
 static const char *loader__why(int err)
 {
+	static char why[320];
+
 	/* the verifier refuses with EACCES too: only EPERM is about privilege */
 	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !loader__has_caps()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
-	if (err == -EACCES)
-		return "the kernel's BPF verifier refused the programs (run with -v for its log)";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
 		return "kernel has no BTF (/sys/kernel/btf/vmlinux; needs CONFIG_DEBUG_INFO_BTF)";
-	return "cannot load the BPF programs (run with -v for the verifier's log)";
+	if (refusal__say(why, sizeof(why)))
+		return why;
+	snprintf(why, sizeof(why),
+		 "cannot load the BPF programs: %s (ktraceb -v shows libbpf's log)",
+		 strerror(-err));
+	return why;
 }
 
 /*
  * BPF_TRACE_UPROBE_MULTI links (Linux 6.6) attach every site of a file at
  * once and need only CAP_BPF and CAP_PERFMON; a uprobe perf event, the way
- * before them, needs CAP_SYS_ADMIN on current kernels.  Probed by loading
- * a program of that attach type (bpf.h of libbpf 1.1 has no name for it).
+ * before them, needs CAP_SYS_ADMIN on current kernels.  Loading a program
+ * of that attach type proves nothing (6.1 takes the attach type of any
+ * kprobe program), so the probe creates a link, as libbpf's does: for the
+ * directory "/" a kernel that has them answers EBADF (not a regular file).
+ * A second try with pid -1 tells the kernels whose pid filter is the
+ * process's (EINVAL, checked first) from the first ones, which filtered
+ * by thread: those are used as if they had none.  libbpf 1.1's bpf.h has
+ * none of these names.
  */
 #define ATTACH_UPROBE_MULTI 48
+
+struct uprobe_multi_probe_attr {
+	__u32 prog_fd, target_fd, attach_type, flags;
+	__u64 path, offsets, ref_ctr_offsets, cookies;
+	__u32 cnt, um_flags, pid, pad;
+};
+
+static int loader__uprobe_multi_link(int prog_fd, __s32 pid)
+{
+	union bpf_attr attr;
+	struct uprobe_multi_probe_attr *a = (void *)&attr.link_create;
+	__u64 offset = 0;
+	int fd;
+
+	_Static_assert(sizeof(*a) <= sizeof(attr.link_create) + 16, "fits bpf_attr");
+	memset(&attr, 0, sizeof(attr));
+	a->prog_fd = prog_fd;
+	a->target_fd = -1;
+	a->attach_type = ATTACH_UPROBE_MULTI;
+	a->path = (__u64)(unsigned long)"/";
+	a->offsets = (__u64)(unsigned long)&offset;
+	a->cnt = 1;
+	a->pid = pid;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return -errno;
+}
 
 static bool loader__has_uprobe_multi(void)
 {
@@ -86,20 +204,26 @@ static bool loader__has_uprobe_multi(void)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = ATTACH_UPROBE_MULTI);
 	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", ret0, 2, &o);
+	bool has;
 
 	if (fd < 0)
 		return false;
+	has = loader__uprobe_multi_link(fd, 0) == -EBADF &&
+	      loader__uprobe_multi_link(fd, -1) == -EINVAL;
 	close(fd);
-	return true;
+	return has;
 }
 
-/* How USDT probes are attached here, or not at all (ktr_loader.h). */
+/* How USDT probes are attached here, or not at all (ktr_loader.h), and why not. */
 static enum ktr_usdt_mode loader__usdt_mode(void)
 {
 	/* bpf_loop (5.17) and attach cookies (5.15) are what the program needs */
 	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) <= 0 ||
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) <= 0)
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) <= 0) {
+		snprintf(loader_usdt_why, sizeof(loader_usdt_why),
+			 "the kernel has no bpf_loop or attach cookies for uprobes (Linux 5.17)");
 		return KTR_USDT_NONE;
+	}
 	return loader__has_uprobe_multi() ? KTR_USDT_MULTI : KTR_USDT_PERF_EVENT;
 }
 
@@ -126,6 +250,63 @@ enum loader_part {
 };
 
 static struct ktraceb_bpf *loader_parts[PART_N];
+
+/*
+ * The programs a trace can do without: when the kernel refuses one, its
+ * facility alone is refused (ktr_loader__missing says why) and the others
+ * load without it.  A refusal of any other program fails the whole load.
+ */
+static const struct {
+	const char *prog;
+	__u32 fac;
+} optional_progs[] = {
+	{ "ktr_csw_switch", KTRFAC_CSW },
+	{ "ktr_tp_record", KTRFAC_TRACEPOINT },
+	{ "ktr_usdt_record", KTRFAC_USER },
+};
+#define N_OPTIONAL (sizeof(optional_progs) / sizeof(optional_progs[0]))
+static char optional_missing[N_OPTIONAL][320];
+
+static int optional__index(const char *prog)
+{
+	for (size_t i = 0; i < N_OPTIONAL; i++)
+		if (strcmp(prog, optional_progs[i].prog) == 0)
+			return i;
+	return -1;
+}
+
+/* Left out of every load: the kernel refused it once already. */
+static bool prog__missing(const char *name)
+{
+	int i = optional__index(name);
+
+	return i >= 0 && optional_missing[i][0];
+}
+
+/* The last refusal, if of an optional program, makes it missing: true then. */
+static bool optional__refused(void)
+{
+	char why[320];
+	int i;
+
+	pthread_mutex_lock(&refusal_lock);
+	i = optional__index(refused_prog);
+	pthread_mutex_unlock(&refusal_lock);
+	if (i < 0 || optional_missing[i][0] || !refusal__say(why, sizeof(why)))
+		return false;
+	snprintf(optional_missing[i], sizeof(optional_missing[i]), "%s", why);
+	return true;
+}
+
+const char *ktr_loader__missing(__u32 fac)
+{
+	for (size_t i = 0; i < N_OPTIONAL; i++)
+		if ((fac & optional_progs[i].fac) && optional_missing[i][0])
+			return optional_missing[i];
+	if ((fac & KTRFAC_USER) && loader_usdt_mode == KTR_USDT_NONE)
+		return loader_usdt_why;
+	return NULL;
+}
 
 static enum loader_part prog__part(const char *name)
 {
@@ -189,7 +370,9 @@ static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part
 			break;
 	}
 	bpf_object__for_each_program(prog, p->obj) {
-		bpf_program__set_autoload(prog, prog__part(bpf_program__name(prog)) == part);
+		const char *name = bpf_program__name(prog);
+
+		bpf_program__set_autoload(prog, prog__part(name) == part && !prog__missing(name));
 		bpf_program__set_autoattach(prog, prog__autoattach(bpf_program__name(prog)));
 	}
 	if (!err && part == PART_USDT && loader_usdt_mode == KTR_USDT_MULTI)
@@ -226,8 +409,10 @@ static void *part__load_thread(void *arg)
 	return NULL;
 }
 
+static void loader__destroy_parts(void);
+
 /* The programs of PART_EXIT and PART_ENTER, loaded side by side; 0 or -errno. */
-static int loader__load_parts(struct ktraceb_bpf *skel)
+static int loader__load_halves(struct ktraceb_bpf *skel)
 {
 	struct part_load enter = { 0 };
 	pthread_t tid;
@@ -255,6 +440,20 @@ static int loader__load_parts(struct ktraceb_bpf *skel)
 	return 0;
 }
 
+/* Both halves, again without each optional program the kernel refused. */
+static int loader__load_parts(struct ktraceb_bpf *skel)
+{
+	int err;
+
+	for (size_t tries = 0;; tries++) {
+		refusal__clear();
+		err = loader__load_halves(skel);
+		if (!err || tries == N_OPTIONAL || !optional__refused())
+			return err;
+		loader__destroy_parts();
+	}
+}
+
 static void loader__destroy_parts(void)
 {
 	for (int i = PART_N - 1; i > PART_MAPS; i--) {
@@ -270,13 +469,19 @@ int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
 
 	if (loader_parts[PART_USDT])
 		return 0;
-	if (loader_usdt_mode == KTR_USDT_NONE)
+	if (ktr_loader__missing(KTRFAC_USER))
 		return -ENOTSUP;
 	p = part__open(skel, PART_USDT);
 	if (!p)
 		return errno ? -errno : -ENOMEM;
+	refusal__clear();
 	err = ktraceb_bpf__load(p);
 	if (err) {
+		/* said once, and never tried again */
+		if (!optional__refused())
+			snprintf(optional_missing[optional__index("ktr_usdt_record")],
+				 sizeof(optional_missing[0]), "cannot load the USDT program: %s",
+				 strerror(-err));
 		ktraceb_bpf__destroy(p);
 		return err;
 	}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 struct ktraceb_bpf;
 
@@ -29,6 +30,12 @@ enum ktr_usdt_mode {
 	KTR_USDT_PERF_EVENT,	/* a uprobe perf event per site (CAP_SYS_ADMIN) */
 };
 enum ktr_usdt_mode ktr_loader__usdt_mode(void);
+/*
+ * Why the facilities in fac cannot be recorded on this kernel (a program
+ * the kernel refused, or a feature it lacks), or NULL: KTRFAC_CSW,
+ * KTRFAC_TRACEPOINT and KTRFAC_USER can each be missing alone.
+ */
+const char *ktr_loader__missing(__u32 fac);
 /*
  * The USDT program, loaded when a trace first needs it (its verification
  * is a third of a cold start): 0, or -errno (-ENOTSUP: mode NONE).

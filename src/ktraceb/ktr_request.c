@@ -19,6 +19,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_daemon_priv.h"
 #include "ktr_flight.h"
+#include "ktr_loader.h"
 #include "ktr_proto.h"
 #include "ktr_tp.h"
 #include "ktr_tracefs.h"
@@ -226,13 +227,54 @@ static int request__resolve(const struct ktr_request *req, struct ktr_tp_set **s
 	return n ? ktr_tp__resolve(req->events, n, set, msg) : 0;
 }
 
+/*
+ * The request without the facilities this kernel cannot record (a program
+ * it refused, a feature it lacks), each said in one line: the rest runs.
+ */
+static const struct ktr_request *request__for_kernel(const struct ktr_request *req,
+						     struct ktr_request *eff, char *msg)
+{
+	static const struct {
+		__u32 fac;
+		const char *what;
+	} optional[] = {
+		{ KTRFAC_CSW, "-t w: context switches" },
+		{ KTRFAC_USER, "-t u: USDT probes" },
+		{ KTRFAC_TRACEPOINT, "-e: kernel events" },
+	};
+	const struct ktr_request *out = req;
+
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
+		const char *why = ktr_loader__missing(optional[i].fac);
+
+		if (!(req->facs & optional[i].fac) || !why)
+			continue;
+		ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n",
+				   optional[i].what, why);
+		if (out == req)
+			*eff = *req;
+		out = eff;
+		eff->facs &= ~optional[i].fac;
+		if (optional[i].fac == KTRFAC_TRACEPOINT)
+			memset(eff->events, 0, sizeof(eff->events));
+	}
+	return out;
+}
+
 static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_request *req,
 			int fd, char *msg, int *err)
 {
 	struct ktr_tp_set *set;
 	int r, n, done;
-	struct ktr_request eff;
+	struct ktr_request eff, avail;
 	pid_t *pids;
+
+	req = request__for_kernel(req, &avail, msg);
+	if (!(req->facs & KTRFAC_MASK) || ((req->flags & KTR_REQ_SYSWIDE) && !req->events[0][0])) {
+		*err = -ENOTSUP;
+		close(fd);
+		return 0;
+	}
 
 	/* root's daemon: a user's kernel events only where perf would allow them */
 	*err = req->events[0][0] && d->shared && cn->cred.uid != 0 ? ktr_tp__user_may(msg) : 0;

@@ -74,6 +74,9 @@ C2=$(role "$TMP/swcmd.out" child)
 check swcmd_exec t_eq "$(qn "$TMP/swcmd.norm" '$1 == c && $4 == "TRACE" && $5 ~ /^sched:sched_process_exec filename="\/bin\/true"/' c="$C2")" 1
 # the command itself is traced as usual (its syscalls), the system's events besides
 check swcmd_command_traced t_num "$(qn "$TMP/swcmd.norm" '$4 == "CALL"')" -gt 0
+# its own exec is both its trace's and the system's, into one file: written once
+P2=$(role "$TMP/swcmd.out" pid)
+check swcmd_own_exec_once t_eq "$(qn "$TMP/swcmd.norm" '$1 == p && $4 == "TRACE" && $5 ~ /^sched:sched_process_exec filename=".*tp_events"/' p="$P2")" 1
 
 # --- one at a time; bad uses ---------------------------------------------------------------
 ktr sw1 -S -e sched:sched_process_exec -f "$TMP/sw1.ktr"

@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# The kernel matrix: boots a Debian kernel package under qemu (software
+# emulation, no KVM needed) with this machine's root shared read-only into
+# the guest under a tmpfs overlay, runs the end-to-end tests there against
+# that kernel, and prints the test runner's lines and summary.
+#
+#   O=build tests/vm/run.sh KERNEL [PATTERN ...]
+#   O=build tests/vm/run.sh KERNEL -c COMMAND    (its output, for a look by hand)
+#
+# KERNEL: 6.1 (Debian 12's default kernel), 6.12 (bookworm's 6.12), a
+# package name (linux-image-6.1.0-56-amd64) or a .deb file.  PATTERNs select
+# tests as tests/run.sh does (default: $KTR_VM_TESTS).  The package and the
+# initramfs are kept in $KTR_VM_CACHE (default $O/vm).  Needs qemu-system-x86
+# and busybox-static (scripts/install-deps.sh --vm).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REPO=$(pwd)
+O=${O:-build}
+case $O in
+/*) ;;
+*) O=$REPO/$O ;;
+esac
+CACHE=${KTR_VM_CACHE:-$O/vm}
+# Per test script, under emulation (ten times or more slower than here).
+TIMEOUT=${KTR_VM_TIMEOUT:-900}
+MEM=${KTR_VM_MEM:-3G}
+CPUS=${KTR_VM_CPUS:-2}
+# The tests that load and run every program and facility: syscalls and
+# their arguments (sys_enter/sys_exit), paths and I/O data, structures,
+# fork/exec/exit and inheritance, signals, context switches, USDT and
+# spans, kernel tracepoints and system-wide mode, the flight recorder, and
+# attaching to running processes.
+DEFAULT_TESTS="t_syscalls t_genio t_struct t_fork t_inherit t_psig t_csw t_user t_tracepoints t_syswide t_flight t_attach"
+read -r -a DEFAULT <<<"${KTR_VM_TESTS:-$DEFAULT_TESTS}"
+
+die()
+{
+	echo "vmtest: $*" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+[ $# -ge 1 ] || die "usage: tests/vm/run.sh KERNEL [PATTERN ...]"
+KERNEL=$1
+shift
+[ $# -gt 0 ] || set -- "${DEFAULT[@]}"
+SHOW='^(PASS|FAIL|SKIP|vmtest): '
+[ "$1" = -c ] && SHOW=.
+[ "$(id -u)" -eq 0 ] || die "needs root (the guest shares this machine's root)"
+for t in qemu-system-x86_64 busybox dpkg-deb objcopy; do
+	command -v "$t" >/dev/null || die "$t missing: scripts/install-deps.sh --vm"
+done
+[ -x "$O/ktraceb" ] || die "$O/ktraceb not built: make test first"
+
+# --- the kernel package ---------------------------------------------------
+# 6.1 and 6.12 name what Debian 12 installs: the meta package's dependency.
+case $KERNEL in
+*.deb) deb=$(realpath "$KERNEL") ;;
+*)
+	case $KERNEL in
+	6.1) meta=linux-image-amd64 ;;
+	6.12) meta=linux-image-6.12-amd64 ;;
+	linux-image-*) meta= ;;
+	*) die "unknown kernel '$KERNEL': 6.1, 6.12, a linux-image-* package or a .deb" ;;
+	esac
+	pkg=$KERNEL
+	if [ -n "$meta" ]; then
+		pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+		[ -n "$pkg" ] || die "apt-cache knows no $meta (apt-get update?)"
+	fi
+	mkdir -p "$CACHE/debs"
+	deb=$(ls "$CACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$deb" ]; then
+		echo "vmtest: downloading $pkg" >&2
+		(cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 2>/dev/null) ||
+			die "cannot download $pkg"
+		deb=$(ls "$CACHE/debs/${pkg}"_*.deb | head -n 1)
+	fi
+	;;
+esac
+kdir=$CACHE/$(basename "$deb" .deb)
+if [ ! -f "$kdir/.extracted" ]; then
+	rm -rf "$kdir"
+	mkdir -p "$kdir/pkg"
+	dpkg-deb -x "$deb" "$kdir/pkg"
+	touch "$kdir/.extracted"
+fi
+vmlinuz=$(ls "$kdir"/pkg/boot/vmlinuz-* | head -n 1)
+modroot=$(ls -d "$kdir"/pkg/lib/modules/* | head -n 1)
+
+# --- the initramfs: busybox, the modules the root needs, init ---------------
+# A module's dependencies come from its .modinfo section (no depmod needed).
+declare -A modpath seen
+while IFS= read -r f; do
+	n=$(basename "$f")
+	n=${n%%.ko*}
+	modpath[${n//-/_}]=$f
+done < <(find "$modroot/kernel" -name '*.ko*')
+order=()
+modtmp=$(mktemp)
+add_module()
+{
+	local n=${1//-/_} f deps d
+	[ -n "${seen[$n]:-}" ] && return 0
+	seen[$n]=1
+	f=${modpath[$n]:-}
+	[ -n "$f" ] || return 0 # built in
+	case $f in
+	*.xz) xz -dc "$f" >"$modtmp.ko" ;;
+	*) cp "$f" "$modtmp.ko" ;;
+	esac
+	objcopy -O binary -j .modinfo "$modtmp.ko" "$modtmp.info"
+	deps=$(tr '\0' '\n' <"$modtmp.info" | sed -n 's/^depends=//p' | tr ',' ' ')
+	for d in $deps; do
+		add_module "$d"
+	done
+	order+=("$f")
+}
+for m in virtio_pci 9pnet_virtio 9p overlay; do
+	add_module "$m"
+done
+rm -f "$modtmp" "$modtmp.ko" "$modtmp.info"
+
+initrd=$kdir/initrd.img
+stamp=$({ cat "$REPO/tests/vm/init" "$REPO/tests/vm/run.sh"; printf '%s\n' "${order[@]}"; } | sha1sum | cut -c1-12)
+if [ ! -f "$initrd" ] || [ "$(cat "$kdir/.initrd-stamp" 2>/dev/null)" != "$stamp" ]; then
+	root=$kdir/initrd
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,dev,proc,sys,mod}
+	cp "$(command -v busybox)" "$root/bin/busybox"
+	cp "$REPO/tests/vm/init" "$root/init"
+	: >"$root/modules.order"
+	for f in "${order[@]}"; do
+		case $f in
+		*.xz) xz -dc "$f" >"$root/mod/$(basename "$f" .xz)" ;;
+		*) cp "$f" "$root/mod/" ;;
+		esac
+		basename "${f%.xz}" >>"$root/modules.order"
+	done
+	(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$initrd.tmp")
+	mv "$initrd.tmp" "$initrd"
+	echo "$stamp" >"$kdir/.initrd-stamp"
+fi
+
+# --- boot ----------------------------------------------------------------------
+# The guest's command goes in as a file appended to the initramfs (cpio
+# archives concatenate), so nothing needs quoting on the kernel's command line.
+cmdroot=$(mktemp -d)
+trap 'rm -rf "$cmdroot"' EXIT
+# the guest's whole console, the tests' diagnostics included, for a look after
+log=$CACHE/console-$(basename "$kdir").log
+printf '%q ' "$REPO/tests/vm/guest.sh" "$REPO" "$O" "$TIMEOUT" "$@" >"$cmdroot/guest.cmd"
+echo >>"$cmdroot/guest.cmd"
+(cd "$cmdroot" && echo guest.cmd | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$cmdroot/cmd.img")
+cat "$initrd" "$cmdroot/cmd.img" >"$cmdroot/initrd.img"
+
+echo "vmtest: booting $(basename "$vmlinuz") under qemu (no KVM: emulated)" >&2
+start=$(date +%s)
+set +e
+timeout -k 10 "${KTR_VM_WALL:-3600}" qemu-system-x86_64 \
+	-machine q35 -cpu max -smp "$CPUS" -m "$MEM" -accel tcg,thread=multi \
+	-nographic -no-reboot -nodefaults -serial stdio \
+	-kernel "$vmlinuz" -initrd "$cmdroot/initrd.img" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" | grep --line-buffered -E "$SHOW"
+set -e
+echo "vmtest: $(basename "$vmlinuz"): $(($(date +%s) - start)) s; its console: $log" >&2
+
+# --- the summary ---------------------------------------------------------------
+npass=$(grep -c '^PASS: ' "$log" || true)
+nfail=$(grep -c '^FAIL: ' "$log" || true)
+nskip=$(grep -c '^SKIP: ' "$log" || true)
+if ! grep -q '^vmtest: exit ' "$log"; then
+	echo "vmtest: the guest did not finish; its last lines:" >&2
+	tail -n 30 "$log" >&2
+	nfail=$((nfail + 1))
+elif ! grep -q '^vmtest: exit 0' "$log" && [ "$nfail" -eq 0 ]; then
+	nfail=1 # it failed before any test did
+fi
+summary="$npass passed, $nfail failed"
+[ "$nskip" -gt 0 ] && summary="$summary, $nskip skipped"
+echo "$summary"
+[ "$nfail" -eq 0 ]
