@@ -57,6 +57,14 @@ void ktr_conn__reply(struct ktr_conn *cn, int type, int error, unsigned int coun
 	free(rep);
 }
 
+void ktr_conn__note(struct ktr_conn *cn, const char *line)
+{
+	char msg[KTR_REPLY_MSG_MAX];
+
+	snprintf(msg, sizeof(msg), "%s\n", line);
+	ktr_conn__reply(cn, KTR_REPLY_NOTE, 0, 0, msg, 0, 0, 0);
+}
+
 static unsigned int conn__count_uid(const struct daemon *d, uid_t uid)
 {
 	unsigned int n = 0;

@@ -143,3 +143,25 @@ void ktr_creds__restore(struct ktr_saved_creds *saved)
 	setfsuid(saved->fsuid);
 	setfsgid(saved->fsgid);
 }
+
+int ktr_creds__become(uid_t uid, gid_t gid, bool keep_read)
+{
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	/* CAP_DAC_OVERRIDE 1, CAP_DAC_READ_SEARCH 2, CAP_SYS_PTRACE 19 */
+	const __u32 read_caps = (1u << 1) | (1u << 2) | (1u << 19);
+
+	if (geteuid() == 0 && setgroups(0, NULL) < 0)
+		return -errno;
+	if (setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
+		return -errno;
+	/* a user's own daemon keeps its file capabilities across the uid it already has */
+	if (caps__get(data) < 0)
+		return -errno;
+	data[0].effective &= keep_read ? read_caps : 0;
+	data[0].permitted &= keep_read ? read_caps : 0;
+	data[0].inheritable = 0;
+	data[1].effective = data[1].permitted = data[1].inheritable = 0;
+	if (caps__set(data) < 0)
+		return -errno;
+	return 0;
+}

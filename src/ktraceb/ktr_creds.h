@@ -50,4 +50,12 @@ struct ktr_saved_creds {
 int ktr_creds__as_owner(uid_t uid, gid_t gid, struct ktr_saved_creds *saved);
 void ktr_creds__restore(struct ktr_saved_creds *saved);
 
+/*
+ * For good, in a child that works for a user: every id uid or gid, no
+ * supplementary group, no capability (keep_read: only the capabilities
+ * that read files and other processes' memory, for a child working for
+ * root).  0 or -errno.
+ */
+int ktr_creds__become(uid_t uid, gid_t gid, bool keep_read);
+
 #endif /* KTRACEB_KTR_CREDS_H */

@@ -127,18 +127,67 @@ void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 	}
 }
 
-void ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec)
+int ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec, bool held)
 {
 	struct ktr_tracefile *f = ktr_files__get(&d->files, route);
 
-	if (f && d->usdt)
-		ktr_usdt__scan(d->usdt, pid, f->owner, f->owner_gid, exec);
+	if (!f || !d->usdt)
+		return 0;
+	return ktr_usdt__scan(d->usdt, pid, f->owner, f->owner_gid, exec, held);
+}
+
+/* A process stopped for its probes (KTR_PS_HELD) goes on. */
+static void daemon__usdt_release(void *ctx, pid_t pid)
+{
+	struct daemon *d = ctx;
+	struct ktr_proc_state ps;
+	__u32 key = pid;
+
+	if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.flags & KTR_PS_HELD)) {
+		ps.flags &= ~KTR_PS_HELD;
+		ktr_daemon__procs_put(d, key, &ps, BPF_EXIST);
+	}
+	kill(pid, SIGCONT);
+}
+
+static bool daemon__usdt_traced(void *ctx, pid_t pid)
+{
+	struct daemon *d = ctx;
+	struct ktr_proc_state ps;
+	__u32 key = pid;
+
+	return bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
+	       !(ps.flags & KTR_PS_PENDING);
+}
+
+/*
+ * Something about pid's probes failed: one line in the log, and to the
+ * trace's owner: in the answer to the request being served, or to the
+ * foreground ktraceb waiting for the trace.  Each line once per trace.
+ */
+static void daemon__usdt_warn(void *ctx, pid_t pid, const char *line)
+{
+	struct daemon *d = ctx;
+	struct ktr_proc_state ps;
+	struct ktr_tracefile *f = NULL;
+	__u32 key = pid;
+
+	if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0)
+		f = ktr_files__get(&d->files, ps.route);
+	if (f && !ktr_tracefile__first_time(f, line))
+		return;
+	syslog(LOG_WARNING, "pid %d: %s", pid, line);
+	if (d->req_msg)
+		ktr_proto__msg_add(d->req_msg, "%s\n", line);
+	else if (f && f->fg)
+		ktr_conn__note(f->fg, line);
 }
 
 /*
  * A note from BPF: a process traced with 'u' exec'd, mapped a file
  * executable or forked.  A process stopped for it (KTR_PS_HOLD) is
- * continued whatever happens here: nothing may leave it stopped.
+ * continued once the files are looked at and their probes attached
+ * (daemon__usdt_release); whatever happens, nothing may leave it stopped.
  */
 static void daemon__note(void *ctx, const struct ktr_note *n)
 {
@@ -147,6 +196,7 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 	__u32 key = n->pid;
 	bool traced = bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
 		      !(ps.flags & KTR_PS_PENDING);
+	bool held = n->flags & KTR_NOTE_HELD;
 
 	if (n->kind == KTR_NOTE_EXIT) {
 		d->exited = true;
@@ -164,15 +214,11 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 			ktr_usdt__fork(d->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
 		return;
 	}
-	if (traced)
-		ktr_daemon__usdt_scan(d, n->pid, ps.route, n->kind == KTR_NOTE_EXEC);
-	if (n->flags & KTR_NOTE_HELD) {
-		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0) {
-			ps.flags &= ~KTR_PS_HELD;
-			ktr_daemon__procs_put(d, key, &ps, BPF_EXIST);
-		}
-		kill(n->pid, SIGCONT);
-	}
+	if (traced &&
+	    ktr_daemon__usdt_scan(d, n->pid, ps.route, n->kind == KTR_NOTE_EXEC, held) > 0)
+		return; /* continued when its looks are over */
+	if (held)
+		daemon__usdt_release(d, n->pid);
 }
 
 /* Disarm the probes of processes no longer traced with 'u'. */
@@ -386,6 +432,7 @@ static void daemon__tick(struct daemon *d)
 	}
 	ktr_daemon__csw(d, want_csw);
 	daemon__usdt_sweep(d);
+	ktr_usdt__poll(d->usdt); /* looks past their time end */
 	/*
 	 * The last trace has ended: the tracepoint programs go at once, so
 	 * every process on the machine stops paying for them; they stay
@@ -599,12 +646,16 @@ static void daemon__usdt_rescan(struct daemon *d)
 	     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
 		if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 && (ps.facs & KTRFAC_USER) &&
 		    !(ps.flags & KTR_PS_QUIET))
-			ktr_daemon__usdt_scan(d, key, ps.route, false);
+			ktr_daemon__usdt_scan(d, key, ps.route, false, false);
 }
 
 static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts *opts,
 				 int listen_fd)
 {
+	struct ktr_usdt_hooks hooks = { .warn = daemon__usdt_warn,
+					.release = daemon__usdt_release,
+					.traced = daemon__usdt_traced,
+					.ctx = d };
 	struct epoll_event ev = { .events = EPOLLIN };
 	const char *why;
 
@@ -624,7 +675,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!d->drain || d->ep < 0)
 		return "cannot set up the ring buffer";
-	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode());
+	d->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode(), &hooks);
 	d->tp = ktr_tp__new(d->skel);
 	if (!d->usdt || !d->tp)
 		return "out of memory";
@@ -635,6 +686,8 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, listen_fd, &ev);
 	ev.data.ptr = d; /* the ring: wakes us when a quarter full */
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_drain__epoll_fd(d->drain), &ev);
+	ev.data.ptr = d->usdt; /* the looks at files with probes */
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_usdt__fd(d->usdt), &ev);
 	return NULL;
 }
 
@@ -666,6 +719,8 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.ptr == NULL)
 				ktr_conn__accept_all(d);
+			else if (evs[i].data.ptr == d->usdt)
+				ktr_usdt__poll(d->usdt);
 			else if (evs[i].data.ptr != d)
 				ktr_conn__readable(d, evs[i].data.ptr);
 		}

@@ -76,6 +76,7 @@ struct daemon {
 	} refused[KTR_REFUSED_KEPT];
 	unsigned int refused_next;
 	int idle_ticks;
+	char *req_msg;			/* the answer to the request being served, or NULL */
 };
 
 long long ktr_now_ms(void);
@@ -105,6 +106,8 @@ void ktr_conn__readable(struct daemon *d, struct ktr_conn *cn);
 void ktr_conn__reply(struct ktr_conn *cn, int type, int error, unsigned int count,
 		     const char *msg, unsigned long long records, unsigned long long lost,
 		     unsigned long long ring_bytes);
+/* A line for a foreground client while its trace runs (KTR_REPLY_NOTE). */
+void ktr_conn__note(struct ktr_conn *cn, const char *line);
 /* Answer a connection with error and one line, then close it. */
 void ktr_conn__refuse(int sock, int error, const char *msg);
 /* Close idle and dead connections; true if a live one has something under way. */
@@ -130,8 +133,12 @@ int ktr_procmap__clear(struct daemon *d, const struct ktr_caller *c, pid_t pid, 
 		       char *msg, bool quiet);
 
 /* ktr_daemon.c */
-/* Attach and arm the USDT probes of pid, traced with 'u' into route's file. */
-void ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec);
+/*
+ * Attach the USDT probes of pid, traced with 'u' into route's file (its
+ * files looked at first): how many looks it waits for (held: it is stopped
+ * until they end), or -errno.
+ */
+int ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec, bool held);
 void ktr_daemon__stop_file(struct daemon *d, int route, int err, const char *why);
 void ktr_daemon__csw(struct daemon *d, bool want);
 /* Take what the ring holds now into the files (and recorders); a ring failure ends every trace. */

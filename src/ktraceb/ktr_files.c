@@ -248,6 +248,20 @@ const char *ktr_tracefile__path(const struct ktr_tracefile *f)
 	return ktr_writer__path(f->w);
 }
 
+bool ktr_tracefile__first_time(struct ktr_tracefile *f, const char *line)
+{
+	const unsigned int n = sizeof(f->said) / sizeof(f->said[0]);
+	__u32 h = 2166136261u; /* FNV-1a */
+
+	for (const char *p = line; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (unsigned int i = 0; i < n && i < f->nsaid; i++)
+		if (f->said[i] == h)
+			return false;
+	f->said[f->nsaid++ % n] = h;
+	return true;
+}
+
 unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f)
 {
 	return ktr_writer__records(f->w);

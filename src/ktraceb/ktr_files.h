@@ -52,6 +52,9 @@ struct ktr_tracefile {
 	/* a recorder's records made by ktraceb (event formats), for its next dump */
 	unsigned char *held;
 	size_t nheld;
+	/* the warnings said about this trace already (hashes): each is said once */
+	__u32 said[16];
+	unsigned int nsaid;
 };
 
 struct ktr_files {
@@ -79,6 +82,8 @@ int ktr_tracefile__flush(struct ktr_tracefile *f);
 int ktr_tracefile__error(const struct ktr_tracefile *f);
 const char *ktr_tracefile__path(const struct ktr_tracefile *f);
 unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f);
+/* Is line a warning not said about this trace yet?  It is remembered as said. */
+bool ktr_tracefile__first_time(struct ktr_tracefile *f, const char *line);
 /* Its last link is gone (deleted while traced into). */
 bool ktr_tracefile__unlinked(const struct ktr_tracefile *f);
 /* Last flush and close; 0 or the -errno of its first error.  The slot stays

@@ -162,7 +162,7 @@ started:
 		procmap__write_ctor(d, r, pid, ps.sv_flags);
 	/* a command's probes are those of the program it execs, looked at then */
 	if ((ps.facs & KTRFAC_USER) && !(ps.flags & KTR_PS_AWAIT_EXEC))
-		ktr_daemon__usdt_scan(d, pid, r, false);
+		ktr_daemon__usdt_scan(d, pid, r, false, false);
 	return 0;
 }
 

@@ -80,6 +80,8 @@ struct ktr_request {
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */
 #define KTR_REPLY_DONE		2	/* foreground trace finished */
+#define KTR_REPLY_NOTE		3	/* to a foreground client, while its trace runs: a
+					   warning (msg), e.g. probes that could not be attached */
 #define KTR_REPLY_MSG_MAX	2048
 
 struct ktr_reply {

@@ -413,6 +413,7 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		cn->dead = true;
 		return;
 	}
+	d->req_msg = msg; /* warnings made while serving it are its answer's */
 	err = request__check(d, &cn->cred, req, fd, msg);
 	if (err) {
 		if (fd >= 0)
@@ -437,9 +438,11 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		for (r = 1; r < (int)d->files.cap; r++)
 			if (d->files.v[r].w && d->files.v[r].fg == cn)
 				ktr_daemon__stop_file(d, r, 0, NULL);
+		d->req_msg = NULL;
 		free(msg);
 		return;
 	}
+	d->req_msg = NULL;
 	ktr_conn__reply(cn, KTR_REPLY_RESULT, -err, done, msg, 0, 0, d->ring_bytes);
 	free(msg);
 }

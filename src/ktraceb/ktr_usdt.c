@@ -1,118 +1,141 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
-#include "ktr_creds.h"
 #include "ktr_loader.h"
 #include "ktr_usdt.h"
-#include "ktr_usdt_elf.h"
+#include "ktr_usdt_job.h"
 
 /*
- * A hostile ELF file may carry any number of notes, and a user may map many
- * files: the site ids (KTR_MAX_USDT_SITES) are shared by all traces, so a
- * file counts at most FILE_SITES_MAX of its notes, and the files a uid
- * other than root brought in at most UID_SITES_MAX sites together.
+ * What one user may take of what every trace shares: probes attached (the
+ * kernel keeps a consumer for each, per process), and looks at files
+ * under way.  Root's traces count nothing.
  */
-#define FILE_SITES_MAX 1024
-#define UID_SITES_MAX  8192
+#define UID_PROBES_MAX 16384
 #define UID_SLOTS      64
+#define UID_LOOKS_MAX  4 /* at once; more wait their turn */
+#define LOOKS_MAX      16 /* at once, all users */
+#define LOOKS_QUEUED   256
 
-/* A file with probes (or known to have none), attached while a process uses it. */
+/* A file with probes, as a look found it; kept while a traced process uses it. */
 struct usdt_file {
-	dev_t dev;
+	dev_t dev; /* as /proc/PID/maps and uprobes know it */
 	ino_t ino;
-	struct ktr_file_key key; /* the kernel's names, for usdt_quiet */
-	int fd;
+	char *path; /* for messages */
+	int fd; /* the look's descriptor: what the probes are attached through */
 	struct ktr_usdt_note *notes;
 	int nnotes;
-	__u32 *ids; /* the site id of each note, 0 if not attached */
-	int multi_fd; /* the uprobe_multi link of all of them, or -1 */
-	struct bpf_link **links; /* else one perf-event uprobe each */
-	unsigned int refs; /* processes using it */
-	bool guarded; /* some probe has a semaphore */
-	uid_t charged; /* whose UID_SITES_MAX its attached sites count against */
-	unsigned int nattached;
+	__u32 *ids; /* the site id of each note, 0 if none was free */
+	unsigned int uses;
 	struct usdt_file *next;
 };
 
-/* One process's use of one file: the semaphores raised in its memory. */
+/* One process's probes in one file. */
 struct usdt_use {
 	struct usdt_file *f;
-	unsigned long *sema; /* run-time addresses raised, 0-terminated */
-	unsigned long faulted[8][2]; /* read-only mappings faulted in: start, end */
-	size_t bytes_faulted;
+	int multi_fd; /* its uprobe_multi link, or -1 */
+	struct bpf_link **links; /* else a perf-event uprobe per note */
+	unsigned int nprobes; /* attached, charged to the owner */
+	unsigned long rodata; /* its read-only mappings when last faulted in (maps__rodata) */
 };
 
 struct usdt_proc {
 	pid_t pid;
+	uid_t owner; /* the trace's: charged for its probes */
+	gid_t owner_gid;
 	struct usdt_use *uses;
 	int nuses;
+	unsigned int looks; /* looks it waits for */
+	bool held; /* stopped until they end */
 	struct usdt_proc *next;
+};
+
+/* A look at a file for a process: running (job set) or waiting its turn. */
+struct usdt_look {
+	struct ktr_usdt_job_spec spec;
+	struct ktr_usdt_job *job;
+	struct usdt_look *next;
 };
 
 struct ktr_usdt {
 	struct ktraceb_bpf *skel;
 	enum ktr_usdt_mode mode;
+	struct ktr_usdt_hooks hooks;
 	int sites_fd;
 	int quiet_fd;
+	int ep; /* the running looks' sockets */
 	struct usdt_file *files;
 	struct usdt_proc *procs;
+	struct usdt_look *looks;
+	unsigned int nrunning, nqueued;
 	unsigned char used_ids[KTR_MAX_USDT_SITES / 8];
 	__u32 next_id;
 	struct {
 		uid_t uid;
-		unsigned int sites;
-	} charges[UID_SLOTS]; /* sites attached per uid other than root */
+		unsigned int probes;
+		unsigned int looks;
+	} charges[UID_SLOTS];
 };
 
-/* The sites uid has attached, where they are counted (NULL: none may be counted). */
-static unsigned int *uid__sites(struct ktr_usdt *u, uid_t uid)
+static void __attribute__((format(printf, 3, 4)))
+usdt__warn(struct ktr_usdt *u, pid_t pid, const char *fmt, ...)
+{
+	char line[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (u->hooks.warn)
+		u->hooks.warn(u->hooks.ctx, pid, line);
+}
+
+/* What uid holds, where it is counted (NULL: no slot free, nothing may be taken). */
+static unsigned int *uid__charge(struct ktr_usdt *u, uid_t uid, bool looks)
 {
 	int free_slot = -1;
 
 	for (int i = 0; i < UID_SLOTS; i++) {
-		if (u->charges[i].sites && u->charges[i].uid == uid)
-			return &u->charges[i].sites;
-		if (!u->charges[i].sites && free_slot < 0)
+		if ((u->charges[i].probes || u->charges[i].looks) && u->charges[i].uid == uid)
+			return looks ? &u->charges[i].looks : &u->charges[i].probes;
+		if (!u->charges[i].probes && !u->charges[i].looks && free_slot < 0)
 			free_slot = i;
 	}
 	if (free_slot < 0)
 		return NULL;
 	u->charges[free_slot].uid = uid;
-	return &u->charges[free_slot].sites;
+	return looks ? &u->charges[free_slot].looks : &u->charges[free_slot].probes;
 }
 
-/* One line of /proc/PID/maps that maps a file. */
-struct map_line {
-	unsigned long start, end, pgoff;
-	dev_t dev;
-	ino_t ino;
-	bool exec, write;
-	char path[PATH_MAX];
-};
-
-struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode)
+struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
+			       const struct ktr_usdt_hooks *hooks)
 {
 	struct ktr_usdt *u = calloc(1, sizeof(*u));
 
 	if (!u)
 		return NULL;
+	u->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (u->ep < 0) {
+		free(u);
+		return NULL;
+	}
 	u->skel = skel;
 	u->mode = mode;
+	u->hooks = *hooks;
 	u->sites_fd = bpf_map__fd(skel->maps.usdt_sites);
 	u->quiet_fd = bpf_map__fd(skel->maps.usdt_quiet);
 	u->used_ids[0] = 1; /* id 0 is "none" */
@@ -120,7 +143,21 @@ struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode
 	return u;
 }
 
+int ktr_usdt__fd(const struct ktr_usdt *u)
+{
+	return u->ep;
+}
+
 /* --- /proc/PID/maps ------------------------------------------------------ */
+
+/* One line of /proc/PID/maps that maps a file. */
+struct map_line {
+	unsigned long start, end;
+	dev_t dev;
+	ino_t ino;
+	bool exec, write;
+	char path[PATH_MAX];
+};
 
 static int maps__read(pid_t pid, struct map_line **out)
 {
@@ -140,8 +177,8 @@ static int maps__read(pid_t pid, struct map_line **out)
 		char perms[8];
 		int pos = 0;
 
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &m.start, &m.end, perms, &m.pgoff,
-			   &maj, &min, &ino, &pos) < 7 ||
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %n", &m.start, &m.end, perms, &maj,
+			   &min, &ino, &pos) < 6 ||
 		    ino == 0 || line[pos] != '/')
 			continue;
 		line[strcspn(line, "\n")] = '\0';
@@ -153,7 +190,7 @@ static int maps__read(pid_t pid, struct map_line **out)
 		m.write = perms[1] == 'w';
 		snprintf(m.path, sizeof(m.path), "%s", line + pos);
 		if (n == cap) {
-			cap = cap ? 2 * cap : 32;
+			cap = cap ? 2 * cap : 16;
 			tmp = reallocarray(v, cap, sizeof(*v));
 			if (!tmp) {
 				free(v);
@@ -170,116 +207,50 @@ static int maps__read(pid_t pid, struct map_line **out)
 }
 
 /*
- * Where file offset off of file (dev, ino) is in the process's writable
- * data, 0 if not mapped there yet: ld.so maps a library whole, read-only,
- * before it maps its data over it, and a write into the first mapping
- * would be lost.
+ * What the read-only mappings of a file are now, as one number: ld.so
+ * maps a library whole, then its segments over that, so the constants a
+ * look faulted in at the library's text may be in a new mapping by its
+ * data's turn, and need faulting in again.
  */
-static unsigned long maps__addr(const struct map_line *m, int n, dev_t dev, ino_t ino, __u64 off)
+static unsigned long maps__rodata(const struct map_line *m, int n, dev_t dev, ino_t ino)
 {
+	unsigned long sum = 0;
+
 	for (int i = 0; i < n; i++)
-		if (m[i].dev == dev && m[i].ino == ino && m[i].write && off >= m[i].pgoff &&
-		    off < m[i].pgoff + (m[i].end - m[i].start))
-			return m[i].start + (off - m[i].pgoff);
-	return 0;
+		if (m[i].dev == dev && m[i].ino == ino && !m[i].write && !m[i].exec)
+			sum = sum * 31 + m[i].start + m[i].end;
+	return sum;
 }
 
-/* --- semaphores in a process's memory ------------------------------------ */
+/* --- the files known to have no probes (BPF's usdt_quiet) ------------------ */
 
-/* Add delta to the 16-bit semaphore at addr of pid; 0 or -errno. */
-static int sema__adjust(int memfd, unsigned long addr, int delta)
+/* The key BPF makes of a file: the kernel's dev_t (major << 20 | minor) and inode. */
+static struct ktr_file_key quiet__key(dev_t dev, ino_t ino)
 {
-	unsigned short v;
+	struct ktr_file_key key = { 0 };
 
-	if (pread(memfd, &v, sizeof(v), addr) != sizeof(v))
-		return -errno;
-	if (delta < 0 && v == 0)
-		return 0;
-	v += delta;
-	return pwrite(memfd, &v, sizeof(v), addr) == sizeof(v) ? 0 : -errno;
+	key.dev = ((__u64)major(dev) << 20) | minor(dev);
+	key.ino = ino;
+	return key;
 }
 
-static int mem__open(pid_t pid)
+static bool quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino)
 {
-	char path[64];
+	struct ktr_file_key key = quiet__key(dev, ino);
+	__u8 v;
 
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	return open(path, O_RDWR | O_CLOEXEC);
+	return bpf_map_lookup_elem(u->quiet_fd, &key, &v) == 0;
 }
 
-/*
- * Lower the semaphores use raised in pid, where they still are: only
- * addresses that /proc/pid/maps still shows as that file's (an exec the
- * daemon has not heard of yet must not get a write into its new image).
- */
-static void use__disarm(pid_t pid, const struct usdt_use *use)
+static void quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino)
 {
-	struct map_line *m = NULL;
-	int n = maps__read(pid, &m), memfd;
+	struct ktr_file_key key = quiet__key(dev, ino);
+	__u8 one = 1;
 
-	if (n <= 0 || !use->sema || !use->sema[0] || (memfd = mem__open(pid)) < 0) {
-		free(m);
-		return;
-	}
-	for (unsigned long *a = use->sema; *a; a++)
-		for (int i = 0; i < n; i++)
-			if (m[i].dev == use->f->dev && m[i].ino == use->f->ino &&
-			    *a >= m[i].start && *a + 2 <= m[i].end) {
-				sema__adjust(memfd, *a, -1);
-				break;
-			}
-	close(memfd);
-	free(m);
+	bpf_map_update_elem(u->quiet_fd, &key, &one, BPF_ANY);
 }
 
-/*
- * The probes' BPF program cannot fault pages in, and a string argument in
- * a library's read-only data nobody read yet would show as a bare
- * pointer.  Reading a file's read-only mappings through /proc/PID/mem
- * faults them into the process (up to PREFAULT_MAX bytes a file).
- */
-#define PREFAULT_MAX (16u << 20)
-
-/*
- * The read-only mappings of use's file not faulted in yet: ld.so maps a
- * library whole, then its segments over it, so a mapping seen at one note
- * may be a new one at the next.
- */
-static void use__prefault(struct usdt_use *use, int memfd, const struct map_line *m, int n)
-{
-	static char buf[1 << 16];
-	const size_t nslots = sizeof(use->faulted) / sizeof(use->faulted[0]);
-
-	for (int i = 0; i < n && use->bytes_faulted < PREFAULT_MAX; i++) {
-		size_t k;
-
-		if (m[i].dev != use->f->dev || m[i].ino != use->f->ino || m[i].write)
-			continue;
-		/* a mapping replaced by another at the same place ends elsewhere */
-		for (k = 0; k < nslots && use->faulted[k][0] &&
-			    (use->faulted[k][0] != m[i].start || use->faulted[k][1] != m[i].end);
-		     k++)
-			;
-		if (k < nslots && use->faulted[k][0] == m[i].start &&
-		    use->faulted[k][1] == m[i].end)
-			continue;
-		if (k == nslots) /* full: start over, a few mappings may be read twice */
-			memset(use->faulted, 0, sizeof(use->faulted));
-		k %= nslots;
-		use->faulted[k][0] = m[i].start;
-		use->faulted[k][1] = m[i].end;
-		for (unsigned long a = m[i].start;
-		     a < m[i].end && use->bytes_faulted < PREFAULT_MAX; a += sizeof(buf)) {
-			size_t len = m[i].end - a < sizeof(buf) ? m[i].end - a : sizeof(buf);
-
-			if (pread(memfd, buf, len, a) <= 0)
-				break;
-			use->bytes_faulted += len;
-		}
-	}
-}
-
-/* --- files and their probes ---------------------------------------------- */
+/* --- site ids ---------------------------------------------------------------- */
 
 static __u32 id__alloc(struct ktr_usdt *u)
 {
@@ -316,28 +287,86 @@ static __u8 site__kind(const struct ktr_usdt_note *n)
 	return KTR_UREC_PROBE;
 }
 
-/* Describe note i of f to BPF under a new site id; 0 or -errno. */
-static int site__add(struct ktr_usdt *u, struct usdt_file *f, int i)
+/* Describe note i of f to BPF under a new site id (f->ids[i], 0 if none). */
+static void site__add(struct ktr_usdt *u, struct usdt_file *f, int i)
 {
 	struct ktr_usdt_site site = { 0 };
 
 	f->ids[i] = id__alloc(u);
 	if (!f->ids[i])
-		return -ENOSPC;
+		return;
 	site.kind = site__kind(&f->notes[i]);
 	site.nargs = f->notes[i].nargs;
 	memcpy(site.args, f->notes[i].args, sizeof(site.args));
 	memcpy(site.provider, f->notes[i].provider, sizeof(site.provider));
 	memcpy(site.name, f->notes[i].name, sizeof(site.name));
 	if (bpf_map_update_elem(u->sites_fd, &f->ids[i], &site, BPF_ANY) < 0) {
-		int err = -errno;
-
 		id__free(u, f->ids[i]);
 		f->ids[i] = 0;
-		return err;
 	}
-	return 0;
 }
+
+/* --- files ------------------------------------------------------------------- */
+
+static struct usdt_file *file__find(struct ktr_usdt *u, dev_t dev, ino_t ino)
+{
+	for (struct usdt_file *f = u->files; f; f = f->next)
+		if (f->dev == dev && f->ino == ino)
+			return f;
+	return NULL;
+}
+
+/* A file a look found probes in: its notes and descriptor are the file's now. */
+static struct usdt_file *file__new(struct ktr_usdt *u, const struct ktr_usdt_job_spec *spec,
+				   struct ktr_usdt_job_result *res)
+{
+	struct usdt_file *f = calloc(1, sizeof(*f));
+
+	if (f) {
+		f->ids = calloc(res->nnotes, sizeof(*f->ids));
+		f->path = strdup(spec->path);
+	}
+	if (!f || !f->ids || !f->path) {
+		if (f) {
+			free(f->ids);
+			free(f->path);
+		}
+		free(f);
+		return NULL;
+	}
+	f->dev = spec->dev;
+	f->ino = spec->ino;
+	f->fd = res->fd;
+	f->notes = res->notes;
+	f->nnotes = res->nnotes;
+	res->fd = -1;
+	res->notes = NULL;
+	for (int i = 0; i < f->nnotes; i++)
+		site__add(u, f, i);
+	f->next = u->files;
+	u->files = f;
+	return f;
+}
+
+/* Its last user is gone: nothing of it stays. */
+static void file__drop(struct ktr_usdt *u, struct usdt_file *f)
+{
+	struct usdt_file **pp = &u->files;
+
+	while (*pp && *pp != f)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = f->next;
+	for (int i = 0; i < f->nnotes; i++)
+		id__free(u, f->ids[i]);
+	close(f->fd);
+	free(f->notes);
+	free(f->ids);
+	free(f->path);
+	free(f);
+}
+
+/* --- attaching ------------------------------------------------------------------ */
 
 /*
  * BPF_LINK_CREATE of a uprobe_multi link (Linux 6.6), by hand: libbpf 1.1
@@ -361,7 +390,8 @@ struct uprobe_multi_attr {
 };
 
 static int link__uprobe_multi(int prog_fd, const char *path, const __u64 *offsets,
-			      const __u64 *cookies, __u32 cnt)
+			      const __u64 *ref_ctr_offsets, const __u64 *cookies, __u32 cnt,
+			      pid_t pid)
 {
 	union bpf_attr attr;
 	struct uprobe_multi_attr *a = (void *)&attr.link_create;
@@ -372,216 +402,86 @@ static int link__uprobe_multi(int prog_fd, const char *path, const __u64 *offset
 	a->attach_type = 48; /* BPF_TRACE_UPROBE_MULTI */
 	a->path = (__u64)(unsigned long)path;
 	a->offsets = (__u64)(unsigned long)offsets;
+	a->ref_ctr_offsets = (__u64)(unsigned long)ref_ctr_offsets;
 	a->cookies = (__u64)(unsigned long)cookies;
 	a->cnt = cnt;
+	a->pid = pid;
 	return syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 }
 
-/* Every site of f, one link for all processes; 0 or -errno. */
-static int file__attach_multi(struct ktr_usdt *u, struct usdt_file *f, const char *path)
+/* Every site of use's file, for pid alone, in one link; 0 or -errno. */
+static int use__attach_multi(struct ktr_usdt *u, struct usdt_use *use, const char *path, pid_t pid)
 {
-	__u64 *offs = calloc(f->nnotes, sizeof(*offs)), *cookies = calloc(f->nnotes, 8);
+	const struct usdt_file *f = use->f;
+	__u64 *offs = calloc(f->nnotes, 3 * sizeof(*offs)), *refs, *cookies;
 	__u32 n = 0;
 	int err = 0;
 
-	for (int i = 0; offs && cookies && i < f->nnotes; i++) {
-		if (site__add(u, f, i) < 0)
+	if (!offs)
+		return -ENOMEM;
+	refs = offs + f->nnotes;
+	cookies = refs + f->nnotes;
+	for (int i = 0; i < f->nnotes; i++) {
+		if (!f->ids[i])
 			continue;
 		offs[n] = f->notes[i].pc_off;
+		refs[n] = f->notes[i].sema_off; /* the kernel raises it in pid's memory */
 		cookies[n++] = f->ids[i];
 	}
-	if (!offs || !cookies)
-		err = -ENOMEM;
-	else if (n)
-		f->multi_fd = link__uprobe_multi(bpf_program__fd(u->skel->progs.ktr_usdt_record),
-						 path, offs, cookies, n);
-	if (!err && n && f->multi_fd < 0)
-		err = -errno;
+	if (n) {
+		use->multi_fd = link__uprobe_multi(bpf_program__fd(u->skel->progs.ktr_usdt_record),
+						   path, offs, refs, cookies, n, pid);
+		if (use->multi_fd < 0)
+			err = -errno;
+	}
+	use->nprobes = err ? 0 : n;
 	free(offs);
-	free(cookies);
 	return err;
 }
 
-/* One uprobe per site, each a perf event (kernels before uprobe_multi). */
-static int file__attach_each(struct ktr_usdt *u, struct usdt_file *f, const char *path)
+/* One perf-event uprobe per site, each for pid (kernels before uprobe_multi). */
+static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char *path, pid_t pid)
 {
+	const struct usdt_file *f = use->f;
 	int err = 0;
 
-	for (int i = 0; i < f->nnotes; i++) {
+	use->links = calloc(f->nnotes, sizeof(*use->links));
+	if (!use->links)
+		return -ENOMEM;
+	for (int i = 0; i < f->nnotes && !err; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, opts);
 
-		if (f->links[i] || site__add(u, f, i) < 0)
+		if (!f->ids[i])
 			continue;
 		opts.bpf_cookie = f->ids[i];
-		f->links[i] = bpf_program__attach_uprobe_opts(u->skel->progs.ktr_usdt_record, -1,
-							      path, f->notes[i].pc_off, &opts);
-		if (!f->links[i]) {
+		opts.ref_ctr_offset = f->notes[i].sema_off;
+		use->links[i] = bpf_program__attach_uprobe_opts(u->skel->progs.ktr_usdt_record, pid,
+								path, f->notes[i].pc_off, &opts);
+		if (use->links[i])
+			use->nprobes++;
+		else
 			err = -errno;
-			id__free(u, f->ids[i]);
-			f->ids[i] = 0;
-		}
 	}
 	return err;
 }
 
-static bool file__attached(const struct usdt_file *f)
+static void use__detach(struct ktr_usdt *u, struct usdt_use *use, uid_t owner)
 {
-	if (f->multi_fd >= 0)
-		return true;
-	for (int i = 0; i < f->nnotes; i++)
-		if (!f->links[i])
-			return false;
-	return f->nnotes > 0;
+	unsigned int *probes = owner ? uid__charge(u, owner, false) : NULL;
+
+	if (use->multi_fd >= 0)
+		close(use->multi_fd);
+	use->multi_fd = -1;
+	for (int i = 0; use->links && i < use->f->nnotes; i++)
+		bpf_link__destroy(use->links[i]);
+	free(use->links);
+	use->links = NULL;
+	if (probes)
+		*probes -= *probes < use->nprobes ? *probes : use->nprobes;
+	use->nprobes = 0;
 }
 
-/* Every probe site of f, for every process, counted against uid; 0 or -errno. */
-static int file__attach(struct ktr_usdt *u, struct usdt_file *f, uid_t uid)
-{
-	unsigned int *sites = uid == 0 ? NULL : uid__sites(u, uid);
-	char path[64];
-	int err;
-
-	if (file__attached(f) || u->mode == KTR_USDT_NONE)
-		return 0;
-	if (uid != 0 && (!sites || *sites + f->nnotes > UID_SITES_MAX))
-		return -EDQUOT; /* this user's files hold their share of the sites */
-	err = ktr_loader__load_usdt(u->skel);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", f->fd);
-	if (u->mode == KTR_USDT_MULTI)
-		err = file__attach_multi(u, f, path);
-	else
-		err = file__attach_each(u, f, path);
-	f->charged = uid;
-	f->nattached = f->nnotes;
-	if (sites)
-		*sites += f->nattached;
-	return err;
-}
-
-static void file__detach(struct ktr_usdt *u, struct usdt_file *f)
-{
-	unsigned int *sites = f->charged == 0 ? NULL : uid__sites(u, f->charged);
-
-	if (sites && f->nattached)
-		*sites -= *sites < f->nattached ? *sites : f->nattached;
-	f->nattached = 0;
-	if (f->multi_fd >= 0)
-		close(f->multi_fd);
-	f->multi_fd = -1;
-	for (int i = 0; i < f->nnotes; i++) {
-		bpf_link__destroy(f->links[i]);
-		f->links[i] = NULL;
-		id__free(u, f->ids[i]);
-		f->ids[i] = 0;
-	}
-	/* mapping it again needs a look: it is attached no more */
-	if (f->nnotes)
-		bpf_map_delete_elem(u->quiet_fd, &f->key);
-}
-
-/*
- * Opening the file as its trace's owner is the readability check: a user
- * does not learn about (or probe) a binary they cannot read.
- */
-static int file__open_as(pid_t pid, const struct map_line *m, uid_t uid, gid_t gid)
-{
-	struct ktr_saved_creds saved;
-	char path[PATH_MAX + 32];
-	struct stat st;
-	int fd = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, m->path);
-	/* root reads anything (and may look into a process holding capabilities) */
-	if (uid == 0 || ktr_creds__as_owner(uid, gid, &saved) == 0)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (uid != 0)
-		ktr_creds__restore(&saved);
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != m->dev ||
-			st.st_ino != m->ino)) {
-		close(fd); /* the path names another file than the mapping now */
-		fd = -1;
-	}
-	return fd;
-}
-
-static struct usdt_file *file__find(struct ktr_usdt *u, dev_t dev, ino_t ino)
-{
-	for (struct usdt_file *f = u->files; f; f = f->next)
-		if (f->dev == dev && f->ino == ino)
-			return f;
-	return NULL;
-}
-
-/* The file of mapping m, read as uid/gid: NULL if they cannot, or it is not ELF. */
-static struct usdt_file *file__get(struct ktr_usdt *u, pid_t pid, const struct map_line *m,
-				   uid_t uid, gid_t gid)
-{
-	struct usdt_file *f = file__find(u, m->dev, m->ino);
-	int fd = file__open_as(pid, m, uid, gid);
-
-	if (fd < 0)
-		return NULL;
-	if (f) {
-		close(fd);
-		return f;
-	}
-	f = calloc(1, sizeof(*f));
-	if (!f) {
-		close(fd);
-		return NULL;
-	}
-	f->fd = fd;
-	f->multi_fd = -1;
-	f->dev = m->dev;
-	f->ino = m->ino;
-	f->key.dev = ((__u64)major(m->dev) << 20) | minor(m->dev);
-	f->key.ino = m->ino;
-	f->nnotes = ktr_usdt_elf__notes(fd, &f->notes);
-	if (f->nnotes < 0)
-		f->nnotes = 0;
-	if (f->nnotes > FILE_SITES_MAX)
-		f->nnotes = FILE_SITES_MAX;
-	f->ids = calloc(f->nnotes + 1, sizeof(*f->ids));
-	f->links = calloc(f->nnotes + 1, sizeof(*f->links));
-	if (!f->ids || !f->links) {
-		free(f->ids);
-		free(f->links);
-		free(f->notes);
-		close(fd);
-		free(f);
-		return NULL;
-	}
-	for (int i = 0; i < f->nnotes; i++)
-		f->guarded |= f->notes[i].sema_off != 0;
-	if (!f->nnotes) {
-		/* remembered so it is not read again; nothing to attach it by */
-		close(fd);
-		f->fd = -1;
-	}
-	f->next = u->files;
-	u->files = f;
-	return f;
-}
-
-/* A file needs no stop when mapped: nothing to arm, every probe attached. */
-static void file__mark_quiet(struct ktr_usdt *u, struct usdt_file *f)
-{
-	__u8 one = 1;
-
-	if (f->guarded || (f->nnotes && !file__attached(f)))
-		return;
-	bpf_map_update_elem(u->quiet_fd, &f->key, &one, BPF_ANY);
-}
-
-static void file__unref(struct ktr_usdt *u, struct usdt_file *f)
-{
-	if (f->refs && --f->refs == 0)
-		file__detach(u, f);
-}
-
-/* --- processes ------------------------------------------------------------ */
+/* --- processes ------------------------------------------------------------------ */
 
 static struct usdt_proc **proc__slot(struct ktr_usdt *u, pid_t pid)
 {
@@ -592,7 +492,12 @@ static struct usdt_proc **proc__slot(struct ktr_usdt *u, pid_t pid)
 	return pp;
 }
 
-static struct usdt_proc *proc__get(struct ktr_usdt *u, pid_t pid)
+static struct usdt_proc *proc__find(struct ktr_usdt *u, pid_t pid)
+{
+	return *proc__slot(u, pid);
+}
+
+static struct usdt_proc *proc__get(struct ktr_usdt *u, pid_t pid, uid_t owner, gid_t gid)
 {
 	struct usdt_proc **pp = proc__slot(u, pid);
 
@@ -600,6 +505,10 @@ static struct usdt_proc *proc__get(struct ktr_usdt *u, pid_t pid)
 		*pp = calloc(1, sizeof(**pp));
 		if (*pp)
 			(*pp)->pid = pid;
+	}
+	if (*pp) {
+		(*pp)->owner = owner;
+		(*pp)->owner_gid = gid;
 	}
 	return *pp;
 }
@@ -612,147 +521,336 @@ static struct usdt_use *proc__use(const struct usdt_proc *p, const struct usdt_f
 	return NULL;
 }
 
-/* Drop p's uses; disarm: lower its semaphores first (not after an exec). */
-static void proc__release(struct ktr_usdt *u, struct usdt_proc *p, bool disarm)
+/* p's probes in f, attached; 0 or -errno (said to the daemon). */
+static int proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file *f)
+{
+	unsigned int *probes = p->owner ? uid__charge(u, p->owner, false) : NULL;
+	struct usdt_use *uses, *use;
+	char path[64];
+	int err;
+
+	if (proc__use(p, f))
+		return 0;
+	if (u->hooks.traced && !u->hooks.traced(u->hooks.ctx, p->pid))
+		return -ESRCH;
+	if (p->owner && (!probes || *probes + f->nnotes > UID_PROBES_MAX)) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: uid %u has %d probes attached already",
+			   f->path, p->owner, UID_PROBES_MAX);
+		return -EDQUOT;
+	}
+	err = ktr_loader__load_usdt(u->skel);
+	if (err) {
+		usdt__warn(u, p->pid, "-t u: USDT probes are not recorded on this kernel: %s",
+			   ktr_loader__missing(KTRFAC_USER) ?: strerror(-err));
+		return err;
+	}
+	uses = reallocarray(p->uses, p->nuses + 1, sizeof(*uses));
+	if (!uses)
+		return -ENOMEM;
+	p->uses = uses;
+	use = &p->uses[p->nuses];
+	memset(use, 0, sizeof(*use));
+	use->f = f;
+	use->multi_fd = -1;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", f->fd);
+	if (u->mode == KTR_USDT_MULTI)
+		err = use__attach_multi(u, use, path, p->pid);
+	else
+		err = use__attach_each(u, use, path, p->pid);
+	if (probes)
+		*probes += use->nprobes;
+	if (err && err != -ESRCH) /* ESRCH: it is gone already */
+		usdt__warn(u, p->pid, "USDT: %s: cannot attach its probes: %s", f->path,
+			   strerror(-err));
+	if (!use->nprobes) {
+		use__detach(u, use, p->owner);
+		return err;
+	}
+	p->nuses++;
+	f->uses++;
+	return err;
+}
+
+/* p's probes all go (an exec, a clear, an exit). */
+static void proc__release(struct ktr_usdt *u, struct usdt_proc *p)
 {
 	for (int i = 0; i < p->nuses; i++) {
-		if (disarm)
-			use__disarm(p->pid, &p->uses[i]);
-		free(p->uses[i].sema);
-		file__unref(u, p->uses[i].f);
+		struct usdt_file *f = p->uses[i].f;
+
+		use__detach(u, &p->uses[i], p->owner);
+		if (--f->uses == 0)
+			file__drop(u, f);
 	}
 	free(p->uses);
 	p->uses = NULL;
 	p->nuses = 0;
 }
 
+/* A look p waited for is over: a held p goes on after its last. */
+static void proc__look_done(struct ktr_usdt *u, pid_t pid)
+{
+	struct usdt_proc *p = proc__find(u, pid);
+
+	if (!p || !p->looks)
+		return;
+	if (--p->looks == 0 && p->held) {
+		p->held = false;
+		if (u->hooks.release)
+			u->hooks.release(u->hooks.ctx, pid);
+	}
+}
+
+/* --- looks ---------------------------------------------------------------------- */
+
 /*
- * Raise, in the process open as memfd, the semaphores of use's file not
- * raised yet whose data is mapped now (a library's data comes after its
- * text).  use->sema (room for one per note, 0-terminated) lists them.
+ * Whose credentials a look takes: the trace's owner, and for root's
+ * traces the traced process's own user (real ids): root reading a user's
+ * files is the user reading them, so nothing of a user's file is ever
+ * parsed with root's rights.
  */
-static void use__arm(struct usdt_use *use, int memfd, const struct map_line *m, int n)
+static void look__creds(pid_t pid, uid_t owner, gid_t owner_gid, uid_t *uid, gid_t *gid)
 {
-	const struct usdt_file *f = use->f;
-	int k = 0;
+	char path[64], line[256];
+	FILE *f;
 
-	while (use->sema[k])
-		k++;
-	for (int i = 0; i < f->nnotes && memfd >= 0; i++) {
-		unsigned long a;
-		bool seen = false;
+	*uid = owner;
+	*gid = owner_gid;
+	if (owner != 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned int id;
 
-		if (!f->notes[i].sema_off || !f->ids[i])
+		if (sscanf(line, "Uid: %u", &id) == 1)
+			*uid = id;
+		else if (sscanf(line, "Gid: %u", &id) == 1)
+			*gid = id;
+	}
+	if (f)
+		fclose(f);
+}
+
+static bool look__pending(const struct ktr_usdt *u, pid_t pid, dev_t dev, ino_t ino)
+{
+	for (const struct usdt_look *l = u->looks; l; l = l->next)
+		if (l->spec.pid == pid && l->spec.dev == dev && l->spec.ino == ino)
+			return true;
+	return false;
+}
+
+/* Start the looks waiting their turn, as far as the limits let them. */
+static void looks__run(struct ktr_usdt *u)
+{
+	for (struct usdt_look *l = u->looks; l && u->nrunning < LOOKS_MAX; l = l->next) {
+		unsigned int *mine;
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		if (l->job)
 			continue;
-		a = maps__addr(m, n, f->dev, f->ino, f->notes[i].sema_off);
-		for (int j = 0; j < k; j++)
-			seen |= use->sema[j] == a;
-		if (a && !seen && k < f->nnotes && sema__adjust(memfd, a, +1) == 0)
-			use->sema[k++] = a;
+		mine = l->spec.uid ? uid__charge(u, l->spec.uid, true) : NULL;
+		if (l->spec.uid && (!mine || *mine >= UID_LOOKS_MAX))
+			continue;
+		l->job = ktr_usdt_job__start(&l->spec);
+		if (!l->job) {
+			usdt__warn(u, l->spec.pid, "USDT: %s: cannot start a look at it: %s",
+				   l->spec.path, strerror(errno));
+			continue; /* tried again at the next poll */
+		}
+		ev.data.ptr = l;
+		epoll_ctl(u->ep, EPOLL_CTL_ADD, ktr_usdt_job__fd(l->job), &ev);
+		u->nrunning++;
+		u->nqueued--;
+		if (mine)
+			(*mine)++;
 	}
 }
 
-static struct usdt_use *proc__add_use(struct usdt_proc *p, struct usdt_file *f,
-				      const unsigned long *sema)
+/* A look at mapping m of p, queued; false if none could be. */
+static bool look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
+			bool want_notes, unsigned long rodata)
 {
-	struct usdt_use *nu = reallocarray(p->uses, p->nuses + 1, sizeof(*nu));
-	unsigned long *s = calloc(f->nnotes + 1, sizeof(*s));
-	int k = 0;
+	struct usdt_look *l;
 
-	if (!nu || !s) {
-		free(s);
-		if (nu)
-			p->uses = nu;
-		return NULL;
+	if (u->nqueued >= LOOKS_QUEUED) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: too many files waiting for a look",
+			   m->path);
+		return false;
 	}
-	while (sema && sema[k] && k < f->nnotes) {
-		s[k] = sema[k];
-		k++;
-	}
-	p->uses = nu;
-	memset(&p->uses[p->nuses], 0, sizeof(p->uses[0]));
-	p->uses[p->nuses].f = f;
-	p->uses[p->nuses].sema = s;
-	f->refs++;
-	return &p->uses[p->nuses++];
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return false;
+	l->spec.pid = p->pid;
+	l->spec.start = m->start;
+	l->spec.end = m->end;
+	l->spec.dev = m->dev;
+	l->spec.ino = m->ino;
+	snprintf(l->spec.path, sizeof(l->spec.path), "%s", m->path);
+	look__creds(p->pid, p->owner, p->owner_gid, &l->spec.uid, &l->spec.gid);
+	l->spec.want_notes = want_notes;
+	l->spec.rodata = rodata;
+	l->next = u->looks;
+	u->looks = l;
+	u->nqueued++;
+	return true;
 }
 
-int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec)
+static void look__unlink(struct ktr_usdt *u, struct usdt_look *l)
 {
-	struct usdt_proc *p = proc__get(u, pid), old = { 0 };
+	struct usdt_look **pp = &u->looks;
+
+	while (*pp && *pp != l)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = l->next;
+	if (l->job) {
+		unsigned int *mine = l->spec.uid ? uid__charge(u, l->spec.uid, true) : NULL;
+
+		epoll_ctl(u->ep, EPOLL_CTL_DEL, ktr_usdt_job__fd(l->job), NULL);
+		ktr_usdt_job__free(l->job);
+		u->nrunning--;
+		if (mine && *mine)
+			(*mine)--;
+	} else {
+		u->nqueued--;
+	}
+}
+
+/* What a look found, put to use. */
+static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usdt_job_result *res)
+{
+	const struct ktr_usdt_job_spec *spec = &l->spec;
+	struct usdt_proc *p = proc__find(u, spec->pid);
+	struct usdt_file *f = file__find(u, spec->dev, spec->ino);
+
+	if (res->error) {
+		usdt__warn(u, spec->pid, "USDT: %s", res->why);
+	} else if (!f && spec->want_notes && res->nnotes == 0) {
+		/* no probes: never looked at again, mapping it stops nobody */
+		quiet__add(u, spec->dev, spec->ino);
+		quiet__add(u, res->st_dev, res->st_ino); /* the key BPF makes on a stacked fs */
+	} else if (!f && res->nnotes) {
+		if (res->seen > res->nnotes)
+			usdt__warn(u, spec->pid,
+				   "USDT: %s: only the first %d of its %d probes attached",
+				   spec->path, res->nnotes, res->seen);
+		f = file__new(u, spec, res);
+	}
+	if (f && p && !proc__use(p, f)) {
+		proc__attach(u, p, f);
+		if (proc__use(p, f))
+			proc__use(p, f)->rodata = spec->rodata;
+	} else if (f && !f->uses)
+		file__drop(u, f); /* its process went meanwhile */
+	if (res->fd >= 0)
+		close(res->fd);
+	free(res->notes);
+}
+
+void ktr_usdt__poll(struct ktr_usdt *u)
+{
+	long long now;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	/*
+	 * Every running look is asked (u->ep is level-triggered: it stays
+	 * readable until each answer is read, and a look whose answer is
+	 * read leaves it); those past their time end too.
+	 */
+	for (struct usdt_look *l = u->looks, *next; l; l = next) {
+		struct ktr_usdt_job_result res;
+		pid_t pid = l->spec.pid;
+
+		next = l->next;
+		if (!l->job || !ktr_usdt_job__poll(l->job, now, &res))
+			continue;
+		look__unlink(u, l);
+		look__finish(u, l, &res);
+		free(l);
+		proc__look_done(u, pid);
+		next = u->looks; /* the list may have changed under us */
+	}
+	looks__run(u);
+	ktr_usdt_job__reap();
+}
+
+/* The looks p waits for, ended (its old image's, or it is gone). */
+static void proc__cancel_looks(struct ktr_usdt *u, struct usdt_proc *p)
+{
+	for (struct usdt_look *l = u->looks, *next; l; l = next) {
+		next = l->next;
+		if (l->spec.pid != p->pid)
+			continue;
+		look__unlink(u, l);
+		free(l);
+		if (p->looks)
+			p->looks--;
+	}
+}
+
+/* --- the daemon's calls ------------------------------------------------------------ */
+
+int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held)
+{
+	struct usdt_proc *p;
 	struct map_line *m = NULL;
-	int n, memfd = -1, armed = 0;
+	int n;
 
+	if (u->mode == KTR_USDT_NONE)
+		return 0;
+	p = proc__get(u, pid, uid, gid);
 	if (!p)
 		return -ENOMEM;
+	/* the old image's probes went with it; what the new one maps is looked at afresh */
 	if (exec) {
-		/*
-		 * The old image and its semaphores are gone; its files are let
-		 * go after the new image took its own (no detach and attach
-		 * again of the libraries both map).
-		 */
-		old = *p;
-		p->uses = NULL;
-		p->nuses = 0;
+		proc__release(u, p);
+		proc__cancel_looks(u, p);
 	}
 	n = maps__read(pid, &m);
 	for (int i = 0; i < n; i++) {
-		struct usdt_file *f;
+		struct usdt_file *f = file__find(u, m[i].dev, m[i].ino);
+		unsigned long rodata = maps__rodata(m, n, m[i].dev, m[i].ino);
+		struct usdt_use *use = f ? proc__use(p, f) : NULL;
 
-		if (!m[i].exec)
+		if (!m[i].exec || look__pending(u, pid, m[i].dev, m[i].ino))
 			continue;
-		struct usdt_use *use;
-
-		if (!m[i].exec)
+		if (!f && quiet__known(u, m[i].dev, m[i].ino))
 			continue;
-		f = file__find(u, m[i].dev, m[i].ino);
-		if (f && !f->nnotes)
-			file__mark_quiet(u, f); /* again: the LRU may have let it go */
-		if (f && !f->nnotes)
+		/* the stopped command: its constants faulted in again where they moved */
+		if (use && (!held || use->rodata == rodata))
 			continue;
+		/* a file known already is attached now; its look faults its strings in */
+		if (f && !use)
+			proc__attach(u, p, f);
 		use = f ? proc__use(p, f) : NULL;
-		if (!use) {
-			f = file__get(u, pid, &m[i], uid, gid);
-			if (!f || !f->nnotes) {
-				if (f)
-					file__mark_quiet(u, f);
-				continue;
-			}
-			file__attach(u, f, uid);
-			use = proc__add_use(p, f, NULL);
-			if (!use)
-				continue;
-			armed += f->nnotes;
-		}
-		if (memfd < 0)
-			memfd = mem__open(pid);
-		if (memfd >= 0)
-			use__prefault(use, memfd, m, n);
-		use__arm(use, memfd, m, n);
-		file__mark_quiet(u, f);
+		if (use)
+			use->rodata = rodata;
+		if (look__queue(u, p, &m[i], !f, rodata))
+			p->looks++;
 	}
-	if (memfd >= 0)
-		close(memfd);
 	free(m);
-	proc__release(u, &old, false);
-	return n < 0 ? n : armed;
+	looks__run(u);
+	if (held && p->looks)
+		p->held = true;
+	return n < 0 ? n : (int)p->looks;
 }
 
 void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_traced)
 {
-	struct usdt_proc *p = *proc__slot(u, pid), *c;
+	struct usdt_proc *p = proc__find(u, pid), *c;
 
-	if (!p || !p->nuses)
+	/*
+	 * An untraced child's copy of the parent's memory has the breakpoints
+	 * and raised semaphores: the kernel takes each breakpoint out at its
+	 * first hit there (no consumer wants it), lowering its semaphore.
+	 */
+	if (!p || !p->nuses || !child_traced)
 		return;
-	if (!child_traced) {
-		/* its copy of the parent's memory has them raised: an untraced child pays nothing */
-		for (int i = 0; i < p->nuses; i++)
-			use__disarm(child, &p->uses[i]);
-		return;
-	}
-	c = proc__get(u, child);
+	c = proc__get(u, child, p->owner, p->owner_gid);
 	for (int i = 0; c && i < p->nuses; i++)
-		proc__add_use(c, p->uses[i].f, p->uses[i].sema);
+		proc__attach(u, c, p->uses[i].f);
 }
 
 void ktr_usdt__forget(struct ktr_usdt *u, pid_t pid)
@@ -761,9 +859,13 @@ void ktr_usdt__forget(struct ktr_usdt *u, pid_t pid)
 
 	if (!p)
 		return;
-	proc__release(u, p, kill(pid, 0) == 0);
+	proc__release(u, p);
+	proc__cancel_looks(u, p);
+	if (p->held && u->hooks.release)
+		u->hooks.release(u->hooks.ctx, pid); /* nothing may stay stopped */
 	*pp = p->next;
 	free(p);
+	looks__run(u);
 }
 
 int ktr_usdt__pids(const struct ktr_usdt *u, pid_t **out)
@@ -789,17 +891,15 @@ void ktr_usdt__free(struct ktr_usdt *u)
 		return;
 	while (u->procs)
 		ktr_usdt__forget(u, u->procs->pid);
-	while (u->files) {
-		struct usdt_file *f = u->files;
+	while (u->looks) {
+		struct usdt_look *l = u->looks;
 
-		u->files = f->next;
-		file__detach(u, f);
-		free(f->notes);
-		free(f->ids);
-		free(f->links);
-		if (f->fd >= 0)
-			close(f->fd);
-		free(f);
+		look__unlink(u, l);
+		free(l);
 	}
+	while (u->files)
+		file__drop(u, u->files);
+	ktr_usdt_job__reap();
+	close(u->ep);
 	free(u);
 }

@@ -4,18 +4,23 @@
  * USDT probes of the processes traced with 'u' (bpf/user.bpf.c records
  * their hits).
  *
- * Attached once per file: every probe site of a file some traced process
- * maps gets a uprobe for every process (one uprobe_multi link per file
- * where the kernel has them, 6.6 and later: they need only CAP_BPF and
- * CAP_PERFMON, where a uprobe perf event needs CAP_SYS_ADMIN), without the kernel's
- * semaphore counting, which would arm the probe in every process on the
- * machine that maps the file (a Python interpreter's function probes, say).
- * Armed per process: the daemon raises a probe's semaphore in each traced
- * process itself (through /proc/PID/mem) and lowers it when the tracing
- * ends; a child forked with the tracing keeps its parent's armed copy.
+ * Attached per traced process: the probe sites of each file a traced
+ * process maps get uprobes filtered to that process (one uprobe_multi
+ * link with its pid, 6.6 and later with the process-wide pid filter; else
+ * a uprobe perf event per site opened for the pid), so a process nobody
+ * traces pays nothing, not even a trap, for somebody else's -t u.  The
+ * kernel arms and disarms the probes' semaphores itself (each uprobe
+ * carries its semaphore's offset, the reference counter): it raises them
+ * in a traced process's memory as the probes go in, lowers them as they
+ * come out (a clear, the process's exit, the daemon's), and the daemon
+ * never writes into a process's memory.
  *
- * A file is probed only if the trace's owner can read it, checked by
- * opening it with the owner's rights (ktr_creds__as_owner).
+ * Each file is looked at outside the daemon, by a child with the trace
+ * owner's credentials (ktr_usdt_job.h), which is also the check that the
+ * owner may read it; the daemon attaches what the look found when it
+ * arrives, and continues a process stopped for its probes (KTR_PS_HOLD)
+ * once the looks it waits for are over.  A file's notes and descriptor
+ * are kept while some traced process uses it, and no longer.
  */
 #ifndef KTRACEB_KTR_USDT_H
 #define KTRACEB_KTR_USDT_H
@@ -29,23 +34,45 @@
 struct ktraceb_bpf;
 struct ktr_usdt;
 
+/* What the daemon is told. */
+struct ktr_usdt_hooks {
+	/* something about pid's probes went wrong: one line, no newline */
+	void (*warn)(void *ctx, pid_t pid, const char *line);
+	/* pid, stopped for its probes, may go on: its looks are over */
+	void (*release)(void *ctx, pid_t pid);
+	/*
+	 * Is pid still traced with 'u'?  Asked right before its probes go in:
+	 * a set-id exec since its file was looked at ends its tracing (BPF
+	 * drops it), and nothing is then attached to, or raised in, it.
+	 */
+	bool (*traced)(void *ctx, pid_t pid);
+	void *ctx;
+};
+
 /* mode: ktr_loader__usdt_mode(); with KTR_USDT_NONE nothing is ever attached. */
-struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode);
-/* Lower every semaphore raised, detach every probe. */
+struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
+			       const struct ktr_usdt_hooks *hooks);
+/* Detach every probe, end every look (released, each process held for one). */
 void ktr_usdt__free(struct ktr_usdt *u);
+
+/* A descriptor that is readable when a look has something to say. */
+int ktr_usdt__fd(const struct ktr_usdt *u);
+/* Take what the looks say (and end those past their time): at readable, and each tick. */
+void ktr_usdt__poll(struct ktr_usdt *u);
 
 /*
  * Process pid, traced with 'u' into a file owned by uid/gid, maps what
- * /proc/pid/maps says: attach and arm what is new.  exec: it has a new
- * image (what was armed in the old one is gone).  Returns how many probe
- * sites it has armed or attached, or -errno.
+ * /proc/pid/maps says: attach what is new, looking at the files first.
+ * exec: it has a new image (what was attached for the old one goes).
+ * held: it is stopped until its looks are over (hooks.release).  Returns
+ * how many looks it waits for, or -errno.
  */
-int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec);
+int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held);
 
-/* pid forked child: a traced child shares what was armed, an untraced one is disarmed. */
+/* pid forked child: a child traced with the parent gets the parent's probes. */
 void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_traced);
 
-/* pid is no longer traced with 'u' (cleared, or gone): disarm it. */
+/* pid is no longer traced with 'u' (cleared, or gone): its probes go. */
 void ktr_usdt__forget(struct ktr_usdt *u, pid_t pid);
 
 /* The processes it keeps state for, to check against the procs map. */

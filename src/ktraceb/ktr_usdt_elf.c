@@ -108,22 +108,46 @@ int ktr_usdt_elf__args(const char *spec, struct ktr_usdt_arg *args, int max)
 	return n;
 }
 
-/* A link-time address as a file offset, through the PT_LOAD holding it. */
-static int vaddr__offset(Elf *elf, __u64 vaddr, bool exec, __u64 *off)
+/*
+ * A hostile file may have any number of headers and notes: every walk
+ * below is one pass over what the file holds, and what is kept is capped
+ * while walking, so the cost is linear in the file and the memory fixed.
+ */
+#define LOADS_MAX	  64 /* PT_LOAD segments kept (a real file has 2 to 4) */
+#define NOTES_SECTION_MAX (8u << 20) /* bytes of .note.stapsdt read */
+
+struct elf_loads {
+	GElf_Phdr v[LOADS_MAX];
+	size_t n;
+};
+
+/* The file's PT_LOAD segments, the first LOADS_MAX of them, in one pass. */
+static int loads__collect(Elf *elf, struct elf_loads *loads)
 {
 	size_t n;
 
+	loads->n = 0;
 	if (elf_getphdrnum(elf, &n) < 0)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && loads->n < LOADS_MAX; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD)
+			loads->v[loads->n++] = ph;
+	}
+	return 0;
+}
+
+/* A link-time address as a file offset, through the PT_LOAD holding it. */
+static int vaddr__offset(const struct elf_loads *loads, __u64 vaddr, bool exec, __u64 *off)
+{
+	for (size_t i = 0; i < loads->n; i++) {
+		const GElf_Phdr *ph = &loads->v[i];
+
+		if (exec && !(ph->p_flags & PF_X))
 			continue;
-		if (exec && !(ph.p_flags & PF_X))
-			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
-			*off = vaddr - ph.p_vaddr + ph.p_offset;
+		if (vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < ph->p_filesz) {
+			*off = vaddr - ph->p_vaddr + ph->p_offset;
 			return 0;
 		}
 	}
@@ -148,7 +172,7 @@ static Elf_Scn *notes__section(Elf *elf, __u64 *base_addr)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name)
 			continue;
-		if (sh.sh_type == SHT_NOTE && strcmp(name, ".note.stapsdt") == 0)
+		if (sh.sh_type == SHT_NOTE && !notes && strcmp(name, ".note.stapsdt") == 0)
 			notes = scn;
 		else if (strcmp(name, ".stapsdt.base") == 0)
 			*base_addr = sh.sh_addr;
@@ -160,7 +184,7 @@ static Elf_Scn *notes__section(Elf *elf, __u64 *base_addr)
  * One note's description: pc, base, semaphore (link-time addresses), then
  * provider, name and argument strings.  0, or -EINVAL to skip it.
  */
-static int note__parse(Elf *elf, const char *desc, size_t len, __u64 base_addr,
+static int note__parse(const struct elf_loads *loads, const char *desc, size_t len, __u64 base_addr,
 		       struct ktr_usdt_note *out)
 {
 	__u64 addr[3];
@@ -185,51 +209,58 @@ static int note__parse(Elf *elf, const char *desc, size_t len, __u64 base_addr,
 	memset(out, 0, sizeof(*out));
 	snprintf(out->provider, sizeof(out->provider), "%s", prov);
 	snprintf(out->name, sizeof(out->name), "%s", name);
-	if (vaddr__offset(elf, addr[0], true, &out->pc_off) < 0)
+	if (vaddr__offset(loads, addr[0], true, &out->pc_off) < 0)
 		return -EINVAL;
-	if (addr[2] && vaddr__offset(elf, addr[2], false, &out->sema_off) < 0)
+	if (addr[2] && vaddr__offset(loads, addr[2], false, &out->sema_off) < 0)
 		return -EINVAL;
 	out->nargs = ktr_usdt_elf__args(args, out->args, KTR_UREC_MAXARGS);
 	return 0;
 }
 
-static int notes__collect(Elf *elf, Elf_Scn *scn, __u64 base_addr, struct ktr_usdt_note **out)
+/* The notes of scn, the first max into out; *seen counts every valid one. */
+static int notes__collect(Elf *elf, Elf_Scn *scn, __u64 base_addr, struct ktr_usdt_note *out,
+			  int max, int *seen)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	struct ktr_usdt_note *v = NULL, *tmp;
+	struct elf_loads *loads = malloc(sizeof(*loads));
 	size_t off = 0, name_off, desc_off;
-	int n = 0, cap = 0;
+	GElf_Shdr sh;
+	Elf_Data *data;
 	GElf_Nhdr nh;
+	int n = 0;
 
+	if (!loads)
+		return -ENOMEM;
+	if (!gelf_getshdr(scn, &sh) || sh.sh_size > NOTES_SECTION_MAX ||
+	    loads__collect(elf, loads)) {
+		free(loads);
+		return -EFBIG;
+	}
+	data = elf_getdata(scn, NULL);
 	while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		struct ktr_usdt_note note;
+
 		if (nh.n_type != NT_STAPSDT || nh.n_namesz != sizeof("stapsdt") ||
 		    memcmp((char *)data->d_buf + name_off, "stapsdt", nh.n_namesz) != 0)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			tmp = reallocarray(v, cap, sizeof(*v));
-			if (!tmp) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = tmp;
-		}
-		if (note__parse(elf, (char *)data->d_buf + desc_off, nh.n_descsz, base_addr,
-				&v[n]) == 0)
-			n++;
+		if (note__parse(loads, (char *)data->d_buf + desc_off, nh.n_descsz, base_addr,
+				&note) < 0)
+			continue;
+		if (n < max)
+			out[n++] = note;
+		(*seen)++;
 	}
-	*out = v;
+	free(loads);
 	return n;
 }
 
-int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note **out)
+int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen)
 {
 	Elf *elf;
 	Elf_Scn *scn;
 	__u64 base_addr;
 	int n = 0;
 
-	*out = NULL;
+	*seen = 0;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EINVAL;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -238,7 +269,7 @@ int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note **out)
 	if (elf_kind(elf) == ELF_K_ELF && gelf_getclass(elf) == ELFCLASS64) {
 		scn = notes__section(elf, &base_addr);
 		if (scn)
-			n = notes__collect(elf, scn, base_addr, out);
+			n = notes__collect(elf, scn, base_addr, out, max, seen);
 	}
 	elf_end(elf);
 	return n;

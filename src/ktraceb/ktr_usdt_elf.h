@@ -26,10 +26,13 @@ struct ktr_usdt_note {
 };
 
 /*
- * The probes of the ELF file open at fd (not closed).  *out is malloc'ed;
- * returns how many (0: none, or not ELF), or -errno.
+ * The probes of the ELF file open at fd (not closed), the first max of them
+ * into out, with *seen every one the file has.  Linear in the file, with
+ * fixed memory: headers and notes are capped while they are read.  Returns
+ * how many were kept (0: none, or not ELF), or -errno (-EFBIG: a notes
+ * section or header table past the caps).
  */
-int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note **out);
+int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen);
 
 /*
  * An argument string ("-4@%eax 8@-16(%rbp) 4@$7") into args; returns the

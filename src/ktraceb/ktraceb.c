@@ -528,6 +528,8 @@ static int wait_done(const struct options *o, int sock, int fd)
 			errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-error));
 		if (rep->type == KTR_REPLY_DONE)
 			break;
+		if (rep->type == KTR_REPLY_NOTE)
+			print_reply_lines(rep->msg);
 	}
 	print_reply_lines(rep->msg);
 	if (o->flight_bytes && !rep->records) {

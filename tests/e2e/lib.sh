@@ -122,14 +122,16 @@ need_kdump()
 
 # --- running the tools -------------------------------------------------------
 
-# daemon_gone SECONDS: 0 once no ktraceb daemon listens.  ktraceb hands traces
+# daemon_gone SECONDS: 0 once no daemon of this build listens.  ktraceb hands traces
 # to a daemon that outlives it by about a second, and -b only sizes the ring
 # of a daemon it starts: tests of -b wait for the old one to go first.
 daemon_gone()
 {
-	local i
+	local i id
+	# this build's daemons only: another build's may run on the machine
+	id=$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$/\1/p' "$O/gen/build_id.h" 2>/dev/null)
 	for ((i = 0; i < $1 * 10; i++)); do
-		grep -Eq ' (@|/run/ktraceb/)ktraceb-' /proc/net/unix 2>/dev/null || return 0
+		grep -Eq " (@|/run/ktraceb/)ktraceb-${id:-[0-9a-f]+}[.]" /proc/net/unix 2>/dev/null || return 0
 		sleep 0.1
 	done
 	return 1
@@ -218,6 +220,13 @@ t_eq()
 {
 	[ "$1" = "$2" ] && return 0
 	echo "    got '$1', expected '$2'${3:+ ($3)}" >&2
+	return 1
+}
+
+t_ne()
+{
+	[ "$1" != "$2" ] && return 0
+	echo "    got '$1' twice, expected two different values${3:+ ($3)}" >&2
 	return 1
 }
 

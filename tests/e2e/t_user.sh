@@ -213,7 +213,30 @@ check cxx_libstdcxx_probes t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 |
 	grep -cE '^libstdcxx:(throw|catch)\(0x[0-9a-f]+, 0x[0-9a-f]+\)$')" 2
 check cxx_program_saw_it t_eq "$(tr '\n' ' ' <"$TMP/cxx.out")" "caught done 0 "
 
-# --- 7: a user with the capability install ----------------------------------------
+# --- 7: a program on a layered root (an overlay, as containers have) -------------
+# Lower and upper on two filesystems: stat(2) of the program tells the
+# overlay's device, /proc/PID/maps (and uprobes) the lower file's.
+OVL=$TMP/ovl
+mkdir -p "$OVL/lower" "$OVL/upper" "$OVL/root"
+if mount -t tmpfs ktr-lower "$OVL/lower" && mount -t tmpfs ktr-upper "$OVL/upper" &&
+	cp "$SDT" "$OVL/lower/" && mkdir "$OVL/upper/u" "$OVL/upper/w" &&
+	mount -t overlay -o "lowerdir=$OVL/lower,upperdir=$OVL/upper/u,workdir=$OVL/upper/w" \
+		ktr-ovl "$OVL/root"; then
+	ktr ovl -t u -f "$TMP/ovl.ktr" "$OVL/root/uev_sdt" 3
+	check ovl_exit_0 t_krc 0 ovl
+	check ovl_two_identities t_ne "$(stat -c %D "$OVL/root/uev_sdt")" "$(stat -c %D "$OVL/lower/uev_sdt")"
+	kd ovl "$TMP/ovl.ktr"
+	check ovl_probes_recorded t_eq "$(q "$TMP/ovl.norm" '$4 == "USER"' | cut -f5 |
+		grep -cE '^uevtest:hit\([0-2], "hello probe", -5\)$')" 3
+	check ovl_sem_raised t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/ovl.out")" 3
+else
+	skip ovl "cannot mount an overlay here"
+fi
+# the daemon lets the program's file go at its next tick
+for _ in $(seq 50); do umount "$OVL/root" 2>/dev/null && break; sleep 0.1; done
+umount "$OVL/upper" "$OVL/lower" 2>/dev/null
+
+# --- 8: a user with the capability install ----------------------------------------
 if ! user_setup; then
 	skip user "$USER_WHY"
 	e2e_done
@@ -235,6 +258,7 @@ if wait_no_daemon 15; then
 	check user_noread_traced t_num "$(q "$TMP/noread.norm" '$4 == "CALL"' | wc -l)" -gt 5
 	check user_noread_not_probed t_eq "$(q "$TMP/noread.norm" '$4 == "USER"' | wc -l)" 0
 	check user_noread_not_armed t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/noread.out")" 0
+	check user_noread_said t_grep '^ktraceb: USDT: .*/noread_sdt: Permission denied$' "$TMP/noread.err"
 else
 	skip user_own_daemon "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 fi

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# USDT against a hostile local user, through root's daemon (issue 22):
+#  1 the daemon never writes into a process's memory: semaphores are the
+#    kernel's to raise (uprobes with their reference counter), so nothing
+#    taken from a /proc/PID/maps that a set-id exec made stale can land in
+#    the new image
+#  2 an ELF file made to stall a note reader (65,534 program headers,
+#    40,000 notes) costs the daemon neither its time (another trace is
+#    served meanwhile) nor memory or a descriptor after its process ended
+#  3 a process nobody traces pays nothing, not even a trap, for the probes
+#    somebody else traces in a copy of the same program
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+if ! user_setup; then
+	skip all "$USER_WHY"
+	e2e_done
+fi
+for p in uev_sdt uev_loop map_exec elf_bomb; do
+	if [ ! -x "$PROGS/$p" ]; then
+		fail build "$PROGS/$p not built (make O=$O test)"
+		e2e_done
+	fi
+	cp "$PROGS/$p" "$UBIN/"
+done
+STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
+usdt_hostile_cleanup()
+{
+	[ -n "$STATS_WAS" ] && sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
+	user_cleanup
+}
+trap 'usdt_hostile_cleanup' EXIT
+
+# plain P ARGS...: ktraceb without capabilities as the test user: root's daemon serves it
+plain()
+{
+	local p=$1
+	shift
+	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
+		"$UBIN/plain" "$@" >"$TMP/$p.out" 2>"$TMP/$p.err" </dev/null
+	KRC=$?
+}
+
+# now_ms: a clock for the checks that the daemon did not stall
+now_ms()
+{
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# root's daemon, kept up by a trace of a sleeper for the whole script
+bg keep sleep 600
+ktr keep -t c -f "$TMP/keep.ktr" -p "$BGPID"
+D=$(daemon_pid)
+if [ "$KRC" -ne 0 ] || [ -z "$D" ]; then
+	fail daemon_up "root's daemon did not start (ktraceb exit $KRC)"
+	e2e_done
+fi
+
+# --- 1: no write into a process's memory -------------------------------------------
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=open,openat -o "$TMP/strace.out" -p "$D" 2>/dev/null &
+	STRACE=$!
+	E2E_PIDS="$E2E_PIDS $STRACE"
+	for _ in $(seq 50); do [ -s "$TMP/strace.out" ] || grep -q TracerPid:.*[1-9] \
+		"/proc/$D/status" && break; sleep 0.1; done
+	plain mem -t u -f "$UDIR/mem.ktr" "$UBIN/uev_sdt" 3
+	sleep 0.3
+	kill "$STRACE" 2>/dev/null
+	wait "$STRACE" 2>/dev/null
+	check mem_trace_exit_0 t_krc 0 mem
+	# the semaphores were raised (by the kernel) while traced...
+	check mem_sem_raised t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/mem.out")" 3
+	# ...the daemon was watched looking at the process...
+	check mem_daemon_watched t_grep '/proc/[0-9]+/maps' "$TMP/strace.out"
+	# ...and neither it nor a look it started opened any process's memory to write
+	check mem_never_written t_nogrep '/proc/[0-9]+/mem".*O_(RDWR|WRONLY)' "$TMP/strace.out"
+else
+	skip mem "strace not installed"
+fi
+
+# --- 2: an ELF file made to stall the note reader ------------------------------------
+"$UBIN/elf_bomb" "$UBIN/bomb.so" 65534 40000
+chmod 644 "$UBIN/bomb.so"
+sleep 0.2 # the daemon's tick lets the first section's files go
+FD0=$(ls "/proc/$D/fd" | wc -l)
+RSS0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$D/status")
+T0=$(now_ms)
+ubg bomb "$UBIN/plain" -t u -f "$UDIR/bomb.ktr" "$UBIN/map_exec" "$UBIN/bomb.so" 1000
+BOMB=$BGPID
+sleep 0.3
+T1=$(now_ms)
+ktr other -t c -f "$TMP/other.ktr" /bin/true
+T2=$(now_ms)
+check bomb_others_served t_krc 0 other
+check bomb_others_not_stalled t_num $((T2 - T1)) -lt 3000
+wait_exit "$BOMB" 60
+T3=$(now_ms)
+check bomb_trace_exit_0 t_eq "$WRC" 0
+check bomb_program_ran t_grep '^mapped$' "$TMP/bomb.pout"
+# held while its file was looked at: the look is bounded, not the file's product of headers and notes
+check bomb_not_stalled t_num $((T3 - T0)) -lt 5000
+sleep 0.5 # the daemon's tick forgets the process
+check bomb_no_descriptor_kept t_num "$(ls "/proc/$D/fd" | wc -l)" -le "$FD0"
+check bomb_no_memory_kept t_num $(($(awk '/^VmRSS:/ { print $2 }' "/proc/$D/status") - RSS0)) -lt 8192
+
+# --- 3: an untraced process pays nothing for someone else's probes -------------------
+# usdt_runs: how often this daemon's USDT program ran (kernel.bpf_stats_enabled);
+# the program is found among the daemon's descriptors (other builds' have the same name)
+usdt_runs()
+{
+	local f id
+	for f in /proc/"$D"/fdinfo/*; do
+		id=$(awk '$1 == "prog_id:" { print $2 }' "$f" 2>/dev/null)
+		[ -n "$id" ] || continue
+		bpftool prog show id "$id" -j 2>/dev/null |
+			jq -r 'select(.name == "ktr_usdt_record") | .run_cnt // 0'
+	done | head -n 1
+}
+if sysctl -q -w kernel.bpf_stats_enabled=1 2>/dev/null && command -v jq >/dev/null; then
+	R0=$(usdt_runs)
+	bg twin "$UBIN/uev_loop" 3000 # nobody traces it
+	TWIN=$BGPID
+	wait_line "$TMP/twin.pout" '^pid ' 10
+	plain loop -t u -f "$UDIR/loop.ktr" "$UBIN/uev_loop" 1000
+	R1=$(usdt_runs)
+	wait_exit "$TWIN" 30
+	HITS=$(awk '$1 == "hits" { print $2 }' "$TMP/loop.out")
+	TWIN_HITS=$(awk '$1 == "hits" { print $2 }' "$TMP/twin.pout")
+	RUNS=$((${R1:-0} - ${R0:-0}))
+	check untrap_traced_exit_0 t_krc 0 loop
+	check untrap_twin_fired t_num "${TWIN_HITS:-0}" -gt 100000
+	# the traced copy's probes ran the program once each...
+	check untrap_traced_probes_ran t_num "$RUNS" -ge "${HITS:-1}"
+	# ...and the untraced copy's, firing all the while, not once
+	check untrap_twin_never_trapped t_num "$RUNS" -le $((${HITS:-0} + 1000))
+else
+	skip untrap "kernel.bpf_stats_enabled or jq missing"
+fi
+e2e_done
