@@ -119,8 +119,8 @@ static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 	}
 }
 
-/* CAP_BPF (39) and CAP_PERFMON (38) in our effective set? */
-static bool loader__has_caps(void)
+/* Capability cap in our effective set? */
+static bool loader__has_cap(int cap)
 {
 	unsigned long long eff = 0;
 	char line[128];
@@ -132,7 +132,26 @@ static bool loader__has_caps(void)
 		if (sscanf(line, "CapEff: %llx", &eff) == 1)
 			break;
 	fclose(f);
-	return (eff & (3ULL << 38)) == (3ULL << 38);
+	return (eff >> cap) & 1;
+}
+
+/* CAP_BPF (39) and CAP_PERFMON (38)? */
+static bool loader__has_caps(void)
+{
+	return loader__has_cap(39) && loader__has_cap(38);
+}
+
+static int loader__perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
 }
 
 static const char *loader__why(int err)
@@ -224,7 +243,22 @@ static enum ktr_usdt_mode loader__usdt_mode(void)
 			 "the kernel has no bpf_loop or attach cookies for uprobes (Linux 5.17)");
 		return KTR_USDT_NONE;
 	}
-	return loader__has_uprobe_multi() ? KTR_USDT_MULTI : KTR_USDT_PERF_EVENT;
+	if (loader__has_uprobe_multi())
+		return KTR_USDT_MULTI;
+	/*
+	 * perf-event uprobes: CAP_PERFMON opens them, but Debian's and
+	 * Ubuntu's kernels (perf_event_paranoid 3, their default) want
+	 * CAP_SYS_ADMIN for any perf event: a user's own daemon has not.
+	 */
+	if (!loader__has_cap(21 /* CAP_SYS_ADMIN */) && loader__perf_paranoid() > 2) {
+		snprintf(loader_usdt_why, sizeof(loader_usdt_why),
+			 "no uprobe_multi links with a process filter (Linux 6.10), and perf-event "
+			 "uprobes need "
+			 "CAP_SYS_ADMIN with kernel.perf_event_paranoid %d",
+			 loader__perf_paranoid());
+		return KTR_USDT_NONE;
+	}
+	return KTR_USDT_PERF_EVENT;
 }
 
 enum ktr_usdt_mode ktr_loader__usdt_mode(void)

