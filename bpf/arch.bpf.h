@@ -39,6 +39,9 @@
 
 typedef struct pt_regs arch_probe_ctx_t;
 
+/* Where user space ends (4-level paging: 47 bits; 5-level only on request). */
+#define ARCH_USER_ADDR_END 0x0000800000000000ULL
+
 static __always_inline long arch__syscall_nr(struct pt_regs *regs)
 {
 	return regs->orig_ax;
@@ -90,6 +93,12 @@ static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 #define ARCH_SV_COMPAT KTR_SV_LINUX_I386
 
 typedef struct user_pt_regs arch_probe_ctx_t;
+
+/*
+ * Where user space ends (48-bit addresses: PIE programs load at
+ * 0xaaaa..., stacks below 0x1000000000000; 52 bits only on request).
+ */
+#define ARCH_USER_ADDR_END 0x0001000000000000ULL
 
 static __always_inline long arch__syscall_nr(struct pt_regs *regs)
 {

@@ -114,7 +114,7 @@ static __always_inline bool ustr__is_text(const char *str, __u32 off, __u32 n)
 /* A user-space address a string could be at (not NULL, not the kernel's half). */
 static __always_inline bool uarg__is_pointer(__u64 v)
 {
-	return v >= 4096 && v < 0x0000800000000000ULL;
+	return v >= 4096 && v < ARCH_USER_ADDR_END;
 }
 
 static __always_inline void urec__header(struct ktr_user_rec *u, int kind)
