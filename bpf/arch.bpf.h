@@ -14,6 +14,14 @@
  *     sys_enter and kept for sys_exit in task storage (ARCH_KEEP_ARGS).
  *     32-bit (AArch32) compat syscalls are not decoded (x86-only): they
  *     are recorded as native numbers.
+ *
+ * arch_probe_ctx_t is a uprobe program's context as the verifier names it
+ * (the kernel's bpf_user_pt_regs_t: struct pt_regs on x86, struct
+ * user_pt_regs on arm64).  A global function's argument is checked by its
+ * BTF type, and only that name (a typedef resolved) makes it the context:
+ * another pointer is memory of its struct's size, and the context passed
+ * for it is refused ("invalid bpf_context access", arm64's struct pt_regs
+ * being larger than the context).
  */
 #ifndef KTRACEB_ARCH_BPF_H
 #define KTRACEB_ARCH_BPF_H
@@ -28,6 +36,11 @@
 #define ARCH_KEEP_ARGS	   0
 #define ARCH_SV_NATIVE	   KTR_SV_LINUX_AMD64 /* PROCCTOR sv_flags, as FreeBSD's */
 #define ARCH_SV_COMPAT	   KTR_SV_LINUX_I386
+
+typedef struct pt_regs arch_probe_ctx_t;
+
+/* Where user space ends (4-level paging: 47 bits; 5-level only on request). */
+#define ARCH_USER_ADDR_END 0x0000800000000000ULL
 
 static __always_inline long arch__syscall_nr(struct pt_regs *regs)
 {
@@ -78,6 +91,14 @@ static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 /* FreeBSD's sv_flags of a 64-bit Linux process; the machine is in the INFO record */
 #define ARCH_SV_NATIVE KTR_SV_LINUX_AMD64
 #define ARCH_SV_COMPAT KTR_SV_LINUX_I386
+
+typedef struct user_pt_regs arch_probe_ctx_t;
+
+/*
+ * Where user space ends (48-bit addresses: PIE programs load at
+ * 0xaaaa..., stacks below 0x1000000000000; 52 bits only on request).
+ */
+#define ARCH_USER_ADDR_END 0x0001000000000000ULL
 
 static __always_inline long arch__syscall_nr(struct pt_regs *regs)
 {

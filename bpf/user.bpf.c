@@ -14,6 +14,7 @@
  * and every other probe as a struct ktr_user_rec with its strings.
  */
 #include "ktraceb.bpf.h"
+#include "arch.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -39,14 +40,14 @@ static __always_inline __u64 uarg__size(__u64 n)
 }
 
 /* One USDT argument, located as the site's note says. */
-static __always_inline __u64 uarg__fetch(struct pt_regs *ctx, const struct ktr_usdt_arg *a)
+static __always_inline __u64 uarg__fetch(arch_probe_ctx_t *ctx, const struct ktr_usdt_arg *a)
 {
 	__u32 size = a->size & 0xf, shift;
 	__u64 v = 0, reg = 0;
 
 	if (a->kind == KTR_UARG_CONST)
 		return a->val_off;
-	if (a->reg_off > sizeof(struct pt_regs) - sizeof(__u64))
+	if (a->reg_off > sizeof(*ctx) - sizeof(__u64))
 		return 0;
 	bpf_probe_read_kernel(&reg, sizeof(reg), (void *)ctx + a->reg_off);
 	if (a->kind == KTR_UARG_REG)
@@ -113,7 +114,7 @@ static __always_inline bool ustr__is_text(const char *str, __u32 off, __u32 n)
 /* A user-space address a string could be at (not NULL, not the kernel's half). */
 static __always_inline bool uarg__is_pointer(__u64 v)
 {
-	return v >= 4096 && v < 0x0000800000000000ULL;
+	return v >= 4096 && v < ARCH_USER_ADDR_END;
 }
 
 static __always_inline void urec__header(struct ktr_user_rec *u, int kind)
@@ -130,7 +131,7 @@ static __always_inline void urec__header(struct ktr_user_rec *u, int kind)
 }
 
 /* ktraceb:utrace(addr, len): the bytes, as BSD's utrace(2) records them. */
-__noinline int usdt__utrace(struct pt_regs *ctx, struct ktr_proc_state *ps,
+__noinline int usdt__utrace(arch_probe_ctx_t *ctx, struct ktr_proc_state *ps,
 			    const struct ktr_usdt_site *site)
 {
 	struct ktr_sample *s;
@@ -158,7 +159,7 @@ __noinline int usdt__utrace(struct pt_regs *ctx, struct ktr_proc_state *ps,
 }
 
 /* ktraceb:span_enter(subsys, name, kv, depth) and span_exit(..., err). */
-__noinline int usdt__span(struct pt_regs *ctx, struct ktr_proc_state *ps,
+__noinline int usdt__span(arch_probe_ctx_t *ctx, struct ktr_proc_state *ps,
 			  const struct ktr_usdt_site *site)
 {
 	struct ktr_sample *s = rec__scratch();
@@ -193,7 +194,7 @@ __noinline int usdt__span(struct pt_regs *ctx, struct ktr_proc_state *ps,
 
 /* What the per-argument step of a PROBE record (bpf_loop) works on. */
 struct probe_walk {
-	struct pt_regs *regs;
+	arch_probe_ctx_t *regs;
 	const struct ktr_usdt_site *site;
 	struct ktr_user_rec *u;
 	__u64 *args;
@@ -225,7 +226,7 @@ static long probe__arg(__u32 i, struct probe_walk *w)
 }
 
 /* Any other probe: its arguments, and the strings those that point to text hold. */
-__noinline int usdt__probe(struct pt_regs *ctx, struct ktr_proc_state *ps,
+__noinline int usdt__probe(arch_probe_ctx_t *ctx, struct ktr_proc_state *ps,
 			   const struct ktr_usdt_site *site)
 {
 	struct ktr_sample *s = rec__scratch();
@@ -263,7 +264,7 @@ __noinline int usdt__probe(struct pt_regs *ctx, struct ktr_proc_state *ps,
  * this program costs (the daemon's start).
  */
 SEC("uprobe")
-int ktr_usdt_record(struct pt_regs *ctx)
+int ktr_usdt_record(arch_probe_ctx_t *ctx)
 {
 	struct ktr_proc_state *ps = proc__lookup();
 	struct ktr_usdt_site *site;

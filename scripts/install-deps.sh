@@ -8,23 +8,31 @@
 # and does not need it, but perf trace and bpftool do; failure is ignored).
 # Run as root, or with sudo available.
 #
-#   scripts/install-deps.sh [--cross]
+#   scripts/install-deps.sh [--cross] [--vm]
 #
 # --cross also installs what `make ARCH=arm64` cross-compiles with (Debian's
 # aarch64 gcc and the arm64 -dev packages, adding the arm64 architecture to
 # dpkg) and qemu-user, which runs the arm64 kdump in tests (t_arm64.sh).
+# --vm installs what the kernel matrix (tests/vm/run.sh) boots its guests
+# with: qemu for x86_64 and arm64 (software emulation; no KVM needed) and a
+# static busybox for the x86_64 guest's init.  The arm64 guest's busybox is
+# downloaded by the matrix itself, and it runs the tracer --cross builds
+# with the arm64 libraries --cross installs: use both for it.
 
 set -eu
 
 CROSS=
-case ${1:-} in
---cross) CROSS=1 ;;
-"") ;;
-*)
-	echo "usage: install-deps.sh [--cross]" >&2
-	exit 2
-	;;
-esac
+VM=
+for arg in "$@"; do
+	case $arg in
+	--cross) CROSS=1 ;;
+	--vm) VM=1 ;;
+	*)
+		echo "usage: install-deps.sh [--cross] [--vm]" >&2
+		exit 2
+		;;
+	esac
+done
 
 PKGS="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
 linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
@@ -53,7 +61,7 @@ else
 fi
 
 CROSS_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64
-zlib1g-dev:arm64 qemu-user"
+zlib1g-dev:arm64 systemtap-sdt-dev:arm64 qemu-user"
 if [ -n "$CROSS" ] && command -v dpkg-query >/dev/null 2>&1; then
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		$SUDO dpkg --add-architecture arm64
@@ -63,6 +71,13 @@ if [ -n "$CROSS" ] && command -v dpkg-query >/dev/null 2>&1; then
 			installed "$p" || missing="$missing $p"
 		done
 	fi
+fi
+
+VM_PKGS="qemu-system-x86 qemu-system-arm busybox-static xz-utils binutils"
+if [ -n "$VM" ] && command -v dpkg-query >/dev/null 2>&1; then
+	for p in $VM_PKGS; do
+		installed "$p" || missing="$missing $p"
+	done
 fi
 
 if [ -n "$missing" ]; then

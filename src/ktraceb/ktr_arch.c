@@ -22,7 +22,7 @@ const struct ktr_arch ktr_arch_host = {
 	.compat = NULL, /* AArch32: not decoded */
 	.ncompat = NULL,
 	.struct_captures = false,
-	.usdt_args = false,
+	.usdt_args = true,
 };
 #else
 #error "ktraceb: no arch table for this machine (src/ktr_arch.c: x86_64, aarch64)"

@@ -19,9 +19,9 @@ struct ktr_arch {
 	const unsigned int *nnative;
 	const struct ktr_sysent *compat; /* NULL: 32-bit syscalls not decoded */
 	const unsigned int *ncompat;
-	/* x86_64-only: the STRUCT capture layouts (ktr_captures.c) and USDT
-	 * operand registers (ktr_usdt_elf.c) */
+	/* x86_64-only: the STRUCT capture layouts (ktr_captures.c) */
 	bool struct_captures;
+	/* the USDT operands' registers are known (ktr_usdt_elf.c: x86_64, arm64) */
 	bool usdt_args;
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
+#include <ctype.h>
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -13,13 +14,13 @@
 
 #define NT_STAPSDT 3 /* sys/sdt.h: _SDT_NOTE_TYPE */
 
+#if defined(__x86_64__)
 /* Registers as operands name them, and where pt_regs keeps each. */
 struct reg_name {
 	const char *names[4]; /* 64, 32, 16, 8-bit names */
 	unsigned short off;
 };
 
-#if defined(__x86_64__)
 static const struct reg_name regs_host[] = {
 	{ { "rax", "eax", "ax", "al" }, offsetof(struct pt_regs, rax) },
 	{ { "rbx", "ebx", "bx", "bl" }, offsetof(struct pt_regs, rbx) },
@@ -38,13 +39,6 @@ static const struct reg_name regs_host[] = {
 	{ { "r14", "r14d", "r14w", "r14b" }, offsetof(struct pt_regs, r14) },
 	{ { "r15", "r15d", "r15w", "r15b" }, offsetof(struct pt_regs, r15) },
 };
-#else
-/*
- * x86_64-only (ktr_arch.h, usdt_args): elsewhere no register operand is
- * understood, so a probe keeps only its arguments before the first one.
- */
-static const struct reg_name regs_host[] = { { { "-", "-", "-", "-" }, 0 } };
-#endif
 
 static int reg__offset(const char *name)
 {
@@ -54,13 +48,42 @@ static int reg__offset(const char *name)
 				return regs_host[i].off;
 	return -1;
 }
+#elif defined(__aarch64__)
+/* x0 to x30 (w0 to w30 their low halves) and sp, where user_pt_regs keeps them. */
+static int reg__offset(const char *name)
+{
+	unsigned int n;
+	int end = 0;
 
-/* One operand, "SIZE@OPERAND"; 0 or -EINVAL. */
+	if (strcmp(name, "sp") == 0)
+		return offsetof(struct user_pt_regs, sp);
+	if ((name[0] == 'x' || name[0] == 'w') && isdigit((unsigned char)name[1]) &&
+	    sscanf(name + 1, "%u%n", &n, &end) == 1 && name[1 + end] == '\0' && n < 31)
+		return offsetof(struct user_pt_regs, regs) + n * sizeof(__u64);
+	return -1;
+}
+#else
+/*
+ * x86_64 and arm64 only (ktr_arch.h, usdt_args): elsewhere no register
+ * operand is understood, so a probe keeps only its arguments before the
+ * first one.
+ */
+static int reg__offset(const char *name)
+{
+	return -1;
+}
+#endif
+
+/*
+ * One operand, "SIZE@OPERAND"; 0 or -EINVAL.  The assembler's syntax:
+ * x86_64's "$7", "%rdi", "-16(%rbp)", "(%rax)"; arm64's "7", "x19",
+ * "[sp,16]" (squeezed), "[x0]".
+ */
 static int arg__parse(const char *tok, struct ktr_usdt_arg *a)
 {
 	char reg[16];
 	long long off;
-	int size, n = 0, r;
+	int size, n = 0, end = 0, r;
 
 	memset(a, 0, sizeof(*a));
 	if (sscanf(tok, "%d@%n", &size, &n) != 1 || n == 0)
@@ -73,15 +96,21 @@ static int arg__parse(const char *tok, struct ktr_usdt_arg *a)
 		return -EINVAL;
 	a->size = size;
 	tok += n;
-	if (sscanf(tok, "$%lli", &off) == 1) {
+	if (sscanf(tok, "$%lli", &off) == 1 ||
+	    ((isdigit((unsigned char)*tok) || *tok == '-') &&
+	     sscanf(tok, "%lli%n", &off, &end) == 1 && tok[end] == '\0')) {
 		a->kind = KTR_UARG_CONST;
 		a->val_off = off;
 		return 0;
 	}
-	if (sscanf(tok, "%%%15[a-z0-9]", reg) == 1 && tok[strlen(reg) + 1] == '\0') {
+	if ((sscanf(tok, "%%%15[a-z0-9]", reg) == 1 && tok[strlen(reg) + 1] == '\0') ||
+	    (sscanf(tok, "%15[a-z0-9]%n", reg, &end) == 1 && tok[end] == '\0')) {
 		a->kind = KTR_UARG_REG;
 	} else if (sscanf(tok, "%lli(%%%15[a-z0-9])", &off, reg) == 2 ||
-		   (off = 0, sscanf(tok, "(%%%15[a-z0-9])", reg) == 1)) {
+		   (off = 0, sscanf(tok, "(%%%15[a-z0-9])", reg) == 1) ||
+		   (sscanf(tok, "[%15[a-z0-9],%lli]%n", reg, &off, &end) == 2 &&
+		    tok[end] == '\0') ||
+		   (off = 0, sscanf(tok, "[%15[a-z0-9]]%n", reg, &end) == 1 && tok[end] == '\0')) {
 		a->kind = KTR_UARG_REG_DEREF;
 		a->val_off = off;
 	} else {
@@ -94,11 +123,31 @@ static int arg__parse(const char *tok, struct ktr_usdt_arg *a)
 	return 0;
 }
 
-int ktr_usdt_elf__args(const char *spec, struct ktr_usdt_arg *args, int max)
+/* The operands, without the spaces inside arm64's brackets ("8@[sp, 16]"). */
+static void spec__squeeze(const char *spec, char *out, size_t size)
 {
-	char tok[64];
+	size_t n = 0;
+	int depth = 0;
+
+	for (; *spec && n + 1 < size; spec++) {
+		if (*spec == '[')
+			depth++;
+		else if (*spec == ']' && depth)
+			depth--;
+		else if (depth && isspace((unsigned char)*spec))
+			continue;
+		out[n++] = *spec;
+	}
+	out[n] = '\0';
+}
+
+int ktr_usdt_elf__args(const char *note_spec, struct ktr_usdt_arg *args, int max)
+{
+	char tok[64], buf[512];
+	const char *spec = buf;
 	int n = 0, used;
 
+	spec__squeeze(note_spec, buf, sizeof(buf));
 	while (n < max && sscanf(spec, " %63s%n", tok, &used) == 1) {
 		if (arg__parse(tok, &args[n]) < 0)
 			break;

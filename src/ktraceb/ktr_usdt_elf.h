@@ -4,9 +4,9 @@
  * The USDT probes of an ELF file: its .note.stapsdt notes (the SystemTap
  * SDT format, which sys/sdt.h writes), with each probe's place and its
  * semaphore's as file offsets (what a uprobe and its reference counter
- * take) and its arguments located (ktr_usdt_arg).  Only x86_64 operand
- * forms are understood; a probe with an argument in another form keeps
- * the arguments before it.
+ * take) and its arguments located (ktr_usdt_arg).  Only x86_64's and
+ * arm64's operand forms are understood; a probe with an argument in
+ * another form keeps the arguments before it.
  */
 #ifndef KTRACEB_KTR_USDT_ELF_H
 #define KTRACEB_KTR_USDT_ELF_H
@@ -35,8 +35,9 @@ struct ktr_usdt_note {
 int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen);
 
 /*
- * An argument string ("-4@%eax 8@-16(%rbp) 4@$7") into args; returns the
- * arguments understood, from the first, up to max.
+ * An argument string ("-4@%eax 8@-16(%rbp) 4@$7", on arm64 "-4@x0
+ * 8@[sp, 16] 4@7") into args; returns the arguments understood, from the
+ * first, up to max.
  */
 int ktr_usdt_elf__args(const char *spec, struct ktr_usdt_arg *args, int max);
 

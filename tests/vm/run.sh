@@ -9,16 +9,43 @@
 #
 #   O=build tests/vm/run.sh KERNEL [PATTERN ...]
 #   O=build tests/vm/run.sh KERNEL -c COMMAND    (its output, for a look by hand)
+#   tests/vm/run.sh --arch arm64 KERNEL [SECTION ... | -c COMMAND]
 #
 # KERNEL: 6.1 (Debian 12's default kernel), 6.12 (bookworm's 6.12), a
 # package name (linux-image-6.1.0-56-amd64) or a .deb file.  PATTERNs select
 # tests as tests/run.sh does (default: $KTR_VM_TESTS).  The package and the
 # initramfs are kept in $KTR_VM_CACHE (default $O/vm).  Needs qemu-system-x86
 # and busybox-static (scripts/install-deps.sh --vm).
+#
+# --arch arm64 (or KTR_VM_ARCH=arm64) boots Debian's arm64 kernel under
+# qemu-system-aarch64 instead and runs the cross-built tracer there (O
+# defaults to build-arm64: make ARCH=arm64).  This machine's root is shared
+# the same way (its arm64 libraries are there through multiarch), but its
+# shell and tools are x86_64: the guest brings an arm64 static busybox
+# (downloaded, not installed) and runs tests/vm/arm64-smoke.sh with it, not
+# tests/run.sh; SECTIONs select its parts.  Needs qemu-system-arm.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
-O=${O:-build}
+ARCH=${KTR_VM_ARCH:-x86}
+if [ "${1:-}" = --arch ] && [ $# -ge 2 ]; then
+	ARCH=$2
+	shift 2
+fi
+case $ARCH in
+x86 | x86_64 | amd64) ARCH=x86 ;;
+arm64 | aarch64) ARCH=arm64 ;;
+*)
+	echo "vmtest: unknown arch '$ARCH': x86 or arm64" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+	;;
+esac
+if [ $ARCH = arm64 ]; then
+	O=${O:-build-arm64}
+else
+	O=${O:-build}
+fi
 case $O in
 /*) ;;
 *) O=$REPO/$O ;;
@@ -43,40 +70,51 @@ die()
 	exit 1
 }
 
-[ $# -ge 1 ] || die "usage: tests/vm/run.sh KERNEL [PATTERN ...]"
+[ $# -ge 1 ] || die "usage: tests/vm/run.sh [--arch x86|arm64] KERNEL [PATTERN ...]"
 KERNEL=$1
 shift
-[ $# -gt 0 ] || set -- "${DEFAULT[@]}"
+[ $# -gt 0 ] || [ $ARCH = arm64 ] || set -- "${DEFAULT[@]}"
 SHOW='^(PASS|FAIL|SKIP|vmtest): '
-[ "$1" = -c ] && SHOW=.
+[ "${1:-}" = -c ] && SHOW=.
 [ "$(id -u)" -eq 0 ] || die "needs root (the guest shares this machine's root)"
-for t in qemu-system-x86_64 busybox dpkg-deb objcopy; do
+QEMU=qemu-system-x86_64
+[ $ARCH = arm64 ] && QEMU=qemu-system-aarch64
+for t in $QEMU busybox dpkg-deb objcopy; do
 	command -v "$t" >/dev/null || die "$t missing: scripts/install-deps.sh --vm"
 done
-[ -x "$O/ktraceb" ] || die "$O/ktraceb not built: make test first"
+if [ $ARCH = arm64 ]; then
+	. "$REPO/tests/vm/arm64.sh"
+	arm64_check_build
+else
+	[ -x "$O/ktraceb" ] || die "$O/ktraceb not built: make test first"
+fi
 
 # --- the kernel package ---------------------------------------------------
 # 6.1 and 6.12 name what Debian 12 installs: the meta package's dependency.
 case $KERNEL in
 *.deb) deb=$(realpath "$KERNEL") ;;
 *)
+	# the packages of another architecture than dpkg's are asked for as pkg:arch
+	flavour=amd64 pkgarch=
+	[ $ARCH = arm64 ] && flavour=arm64 pkgarch=:arm64
 	case $KERNEL in
-	6.1) meta=linux-image-amd64 ;;
-	6.12) meta=linux-image-6.12-amd64 ;;
+	6.1) meta=linux-image-$flavour ;;
+	6.12) meta=linux-image-6.12-$flavour ;;
 	linux-image-*) meta= ;;
 	*) die "unknown kernel '$KERNEL': 6.1, 6.12, a linux-image-* package or a .deb" ;;
 	esac
 	pkg=$KERNEL
 	if [ -n "$meta" ]; then
-		pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
-		[ -n "$pkg" ] || die "apt-cache knows no $meta (apt-get update?)"
+		pkg=$(apt-cache depends "$meta$pkgarch" 2>/dev/null |
+			awk '/Depends: linux-image-/ { sub(/:.*/, "", $2); print $2; exit }')
+		[ -n "$pkg" ] || die "apt-cache knows no $meta$pkgarch (apt-get update?)"
 	fi
 	mkdir -p "$CACHE/debs"
 	deb=$(ls "$CACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
 	if [ -z "$deb" ]; then
-		echo "vmtest: downloading $pkg" >&2
-		(cd "$CACHE/debs" && apt-get download -q "$pkg" >&2 2>/dev/null) ||
-			die "cannot download $pkg"
+		echo "vmtest: downloading $pkg$pkgarch" >&2
+		(cd "$CACHE/debs" && apt-get download -q "$pkg$pkgarch" >&2 2>/dev/null) ||
+			die "cannot download $pkg$pkgarch"
 		deb=$(ls "$CACHE/debs/${pkg}"_*.deb | head -n 1)
 	fi
 	;;
@@ -112,7 +150,8 @@ add_module()
 	*.xz) xz -dc "$f" >"$modtmp.ko" ;;
 	*) cp "$f" "$modtmp.ko" ;;
 	esac
-	objcopy -O binary -j .modinfo "$modtmp.ko" "$modtmp.info"
+	# elf64-little: this machine's objcopy reads an arm64 module too
+	objcopy -I elf64-little -O binary -j .modinfo "$modtmp.ko" "$modtmp.info"
 	deps=$(tr '\0' '\n' <"$modtmp.info" | sed -n 's/^depends=//p' | tr ',' ' ')
 	for d in $deps; do
 		add_module "$d"
@@ -125,12 +164,15 @@ done
 rm -f "$modtmp" "$modtmp.ko" "$modtmp.info"
 
 initrd=$kdir/initrd.img
-stamp=$({ cat "$REPO/tests/vm/init" "$REPO/tests/vm/run.sh"; printf '%s\n' "${order[@]}"; } | sha1sum | cut -c1-12)
+BUSYBOX=$(command -v busybox)
+[ $ARCH = arm64 ] && arm64_busybox # sets BUSYBOX
+stamp=$({ cat "$REPO/tests/vm/init" "$REPO/tests/vm/run.sh" "$BUSYBOX"; printf '%s\n' "${order[@]}"; } |
+	sha1sum | cut -c1-12)
 if [ ! -f "$initrd" ] || [ "$(cat "$kdir/.initrd-stamp" 2>/dev/null)" != "$stamp" ]; then
 	root=$kdir/initrd
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,dev,proc,sys,mod}
-	cp "$(command -v busybox)" "$root/bin/busybox"
+	cp "$BUSYBOX" "$root/bin/busybox"
 	cp "$REPO/tests/vm/init" "$root/init"
 	: >"$root/modules.order"
 	for f in "${order[@]}"; do
@@ -152,19 +194,27 @@ cmdroot=$(mktemp -d)
 trap 'rm -rf "$cmdroot"' EXIT
 # the guest's whole console, the tests' diagnostics included, for a look after
 log=$CACHE/console-$(basename "$kdir").log
-printf '%q ' "$REPO/tests/vm/guest.sh" "$REPO" "$O" "$TIMEOUT" "$@" >"$cmdroot/guest.cmd"
+if [ $ARCH = arm64 ]; then
+	arm64_guest_cmd "$@" >"$cmdroot/guest.cmd"
+	: >"$cmdroot/guest.busybox"
+else
+	printf '%q ' "$REPO/tests/vm/guest.sh" "$REPO" "$O" "$TIMEOUT" "$@" >"$cmdroot/guest.cmd"
+fi
 echo >>"$cmdroot/guest.cmd"
-(cd "$cmdroot" && echo guest.cmd | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$cmdroot/cmd.img")
+(cd "$cmdroot" && ls guest.* | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$cmdroot/cmd.img")
 cat "$initrd" "$cmdroot/cmd.img" >"$cmdroot/initrd.img"
 
+MACHINE=(-machine q35 -cpu max)
+CONSOLE=ttyS0
+[ $ARCH = arm64 ] && arm64_machine
 echo "vmtest: booting $(basename "$vmlinuz") under qemu (no KVM: emulated)" >&2
 start=$(date +%s)
 set +e
-timeout -k 10 "${KTR_VM_WALL:-3600}" qemu-system-x86_64 \
-	-machine q35 -cpu max -smp "$CPUS" -m "$MEM" -accel tcg,thread=multi \
+timeout -k 10 "${KTR_VM_WALL:-3600}" $QEMU \
+	"${MACHINE[@]}" -smp "$CPUS" -m "$MEM" -accel tcg,thread=multi \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$vmlinuz" -initrd "$cmdroot/initrd.img" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init" \
+	-append "console=$CONSOLE panic=-1 quiet loglevel=3 rdinit=/init" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | grep --line-buffered -E "$SHOW"
 set -e
