@@ -5,6 +5,7 @@
 # makes goes under $(O); nothing is written into the source tree.
 #   make            build $(O)/ktraceb and $(O)/kdump
 #   make test       build, then run tests/run.sh (needs root for the BPF tests)
+#   make vmtest     KERNEL=6.1|6.12 [ARCH=arm64]: the tests on that kernel under qemu
 #   make demo       build, trace a small command and print its kdump output
 #   make install    PREFIX=/usr/local DESTDIR= [SETCAP=1: ktraceb gets CAP_BPF and
 #                   CAP_PERFMON as file capabilities, so users trace their own processes]
@@ -87,7 +88,7 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 	$(patsubst tests/progs/%.cc,$(O)/tests/progs/%,$(wildcard tests/progs/*.cc))
 CXX ?= g++
 
-.PHONY: all test demo check bench install clean format format-check
+.PHONY: all test test-build vmtest demo check bench install clean format format-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -240,13 +241,28 @@ CHECK_BINS := $(O)/kdump $(TEST_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BIN
 check: $(CHECK_BINS)
 	$(Q)O=$(O) KTR_TIER=check tests/run.sh
 
-test: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS)
+test-build: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS)
+
+test: test-build
 	$(Q)O=$(O) tests/run.sh
+
+# make vmtest KERNEL=6.1|6.12|linux-image-...: the end-to-end tests on that
+# Debian kernel, booted under qemu (tests/vm/run.sh); with ARCH=arm64 the
+# cross-built tracer on Debian's arm64 kernel (tests/vm/arm64-smoke.sh).
+KERNEL ?= 6.1
+ifeq ($(ARCH),arm64)
+VM_BUILD := all $(addprefix $(O)/tests/progs/,forkexec fac_sig tp_events uev_sdt)
+else
+VM_BUILD := test-build
+endif
+vmtest: $(VM_BUILD)
+	$(Q)O=$(O) tests/vm/run.sh --arch $(ARCH) $(KERNEL)
 
 demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
-BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o
+BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o \
+	$(O)/bench/throw_loop
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
@@ -260,6 +276,11 @@ $(O)/bench/workloads: bench/workloads.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
+
+$(O)/bench/throw_loop: bench/throw_loop.cc
+	@mkdir -p $(@D)
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) $(CFLAGS) $(WARNFLAGS) $< -o $@
 
 $(O)/bench/empty_tp: bench/empty_tp.c
 	@mkdir -p $(@D)

@@ -25,7 +25,8 @@
 # After the table: the tax an untraced process pays while ktraceb traces
 # others, right after the last trace ended, and with two empty programs on
 # the same tracepoints (what the kernel charges, bench/empty_tp); the cost of a span
-# (bench/spans), the flight recorder
+# (bench/spans), the USDT tax (an untraced C++ exception loop while another
+# copy of it is traced with -t u: libstdc++'s probes), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
 # kept of recorded, records per second, lost), the BPF programs' own run
 # time per run (bpf_stats; full, compact and empty programs), kdump on a
@@ -293,6 +294,41 @@ if [ -x "$EMPTY" ]; then
 	wait "$EMPTY_PID" 2>/dev/null
 fi
 
+# --- the USDT tax: an untraced C++ exception loop while another copy is traced ---
+# bench/throw_loop throws and catches for THROW_MS; libstdc++'s throw and
+# catch probes have no semaphore.  The untraced loop runs on CPU 1; on CPU
+# 0 runs a second copy of it with the daemon: untraced (the load the other
+# CPU puts on caches and memory), then under ktraceb -t u (its probes
+# attached for that copy only).  Rounds interleave the two; the untraced
+# loop's rate should not move.
+THROW=$O/bench/throw_loop
+THROW_MS=${BENCH_THROW_MS:-1000}
+USDT_ROWS=$TMP/usdt_rows
+: >"$USDT_ROWS"
+if [ -x "$THROW" ] && [ "$(nproc)" -ge 2 ]; then
+	drop_daemon
+	sleep 3600 &
+	KEEPER=$!
+	taskset -c 0 "$KTRACEB" -t c -f "$TMP/keeper.ktr" -p "$KEEPER" 2>/dev/null # the daemon on CPU 0
+	for ((i = 0; i < RUNS; i++)); do
+		taskset -c 0 "$THROW" $((THROW_MS + 500)) >/dev/null &
+		other=$!
+		sleep 0.2
+		alone=$(taskset -c 1 "$THROW" "$THROW_MS" | awk '{ print $2 }')
+		wait "$other"
+		taskset -c 0 "$KTRACEB" -t u -f "$TMP/throw.ktr" "$THROW" $((THROW_MS + 500)) \
+			>"$TMP/throw_traced.out" 2>"$TMP/throw_traced.err" &
+		other=$!
+		sleep 0.2 # the traced copy runs once its probes are attached
+		during=$(taskset -c 1 "$THROW" "$THROW_MS" | awk '{ print $2 }')
+		wait "$other"
+		traced=$(awk '{ print $2 }' "$TMP/throw_traced.out")
+		probes=$("$KDUMP" -t u -f "$TMP/throw.ktr" | grep -c 'libstdcxx:')
+		printf '%s\t%s\t%s\t%s\n' "$alone" "$during" "$traced" "$probes" >>"$USDT_ROWS"
+	done
+	drop_daemon
+fi
+
 # --- the flight recorder: getppid storms into a 64 MiB ring, full and compact ----
 # crasher segv N: N getppid calls, then a crash, which writes the ring.
 # Two times: the whole run (ktraceb returns once the dump is written) and
@@ -467,6 +503,19 @@ if [ -s "$TAX_ROWS" ]; then
 			"while another process is traced" : $1 == "empty" ? \
 			"empty programs there (kernel floor)" : "0.1 s after the last trace ended"
 		  printf "  %-34s %7.3f s  %5.2fx\n", what, $2, (base > 0 ? $2 / base : 0) }' "$TAX_ROWS"
+	echo
+fi
+if [ -s "$USDT_ROWS" ]; then
+	echo "USDT tax: an untraced C++ exception loop (bench/throw_loop, ${THROW_MS} ms, CPU 1) while a"
+	echo "copy of it runs on CPU 0, untraced, then under ktraceb -t u; median of $RUNS interleaved rounds"
+	awk -F'\t' '{ print $1 }' "$USDT_ROWS" | median >"$TMP/usdt_alone"
+	awk -F'\t' '{ print $2 }' "$USDT_ROWS" | median >"$TMP/usdt_during"
+	awk -v a="$(cat "$TMP/usdt_alone")" -v d="$(cat "$TMP/usdt_during")" 'BEGIN {
+		printf "  untraced loop, the copy untraced    %10d throws\n", a
+		printf "  untraced loop, the copy traced      %10d throws  %5.2fx its time\n", d,
+			(d > 0 ? a / d : 0) }'
+	awk -F'\t' 'END { printf "  the traced copy (last round)        %10d throws, %d libstdcxx probes recorded\n", $3, $4 }' \
+		"$USDT_ROWS"
 	echo
 fi
 if [ -s "$REC_ROWS" ]; then

@@ -87,6 +87,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
+	prog__refuse_for_tests(KTR_REFUSE_CSW);
 	csw__emit(prev, 1, preempt, prev_state);
 	csw__emit(next, 0, false, 0);
 	return 0;

@@ -93,6 +93,14 @@ extern const volatile __u32 ktr_ncpus;
 extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
 extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
 extern const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS];
+extern const volatile __u32 ktr_refuse_prog;
+
+/* The tests' fault injection (bpf_shared.h, KTR_REFUSE_*): dead code unless asked. */
+static __always_inline void prog__refuse_for_tests(__u32 which)
+{
+	if (ktr_refuse_prog == which)
+		asm volatile("r0 = *(u64 *)(r10 + 8)" ::: "r0");
+}
 
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
 extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];

@@ -27,6 +27,7 @@ const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS] = {};
 const volatile __u64 ktr_wakeup_bytes = 1 << 22;
 /* possible CPUs: a loop over them is as long for the verifier as here */
 const volatile __u32 ktr_ncpus = KTR_FLIGHT_MAX_CPUS;
+const volatile __u32 ktr_refuse_prog = 0; /* bpf_shared.h, KTR_REFUSE_* */
 const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS] = {};
 const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES] = {};
 const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS] = {}; /* its captures' when, or'ed */

@@ -345,6 +345,7 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 	struct syscall_args args;
 	int compat;
 
+	prog__refuse_for_tests(KTR_REFUSE_SYS_ENTER);
 	if (!ps)
 		return 0;
 	compat = arch__in_compat_syscall(task);

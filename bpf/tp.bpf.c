@@ -159,6 +159,7 @@ int ktr_tp_record(void *ctx)
 	bool for_proc, for_sys;
 	__u32 n;
 
+	prog__refuse_for_tests(KTR_REFUSE_TP);
 	if (!ev)
 		return 0;
 	for_proc = tp__records(ps, id);

@@ -270,6 +270,7 @@ int ktr_usdt_record(arch_probe_ctx_t *ctx)
 	struct ktr_usdt_site *site;
 	__u32 id;
 
+	prog__refuse_for_tests(KTR_REFUSE_USDT);
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_USER))
 		return 0;
 	id = bpf_get_attach_cookie(ctx);

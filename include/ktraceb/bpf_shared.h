@@ -318,4 +318,17 @@ struct ktr_flight_compact {
 /* A recorder froze (route: the recording's): the daemon writes it. */
 #define KTR_NOTE_FLIGHT 4
 
+/*
+ * Fault injection for the tests (tests/e2e/t_kernel.sh): the loader sets
+ * ktr_refuse_prog (.rodata) from KTRACEB_REFUSE_PROG=NAME, and the program
+ * so named reads past its stack, which every verifier refuses in its own
+ * words; what a kernel refusing that program looks like to a user is then
+ * tested on any kernel.  Unset (0), the verifier drops the check as dead
+ * code: it costs nothing.
+ */
+#define KTR_REFUSE_CSW		1	/* ktr_csw_switch */
+#define KTR_REFUSE_TP		2	/* ktr_tp_record */
+#define KTR_REFUSE_USDT		3	/* ktr_usdt_record */
+#define KTR_REFUSE_SYS_ENTER	4	/* ktr_syscall_enter */
+
 #endif /* KTRACEB_BPF_SHARED_H */

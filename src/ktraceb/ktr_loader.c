@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -44,7 +45,7 @@ static void refusal__from_log(const char *log)
 		if (n && strncmp(p, "processed ", 10) != 0 &&
 		    strncmp(p, "verification time", 17) != 0 &&
 		    strncmp(p, "stack depth", 11) != 0 && strncmp(p, "-- BEGIN", 8) != 0 &&
-		    strncmp(p, "libbpf: ", 8) != 0 && strstr(p, "PROG LOAD LOG") == NULL)
+		    strncmp(p, "libbpf: ", 8) != 0 && !memmem(p, n, "PROG LOAD LOG", 13))
 			line = p;
 		p += n + 1;
 	}
@@ -524,6 +525,23 @@ int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
 	return 0;
 }
 
+/* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
+static __u32 loader__refuse_for_tests(void)
+{
+	static const char *const names[] = {
+		[KTR_REFUSE_CSW] = "ktr_csw_switch",
+		[KTR_REFUSE_TP] = "ktr_tp_record",
+		[KTR_REFUSE_USDT] = "ktr_usdt_record",
+		[KTR_REFUSE_SYS_ENTER] = "ktr_syscall_enter",
+	};
+	const char *name = getenv("KTRACEB_REFUSE_PROG");
+
+	for (__u32 i = 1; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return 0;
+}
+
 struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
 {
 	struct ktraceb_bpf *skel;
@@ -562,6 +580,7 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
+	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
 	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
 		skel->rodata->ktr_ncpus = ncpus;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,

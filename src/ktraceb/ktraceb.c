@@ -591,7 +591,7 @@ static int run_attach(const struct options *o)
 		discard_tracefile(o, fd);
 	close(fd);
 	if (err || !rep.count)
-		return 1;
+		return err == EOPNOTSUPP ? EX_UNAVAILABLE : 1;
 	if (!o->pid)
 		return 0; /* -S alone: the machine, no process */
 	/* a process another daemon traced for us moves here: clear it there */
@@ -684,7 +684,8 @@ static int run_command(const struct options *o)
 		waitpid(child, NULL, 0);
 		if (!rep.msg[0]) /* the daemon said why already */
 			warnx("cannot trace %s", o->command[0]);
-		return 1;
+		/* no daemon could load the programs, or none of what was asked works here */
+		return error == EOPNOTSUPP ? EX_UNAVAILABLE : 1;
 	}
 	if (write(gate, "x", 1) != 1)
 		err(EX_OSERR, "cannot start %s", o->command[0]);

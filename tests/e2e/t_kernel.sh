@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# What a user sees on a kernel that lacks something (issue 21): the kernel
+# refusing a program is made real here on any kernel, with the loader's
+# fault injection (KTRACEB_REFUSE_PROG=NAME: that program exits with R0
+# unset, which every verifier refuses in its own words).
+#  - a program only one facility needs (-t w's, -e's, -t u's): that facility
+#    alone is refused, in one line naming the program and the verifier's
+#    reason, and the rest of the trace runs
+#  - a program every trace needs: one line naming it and the reason, exit 69
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+SDT=$PROGS/uev_sdt
+
+# refused P PROG ARGS...: ktraceb with PROG refused, by a daemon of its own
+refused()
+{
+	local p=$1 prog=$2
+	shift 2
+	daemon_gone 20 || echo "    a daemon of this build stays up: the next may not be fresh" >&2
+	KTRACEB_REFUSE_PROG=$prog ktr "$p" "$@"
+}
+
+REASON='the kernel refused the BPF program %s: invalid read from stack.*'
+
+# --- the context-switch program: -t w alone goes --------------------------------
+refused csw ktr_csw_switch -t cw -f "$TMP/csw.ktr" /bin/true
+check csw_runs t_krc 0 csw
+check csw_said_once t_eq "$(grep -c '^ktraceb: -t w: context switches are not recorded on this kernel: ' \
+	"$TMP/csw.err")" 1
+check csw_names_program t_grep "$(printf "$REASON" ktr_csw_switch)\$" "$TMP/csw.err"
+kd csw "$TMP/csw.ktr"
+check csw_rest_recorded t_num "$(qn "$TMP/csw.norm" '$4 == "CALL"')" -gt 5
+check csw_no_switches t_eq "$(qn "$TMP/csw.norm" '$4 == "CSW"')" 0
+
+# --- the tracepoint program: -e alone goes ---------------------------------------
+refused tp ktr_tp_record -t c -e sched:sched_process_exec -f "$TMP/tp.ktr" /bin/true
+check tp_runs t_krc 0 tp
+check tp_said t_grep "^ktraceb: -e: kernel events are not recorded on this kernel: $(printf "$REASON" ktr_tp_record)\$" \
+	"$TMP/tp.err"
+kd tp "$TMP/tp.ktr"
+check tp_rest_recorded t_num "$(qn "$TMP/tp.norm" '$4 == "CALL"')" -gt 5
+
+# --- the USDT program, loaded when a trace first needs it: said then -------------
+if [ -x "$SDT" ]; then
+	refused usdt ktr_usdt_record -t cu -f "$TMP/usdt.ktr" "$SDT" 2
+	check usdt_runs t_krc 0 usdt
+	check usdt_said t_grep "^ktraceb: -t u: USDT probes are not recorded on this kernel: $(printf "$REASON" ktr_usdt_record)\$" \
+		"$TMP/usdt.err"
+	kd usdt "$TMP/usdt.ktr"
+	check usdt_rest_recorded t_num "$(qn "$TMP/usdt.norm" '$4 == "CALL"')" -gt 5
+	check usdt_no_user t_eq "$(qn "$TMP/usdt.norm" '$4 == "USER"')" 0
+	# the next trace of the same daemon is told too, without loading it again
+	ktr usdt2 -t cu -f "$TMP/usdt2.ktr" "$SDT" 1
+	check usdt_next_trace_said t_grep '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
+		"$TMP/usdt2.err"
+fi
+
+# --- a program every trace needs: nothing runs, one line says why ----------------
+refused core ktr_syscall_enter -f "$TMP/core.ktr" /bin/true
+check core_exit_69 t_krc 69 core
+check core_one_line t_lines 1 "$TMP/core.err"
+check core_names_program t_grep "^ktraceb: .*$(printf "$REASON" ktr_syscall_enter)" "$TMP/core.err"
+check core_no_file t_eq "$([ -e "$TMP/core.ktr" ] && echo left || echo none)" none
+e2e_done
