@@ -620,23 +620,34 @@ static void drop_privilege(void)
 		_exit(126);
 }
 
-/* Fork the command, held until its tracing is set up; returns its pid. */
+/*
+ * Fork the command, held until its tracing is set up; returns its pid, or
+ * -1 if it could not drop its privileges.  The daemon checks the child as
+ * it is when the request arrives, so the child says on a pipe that it
+ * looks like the command already (no capability, dumpable) before the
+ * request is sent: a child not yet scheduled still holds this binary's
+ * capabilities, and was refused as a process with capabilities.
+ */
 static pid_t spawn_held(char **command, int *gate_fd)
 {
-	int gate[2];
+	int gate[2], ready[2];
 	pid_t pid;
 	char c;
 
-	if (pipe2(gate, O_CLOEXEC) < 0)
+	if (pipe2(gate, O_CLOEXEC) < 0 || pipe2(ready, O_CLOEXEC) < 0)
 		err(EX_OSERR, "pipe");
 	pid = fork();
 	if (pid < 0)
 		err(EX_OSERR, "fork");
 	if (pid == 0) {
 		close(gate[1]);
+		close(ready[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		drop_privilege();
+		if (write(ready[1], "r", 1) != 1)
+			_exit(127);
+		close(ready[1]);
 		if (read(gate[0], &c, 1) != 1)
 			_exit(127); /* ktraceb gave up before tracing started */
 		execvp(command[0], command);
@@ -644,7 +655,14 @@ static pid_t spawn_held(char **command, int *gate_fd)
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	close(gate[0]);
+	close(ready[1]);
 	*gate_fd = gate[1];
+	if (read(ready[0], &c, 1) != 1) { /* it exited instead */
+		close(gate[1]);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(ready[0]);
 	return pid;
 }
 
@@ -665,6 +683,11 @@ static int run_command(const struct options *o)
 	pid_t child;
 
 	child = spawn_held(o->command, &gate);
+	if (child < 0) {
+		discard_tracefile(o, fd);
+		errx(EX_OSERR, "cannot start %s: cannot drop ktraceb's capabilities",
+		     o->command[0]);
+	}
 	req.op = KTR_OP_SET;
 	req.facs = o->facs;
 	req.pid = child;
