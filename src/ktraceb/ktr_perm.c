@@ -84,7 +84,9 @@ bool ktr_caller__alive(const struct ktr_caller *c)
 {
 	if (c->pid == getpid())
 		return true;
-	return c->pidfd >= 0 && syscall(SYS_pidfd_send_signal, c->pidfd, 0, NULL, 0) == 0;
+	/* EPERM: alive, and not ours to signal (root asking a user's daemon) */
+	return c->pidfd >= 0 &&
+	       (syscall(SYS_pidfd_send_signal, c->pidfd, 0, NULL, 0) == 0 || errno == EPERM);
 }
 
 int ktr_perm__yama_scope(void)
