@@ -267,3 +267,36 @@ int ktr_procs__collect(pid_t pid, bool descend, pid_t **out)
 	*out = v;
 	return n;
 }
+
+int ktr_procs__owners(pid_t pid, bool descend, uid_t **out)
+{
+	int tgid = pid > 0 ? ktr_procs__tgid(pid) : pid, n = 0, nown = 0;
+	pid_t *pids = NULL;
+	uid_t *own;
+
+	*out = NULL;
+	if (pid > 0 && tgid < 0)
+		return 0; /* no such process */
+	n = ktr_procs__collect(tgid, descend, &pids);
+	if (n <= 0)
+		return n;
+	own = calloc(n, sizeof(*own));
+	if (!own) {
+		free(pids);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		struct proc_status st;
+		int j = 0;
+
+		if (status__read(pids[i], &st) < 0)
+			continue; /* gone: nothing of it is traced any more */
+		while (j < nown && own[j] != st.uid[0])
+			j++;
+		if (j == nown)
+			own[nown++] = st.uid[0];
+	}
+	free(pids);
+	*out = own;
+	return nown;
+}

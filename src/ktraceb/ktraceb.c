@@ -31,6 +31,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_client.h"
 #include "ktr_loader.h"
+#include "ktr_others.h"
 #include "ktr_perm.h"
 #include "ktr_proto.h"
 #include "ktr_flight.h"
@@ -423,20 +424,36 @@ static int request(const struct options *o, int sock, struct ktr_request *req, i
 	return rep->error;
 }
 
-/* Send a clear to the other daemons that may hold the caller's traces. */
+/*
+ * A clear goes to the other daemons that may trace what it names too
+ * (ktr_others.h), each told only about its own user's: the owners of the
+ * processes of -c -p/-g (and of a move, after -p), the owner of -c -f's
+ * file, named by its identity (never by the descriptor, which stays with
+ * the daemon that served us); -C names nothing and goes to every one.
+ */
 static void clear_elsewhere(int primary, const struct ktr_request *clear, int fd)
 {
 	struct ktr_request req = *clear;
-	struct ktr_reply *rep = malloc(sizeof(*rep));
-	int socks[32], n = ktr_client__others(primary, socks, 32);
+	uid_t *owners = NULL, file_owner;
+	struct stat st;
+	int n = 0;
 
 	req.magic = KTR_PROTO_MAGIC;
-	for (int i = 0; i < n; i++) {
-		if (rep)
-			ktr_client__request(socks[i], &req, fd, rep);
-		close(socks[i]);
+	if (req.op == KTR_OP_CLEARFILE) {
+		if (fstat(fd, &st) < 0)
+			return;
+		req.op = KTR_OP_CLEARINODE;
+		req.file_dev = st.st_dev;
+		req.file_ino = st.st_ino;
+		file_owner = st.st_uid;
+		ktr_others__ask(primary, &req, &file_owner, 1);
+		return;
 	}
-	free(rep);
+	if (req.op == KTR_OP_CLEAR &&
+	    (n = ktr_procs__owners(req.pid, req.flags & KTR_REQ_DESCEND, &owners)) <= 0)
+		return; /* no such process: no daemon traces it */
+	ktr_others__ask(primary, &req, owners, n);
+	free(owners);
 }
 
 /*
