@@ -143,7 +143,8 @@ $(O)/gen/build_id.h: FORCE | $(O)/gen
 .PHONY: FORCE
 FORCE:
 
-$(O)/src/ktraceb/ktr_client.o $(O)/src/ktraceb/ktr_pin.o: $(O)/gen/build_id.h
+$(O)/src/ktraceb/ktr_client.o $(O)/src/ktraceb/ktr_others.o $(O)/src/ktraceb/ktr_pin.o: \
+	$(O)/gen/build_id.h
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c

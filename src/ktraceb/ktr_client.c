@@ -21,8 +21,7 @@
 #include "ktr_loader.h"
 #include "ktr_proto.h"
 
-#define CONNECT_TRIES	  50
-#define OTHERS_TIMEOUT_MS 2000 /* another user's daemon answers a clear in this time */
+#define CONNECT_TRIES 50
 #define NOT_INIT_PIDNS \
 	"cannot start the ktraceb daemon here: it must run in the initial pid namespace"
 
@@ -35,11 +34,8 @@ static void sock__timeout(int sock, int ms)
 	setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
-/*
- * Connect to name; the peer must be root's, ours, or (root sending a clear
- * to a user's daemon) that user's: a squatter is none of them.
- */
-static int client__try(const char *name, uid_t also, int timeout_ms, const char **why)
+/* Connect to name; the peer must be root's or ours: a squatter is neither. */
+static int client__try(const char *name, int timeout_ms, const char **why)
 {
 	struct sockaddr_un addr;
 	socklen_t alen = ktr_proto__addr(&addr, name), len;
@@ -59,7 +55,7 @@ static int client__try(const char *name, uid_t also, int timeout_ms, const char 
 	}
 	len = sizeof(uc);
 	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0 ||
-	    (uc.uid != 0 && uc.uid != getuid() && uc.uid != also)) {
+	    (uc.uid != 0 && uc.uid != getuid())) {
 		close(sock);
 		*why = "the ktraceb daemon socket is held by another user: refusing to use it";
 		return -EPERM;
@@ -153,7 +149,7 @@ static int client__connect_root(const struct ktr_loader_opts *opts, const char *
 	char lock_path[128];
 	int sock, lock, err;
 
-	sock = client__try(sock_path, 0, KTR_CLIENT_TIMEOUT_MS, why);
+	sock = client__try(sock_path, KTR_CLIENT_TIMEOUT_MS, why);
 	if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
 		return sock;
 	if (!spawn)
@@ -174,10 +170,10 @@ static int client__connect_root(const struct ktr_loader_opts *opts, const char *
 		return -errno;
 	}
 	/* another root ktraceb may have started it while we waited for the lock */
-	sock = client__try(sock_path, 0, KTR_CLIENT_TIMEOUT_MS, why);
+	sock = client__try(sock_path, KTR_CLIENT_TIMEOUT_MS, why);
 	if (sock < 0 && sock != -EPERM && sock != -ETIMEDOUT) {
 		err = client__spawn(opts, sock_path, true);
-		sock = err < 0 ? err : client__try(sock_path, 0, KTR_CLIENT_TIMEOUT_MS, why);
+		sock = err < 0 ? err : client__try(sock_path, KTR_CLIENT_TIMEOUT_MS, why);
 		if (err < 0)
 			*why = "cannot start the ktraceb daemon";
 	}
@@ -196,10 +192,10 @@ int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const ch
 	if (getuid() == 0)
 		return client__connect_root(opts, shared, spawn, why);
 	for (int i = 0; i < CONNECT_TRIES; i++) {
-		sock = client__try(shared, 0, KTR_CLIENT_TIMEOUT_MS, why);
+		sock = client__try(shared, KTR_CLIENT_TIMEOUT_MS, why);
 		if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
 			return sock;
-		sock = client__try(own, 0, KTR_CLIENT_TIMEOUT_MS, why);
+		sock = client__try(own, KTR_CLIENT_TIMEOUT_MS, why);
 		if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
 			return sock;
 		if (!spawn)
@@ -213,62 +209,6 @@ int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const ch
 	}
 	*why = "cannot start the ktraceb daemon";
 	return sock;
-}
-
-/* Listening abstract sockets named "@<prefix>...", from /proc/net/unix. */
-static int client__names(const char *prefix, char (*names)[64], int max)
-{
-	char line[512];
-	int n = 0;
-	FILE *f = fopen("/proc/net/unix", "re");
-
-	if (!f)
-		return 0;
-	while (n < max && fgets(line, sizeof(line), f)) {
-		char *at = strchr(line, '@');
-
-		if (!at || strncmp(at + 1, prefix, strlen(prefix)) != 0)
-			continue;
-		at[strcspn(at, " \n")] = '\0';
-		snprintf(names[n], sizeof(names[n]), "%s", at + 1);
-		for (int i = 0; i < n; i++)
-			if (strcmp(names[i], names[n]) == 0)
-				n--; /* one line per connection: keep one name */
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-int ktr_client__others(int primary, int *socks, int max)
-{
-	char names[32][64], prefix[64], own[64];
-	struct ucred uc;
-	socklen_t len = sizeof(uc);
-	const char *why;
-	int n = 0, count;
-
-	snprintf(prefix, sizeof(prefix), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, 0U);
-	prefix[strlen(prefix) - 1] = '\0'; /* "ktraceb-<build>." */
-	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, (unsigned int)getuid());
-	/* which daemon answers us: ours, or root's */
-	if (primary >= 0 && getsockopt(primary, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 &&
-	    uc.uid != 0)
-		return 0; /* our own daemon is the primary: nobody else has our traces */
-	count = client__names(prefix, names, 32);
-	for (int i = 0; i < count && n < max; i++) {
-		char *end;
-		unsigned long uid = strtoul(names[i] + strlen(prefix), &end, 10);
-		int sock;
-
-		if (*end || (getuid() != 0 && strcmp(names[i], own) != 0))
-			continue;
-		/* a silent squatter of a user's name costs a bounded wait, no more */
-		sock = client__try(names[i], uid, OTHERS_TIMEOUT_MS, &why);
-		if (sock >= 0)
-			socks[n++] = sock;
-	}
-	return n;
 }
 
 int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep)

@@ -17,14 +17,6 @@ struct ktr_reply;
  */
 int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why);
 
-/*
- * The other daemons of this build that may hold traces the caller can
- * clear: a user's own daemon when root's serves the request, every user's
- * daemon for root.  Clears and moves go to them too, so one process is
- * never traced by two daemons.  Fills socks (up to max); returns how many.
- */
-int ktr_client__others(int primary, int *socks, int max);
-
 /* Send req (with fd if >= 0) and wait for the answer.  0 or -errno. */
 int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep);
 

@@ -37,6 +37,51 @@ static int pidns__ino(pid_t pid, ino_t *ino)
 	return 0;
 }
 
+/*
+ * How many pid namespaces below the one /proc belongs to pid lives (0: in
+ * it): NSpid lists its pid in each, from /proc's down (Linux 4.1).
+ * -errno if unknown.
+ */
+static int pidns__depth(pid_t pid)
+{
+	char path[64], line[256];
+	int depth = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (depth < 0 && fgets(line, sizeof(line), f)) {
+		char *tok, *save = NULL;
+
+		if (strncmp(line, "NSpid:", 6) != 0)
+			continue;
+		depth = -1;
+		for (tok = strtok_r(line + 6, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			depth++;
+	}
+	fclose(f);
+	return depth;
+}
+
+/*
+ * Is pid in this process's pid namespace?  Its ns link says so exactly, but
+ * only to whom may ptrace it: a user's daemon asked by root cannot read
+ * root's.  Then NSpid, which anyone may read, says whether both live in
+ * the namespace /proc belongs to.
+ */
+static bool pidns__same(pid_t pid)
+{
+	ino_t mine, theirs;
+	int err = pidns__ino(pid, &theirs);
+
+	if (err == 0)
+		return pidns__ino(getpid(), &mine) == 0 && mine == theirs;
+	return pidns__depth(pid) == 0 && pidns__depth(getpid()) == 0;
+}
+
 bool ktr_creds__init_pidns(void)
 {
 	ino_t ino;
@@ -48,7 +93,6 @@ int ktr_creds__pin(int sock, struct ktr_caller *c)
 {
 	struct ucred uc;
 	socklen_t len = sizeof(uc);
-	ino_t mine, theirs;
 	int fd = -1;
 
 	memset(c, 0, sizeof(*c));
@@ -72,8 +116,7 @@ int ktr_creds__pin(int sock, struct ktr_caller *c)
 	 * the reading only if the process is still alive afterwards (its pid
 	 * was not reused in between).
 	 */
-	c->same_pidns = pidns__ino(getpid(), &mine) == 0 && pidns__ino(c->pid, &theirs) == 0 &&
-			mine == theirs && ktr_caller__alive(c);
+	c->same_pidns = pidns__same(c->pid) && ktr_caller__alive(c);
 	return 0;
 }
 

@@ -93,7 +93,7 @@ unsigned int ktr_files__count_uid(const struct ktr_files *t, uid_t uid)
 	return n;
 }
 
-static int files__find(const struct ktr_files *t, dev_t dev, ino_t ino)
+int ktr_files__find(const struct ktr_files *t, dev_t dev, ino_t ino)
 {
 	for (unsigned int r = 1; r < t->cap; r++)
 		if (t->v[r].w && t->v[r].dev == dev && t->v[r].ino == ino)
@@ -107,7 +107,7 @@ int ktr_files__find_fd(const struct ktr_files *t, int fd)
 
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	return files__find(t, st.st_dev, st.st_ino);
+	return ktr_files__find(t, st.st_dev, st.st_ino);
 }
 
 /* A free slot for uid, growing the table; -errno with *why if none may be had. */
@@ -377,7 +377,7 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	struct stat st;
 	int r = files__check_fd(c, fd, &st, &why);
 
-	if (r == 0 && (r = files__find(t, st.st_dev, st.st_ino)) >= 0) {
+	if (r == 0 && (r = ktr_files__find(t, st.st_dev, st.st_ino)) >= 0) {
 		close(fd);
 		if (!t->v[r].flight != !flight_bytes) {
 			ktr_proto__msg_add(msg, "trace file: already %s\n",
@@ -538,7 +538,7 @@ int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int
 	int r = files__check_fd(c, fd, &st, &why);
 
 	if (r == 0)
-		r = files__find(t, st.st_dev, st.st_ino);
+		r = ktr_files__find(t, st.st_dev, st.st_ino);
 	if (r == -ENOENT)
 		why = "trace file: no trace or recording goes there";
 	if (r < 0)

@@ -120,6 +120,8 @@ int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int
 
 /* The route of the file behind fd, which the caller opened for writing; -errno if none. */
 int ktr_files__find_fd(const struct ktr_files *t, int fd);
+/* The route of the file open here that is (dev, ino); -ENOENT if none. */
+int ktr_files__find(const struct ktr_files *t, dev_t dev, ino_t ino);
 
 /* Trace files uid has open. */
 unsigned int ktr_files__count_uid(const struct ktr_files *t, uid_t uid);

@@ -84,7 +84,9 @@ bool ktr_caller__alive(const struct ktr_caller *c)
 {
 	if (c->pid == getpid())
 		return true;
-	return c->pidfd >= 0 && syscall(SYS_pidfd_send_signal, c->pidfd, 0, NULL, 0) == 0;
+	/* EPERM: alive, and not ours to signal (root asking a user's daemon) */
+	return c->pidfd >= 0 &&
+	       (syscall(SYS_pidfd_send_signal, c->pidfd, 0, NULL, 0) == 0 || errno == EPERM);
 }
 
 int ktr_perm__yama_scope(void)
@@ -264,4 +266,37 @@ int ktr_procs__collect(pid_t pid, bool descend, pid_t **out)
 	free(all);
 	*out = v;
 	return n;
+}
+
+int ktr_procs__owners(pid_t pid, bool descend, uid_t **out)
+{
+	int tgid = pid > 0 ? ktr_procs__tgid(pid) : pid, n = 0, nown = 0;
+	pid_t *pids = NULL;
+	uid_t *own;
+
+	*out = NULL;
+	if (pid > 0 && tgid < 0)
+		return 0; /* no such process */
+	n = ktr_procs__collect(tgid, descend, &pids);
+	if (n <= 0)
+		return n;
+	own = calloc(n, sizeof(*own));
+	if (!own) {
+		free(pids);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		struct proc_status st;
+		int j = 0;
+
+		if (status__read(pids[i], &st) < 0)
+			continue; /* gone: nothing of it is traced any more */
+		while (j < nown && own[j] != st.uid[0])
+			j++;
+		if (j == nown)
+			own[nown++] = st.uid[0];
+	}
+	free(pids);
+	*out = own;
+	return nown;
 }

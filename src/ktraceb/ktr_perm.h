@@ -64,6 +64,14 @@ bool ktr_procs__descends(pid_t target, pid_t ancestor);
  */
 int ktr_procs__collect(pid_t pid, bool descend, pid_t **out);
 
+/*
+ * The owners (real uids, as ktrcanset matches them) of the processes a
+ * request names, as ktr_procs__collect finds them, each once: who else may
+ * trace them.  *out is malloc'ed; returns the count (0 if none exist) or
+ * -errno.
+ */
+int ktr_procs__owners(pid_t pid, bool descend, uid_t **out);
+
 /* The thread-group id of a pid (a thread id maps to its process), or -errno. */
 int ktr_procs__tgid(pid_t pid);
 /* The parent process of a pid, or -errno. */

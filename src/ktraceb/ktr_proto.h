@@ -8,7 +8,10 @@
  * The daemon learns who asks from SO_PEERCRED when it accepts the
  * connection, never from the message.  A SET carries the trace file's
  * descriptor (SCM_RIGHTS), opened by the caller with the caller's own
- * credentials and open for writing; so does a CLEARFILE.
+ * credentials and open for writing; so does a CLEARFILE.  A descriptor
+ * only ever goes to the daemon that serves the command (root's, or the
+ * caller's own); the other daemons a clear must reach (ktr_others.h) get a
+ * CLEARINODE, which names the file by its identity, as stat(2) gives it.
  *
  * Sockets: root's daemon listens on KTR_SOCK_SHARED_FMT, a path in
  * KTR_RUN_DIR, which only root can create (no user can take the name
@@ -32,7 +35,7 @@
 #include "ktraceb/ktr.h"
 
 /* bumped whenever a message layout changes: old and new never mix */
-#define KTR_PROTO_MAGIC		0x6b747234	/* "ktr4" */
+#define KTR_PROTO_MAGIC		0x6b747235	/* "ktr5" */
 /* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
 #define KTR_RUN_DIR		"/run/ktraceb"
 #define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
@@ -46,6 +49,8 @@
 #define KTR_OP_CLEARALL		4	/* clear all the caller may clear (-C) */
 #define KTR_OP_STOP		5	/* foreground caller interrupted: end its trace */
 #define KTR_OP_DUMP		6	/* write the recorder's ring of the file sent along (-D) */
+#define KTR_OP_CLEARINODE	7	/* a user's daemon: stop all tracing into the file it
+					   writes that is file_dev, file_ino (no descriptor) */
 
 #define KTR_REQ_DESCEND		0x1	/* -d: and every current descendant */
 #define KTR_REQ_FOREGROUND	0x2	/* keep the connection, send DONE at the end */
@@ -70,6 +75,8 @@ struct ktr_request {
 	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R) */
 	__u32 flight_flags;		/* SET: KTR_FLIGHT_* (ktr_flight.h) */
 	__u32 reserved;			/* zero */
+	__u64 file_dev;			/* CLEARINODE: st_dev and st_ino of the file, */
+	__u64 file_ino;			/* zero in any other request */
 	/*
 	 * SET with KTRFAC_TRACEPOINT (-e): kernel events by name or glob,
 	 * "subsys:event", each NUL-terminated and NUL-padded, the unused

@@ -6,7 +6,8 @@
  * unknown ops, flags or facility bits are refused, KTRFAC_ROOT never comes
  * from a request, AWAIT_EXEC only names the caller's own child that has
  * not exec'd yet, GZIP only comes with a SET, SYSWIDE only from root with
- * kernel events, and a trace file is joined only as ktr_files.h says.
+ * kernel events, a file named by its inode (CLEARINODE) only by root in
+ * root's daemon, and a trace file is joined only as ktr_files.h says.
  */
 #include <errno.h>
 #include <limits.h>
@@ -95,7 +96,7 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 			  const struct ktr_request *req, int fd, char *msg)
 {
 	bool clear = req->op == KTR_OP_CLEAR || req->op == KTR_OP_CLEARFILE ||
-		     req->op == KTR_OP_CLEARALL;
+		     req->op == KTR_OP_CLEARALL || req->op == KTR_OP_CLEARINODE;
 	bool syswide = req->flags & KTR_REQ_SYSWIDE;
 	const char *bad = NULL;
 	int nevents = request__events(req, &bad);
@@ -111,8 +112,12 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 	}
 	if (nevents < 0)
 		; /* bad says why */
-	else if (req->op < KTR_OP_SET || req->op > KTR_OP_DUMP)
+	else if (req->op < KTR_OP_SET || req->op > KTR_OP_CLEARINODE)
 		bad = "unknown operation";
+	else if (req->op != KTR_OP_CLEARINODE && (req->file_dev || req->file_ino))
+		bad = "file identity only a CLEARINODE takes";
+	else if (req->op == KTR_OP_CLEARINODE && (req->pid || req->facs))
+		bad = "process or facilities in a CLEARINODE";
 	else if (req->facs & ~KTR_REQ_FACS)
 		bad = "unknown facility bits";
 	else if (req->flags & ~KTR_REQ_FLAGS)
@@ -153,6 +158,15 @@ static int request__check(const struct daemon *d, const struct ktr_caller *c,
 	if (bad) {
 		ktr_proto__msg_add(msg, "bad request: %s\n", bad);
 		return -EINVAL;
+	}
+	/*
+	 * A file named by its identity, with no descriptor to prove the caller
+	 * may write it: root's, to a user's daemon, which holds only its
+	 * user's files (ktr_others.h).  Root's daemon takes it from root alone.
+	 */
+	if (req->op == KTR_OP_CLEARINODE && d->shared && c->uid != 0) {
+		ktr_proto__msg_add(msg, "a trace file named by its inode: root's alone here\n");
+		return -EPERM;
 	}
 	/* every task's events, other users' included: root's alone, as KTR and ktrdump */
 	if (syswide && c->uid != 0) {
@@ -422,9 +436,12 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		done = request__set(d, cn, req, fd, msg, &err);
 	} else if (req->op == KTR_OP_CLEAR) {
 		done = request__clear(d, cn, req, msg, &err);
-	} else if (req->op == KTR_OP_CLEARFILE) {
-		r = ktr_files__find_fd(&d->files, fd);
-		close(fd);
+	} else if (req->op == KTR_OP_CLEARFILE || req->op == KTR_OP_CLEARINODE) {
+		/* only a file this daemon already writes: a descriptor or its identity */
+		r = fd >= 0 ? ktr_files__find_fd(&d->files, fd) :
+			      ktr_files__find(&d->files, req->file_dev, req->file_ino);
+		if (fd >= 0)
+			close(fd);
 		done = r > 0 ? request__clear_all(d, cn, r, msg) : 0;
 		done += r > 0 && request__end_syswide(d, cn, r);
 		err = r > 0 && !done && msg[0] ? -EPERM : 0;

@@ -31,6 +31,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_client.h"
 #include "ktr_loader.h"
+#include "ktr_others.h"
 #include "ktr_perm.h"
 #include "ktr_proto.h"
 #include "ktr_flight.h"
@@ -423,20 +424,36 @@ static int request(const struct options *o, int sock, struct ktr_request *req, i
 	return rep->error;
 }
 
-/* Send a clear to the other daemons that may hold the caller's traces. */
+/*
+ * A clear goes to the other daemons that may trace what it names too
+ * (ktr_others.h), each told only about its own user's: the owners of the
+ * processes of -c -p/-g (and of a move, after -p), the owner of -c -f's
+ * file, named by its identity (never by the descriptor, which stays with
+ * the daemon that served us); -C names nothing and goes to every one.
+ */
 static void clear_elsewhere(int primary, const struct ktr_request *clear, int fd)
 {
 	struct ktr_request req = *clear;
-	struct ktr_reply *rep = malloc(sizeof(*rep));
-	int socks[32], n = ktr_client__others(primary, socks, 32);
+	uid_t *owners = NULL, file_owner;
+	struct stat st;
+	int n = 0;
 
 	req.magic = KTR_PROTO_MAGIC;
-	for (int i = 0; i < n; i++) {
-		if (rep)
-			ktr_client__request(socks[i], &req, fd, rep);
-		close(socks[i]);
+	if (req.op == KTR_OP_CLEARFILE) {
+		if (fstat(fd, &st) < 0)
+			return;
+		req.op = KTR_OP_CLEARINODE;
+		req.file_dev = st.st_dev;
+		req.file_ino = st.st_ino;
+		file_owner = st.st_uid;
+		ktr_others__ask(primary, &req, &file_owner, 1);
+		return;
 	}
-	free(rep);
+	if (req.op == KTR_OP_CLEAR &&
+	    (n = ktr_procs__owners(req.pid, req.flags & KTR_REQ_DESCEND, &owners)) <= 0)
+		return; /* no such process: no daemon traces it */
+	ktr_others__ask(primary, &req, owners, n);
+	free(owners);
 }
 
 /*
@@ -622,23 +639,34 @@ static void drop_privilege(void)
 		_exit(126);
 }
 
-/* Fork the command, held until its tracing is set up; returns its pid. */
+/*
+ * Fork the command, held until its tracing is set up; returns its pid, or
+ * -1 if it could not drop its privileges.  The daemon checks the child as
+ * it is when the request arrives, so the child says on a pipe that it
+ * looks like the command already (no capability, dumpable) before the
+ * request is sent: a child not yet scheduled still holds this binary's
+ * capabilities, and was refused as a process with capabilities.
+ */
 static pid_t spawn_held(char **command, int *gate_fd)
 {
-	int gate[2];
+	int gate[2], ready[2];
 	pid_t pid;
 	char c;
 
-	if (pipe2(gate, O_CLOEXEC) < 0)
+	if (pipe2(gate, O_CLOEXEC) < 0 || pipe2(ready, O_CLOEXEC) < 0)
 		err(EX_OSERR, "pipe");
 	pid = fork();
 	if (pid < 0)
 		err(EX_OSERR, "fork");
 	if (pid == 0) {
 		close(gate[1]);
+		close(ready[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		drop_privilege();
+		if (write(ready[1], "r", 1) != 1)
+			_exit(127);
+		close(ready[1]);
 		if (read(gate[0], &c, 1) != 1)
 			_exit(127); /* ktraceb gave up before tracing started */
 		execvp(command[0], command);
@@ -646,7 +674,14 @@ static pid_t spawn_held(char **command, int *gate_fd)
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	close(gate[0]);
+	close(ready[1]);
 	*gate_fd = gate[1];
+	if (read(ready[0], &c, 1) != 1) { /* it exited instead */
+		close(gate[1]);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(ready[0]);
 	return pid;
 }
 
@@ -667,6 +702,11 @@ static int run_command(const struct options *o)
 	pid_t child;
 
 	child = spawn_held(o->command, &gate);
+	if (child < 0) {
+		discard_tracefile(o, fd);
+		errx(EX_OSERR, "cannot start %s: cannot drop ktraceb's capabilities",
+		     o->command[0]);
+	}
 	req.op = KTR_OP_SET;
 	req.facs = o->facs;
 	req.pid = child;

@@ -287,12 +287,6 @@ ubg()
 	bg "$name" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- "$@"
 }
 
-# The daemon's socket names carry the build's id (ktr_proto.h): root's is
-# /run/ktraceb/ktraceb-ID.sock, a user's @ktraceb-ID.UID.  Daemons of other
-# builds never serve this build's commands.
-BUILD_ID=$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$/\1/p' "$O/gen/build_id.h" 2>/dev/null)
-SOCK_RX="^(@|/run/ktraceb/)ktraceb-${BUILD_ID:-[0-9a-f]+}(\\.[0-9]+|\\.sock)?\$"
-
 # daemon_pid: the process listening on this build's root daemon socket
 daemon_pid()
 {
@@ -306,12 +300,6 @@ daemon_pid()
 		fi
 	done
 	return 1
-}
-
-# daemon_sockets: this build's daemon sockets bound now
-daemon_sockets()
-{
-	RX=$SOCK_RX awk '$NF ~ ENVIRON["RX"] { print $NF }' /proc/net/unix | sort -u
 }
 
 # foreign_sockets: how many daemon sockets of other builds are bound

@@ -11,7 +11,8 @@
  *        one request, numbers in C notation; FD is a descriptor spec:
  *        none, path:F (O_PATH), ro:F, wo:F, rw:F, new:F (created 0600 for
  *        writing), dir:D, pipe, socket, memfd, eventfd, devnull, proc,
- *        two:F (F twice in one message).  Prints
+ *        two:F (F twice in one message), inode:F (no descriptor: F's
+ *        st_dev and st_ino in the request's file fields).  Prints
  *        "reply error=E count=N msg=LINE|LINE" or "closed".  The event
  *        names (-e) come from $KTR_HOSTILE_EVENTS: long (64 bytes, no
  *        NUL), unpadded (bytes after the NUL), gap (the first unused), or
@@ -30,13 +31,24 @@
  *                 prints the reply, then "child=PID"
  *   files DIR PIDFILE  one SET per pid listed, each into its own new file
  *                 DIR/h.N: "files ok=K refused=R last=LINE"
- *   squat NAME SECONDS  bind and listen on @NAME, answer nothing
+ *   squat NAME SECONDS  bind and listen on @NAME, answer nothing:
+ *                 "squat bound pid=PID"
+ *   squatmany PREFIX FIRST COUNT SECONDS  bind @PREFIXn for n in FIRST ..
+ *                 FIRST+COUNT-1, each with its backlog full, and answer
+ *                 nothing: "squatmany bound=B full=F pid=PID"
+ *   listen SECONDS  be a user's daemon on @SOCKET as far as a client can
+ *                 tell ("listen bound pid=PID"): accept, answer every
+ *                 request with success, and write into any descriptor
+ *                 that comes along; on SIGTERM
+ *                 (or after SECONDS) "listen conns=C requests=R fds=F
+ *                 wrote=W ops=OP,... pids=PID,... inodes=DEV:INO,..."
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +57,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
@@ -222,6 +235,17 @@ static int cmd_op(int argc, char **argv)
 	req.flight_bytes = argc > 8 ? strtoull(argv[8], NULL, 0) : 0;
 	req.flight_flags = argc > 9 ? num(argv[9]) : 0;
 	fill_events(&req);
+	if (strncmp(argv[5], "inode:", 6) == 0) {
+		struct stat st;
+
+		if (stat(argv[5] + 6, &st) < 0) {
+			printf("open-failed %s\n", strerror(errno));
+			return 0;
+		}
+		req.file_dev = st.st_dev;
+		req.file_ino = st.st_ino;
+		argv[5] = "none";
+	}
 	nfds = open_spec(argv[5], fds);
 	if (nfds < 0) {
 		printf("open-failed %s\n", strerror(errno));
@@ -447,6 +471,21 @@ static int cmd_files(const char *dir, const char *pidfile)
 	return 0;
 }
 
+static volatile sig_atomic_t terminated;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	terminated = 1;
+}
+
+/* Sleep for seconds, or until SIGTERM (on_term): a squatter the test ends exits quietly. */
+static void hold(int seconds)
+{
+	for (int i = 0; i < seconds * 10 && !terminated; i++)
+		usleep(100000);
+}
+
 static int cmd_squat(const char *name, int seconds)
 {
 	struct sockaddr_un a;
@@ -457,9 +496,135 @@ static int cmd_squat(const char *name, int seconds)
 		printf("squat failed %s\n", strerror(errno));
 		return 1;
 	}
-	printf("squat bound\n");
+	signal(SIGTERM, on_term);
+	printf("squat bound pid=%d\n", getpid());
 	fflush(stdout);
-	sleep(seconds);
+	hold(seconds);
+	return 0;
+}
+
+static int cmd_squatmany(const char *prefix, long first, int count, int seconds)
+{
+	int bound = 0, full = 0;
+
+	for (long n = first; n < first + count; n++) {
+		struct sockaddr_un a;
+		char name[108];
+		socklen_t len;
+		int s = socket(AF_UNIX, SOCK_SEQPACKET, 0), c;
+
+		snprintf(name, sizeof(name), "%s%ld", prefix, n);
+		len = addr_of(&a, name);
+		/* a backlog of 0 takes one connection: ours, then nobody's */
+		if (s < 0 || bind(s, (struct sockaddr *)&a, len) < 0 || listen(s, 0) < 0)
+			continue;
+		bound++;
+		for (int i = 0; i < 4; i++) {
+			c = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+			if (c < 0 || connect(c, (struct sockaddr *)&a, len) == 0)
+				continue; /* kept open: it fills the backlog */
+			full += errno == EAGAIN;
+			close(c);
+			break;
+		}
+	}
+	signal(SIGTERM, on_term);
+	printf("squatmany bound=%d full=%d pid=%d\n", bound, full, getpid());
+	fflush(stdout);
+	hold(seconds);
+	return 0;
+}
+
+struct listen_log {
+	int conns, requests, fds, wrote;
+	char ops[256], pids[256], inodes[512];
+};
+
+static void log_add(char *list, size_t size, const char *fmt, unsigned long long a,
+		    unsigned long long b)
+{
+	size_t used = strlen(list);
+
+	if (used + 48 < size)
+		snprintf(list + used, size - used, fmt, used ? "," : "", a, b);
+}
+
+/* One request on s: logged, its descriptor written into, answered with success. */
+static int listen_one(int s, struct listen_log *lg)
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct ktr_request req;
+	struct ktr_reply rep = { .magic = KTR_PROTO_MAGIC, .type = KTR_REPLY_RESULT };
+	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = sizeof(ctl.buf);
+	n = recvmsg(s, &mh, MSG_DONTWAIT);
+	if (n <= 0)
+		return -1;
+	lg->requests++;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		int fd;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+		lg->fds++;
+		lg->wrote += write(fd, "HOSTILE-WRITE", 13) == 13;
+		close(fd);
+	}
+	if (n == (ssize_t)sizeof(req)) {
+		log_add(lg->ops, sizeof(lg->ops), "%s%llu", req.op, 0);
+		log_add(lg->pids, sizeof(lg->pids), "%s%lld", (long long)req.pid, 0);
+		if (req.file_dev || req.file_ino)
+			log_add(lg->inodes, sizeof(lg->inodes), "%s%llu:%llu", req.file_dev,
+				req.file_ino);
+	}
+	send(s, &rep, sizeof(rep), MSG_NOSIGNAL);
+	return 0;
+}
+
+static int cmd_listen(int seconds)
+{
+	struct sockaddr_un a;
+	socklen_t len = addr_of(&a, sock_name);
+	struct pollfd pfd[64];
+	struct listen_log lg = { 0 };
+	int n = 1, lfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	time_t end = time(NULL) + seconds;
+
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, len) < 0 || listen(lfd, 16) < 0) {
+		printf("listen failed %s\n", strerror(errno));
+		return 1;
+	}
+	signal(SIGTERM, on_term);
+	printf("listen bound pid=%d\n", getpid());
+	pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	while (!terminated && time(NULL) < end) {
+		if (poll(pfd, n, 100) <= 0)
+			continue;
+		for (int i = n - 1; i >= 1; i--) {
+			if (!pfd[i].revents || listen_one(pfd[i].fd, &lg) == 0)
+				continue;
+			close(pfd[i].fd);
+			pfd[i] = pfd[--n];
+		}
+		if ((pfd[0].revents & POLLIN) && n < 64) {
+			int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+
+			if (c >= 0) {
+				lg.conns++;
+				pfd[n++] = (struct pollfd){ .fd = c, .events = POLLIN };
+			}
+		}
+	}
+	printf("listen conns=%d requests=%d fds=%d wrote=%d ops=%s pids=%s inodes=%s\n", lg.conns,
+	       lg.requests, lg.fds, lg.wrote, lg.ops, lg.pids, lg.inodes);
 	return 0;
 }
 
@@ -490,6 +655,10 @@ int main(int argc, char **argv)
 		return cmd_files(argv[3], argv[4]);
 	if (strcmp(cmd, "squat") == 0 && argc > 4)
 		return cmd_squat(argv[3], atoi(argv[4]));
+	if (strcmp(cmd, "squatmany") == 0 && argc > 6)
+		return cmd_squatmany(argv[3], atol(argv[4]), atoi(argv[5]), atoi(argv[6]));
+	if (strcmp(cmd, "listen") == 0 && argc > 3)
+		return cmd_listen(atoi(argv[3]));
 	fprintf(stderr, "ktr_hostile: bad command %s\n", cmd);
 	return 2;
 }
