@@ -11,7 +11,8 @@
  * wait message does: preempt, yield, sleep, dsleep (uninterruptible),
  * stopped, traced, or dead.
  */
-#include "ktraceb.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
 #include "arch.bpf.h"
 
 struct csw_sample {
@@ -63,24 +64,16 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 {
 	__u32 tgid = task->tgid;
 	struct ktr_proc_state *ps = proc__lookup_tgid(tgid);
-	struct csw_sample *rec;
+	struct rec_ref r;
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_CSW))
 		return;
-	if (flight__active(ps->route)) {
-		rec = rec__flight_reserve(ps->route, KTR_CSW, sizeof(rec->c), tgid, task->pid,
-					  task);
-		if (!rec)
-			return;
-		csw__fill(rec, task, out, preempt, state);
-		rec__flight_submit(rec);
+	r = rec__reserve(sizeof(struct csw_sample), ps->route, KTR_CSW, sizeof(struct ktr_csw),
+			 tgid, task->pid, task);
+	if (!r.rec)
 		return;
-	}
-	rec = rec__reserve(sizeof(*rec), ps->route, KTR_CSW, sizeof(rec->c), tgid, task->pid, task);
-	if (!rec)
-		return;
-	csw__fill(rec, task, out, preempt, state);
-	rec__submit(rec);
+	csw__fill(r.rec, task, out, preempt, state);
+	rec__submit(r);
 }
 
 SEC("tp_btf/sched_switch")

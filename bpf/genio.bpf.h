@@ -9,7 +9,7 @@
 #ifndef KTRACEB_GENIO_BPF_H
 #define KTRACEB_GENIO_BPF_H
 
-#include "ktraceb.bpf.h"
+#include "record.bpf.h"
 
 struct genio_iovec {
 	__u64 base;

@@ -4,7 +4,9 @@
  * Process life cycle: inheritance on fork (BSD KTRFAC_INHERIT), the ABI
  * marker and path on exec, and the end of a process.
  */
-#include "ktraceb.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
+#include "note.bpf.h"
 #include "arch.bpf.h"
 
 #define ELFCLASS32 1
@@ -25,23 +27,15 @@ struct exit_sample {
 static __always_inline void proc__emit_ctor(__u32 route, __u32 sv_flags, __u32 pid, __u32 tid,
 					    struct task_struct *task)
 {
-	struct ctor_sample *rec;
+	struct rec_ref r = rec__reserve(sizeof(struct ctor_sample), route, KTR_PROCCTOR,
+					sizeof(struct ktr_proc_ctor), pid, tid, task);
+	struct ctor_sample *rec = r.rec;
 
-	if (flight__active(route)) {
-		rec = rec__flight_reserve(route, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
-		if (!rec)
-			return;
-		rec->c.sv_flags = sv_flags;
-		rec->pad = 0;
-		rec__flight_submit(rec);
-		return;
-	}
-	rec = rec__reserve(sizeof(*rec), route, KTR_PROCCTOR, sizeof(rec->c), pid, tid, task);
 	if (!rec)
 		return;
 	rec->c.sv_flags = sv_flags;
 	rec->pad = 0;
-	rec__submit(rec);
+	rec__submit(r);
 }
 
 /* The exec'd file's path, from the kernel's copy: the old image is gone. */
@@ -97,28 +91,6 @@ static __always_inline void proc__emit_strings(__u32 route, int type, __u64 star
 			return;
 		start += n;
 	}
-}
-
-__noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file)
-{
-	struct ktr_file_key key;
-	bool hold = false;
-
-	if (!ps)
-		return 0;
-	if ((ps->flags & KTR_PS_HOLD) && file) {
-		struct file *f = (struct file *)file;
-
-		key.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
-		key.ino = BPF_CORE_READ(f, f_inode, i_ino);
-		hold = bpf_map_lookup_elem(&usdt_quiet, &key) == NULL;
-	}
-	if (!note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
-		return 0;
-	ps->flags |= KTR_PS_HELD;
-	proc__changed();
-	bpf_send_signal(SIGSTOP);
-	return 0;
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -211,6 +183,7 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	__u32 tgid = p->tgid;
 	struct ktr_proc_state *ps = proc__lookup_tgid(tgid);
 	struct exit_sample *rec;
+	struct rec_ref r;
 	__s32 status;
 	__u32 route;
 
@@ -231,24 +204,16 @@ int BPF_PROG(ktr_proc_exit, struct task_struct *p)
 	 */
 	route = ps->route;
 	status = BPF_CORE_READ(p, exit_code);
-	if (flight__active(route)) {
-		rec = rec__flight_reserve(route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
-		if (rec) {
-			rec->e.status = status;
-			rec->e.pad = 0;
-			rec__flight_submit(rec);
-		}
-		/* a crash (or a non-zero exit with ,exit) froze the ring: the daemon writes it */
-		if (flight__exit(route, tgid, status))
-			note__emit(route, KTR_NOTE_FLIGHT, tgid, route, 0);
-	} else {
-		rec = rec__reserve(sizeof(*rec), route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
-		if (rec) {
-			rec->e.status = status;
-			rec->e.pad = 0;
-			rec__submit(rec);
-		}
+	r = rec__reserve(sizeof(*rec), route, KTR_EXIT, sizeof(rec->e), tgid, p->pid, p);
+	rec = r.rec;
+	if (rec) {
+		rec->e.status = status;
+		rec->e.pad = 0;
+		rec__submit(r);
 	}
+	/* a crash (or a non-zero exit with ,exit) froze a recorder's ring: the daemon writes it */
+	if (rec__to_flight(route) && flight__exit(route, tgid, status))
+		note__emit(route, KTR_NOTE_FLIGHT, tgid, route, 0);
 	bpf_map_delete_elem(&procs, &tgid);
 	proc__changed();
 	/* its file may have no process left: the daemon looks now, not at its next tick */

@@ -8,8 +8,11 @@
  * SEND_SIG_PRIV (0 or 1)
  * for signals the kernel sends without a siginfo.
  */
-#include "ktraceb.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
+#include "flight_ring.bpf.h"
 
+#define SIGSTOP	  19
 #define SI_USER	  0
 #define SI_KERNEL 0x80
 
@@ -92,27 +95,21 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 {
 	struct ktr_proc_state *ps = proc__lookup();
 	struct psig_sample *rec;
+	struct rec_ref r;
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
 		return 0;
-	/* the stop of a command whose probes are being armed (KTR_PS_HOLD) */
+	/* the stop of a command whose probes are being attached (KTR_PS_HOLD) */
 	if (sig == SIGSTOP && (ps->flags & KTR_PS_HELD))
 		return 0;
-	if (flight__active(ps->route)) {
-		rec = rec__flight_reserve_current(ps->route, KTR_PSIG, sizeof(rec->p));
-		if (!rec)
-			return 0;
-		psig__fill(rec, sig, info, ka);
-		/* a signal that dumps core, with its default action: the crash begins */
-		if (!rec->p.action && flight__dumps_core(rec->p.signo))
-			flight__crash_begins(ps->route);
-		rec__flight_submit(rec);
-		return 0;
-	}
-	rec = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
+	r = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
+	rec = r.rec;
 	if (!rec)
 		return 0;
 	psig__fill(rec, sig, info, ka);
-	rec__submit(rec);
+	/* a recorder's process got a signal that dumps core, with its default action: a crash */
+	if (r.flight && !rec->p.action && flight__dumps_core(rec->p.signo))
+		flight__crash_begins(ps->route);
+	rec__submit(r);
 	return 0;
 }

@@ -8,7 +8,7 @@
 #ifndef KTRACEB_STRUCT_BPF_H
 #define KTRACEB_STRUCT_BPF_H
 
-#include "ktraceb.bpf.h"
+#include "record.bpf.h"
 
 /* args[i] without a variable-offset stack read, which the verifier refuses */
 static __always_inline __u64 struct__arg(const __u64 *args, __u32 i)

@@ -17,9 +17,11 @@
  * lookup once and fixes the order CALL STRU / NAMI STRU GIO RET.  Both cover
  * the native syscall table; 32-bit compat syscalls get CALL, NAMI and RET.
  */
-#include "ktraceb.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
+#include "note.bpf.h"
 #include "arch.bpf.h"
-#include "flight.bpf.h"
+#include "flight_ring.bpf.h"
 #include "genio.bpf.h"
 #include "struct.bpf.h"
 
@@ -139,7 +141,7 @@ static __always_inline void call__fill(struct call_sample *rec, long id, int nar
 
 static __always_inline void syscall__emit_call(__u32 route, long id, int compat, const __u64 *args)
 {
-	struct call_sample *rec;
+	struct rec_ref r;
 	int narg = KTR_MAXARGS, len;
 
 	if (id >= 0 && id < KTR_MAX_SYSCALLS)
@@ -147,19 +149,11 @@ static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
 	if (narg > KTR_MAXARGS)
 		narg = KTR_MAXARGS;
 	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
-	if (flight__active(route)) {
-		rec = rec__flight_reserve_current(route, KTR_SYSCALL, len);
-		if (!rec)
-			return;
-		call__fill(rec, id, narg, args);
-		rec__flight_submit(rec);
+	r = rec__reserve_current(sizeof(struct call_sample), route, KTR_SYSCALL, len);
+	if (!r.rec)
 		return;
-	}
-	rec = rec__reserve_current(sizeof(*rec), route, KTR_SYSCALL, len);
-	if (!rec)
-		return;
-	call__fill(rec, id, narg, args);
-	rec__submit(rec);
+	call__fill(r.rec, id, narg, args);
+	rec__submit(r);
 }
 
 static __always_inline void ret__fill(struct ret_sample *rec, long id, long ret)
@@ -175,82 +169,19 @@ static __always_inline void ret__fill(struct ret_sample *rec, long id, long ret)
 	}
 }
 
-/*
- * A syscall's return for a compact recorder, straight into its slot: the
- * one record a compact recording keeps per syscall, at the least cost
- * (inline, its control map's lookups inlined too: only the slot's lookup
- * and the clock are calls).  Returns -1 when the route has no ring, 1
- * when its ring takes whole records (the caller sends one), 0 when done.
- */
-static __always_inline int flight__ret(struct task_struct *task, __u32 route, long id, long ret)
-{
-	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route), *ring;
-	struct ktr_flight_compact *c;
-	struct ktr_flight_slot *sl;
-	struct ktr_flight_head *hd;
-	struct ktr_flight_ctl *ctl;
-	__u32 cpu;
-	__u64 pos;
-
-	if (!ctls)
-		return -1;
-	ctl = flight__ctl(ctls);
-	if (!ctl || !(ctl->flags & KTR_FLIGHT_F_COMPACT))
-		return 1;
-	cpu = bpf_get_smp_processor_id();
-	hd = flight__head(ctls, cpu);
-	ring = bpf_map_lookup_elem(&flights, &route);
-	if (!hd || !ring || cpu >= ctl->ncpu || !ctl->per_cpu)
-		return 0;
-	if (ctl->state != KTR_FLIGHT_LIVE) {
-		__sync_fetch_and_add(&hd->kept_out, 1);
-		return 0;
-	}
-	pos = __sync_fetch_and_add(&hd->head, 1);
-	hd->records++;
-	sl = flight__slot(ring, ctl, hd, cpu, pos);
-	if (!sl)
-		return 0;
-	c = (void *)sl->data;
-	c->mono = bpf_ktime_get_ns();
-	c->pid = task->tgid;
-	c->tid = task->pid;
-	c->value = ret < 0 && ret >= -4095 ? -1 : ret;
-	c->error = ret < 0 && ret >= -4095 ? -ret : 0;
-	c->code = id;
-	((__u64 *)c->comm)[0] = ((const __u64 *)task->comm)[0];
-	((__u64 *)c->comm)[1] = ((const __u64 *)task->comm)[1];
-	c->type = KTR_SYSRET;
-	c->cpu = cpu;
-	c->pad = 0;
-	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
-	sl->nslots = 1;
-	barrier();
-	sl->pos = (__u32)pos;
-	return 0;
-}
-
 static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 route, long id,
 					      long ret)
 {
-	struct ret_sample *rec;
-	int to_flight = flight__ret(task, route, id, ret); /* a compact recorder's, done there */
+	struct rec_ref r;
 
-	if (to_flight == 0)
+	if (flight__compact_ret(task, route, id, ret) == 0)
+		return; /* a compact recorder's, written there */
+	r = rec__reserve_current(sizeof(struct ret_sample), route, KTR_SYSRET,
+				 sizeof(struct ktr_sysret));
+	if (!r.rec)
 		return;
-	if (to_flight > 0) {
-		rec = rec__flight_reserve_current(route, KTR_SYSRET, sizeof(rec->r));
-		if (!rec)
-			return;
-		ret__fill(rec, id, ret);
-		rec__flight_submit(rec);
-		return;
-	}
-	rec = rec__reserve_current(sizeof(*rec), route, KTR_SYSRET, sizeof(rec->r));
-	if (!rec)
-		return;
-	ret__fill(rec, id, ret);
-	rec__submit(rec);
+	ret__fill(r.rec, id, ret);
+	rec__submit(r);
 }
 
 /* One KTR_NAMEI for a user-space path; NULL and unreadable pointers give none. */

@@ -21,7 +21,8 @@
  * traced process and the system-wide trace record into the same file (-S
  * with a command) is written once, as the system-wide trace's.
  */
-#include "ktraceb.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

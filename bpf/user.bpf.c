@@ -13,7 +13,8 @@
  * The records (ktr.h, KTR_USER): ktraceb:utrace's bytes as they are; spans
  * and every other probe as a struct ktr_user_rec with its strings.
  */
-#include "ktraceb.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
 #include "arch.bpf.h"
 
 struct {

@@ -134,6 +134,21 @@ daemon_sockets()
 	RX=$SOCK_RX awk '$NF ~ ENVIRON["RX"] { print $NF }' /proc/net/unix | sort -u
 }
 
+# kill_daemons: kill -9 this build's daemons (root's and users'), found by their
+# sockets; another build's, or another test run's, live on
+kill_daemons()
+{
+	local inos rx p
+	inos=$(RX=$SOCK_RX awk '$NF ~ ENVIRON["RX"] && $6 == "01" { print $7 }' /proc/net/unix |
+		sort -u)
+	[ -n "$inos" ] || return 0
+	rx="socket:\[($(echo $inos | tr ' ' '|'))\]"
+	for p in /proc/[0-9]*; do
+		ls -l "$p/fd" 2>/dev/null | grep -Eq "$rx" && kill -KILL "${p#/proc/}" 2>/dev/null
+	done
+	return 0
+}
+
 # daemon_gone SECONDS: 0 once no daemon of this build listens.  ktraceb hands
 # traces to a daemon that outlives it by about a second, and -b only sizes the
 # ring of a daemon it starts: tests of -b wait for the old one to go first.
@@ -230,6 +245,13 @@ t_eq()
 {
 	[ "$1" = "$2" ] && return 0
 	echo "    got '$1', expected '$2'${3:+ ($3)}" >&2
+	return 1
+}
+
+t_ne()
+{
+	[ "$1" != "$2" ] && return 0
+	echo "    got '$1' twice, expected two different values${3:+ ($3)}" >&2
 	return 1
 }
 

@@ -287,6 +287,23 @@ ubg()
 	bg "$name" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- "$@"
 }
 
+# daemon_prog NAME: the id of the BPF program NAME that this build's root
+# daemon holds (another build's daemon has programs of the same name)
+daemon_prog()
+{
+	local d f id
+	d=$(daemon_pid) || return 1
+	for f in /proc/"$d"/fdinfo/*; do
+		id=$(awk '$1 == "prog_id:" { print $2 }' "$f" 2>/dev/null)
+		[ -n "$id" ] || continue
+		if bpftool prog show id "$id" 2>/dev/null | grep -q " name $1 "; then
+			echo "$id"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # daemon_pid: the process listening on this build's root daemon socket
 daemon_pid()
 {

@@ -38,7 +38,7 @@ record_then_kill9()
 	sleep 0.2
 	ktr "$p" "$@" -p "$pid"
 	sleep 0.3
-	pkill -KILL -x ktracebd
+	kill_daemons
 	sleep 0.2
 }
 # end_recording P PID: PID's recording cleared, PID ended, its daemon gone
@@ -172,7 +172,7 @@ E2E_PIDS="${E2E_PIDS:-} $K9"
 sleep 0.2
 ktr k9a -R 256k -p "$K9" -f "$TMP/k9.ktr"
 sleep 0.2
-pkill -KILL -x ktracebd
+kill_daemons
 sleep 0.2
 check k9_ring_pinned t_eq "$(pins_of_rings)" 1
 check k9_control_map_pinned t_eq "$(pins_of_ctls)" 1
@@ -191,7 +191,7 @@ kd k9 "$TMP/k9.ktr"
 check k9_dump_kdump_clean t_kdump_ok k9
 # getppid every 10 ms: 0.9 s of it, most of it with no daemon
 check k9_dump_kept_recording t_num "$(qn "$TMP/k9.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 60
-pkill -KILL -x ktracebd
+kill_daemons
 sleep 0.2
 kill -SEGV "$K9"
 wait "$K9" 2>/dev/null
@@ -322,7 +322,7 @@ if user_setup; then
 	check user_recording_started t_krc 0 uwr
 	echo "root's" >"$TMP/roots_file"
 	chmod 644 "$TMP/roots_file"
-	pkill -KILL -x ktracebd
+	kill_daemons
 	sleep 0.2
 	as_user rm -f "$UDIR/uw.ktr"
 	as_user ln -s "$TMP/roots_file" "$UDIR/uw.ktr"

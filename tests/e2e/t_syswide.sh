@@ -17,11 +17,11 @@ need_tracer
 TP=$PROGS/tp_events
 NCPU=$(nproc)
 
-# tp_links: the tracepoint program's links the daemon holds now
+# tp_links: the links of this build's daemon's tracepoint program now
 tp_links()
 {
 	local id
-	id=$(bpftool prog show name ktr_tp_record 2>/dev/null | awk -F: 'NR == 1 { print $1 }')
+	id=$(daemon_prog ktr_tp_record)
 	[ -n "$id" ] || {
 		echo 0
 		return

@@ -107,17 +107,12 @@ check bomb_no_descriptor_kept t_num "$(ls "/proc/$D/fd" | wc -l)" -le "$FD0"
 check bomb_no_memory_kept t_num $(($(awk '/^VmRSS:/ { print $2 }' "/proc/$D/status") - RSS0)) -lt 8192
 
 # --- 3: an untraced process pays nothing for someone else's probes -------------------
-# usdt_runs: how often this daemon's USDT program ran (kernel.bpf_stats_enabled);
-# the program is found among the daemon's descriptors (other builds' have the same name)
+# usdt_runs: how often this daemon's USDT program ran (kernel.bpf_stats_enabled)
 usdt_runs()
 {
-	local f id
-	for f in /proc/"$D"/fdinfo/*; do
-		id=$(awk '$1 == "prog_id:" { print $2 }' "$f" 2>/dev/null)
-		[ -n "$id" ] || continue
-		bpftool prog show id "$id" -j 2>/dev/null |
-			jq -r 'select(.name == "ktr_usdt_record") | .run_cnt // 0'
-	done | head -n 1
+	local id
+	id=$(daemon_prog ktr_usdt_record) || return 0
+	bpftool prog show id "$id" -j 2>/dev/null | jq -r '.run_cnt // 0'
 }
 if sysctl -q -w kernel.bpf_stats_enabled=1 2>/dev/null && command -v jq >/dev/null; then
 	R0=$(usdt_runs)

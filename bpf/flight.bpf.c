@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The flight recorders (ktraceb -R): a whole record into its recorder's
+ * ring, a crash noted, a trigger freezing the ring.  Global functions,
+ * each verified once (flight.bpf.h declares them for the programs; the
+ * inline steps are flight_ring.bpf.h's).
+ */
+#include "flight_ring.bpf.h"
+
+/* A RET, PSIG or EXIT as a compact entry in one slot; false for anything else. */
+static __always_inline bool flight__compact(const struct ktr_header *h, struct ktr_flight_slot *sl)
+{
+	struct ktr_flight_compact *c = (void *)sl->data;
+	const void *p = h + 1;
+
+	if (h->ktr_type == KTR_SYSRET) {
+		const struct ktr_sysret *r = p;
+
+		c->code = r->ktr_code;
+		c->error = r->ktr_error;
+		c->value = r->ktr_retval;
+	} else if (h->ktr_type == KTR_PSIG) {
+		const struct ktr_psig *g = p;
+
+		c->code = g->signo;
+		c->error = g->code;
+		c->value = g->action;
+	} else if (h->ktr_type == KTR_EXIT) {
+		const struct ktr_exit *e = p;
+
+		c->code = 0;
+		c->error = 0;
+		c->value = e->status;
+	} else {
+		return false;
+	}
+	c->mono = h->ktr_mono_ns;
+	c->pid = h->ktr_pid;
+	c->tid = h->ktr_tid;
+	__builtin_memcpy(c->comm, h->ktr_comm, sizeof(c->comm));
+	c->type = h->ktr_type;
+	c->cpu = KTRH_CPUID_DECODE(h->ktr_flags);
+	c->pad = 0;
+	return true;
+}
+
+/* One slot's worth of a record: plain loads and stores, cheaper than a helper call. */
+static __always_inline void flight__copy_slot(struct ktr_flight_slot *sl, const __u64 *src)
+{
+	__u64 *dst = (__u64 *)sl->data;
+
+	for (int w = 0; w < KTR_FLIGHT_SLOT_DATA / 8; w++)
+		dst[w] = src[w];
+}
+
+/*
+ * One record (the scratch area: a struct ktr_sample, then the record) into
+ * its recorder's ring, in this CPU's region: claim its slots by moving the
+ * CPU's head (atomically: another program may run on this CPU between our
+ * steps), then fill each, its position written last.  A frozen ring keeps
+ * the record out and counts it.
+ */
+__noinline int flight__send(struct ktr_scratch *sc)
+{
+	struct ktr_sample *s = (void *)sc;
+	struct ktr_header *h;
+	struct ktr_flight_ctl *ctl;
+	struct ktr_flight_head *hd;
+	struct ktr_flight_slot *sl;
+	__u32 cpu, route, total, n, per;
+	__u64 pos;
+	void *ring, *ctls;
+
+	if (!sc)
+		return 0;
+	h = (void *)(s + 1);
+	route = s->route;
+	ctls = bpf_map_lookup_elem(&flight_ctls, &route);
+	ring = bpf_map_lookup_elem(&flights, &route);
+	if (!ctls || !ring)
+		return 0;
+	ctl = flight__ctl(ctls);
+	cpu = bpf_get_smp_processor_id();
+	hd = flight__head(ctls, cpu);
+	if (!ctl || !hd || cpu >= ctl->ncpu)
+		return 0;
+	if (ctl->state != KTR_FLIGHT_LIVE) {
+		__sync_fetch_and_add(&hd->kept_out, 1);
+		return 0;
+	}
+	per = ctl->per_cpu;
+	if (!per)
+		return 0;
+	if (ctl->flags & KTR_FLIGHT_F_COMPACT) {
+		int type = h->ktr_type;
+
+		if (type != KTR_SYSRET && type != KTR_PSIG && type != KTR_EXIT)
+			return 0; /* compact keeps only these */
+		pos = __sync_fetch_and_add(&hd->head, 1);
+		hd->records++;
+		sl = flight__slot(ring, ctl, hd, cpu, pos);
+		if (!sl)
+			return 0;
+		flight__compact(h, sl);
+		sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
+		sl->nslots = 1;
+		barrier();
+		sl->pos = (__u32)pos;
+		return 0;
+	}
+	total = sizeof(*h) + (__u32)h->ktr_len;
+	if (total > KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA) {
+		total = KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA;
+		h->ktr_len = total - sizeof(*h); /* cut, as a GIO is cut at -s bytes */
+	}
+	n = (total + KTR_FLIGHT_SLOT_DATA - 1) / KTR_FLIGHT_SLOT_DATA;
+	if (n > per)
+		return 0;
+	pos = __sync_fetch_and_add(&hd->head, n);
+	hd->records++; /* a count, not a position: a rare race costs one in the total */
+	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
+		if (i >= n)
+			break;
+		sl = flight__slot(ring, ctl, hd, cpu, pos + i);
+		if (!sl)
+			break;
+		flight__copy_slot(sl, (const __u64 *)((const char *)h + i * KTR_FLIGHT_SLOT_DATA));
+		sl->idx = i;
+		sl->nslots = n;
+		barrier();
+		sl->pos = (__u32)(pos + i);
+	}
+	return 0;
+}
+
+/*
+ * A fatal signal with its default action, one that dumps core, reached a
+ * recorded process: the crash begins.  Each CPU's head is noted once, so
+ * the dump can say which record was each CPU's last before it.
+ */
+__noinline int flight__crash_begins(__u32 route)
+{
+	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route);
+	struct ktr_flight_head *hd;
+	struct ktr_flight_ctl *ctl;
+
+	if (!ctls)
+		return 0;
+	ctl = flight__ctl(ctls);
+	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
+		return 0;
+	for (__u32 cpu = 0; cpu < KTR_FLIGHT_MAX_CPUS; cpu++) {
+		if (cpu >= ktr_ncpus || cpu >= ctl->ncpu)
+			break;
+		hd = flight__head(ctls, cpu);
+		if (hd && !hd->crash)
+			hd->crash = hd->head + 1;
+	}
+	return 0;
+}
+
+/*
+ * A recorded process ended (its EXIT is in the ring): a trigger freezes the
+ * ring, the first one's why, pid and status kept.  Returns 1 when it froze
+ * the ring, for the caller to wake the daemon.
+ */
+__noinline int flight__exit(__u32 route, __s32 pid, __s32 status)
+{
+	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route);
+	struct ktr_flight_ctl *ctl;
+	__u32 why;
+	int sig = status & 0x7f;
+
+	if (!ctls)
+		return 0;
+	ctl = flight__ctl(ctls);
+	if (!ctl || ctl->state != KTR_FLIGHT_LIVE)
+		return 0;
+	if (sig && sig != 0x7f && flight__dumps_core(sig))
+		why = KTR_FLIGHT_CRASH;
+	else if (!sig && (status & 0xff00) && (ctl->flags & KTR_FLIGHT_F_ON_EXIT))
+		why = KTR_FLIGHT_EXIT;
+	else
+		return 0;
+	if (__sync_val_compare_and_swap(&ctl->claim, 0, 1) != 0)
+		return 0;
+	ctl->why = why;
+	ctl->pid = pid;
+	ctl->status = status;
+	ctl->frozen_ns = bpf_ktime_get_ns();
+	barrier();
+	ctl->state = KTR_FLIGHT_FROZEN;
+	return 1;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The shapes of the maps every ktraceb program shares, spelled once:
+ * maps.bpf.c defines the maps with them, maps.bpf.h declares them extern
+ * for the other objects, and the libbpf linker requires both to match
+ * exactly.  The bottom of bpf/: it includes nothing of ours but the types
+ * the BPF side and the tracer share.
+ */
+#ifndef KTRACEB_MAP_SHAPES_BPF_H
+#define KTRACEB_MAP_SHAPES_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "ktraceb/bpf_shared.h"
+
+#define KTR_MAP_RB                                                                        \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_RINGBUF);                                       \
+		__uint(max_entries, 1 << 24);                                             \
+	}
+#define KTR_MAP_PROCS                                                                     \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_HASH);                                          \
+		__uint(max_entries, KTR_MAX_PROCS);                                       \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_proc_state);                                     \
+	}
+#define KTR_MAP_LOST                                                                      \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
+		__uint(max_entries, KTR_MAX_ROUTES);                                      \
+		__type(key, __u32);                                                       \
+		__type(value, __u64);                                                     \
+	}
+#define KTR_MAP_QUIET                                                                     \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_LRU_HASH);                                      \
+		__uint(max_entries, KTR_MAX_QUIET_FILES);                                 \
+		__type(key, struct ktr_file_key);                                         \
+		__type(value, __u8);                                                      \
+	}
+#define KTR_MAP_SCRATCH                                                                   \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
+		__uint(max_entries, 1);                                                   \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_scratch);                                        \
+	}
+
+/* One CPU's room for a record whose size is known only at run time. */
+struct ktr_scratch {
+	char bytes[KTR_SCRATCH_SIZE];
+};
+
+/*
+ * The flight recorders (ktraceb -R; bpf_shared.h gives the layout): each
+ * recording has two arrays, found by its route.  Its ring, whose size is
+ * the user's (so an inner map of BPF_F_INNER_MAP, whose lookups are helper
+ * calls), and its control map, of one fixed size for every recording,
+ * whose lookups the verifier inlines: the control record and the CPUs'
+ * heads are read and moved without a call.
+ */
+struct ktr_flight_ring {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct ktr_flight_slot));
+};
+
+struct ktr_flight_ctl_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, KTR_FLIGHT_CTL_SLOTS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct ktr_flight_slot));
+};
+
+#define KTR_MAP_FLIGHTS                                                                   \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);                                 \
+		__uint(max_entries, KTR_MAX_ROUTES);                                      \
+		__type(key, __u32);                                                       \
+		__array(values, struct ktr_flight_ring);                                  \
+	}
+#define KTR_MAP_FLIGHT_CTLS                                                               \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);                                 \
+		__uint(max_entries, KTR_MAX_ROUTES);                                      \
+		__type(key, __u32);                                                       \
+		__array(values, struct ktr_flight_ctl_map);                               \
+	}
+
+#endif /* KTRACEB_MAP_SHAPES_BPF_H */

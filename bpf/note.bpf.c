@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * A traced process mapped a file (exec, an executable mapping): the note
+ * that has the daemon look at its USDT probes, and the stop that makes
+ * ktraceb's own command wait for them (note.bpf.h).
+ */
+#include "procs.bpf.h"
+#include "record.bpf.h"
+
+#define SIGSTOP 19
+
+__noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file)
+{
+	struct ktr_file_key key;
+	bool hold = false;
+
+	if (!ps)
+		return 0;
+	if ((ps->flags & KTR_PS_HOLD) && file) {
+		struct file *f = (struct file *)file;
+
+		key.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+		key.ino = BPF_CORE_READ(f, f_inode, i_ino);
+		hold = bpf_map_lookup_elem(&usdt_quiet, &key) == NULL;
+	}
+	if (!note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
+		return 0;
+	ps->flags |= KTR_PS_HELD;
+	proc__changed();
+	bpf_send_signal(SIGSTOP);
+	return 0;
+}

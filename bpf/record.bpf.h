@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The one way a record leaves a program: built in place, in the on-disk
+ * layout (a struct ktr_sample naming its file, then the header, then the
+ * payload), and put into the ring buffer, or into its file's flight
+ * recorder when the file has one (ktraceb -R).  The emitters never choose:
+ *
+ *	struct rec_ref r = rec__reserve_current(sizeof(*rec), route, type, len);
+ *	if (!r.rec) return;      (the ring was full: counted lost already)
+ *	... fill the payload ...
+ *	rec__submit(r);
+ *
+ * and a record whose size is known only at run time is built in the
+ * per-CPU scratch area and sent with rec__send().  A note to the daemon
+ * (note__emit) goes into the ring buffer only.
+ */
+#ifndef KTRACEB_RECORD_BPF_H
+#define KTRACEB_RECORD_BPF_H
+
+#include "maps.bpf.h"
+#include "flight.bpf.h"
+
+/*
+ * One array for every file, shared by all CPUs: losses happen only when the
+ * ring is full, so the atomic adds cost nothing on the normal path.  Slot 0
+ * counts every loss, so the drainer looks further only when it moved.
+ * record.bpf.c: one function, not inlined in every path.
+ */
+int rec__count_lost(__u32 route);
+__u32 rec__flags(__u32 tid); /* record.bpf.c: ktr_flags of a record about thread tid */
+
+/* Does route's file have a flight recorder?  An inlined lookup (an array of maps). */
+static __always_inline bool rec__to_flight(__u32 route)
+{
+	return bpf_map_lookup_elem(&flight_ctls, &route) != NULL;
+}
+
+/*
+ * Wake the drainer only when a quarter of the ring is waiting: a wakeup per
+ * record would cost more than the record.  The drainer also polls on a
+ * timer, so nothing waits longer than its poll interval.  Each CPU asks
+ * the ring only at every KTR_WAKEUP_EVERY-th record: the query reads the
+ * consumer's position, a cache line the drainer writes on another CPU,
+ * and asking at each record cost a traced syscall more than anything but
+ * the clock.  A few records more waiting change nothing at a quarter of
+ * the ring.
+ */
+static __always_inline __u64 rec__wakeup_flag(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id() & (KTR_WAKEUP_CPUS - 1);
+
+	if (++ktr_wakeup_ticks[cpu].n % KTR_WAKEUP_EVERY)
+		return BPF_RB_NO_WAKEUP;
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * Fill every header byte: ring memory is not zeroed.  task is a trusted BTF
+ * pointer, so its comm is read with plain (CO-RE relocated) loads rather
+ * than bpf_probe_read_kernel() calls: this runs twice per syscall.
+ */
+static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,
+					__u32 tid, struct task_struct *task)
+{
+	const __u64 *comm = (const __u64 *)task->comm;
+
+	h->ktr_len = len;
+	h->ktr_type = type;
+	h->ktr_flags = rec__flags(tid);
+	h->ktr_pid = pid;
+	h->ktr_tid = tid;
+	/* comm is 16 bytes, NUL-terminated by the kernel; byte 16 and the pad are ours */
+	((__u64 *)h->ktr_comm)[0] = comm[0];
+	((__u64 *)h->ktr_comm)[1] = comm[1];
+	h->ktr_comm[16] = 0;
+	__builtin_memset(h->ktr_pad, 0, sizeof(h->ktr_pad));
+	h->ktr_time_sec = 0;
+	h->ktr_time_usec = 0;
+	h->ktr_mono_ns = bpf_ktime_get_ns();
+}
+
+/* Header for a record about the current thread. */
+static __always_inline void rec__header_current(struct ktr_header *h, int type, int len)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	rec__header(h, type, len, task->tgid, task->pid, task);
+}
+
+/* The per-CPU scratch area for records whose size is known only at run time. */
+static __always_inline struct ktr_sample *rec__scratch(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&scratch, &cpu);
+}
+
+/*
+ * A record being made, and where it goes: the ring buffer's reserved room,
+ * or the scratch area its recorder takes it from.  flight is a constant on
+ * each of the verifier's paths, so each path knows what rec points to.
+ */
+struct rec_ref {
+	void *rec;
+	bool flight;
+};
+
+/*
+ * Room for a struct { struct ktr_sample s; struct ktr_header h; payload }
+ * of size bytes, sample and header filled, for the caller to fill the
+ * payload and rec__submit(); rec is NULL when the ring is full (the record
+ * is counted lost for its file) or no room could be had.
+ */
+static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int type, int len,
+						   __u32 pid, __u32 tid, struct task_struct *task)
+{
+	struct rec_ref r = { .rec = NULL, .flight = rec__to_flight(route) };
+	struct ktr_sample *s;
+
+	if (r.flight) {
+		s = rec__scratch();
+	} else {
+		s = bpf_ringbuf_reserve(&rb, size, 0);
+		if (!s)
+			rec__count_lost(route);
+	}
+	if (!s)
+		return r;
+	s->route = route;
+	s->reserved = 0;
+	rec__header((struct ktr_header *)(s + 1), type, len, pid, tid, task);
+	r.rec = s;
+	return r;
+}
+
+/* rec__reserve() for a record about the current thread. */
+static __always_inline struct rec_ref rec__reserve_current(__u64 size, __u32 route, int type,
+							   int len)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return rec__reserve(size, route, type, len, task->tgid, task->pid, task);
+}
+
+static __always_inline void rec__submit(struct rec_ref r)
+{
+	if (r.flight)
+		flight__send(r.rec);
+	else
+		bpf_ringbuf_submit(r.rec, rec__wakeup_flag());
+}
+
+/*
+ * The one way a record built in scratch (s, its header right after it, len
+ * bytes of payload after that) leaves: copied into the ring buffer or its
+ * recorder, or counted lost for its file.  rec__send() fills the header for
+ * the current thread first.
+ */
+static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64 len)
+{
+	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
+
+	s->route = route;
+	s->reserved = 0;
+	if (rec__to_flight(route)) {
+		flight__send((struct ktr_scratch *)s);
+		return;
+	}
+	barrier_var(size); /* the verifier must see this bound, clang may not drop it */
+	if (size > KTR_SCRATCH_SIZE)
+		size = KTR_SCRATCH_SIZE;
+	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)
+		rec__count_lost(route);
+}
+
+static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
+{
+	rec__header_current((struct ktr_header *)(s + 1), type, len);
+	rec__output(s, route, len);
+}
+
+/*
+ * Tell the daemon a process traced with 'u' changed what it maps (exec,
+ * an executable mapping) or forked: its USDT probes need a look.  Woken at
+ * once: probes of a new image are armed as soon as the daemon can.  A note
+ * the ring has no room for is counted lost for the process's file, since
+ * probe records of that image may go missing; an EXIT or FLIGHT note only
+ * hurries the daemon (its tick finds the same), so losing one loses no
+ * record.  Returns whether it was sent.
+ */
+static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32 child,
+				       __u32 flags)
+{
+	struct {
+		struct ktr_sample s;
+		struct ktr_note n;
+	} *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+
+	if (!rec) {
+		if (kind != KTR_NOTE_EXIT && kind != KTR_NOTE_FLIGHT)
+			rec__count_lost(route);
+		return false;
+	}
+	rec->s.route = KTR_ROUTE_DAEMON;
+	rec->s.reserved = 0;
+	rec->n.kind = kind;
+	rec->n.pid = pid;
+	rec->n.child = child;
+	rec->n.flags = flags;
+	bpf_ringbuf_submit(rec, BPF_RB_FORCE_WAKEUP);
+	return true;
+}
+
+#endif /* KTRACEB_RECORD_BPF_H */
