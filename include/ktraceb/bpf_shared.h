@@ -156,7 +156,8 @@ struct ktr_proc_state {
 	__u32 flags; /* KTR_PS_* */
 	__u32 sv_flags; /* ABI, as in KTR_PROCCTOR */
 	__u32 iosize; /* GENIO bytes kept per I/O */
-	__u32 pad;
+	__u16 select; /* its trace's syscall selection (selects), 0 for every call */
+	__u16 pad;
 };
 #define KTR_PS_AWAIT_EXEC 0x1 /* ignore everything before the first execve */
 /*
@@ -317,6 +318,25 @@ struct ktr_flight_compact {
 
 /* A recorder froze (route: the recording's): the daemon writes it. */
 #define KTR_NOTE_FLIGHT 4
+
+/*
+ * Syscall selection (ktraceb -e trace=, -e status=; src/common/ktr_select.h):
+ * a trace with one has a slot in the selects array (its processes' state
+ * names it, 0 for none), which the syscall programs look up inline: a
+ * call not selected costs that look and a bit test, and makes no record.
+ * With a status filter, a call's CALL is written at its return, when the
+ * return is known to pass, right before its NAMI, STRU, GIO and RET.
+ */
+#define KTR_SELECT_WORDS	(KTR_MAX_SYSCALLS / 64)
+#define KTR_MAX_SELECTS		256	/* traces with a selection at once (slot 0: none) */
+#define KTR_SELECT_SUCCESSFUL	0x1
+#define KTR_SELECT_FAILED	0x2
+struct ktr_select_map {
+	__u64 native[KTR_SELECT_WORDS];	/* bit nr: syscall nr selected */
+	__u64 compat[KTR_SELECT_WORDS];	/* the same for 32-bit (compat) syscalls */
+	__u32 status;			/* KTR_SELECT_* wanted, 0 for any */
+	__u32 pad;
+};
 
 /*
  * Fault injection for the tests (tests/e2e/t_kernel.sh): the loader sets
