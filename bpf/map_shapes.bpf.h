@@ -50,6 +50,14 @@
 		__type(value, struct ktr_scratch);                                        \
 	}
 
+#define KTR_MAP_SELECTS                                                                   \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
+		__uint(max_entries, KTR_MAX_SELECTS);                                     \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_select_map);                                     \
+	}
+
 /* One CPU's room for a record whose size is known only at run time. */
 struct ktr_scratch {
 	char bytes[KTR_SCRATCH_SIZE];

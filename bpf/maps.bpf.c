@@ -13,6 +13,8 @@ KTR_MAP_PROCS procs SEC(".maps");
 KTR_MAP_LOST lost SEC(".maps");
 KTR_MAP_SCRATCH scratch SEC(".maps");
 KTR_MAP_QUIET usdt_quiet SEC(".maps");
+/* the traces' syscall selections, by slot (bpf_shared.h) */
+KTR_MAP_SELECTS selects SEC(".maps");
 /* the recorders' rings and control maps, by route: the daemon puts both there */
 KTR_MAP_FLIGHTS flights SEC(".maps");
 KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");

@@ -15,6 +15,7 @@ extern KTR_MAP_PROCS procs SEC(".maps");
 extern KTR_MAP_LOST lost SEC(".maps");
 extern KTR_MAP_SCRATCH scratch SEC(".maps");
 extern KTR_MAP_QUIET usdt_quiet SEC(".maps");
+extern KTR_MAP_SELECTS selects SEC(".maps");
 extern KTR_MAP_FLIGHTS flights SEC(".maps");
 extern KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");
 

@@ -7,6 +7,7 @@
 #include "procs.bpf.h"
 #include "record.bpf.h"
 #include "note.bpf.h"
+#include "select.bpf.h"
 #include "arch.bpf.h"
 
 #define ELFCLASS32 1
@@ -130,10 +131,20 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	return 0;
 }
 
+/* The exec's path, argv and envp belong to the execve: shown if the trace's selection has it. */
+static __always_inline bool proc__exec_selected(const struct ktr_proc_state *ps)
+{
+	const struct ktr_select_map *sel = select__of(ps);
+
+	return !sel || select__call(sel, ARCH_NR_EXECVE, 0) ||
+	       select__call(sel, ARCH_NR_EXECVEAT, 0);
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct ktr_proc_state *ps = proc__lookup();
+	bool exec_shown;
 	__u8 elfclass;
 
 	if (!ps)
@@ -167,12 +178,13 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	elfclass = BPF_CORE_READ(bprm, buf[4]);
 	ps->sv_flags = elfclass == ELFCLASS32 ? ARCH_SV_COMPAT : ARCH_SV_NATIVE;
 	proc__changed();
-	if (ps->facs & KTRFAC_NAMEI)
+	exec_shown = proc__exec_selected(ps);
+	if ((ps->facs & KTRFAC_NAMEI) && exec_shown)
 		proc__emit_exec_namei(ps->route, bprm);
 	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, p->pid, p);
-	if (ps->facs & KTRFAC_ARGS)
+	if ((ps->facs & KTRFAC_ARGS) && exec_shown)
 		proc__emit_strings(ps->route, KTR_ARGS, p->mm->arg_start, p->mm->arg_end);
-	if (ps->facs & KTRFAC_ENVS)
+	if ((ps->facs & KTRFAC_ENVS) && exec_shown)
 		proc__emit_strings(ps->route, KTR_ENVS, p->mm->env_start, p->mm->env_end);
 	return 0;
 }

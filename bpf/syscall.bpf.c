@@ -24,6 +24,7 @@
 #include "flight_ring.bpf.h"
 #include "genio.bpf.h"
 #include "struct.bpf.h"
+#include "select.bpf.h"
 
 #define PROT_WRITE    0x2
 #define PROT_EXEC     0x4
@@ -268,11 +269,65 @@ __noinline int syscall__genio(struct ktr_proc_state *ps, long id, long ret, stru
  * (proc__lookup_syscall): on the path every traced syscall takes twice, a
  * helper call costs as much as the rest of the work.
  */
+/*
+ * The user stack of the current call (-k): the kernel walks the frame
+ * pointers from the user registers saved at the syscall's entry and names
+ * each frame by its object's build id and file offset where it can read
+ * the id.  Straight into the scratch area in the record's layout (struct
+ * bpf_stack_build_id is struct ktr_ustack_frame); the record is finished
+ * and sent by a global function, verified once (the helper needs the
+ * program's context, which 6.1 passes to no global function).
+ */
+__noinline int syscall__send_ustack(struct ktr_scratch *sc, __u32 route, long n)
+{
+	struct ktr_sample *s = (void *)sc;
+	struct ktr_ustack *us;
+	__u32 frames;
+
+	if (!s)
+		return 0;
+	us = (void *)((struct ktr_header *)(s + 1) + 1);
+	frames = n > 0 ? n / sizeof(struct ktr_ustack_frame) :
+			 0; /* none: said by an empty record */
+	frames &= KTR_USTACK_MAXFRAMES * 2 - 1;
+	us->us_nframes = frames;
+	us->us_flags = 0;
+	rec__send(s, route, KTR_USTACK, sizeof(*us) + frames * sizeof(struct ktr_ustack_frame));
+	return 0;
+}
+
+static __always_inline void syscall__ustack(void *ctx, __u32 route)
+{
+	struct ktr_sample *s = rec__scratch();
+	long n;
+
+	if (!s)
+		return;
+	n = bpf_get_stack(
+		ctx, (char *)s + sizeof(*s) + sizeof(struct ktr_header) + sizeof(struct ktr_ustack),
+		KTR_USTACK_MAXFRAMES * sizeof(struct ktr_ustack_frame),
+		BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+	syscall__send_ustack((struct ktr_scratch *)s, route, n);
+}
+
+/*
+ * With a status filter (-e status=) a call's CALL waits for its return:
+ * then it is known whether the call passes, and its arguments are still
+ * there (in the registers on x86_64, kept from sys_enter on arm64).  Not
+ * an exec's: the image whose arguments they were is gone at its return.
+ */
+static __always_inline bool syscall__call_at_exit(const struct ktr_select_map *sel, long id,
+						  int compat)
+{
+	return sel && sel->status && !syscall__is_exec(id, compat);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct ktr_proc_state copy, *ps = proc__lookup_syscall(task, &copy);
+	const struct ktr_select_map *sel;
 	struct syscall_args args;
 	int compat;
 
@@ -287,12 +342,55 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 		proc__changed();
 	}
+	sel = select__of(ps);
+	if (sel && !select__call(sel, id, compat))
+		return 0; /* not selected: no record, nothing kept */
 	syscall__entry_args(regs, id, compat, args.v);
+	if (syscall__call_at_exit(sel, id, compat))
+		return 0;
 	if (ps->facs & KTRFAC_SYSCALL)
 		syscall__emit_call(ps->route, id, compat, args.v);
+	if (ps->facs & KTRFAC_USTACK)
+		syscall__ustack(ctx, ps->route);
 	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
 		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
 	return 0;
+}
+
+/*
+ * A library loaded (at start, or by dlopen): its text mapped executable,
+ * then its data (where semaphores are) privately writable at a fixed
+ * place, as ld.so does.  Each time, its USDT probes need a look: whatever
+ * the trace's syscall selection.  mmap(addr, len, prot, flags, fd, off).
+ */
+static __always_inline void syscall__note_mmap(struct pt_regs *regs, struct ktr_proc_state *ps,
+					       __u32 tgid, long id, int compat, long ret)
+{
+	__u64 args[KTR_MAXARGS];
+
+	if (!(ps->facs & KTRFAC_USER) || id != ARCH_NR_MMAP || compat || ret < 0)
+		return;
+	if (syscall__exit_args(regs, id, 0, args) && !(args[3] & MAP_ANONYMOUS) &&
+	    ((args[2] & PROT_EXEC) ||
+	     ((args[2] & PROT_WRITE) &&
+	      (args[3] & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
+		note__file(ps, KTR_NOTE_MMAP, tgid, (__u64)syscall__fd_file(args[4]));
+}
+
+/* The CALL (and what a call's entry captures) of a call that waited for its return. */
+static __always_inline void syscall__late_call(void *ctx, struct pt_regs *regs,
+					       struct ktr_proc_state *ps, long id, int compat)
+{
+	struct syscall_args args;
+
+	if (!syscall__exit_args(regs, id, compat, args.v))
+		return;
+	if (ps->facs & KTRFAC_SYSCALL)
+		syscall__emit_call(ps->route, id, compat, args.v);
+	if (ps->facs & KTRFAC_USTACK)
+		syscall__ustack(ctx, ps->route);
+	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
+		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
 }
 
 SEC("tp_btf/sys_exit")
@@ -300,6 +398,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct ktr_proc_state copy, *ps = proc__lookup_syscall(task, &copy);
+	const struct ktr_select_map *sel;
 	long id;
 	int compat;
 
@@ -307,6 +406,12 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 		return 0;
 	id = arch__syscall_nr(regs);
 	compat = arch__in_compat_syscall(task);
+	syscall__note_mmap(regs, ps, task->tgid, id, compat, ret);
+	sel = select__of(ps);
+	if (sel && (!select__call(sel, id, compat) || !select__status(sel, ret)))
+		return 0;
+	if (syscall__call_at_exit(sel, id, compat))
+		syscall__late_call(ctx, regs, ps, id, compat);
 	/* each facility fetches the arguments itself: one verifier path each */
 	if ((ps->facs & KTRFAC_NAMEI) && syscall__has_paths(id, compat) &&
 	    !(ret == 0 && syscall__is_exec(id, compat))) {
@@ -326,21 +431,6 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 
 		if (syscall__exit_args(regs, id, 0, args.v))
 			syscall__genio(ps, id, ret, &args);
-	}
-	/*
-	 * A library loaded (at start, or by dlopen): its text mapped
-	 * executable, then its data (where semaphores are) privately writable
-	 * at a fixed place, as ld.so does.  Each time, its USDT probes.
-	 * mmap(addr, len, prot, flags, fd, off).
-	 */
-	if ((ps->facs & KTRFAC_USER) && id == ARCH_NR_MMAP && !compat && ret >= 0) {
-		__u64 args[KTR_MAXARGS];
-
-		if (syscall__exit_args(regs, id, 0, args) && !(args[3] & MAP_ANONYMOUS) &&
-		    ((args[2] & PROT_EXEC) ||
-		     ((args[2] & PROT_WRITE) &&
-		      (args[3] & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
-			note__file(ps, KTR_NOTE_MMAP, task->tgid, (__u64)syscall__fd_file(args[4]));
 	}
 	if (ps->facs & KTRFAC_SYSRET)
 		syscall__emit_ret(task, ps->route, id, ret);

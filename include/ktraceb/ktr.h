@@ -55,6 +55,9 @@
 #define KTR_FLIGHT		27	/* ktraceb: struct ktr_flight_info, a recorder's dump */
 #define KTR_TRACEPOINT		28	/* ktraceb: struct ktr_tracepoint, a kernel event's entry */
 #define KTR_TPFORMAT		29	/* ktraceb: struct ktr_tpformat, that event's fields */
+#define KTR_FILTER		30	/* ktraceb: struct ktr_filter, the trace's syscall selection */
+#define KTR_USTACK		31	/* ktraceb: struct ktr_ustack, the user stack of a call (-k) */
+#define KTR_OBJECT		32	/* ktraceb: struct ktr_object, an object a traced process maps */
 #define KTR_TYPE_MAX		31
 
 /* ktr_flags (DragonFly KTRH_*) */
@@ -283,6 +286,55 @@ struct ktr_tpfield {
 #define KTR_TPF_ARRAY		0x04	/* "type name[n]": tp_size bytes of elements */
 #define KTR_TPF_STRING		0x08	/* elements are char: printed as a string */
 
+/*
+ * KTR_FILTER: the syscall selection the trace was made with (ktraceb -e
+ * trace=SET, -e status=SET; src/common/ktr_select.h), written once before
+ * the trace's first record.  Calls it left out made no record at all.
+ */
+struct ktr_filter {
+	__u32 kf_status;		/* KTR_FILTER_SUCCESSFUL | _FAILED wanted, 0 any */
+	__u32 kf_flags;			/* KTR_FILTER_CALLS_AT_RETURN */
+	/* then the selection as given, NUL-terminated: "trace=openat status=failed" */
+};
+#define KTR_FILTER_SUCCESSFUL	0x1
+#define KTR_FILTER_FAILED	0x2
+#define KTR_FILTER_CALLS_AT_RETURN 0x1	/* a CALL (but an exec's) written at its return, just
+					   before its RET: only then is its status known */
+
+/*
+ * KTR_USTACK: the user stack of the thread's call before it (ktraceb -k),
+ * innermost frame first, as the kernel's frame-pointer walk gives it, each
+ * frame named by the build id of its object and its offset in that file,
+ * so that it can be symbolized where the object (or its debug information)
+ * is, long after the process.  ktr_len = 8 + 32 * us_nframes.
+ */
+struct ktr_ustack_frame {
+	__s32 status;			/* KTR_USTACK_* */
+	__u8 build_id[20];
+	__u64 offset;			/* file offset in the object (BUILD_ID), or the address (IP) */
+};
+struct ktr_ustack {
+	__u32 us_nframes;
+	__u32 us_flags;
+	/* then us_nframes struct ktr_ustack_frame */
+};
+#define KTR_USTACK_EMPTY	0	/* no frame (bpf_stack_build_id's status values) */
+#define KTR_USTACK_BUILD_ID	1	/* build_id and offset */
+#define KTR_USTACK_IP		2	/* the address alone: no build id could be read */
+#define KTR_USTACK_MAXFRAMES	32
+
+/*
+ * KTR_OBJECT: an object file traced processes map (ktraceb -k), its build
+ * id and the path it had, once per file: what kdump symbolizes a stack's
+ * frames with when no debug information is found by build id.
+ */
+struct ktr_object {
+	__u8 ko_build_id[20];
+	__u8 ko_build_id_len;		/* 20 for SHA-1 (GNU's default), else fewer */
+	__u8 ko_pad[3];
+	/* then the path, NUL-terminated */
+};
+
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
 #define KTRFAC_MASK		0x00ffffff
 #define KTRFAC_SYSCALL		(1 << KTR_SYSCALL)
@@ -297,6 +349,7 @@ struct ktr_tpfield {
 #define KTRFAC_ENVS		(1 << KTR_ENVS)
 /* not 1 << KTR_TRACEPOINT: the facility bits stop at KTRFAC_MASK */
 #define KTRFAC_TRACEPOINT	(1 << 22)
+#define KTRFAC_USTACK		(1 << 23)	/* -k: KTR_USTACK with each selected call */
 #define KTRFAC_ROOT		0x80000000
 #define KTRFAC_INHERIT		0x40000000
 
@@ -326,6 +379,10 @@ _Static_assert(sizeof(struct ktr_user_rec) == 16, "ktr_user_rec is 16 bytes");
 _Static_assert(sizeof(struct ktr_tracepoint) == 8, "ktr_tracepoint is 8 bytes");
 _Static_assert(sizeof(struct ktr_tpformat) == 72, "ktr_tpformat is 72 bytes");
 _Static_assert(sizeof(struct ktr_tpfield) == 88, "ktr_tpfield is 88 bytes");
+_Static_assert(sizeof(struct ktr_filter) == 8, "ktr_filter is 8 bytes and a string");
+_Static_assert(sizeof(struct ktr_ustack_frame) == 32, "a ktr_ustack frame is 32 bytes");
+_Static_assert(sizeof(struct ktr_ustack) == 8, "ktr_ustack is 8 bytes and its frames");
+_Static_assert(sizeof(struct ktr_object) == 24, "ktr_object is 24 bytes and a path");
 #endif
 
 #endif /* KTRACEB_KTR_H */

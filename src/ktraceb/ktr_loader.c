@@ -69,14 +69,17 @@ static void refusal__note(const char *text)
 
 static int loader__print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char text[16384];
 	va_list copy;
 
 	if (level == LIBBPF_WARN) {
+		/* a whole verifier log: its reason is at its end */
+		char *text = NULL;
+
 		va_copy(copy, ap);
-		vsnprintf(text, sizeof(text), fmt, copy);
+		if (vasprintf(&text, fmt, copy) >= 0)
+			refusal__note(text);
 		va_end(copy);
-		refusal__note(text);
+		free(text);
 	}
 	if (level == LIBBPF_DEBUG && !loader_verbose)
 		return 0;
