@@ -49,6 +49,7 @@
  * one shorter; a reader joins them.
  */
 #define KTR_STRINGS_CHUNK	131072
+#define KTR_OBJECT		21	/* ktraceb: struct ktr_object, an object a traced process maps */
 #define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
 #define KTR_EXIT		26	/* ktraceb: struct ktr_exit */
@@ -57,7 +58,6 @@
 #define KTR_TPFORMAT		29	/* ktraceb: struct ktr_tpformat, that event's fields */
 #define KTR_FILTER		30	/* ktraceb: struct ktr_filter, the trace's syscall selection */
 #define KTR_USTACK		31	/* ktraceb: struct ktr_ustack, the user stack of a call (-k) */
-#define KTR_OBJECT		32	/* ktraceb: struct ktr_object, an object a traced process maps */
 #define KTR_TYPE_MAX		31
 
 /* ktr_flags (DragonFly KTRH_*) */
