@@ -343,7 +343,7 @@ deb:
 	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
 	$(Q)ls $(O)/deb/*.deb
 
-deb-test:
+deb-test: deb
 	$(Q)O=$(O) tests/deb/run.sh
 
 # The .c files follow .clang-format; headers keep their tab-aligned tables
