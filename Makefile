@@ -14,6 +14,8 @@
 #   make deb        the Debian packages, into $(O)/deb (debian/, dpkg-buildpackage)
 #   make deb-test   install, upgrade and purge them in a fresh Debian 12 root
 #                   (tests/deb/run.sh: debootstrap, needs root and the mirror)
+#   make deb-vmtest KERNEL=6.1: that root booted with systemd under qemu, the
+#                   socket-activated, hardened daemon used (tests/deb/vm.sh)
 #   make V=1        show the commands
 
 PREFIX ?= /usr/local
@@ -95,7 +97,7 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 CXX ?= g++
 
 .PHONY: all test test-build vmtest demo check bench install clean format format-check units deb \
-	deb-test
+	deb-test deb-vmtest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -346,6 +348,10 @@ deb:
 deb-test: deb
 	$(Q)O=$(O) tests/deb/run.sh
 
+# the packages booted with systemd under qemu (tests/deb/vm.sh), KERNEL as vmtest
+deb-vmtest: deb all
+	$(Q)O=$(O) tests/deb/vm.sh $(KERNEL)
+
 # The .c files follow .clang-format; headers keep their tab-aligned tables
 # (clang-format would mix tabs and spaces in them).
 FORMAT_SRCS = bpf/*.c src/*/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c bench/*.c
@@ -358,4 +364,6 @@ format-check:
 clean:
 	rm -rf $(O)
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+# (not the package build's copy, nor the Debian roots deb-test makes)
+-include $(shell find $(O) \( -path $(O)/deb -o -path $(O)/deb-test \) -prune -o -name '*.d' -type f \
+	-print 2>/dev/null)

@@ -16,7 +16,8 @@
 #
 # Needs root, debootstrap and the Debian mirror of apt's sources (apt's
 # proxy settings apply).  The older build to upgrade from is this tree with
-# another version and a changed source (so another build id), built once.  Prints PASS:/FAIL: lines and "N passed, N failed".
+# another version and a changed source (so another build id), built once.
+# Prints PASS:/FAIL: lines and "N passed, N failed".
 # KTR_KEEP=1 keeps the root ($CACHE/root) for a look.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,46 +28,9 @@ case $O in
 *) O=$REPO/$O ;;
 esac
 CACHE=${KTR_DEB_CACHE:-$O/deb-test}
-SUITE=bookworm
-MIRROR=${KTR_DEB_MIRROR:-http://deb.debian.org/debian}
 ROOT=$CACHE/root
 USER_NAME=ktrtest
-npass=0
-nfail=0
-
-pass()
-{
-	echo "PASS: $*"
-	npass=$((npass + 1))
-}
-fail()
-{
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-}
-check()
-{
-	local name=$1
-	shift
-	if "$@"; then
-		pass "$name"
-	else
-		fail "$name"
-		return 1
-	fi
-}
-summary()
-{
-	echo "$npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-	exit
-}
-die()
-{
-	echo "deb-test: $*" >&2
-	fail "deb-test: $*"
-	summary
-}
+. "$REPO/tests/deb/lib.sh"
 
 if [ "${1:-}" = --in-ns ]; then
 	npass=$KTR_DEB_PASSED nfail=$KTR_DEB_FAILED
@@ -124,17 +88,7 @@ OLD_ID=$(buildid "$OLD"/ktraceb_"$OLDVER"_*.deb)
 	die "build ids: old '$OLD_ID', new '$NEW_ID'"
 
 # --- a fresh Debian 12 root -------------------------------------------------------
-# With systemd (not running in a chroot): its systemd-analyze checks the
-# units, and tests/deb/vm.sh boots the same root.
-BASE=$CACHE/$SUITE-minbase-systemd.tar
-if [ ! -s "$BASE" ]; then
-	rm -rf "$CACHE/base"
-	debootstrap --variant=minbase --include=systemd,systemd-sysv $SUITE "$CACHE/base" "$MIRROR" \
-		>"$CACHE/debootstrap.log" 2>&1 ||
-		die "debootstrap failed: $CACHE/debootstrap.log"
-	tar -C "$CACHE/base" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
-	rm -rf "$CACHE/base"
-fi
+deb_base # $BASE
 mkdir -p "$ROOT"
 tar -C "$ROOT" -xf "$BASE"
 # apt's settings of this machine (a proxy, a snapshot mirror's dates)
