@@ -9,10 +9,18 @@
 #   make demo       build, trace a small command and print its kdump output
 #   make install    PREFIX=/usr/local DESTDIR= [SETCAP=1: ktraceb gets CAP_BPF and
 #                   CAP_PERFMON as file capabilities, so users trace their own processes]
+#                   [SYSTEMD=1: also the units of root's socket-activated daemon,
+#                   into SYSTEMDUNITDIR]
+#   make deb        the Debian packages, into $(O)/deb (debian/, dpkg-buildpackage)
+#   make deb-test   install, upgrade and purge them in a fresh Debian 12 root
+#                   (tests/deb/run.sh: debootstrap, needs root and the mirror)
+#   make deb-vmtest KERNEL=6.1: that root booted with systemd under qemu, the
+#                   socket-activated, hardened daemon used (tests/deb/vm.sh)
 #   make V=1        show the commands
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 VERSION := 0.1
 
 # ARCH is the kernel's name for the target (x86, arm64); another than the
@@ -88,7 +96,8 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 	$(patsubst tests/progs/%.cc,$(O)/tests/progs/%,$(wildcard tests/progs/*.cc))
 CXX ?= g++
 
-.PHONY: all test test-build vmtest demo check bench install clean format format-check
+.PHONY: all test test-build vmtest demo check bench install clean format format-check units deb \
+	deb-test deb-vmtest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -150,11 +159,11 @@ $(O)/src/ktraceb/ktr_client.o $(O)/src/ktraceb/ktr_others.o $(O)/src/ktraceb/ktr
 $(O)/%.o: %.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS_ALL) $(LIBBPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS) $(CPPFLAGS_ALL) $(LIBBPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(O)/gen/%.o: $(O)/gen/%.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS) $(CPPFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
 
 # Tables keyed by syscall name check each name against the generated list.
 $(LIB_OBJS) $(KTRACEB_OBJS) $(TEST_BINS:%=%.o): | $(O)/gen/syscall_names.h
@@ -169,12 +178,12 @@ $(O)/libktr.a: $(LIB_OBJS)
 # The tracer needs the syscall tables, not the decoders.
 $(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(GEN_SRCS:.c=.o)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
 
 # zlib: kdump reads compressed traces (ktraceb -z)
 $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -lz -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -lz -o $@
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/ktr_captures.o $(O)/src/ktraceb/ktr_arch.o
@@ -294,15 +303,54 @@ $(O)/bench/empty_tp.bpf.o: bench/empty_tp.bpf.c $(VMLINUX_H)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) \
 		$(CLANG_BPF_SYS_INCLUDES) -Wall -Werror -c $< -o $@
 
-install: all
+# --- systemd and Debian --------------------------------------------------------
+# Root's daemon as a socket-activated service: the socket's name holds this
+# build's id, as ktraceb computes it (ktr_proto.h), and ExecStart the
+# installed ktraceb.
+UNITS := $(O)/systemd/ktracebd.socket $(O)/systemd/ktracebd@.service
+units: $(UNITS)
+
+$(O)/systemd/%: systemd/%.in $(O)/gen/build_id.h
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)id=$$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$$/\1/p' $(O)/gen/build_id.h); \
+	sed -e "s|@BUILD_ID@|$$id|g" -e "s|@BINDIR@|$(PREFIX)/bin|g" $< > $@
+
+install: all $(if $(filter 1,$(SYSTEMD)),units)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/include/ktraceb
 	install -m 0755 $(O)/ktraceb $(O)/kdump $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 include/ktraceb/utrace.h $(DESTDIR)$(PREFIX)/include/ktraceb/
 	install -m 0644 man/ktraceb.1 man/kdump.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+ifeq ($(SYSTEMD),1)
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0644 $(UNITS) $(DESTDIR)$(SYSTEMDUNITDIR)/
+endif
 ifeq ($(SETCAP),1)
 	setcap cap_bpf,cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/ktraceb
 endif
+
+# The packages are built in a copy of the sources under $(O)/deb, which
+# keeps the tree clean (dpkg-buildpackage writes into debian/ and ..), and
+# are left there: $(O)/deb/*.deb.
+DEB_SRC := $(O)/deb/ktraceb-$(VERSION)
+# what a dpkg-buildpackage run in the tree itself leaves in debian/
+DEB_LEFTOVERS := build tmp .debhelper files debhelper-build-stamp ktraceb ktraceb-kdump ktraceb-dev \
+	'*.substvars' '*.debhelper.log' '*.debhelper'
+deb:
+	$(Q)rm -rf $(O)/deb && mkdir -p $(DEB_SRC)
+	$(Q)tar -c --exclude-vcs --exclude=./build --exclude='./build-*' \
+		--exclude=./$(patsubst ./%,%,$(O)) $(DEB_LEFTOVERS:%=--exclude=./debian/%) . | \
+		tar -x -C $(DEB_SRC)
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+	$(Q)ls $(O)/deb/*.deb
+
+deb-test: deb
+	$(Q)O=$(O) tests/deb/run.sh
+
+# the packages booted with systemd under qemu (tests/deb/vm.sh), KERNEL as vmtest
+deb-vmtest: deb all
+	$(Q)O=$(O) tests/deb/vm.sh $(KERNEL)
 
 # The .c files follow .clang-format; headers keep their tab-aligned tables
 # (clang-format would mix tabs and spaces in them).
@@ -316,4 +364,6 @@ format-check:
 clean:
 	rm -rf $(O)
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+# (not the package build's copy, nor the Debian roots deb-test makes)
+-include $(shell find $(O) \( -path $(O)/deb -o -path $(O)/deb-test \) -prune -o -name '*.d' -type f \
+	-print 2>/dev/null)

@@ -8,7 +8,7 @@
 # and does not need it, but perf trace and bpftool do; failure is ignored).
 # Run as root, or with sudo available.
 #
-#   scripts/install-deps.sh [--cross] [--vm]
+#   scripts/install-deps.sh [--cross] [--vm] [--deb]
 #
 # --cross also installs what `make ARCH=arm64` cross-compiles with (Debian's
 # aarch64 gcc and the arm64 -dev packages, adding the arm64 architecture to
@@ -18,17 +18,22 @@
 # static busybox for the x86_64 guest's init.  The arm64 guest's busybox is
 # downloaded by the matrix itself, and it runs the tracer --cross builds
 # with the arm64 libraries --cross installs: use both for it.
+# --deb installs what make deb builds the Debian packages with (debhelper,
+# dpkg-dev), what checks them (lintian) and what make deb-test installs
+# them into a fresh Debian 12 root with (debootstrap).
 
 set -eu
 
 CROSS=
 VM=
+DEB=
 for arg in "$@"; do
 	case $arg in
 	--cross) CROSS=1 ;;
 	--vm) VM=1 ;;
+	--deb) DEB=1 ;;
 	*)
-		echo "usage: install-deps.sh [--cross] [--vm]" >&2
+		echo "usage: install-deps.sh [--cross] [--vm] [--deb]" >&2
 		exit 2
 		;;
 	esac
@@ -76,6 +81,13 @@ fi
 VM_PKGS="qemu-system-x86 qemu-system-arm busybox-static xz-utils binutils"
 if [ -n "$VM" ] && command -v dpkg-query >/dev/null 2>&1; then
 	for p in $VM_PKGS; do
+		installed "$p" || missing="$missing $p"
+	done
+fi
+
+DEB_PKGS="debhelper dpkg-dev fakeroot lintian debootstrap"
+if [ -n "$DEB" ] && command -v dpkg-query >/dev/null 2>&1; then
+	for p in $DEB_PKGS; do
 		installed "$p" || missing="$missing $p"
 	done
 fi

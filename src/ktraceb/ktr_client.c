@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sysexits.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -140,6 +141,47 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 	close(lfd);
 	waitpid(pid, NULL, 0);
 	return 0;
+}
+
+/*
+ * Started by systemd on root's socket (ktracebd.socket), by sd_listen_fds(3)'s
+ * protocol, read without libsystemd: LISTEN_PID is us and LISTEN_FDS 1, so
+ * fd 3 listens.  Only root's daemon is started so.
+ */
+bool ktr_client__activated(void)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	bool ours = pid && fds && strtol(pid, NULL, 10) == getpid() && strcmp(fds, "1") == 0;
+
+	/* nothing forked or run later takes them for its own */
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	return ours && getuid() == 0 && geteuid() == 0;
+}
+
+int ktr_client__serve_activated(const struct ktr_loader_opts *opts)
+{
+	struct sockaddr_un addr = { 0 };
+	socklen_t alen = sizeof(addr), len = sizeof(int);
+	int type = 0, acc = 0;
+	char want[128];
+
+	/* a unit of another build names another socket: its clients are not ours */
+	snprintf(want, sizeof(want), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	if (getsockname(3, (struct sockaddr *)&addr, &alen) < 0 || addr.sun_family != AF_UNIX ||
+	    strncmp(addr.sun_path, want, sizeof(addr.sun_path)) != 0 ||
+	    getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_SEQPACKET ||
+	    getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) < 0 || !acc) {
+		fprintf(stderr, "ktracebd: fd 3 is not a listening %s: not this build's socket\n",
+			want);
+		return EX_CONFIG;
+	}
+	if (chdir("/") < 0)
+		return 1;
+	umask(077);
+	prctl(PR_SET_NAME, "ktracebd");
+	return ktr_daemon__run(opts, 3, true, 0);
 }
 
 /* Root: connect to root's daemon, starting it under the lock if none answers. */

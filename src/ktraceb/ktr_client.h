@@ -17,6 +17,15 @@ struct ktr_reply;
  */
 int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why);
 
+/*
+ * Started by systemd's socket activation (LISTEN_PID, LISTEN_FDS) as root?
+ * Clears those variables either way.
+ */
+bool ktr_client__activated(void);
+
+/* Serve as root's daemon on the socket systemd passed (fd 3): its exit status. */
+int ktr_client__serve_activated(const struct ktr_loader_opts *opts);
+
 /* Send req (with fd if >= 0) and wait for the answer.  0 or -errno. */
 int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep);
 

@@ -741,7 +741,15 @@ static int run_command(const struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
+	int ch;
 
+	/* root's daemon, started by systemd on ktracebd.socket: -b and -v alone */
+	if (ktr_client__activated()) {
+		o.bpf.ring_bytes = DEF_RING_BYTES;
+		while ((ch = getopt(argc, argv, "b:v")) != -1)
+			parse_opt(ch, &o);
+		return ktr_client__serve_activated(&o.bpf);
+	}
 	parse_args(argc, argv, &o);
 	if (getuid() != geteuid())
 		errx(EX_CONFIG, "must not run set-uid: install with file capabilities instead");

@@ -24,6 +24,11 @@
 # shell and tools are x86_64: the guest brings an arm64 static busybox
 # (downloaded, not installed) and runs tests/vm/arm64-smoke.sh with it, not
 # tests/run.sh; SECTIONs select its parts.  Needs qemu-system-arm.
+#
+# KTR_VM_ROOT=DIR shares DIR as the guest's root instead of this machine's,
+# and KTR_VM_INIT=COMMAND is what the guest runs there instead of guest.sh
+# (tests/deb/vm.sh: a Debian 12 root with the packages, COMMAND its systemd);
+# its console must end with "vmtest: exit N" too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
@@ -200,6 +205,7 @@ if [ $ARCH = arm64 ]; then
 else
 	printf '%q ' "$REPO/tests/vm/guest.sh" "$REPO" "$O" "$TIMEOUT" "$@" >"$cmdroot/guest.cmd"
 fi
+[ -n "${KTR_VM_INIT:-}" ] && printf '%s' "$KTR_VM_INIT" >"$cmdroot/guest.cmd"
 echo >>"$cmdroot/guest.cmd"
 (cd "$cmdroot" && ls guest.* | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$cmdroot/cmd.img")
 cat "$initrd" "$cmdroot/cmd.img" >"$cmdroot/initrd.img"
@@ -215,7 +221,7 @@ timeout -k 10 "${KTR_VM_WALL:-3600}" $QEMU \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$vmlinuz" -initrd "$cmdroot/initrd.img" \
 	-append "console=$CONSOLE panic=-1 quiet loglevel=3 rdinit=/init" \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs local,path="${KTR_VM_ROOT:-/}",mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | grep --line-buffered -E "$SHOW"
 set -e
 echo "vmtest: $(basename "$vmlinuz"): $(($(date +%s) - start)) s; its console: $log" >&2
