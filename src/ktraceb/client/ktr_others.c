@@ -13,7 +13,7 @@
 
 #include "build_id.h"
 #include "ktr_others.h"
-#include "ktr_proto.h"
+#include "common/ktr_proto.h"
 
 #define OTHERS_RETRY_MS 10 /* a full backlog is tried again after this, then twice as long */
 #define UNIX_LISTENING	0x10000 /* /proc/net/unix Flags: __SO_ACCEPTCON, a listening socket */

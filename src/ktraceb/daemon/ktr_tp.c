@@ -14,9 +14,9 @@
 #include "ktraceb.skel.h"
 #include "ktr_files.h"
 #include "ktr_drain.h"
-#include "ktr_proto.h"
+#include "common/ktr_proto.h"
 #include "ktr_tp.h"
-#include "ktr_tracefs.h"
+#include "common/ktr_tracefs.h"
 
 struct tp_event {
 	__u32 id;

@@ -25,7 +25,7 @@
 #include "ktr_daemon_priv.h"
 #include "ktr_drain.h"
 #include "ktr_loader.h"
-#include "ktr_proto.h"
+#include "common/ktr_proto.h"
 #include "ktr_usdt.h"
 
 /*

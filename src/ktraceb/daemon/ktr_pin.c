@@ -22,7 +22,7 @@
 #include "build_id.h"
 #include "ktraceb.skel.h"
 #include "ktr_pin.h"
-#include "ktr_proto.h"
+#include "common/ktr_proto.h"
 
 #define RING_PREFIX "flight-"
 #define CTL_PREFIX  "flctl-"

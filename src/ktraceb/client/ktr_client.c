@@ -16,10 +16,10 @@
 
 #include "build_id.h"
 #include "ktr_client.h"
-#include "ktr_creds.h"
-#include "ktr_daemon.h"
-#include "ktr_loader.h"
-#include "ktr_proto.h"
+#include "common/ktr_creds.h"
+#include "daemon/ktr_daemon.h"
+#include "daemon/ktr_loader.h"
+#include "common/ktr_proto.h"
 
 #define CONNECT_TRIES 50
 #define NOT_INIT_PIDNS \

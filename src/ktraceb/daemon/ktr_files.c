@@ -16,9 +16,9 @@
 #include "ktr_arch.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
-#include "ktr_creds.h"
-#include "ktr_perm.h"
-#include "ktr_proto.h"
+#include "common/ktr_creds.h"
+#include "common/ktr_perm.h"
+#include "common/ktr_proto.h"
 #include "ktr_writer.h"
 
 struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r)

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "ktr_creds.h"
+#include "common/ktr_creds.h"
 #include "ktr_usdt_job.h"
 
 #define JOB_MAGIC      0x6b6a6f62 /* "kjob" */

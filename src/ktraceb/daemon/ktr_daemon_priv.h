@@ -19,7 +19,7 @@
 #include <sys/types.h>
 
 #include "ktr_files.h"
-#include "ktr_perm.h"
+#include "common/ktr_perm.h"
 
 #define KTR_TICK_MS		50
 #define KTR_REFUSED_KEPT	64	/* refused connections kept open a moment */

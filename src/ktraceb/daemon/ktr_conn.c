@@ -17,9 +17,9 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
-#include "ktr_creds.h"
+#include "common/ktr_creds.h"
 #include "ktr_daemon_priv.h"
-#include "ktr_proto.h"
+#include "common/ktr_proto.h"
 
 /* accepted per loop turn at most, so requests keep being served meanwhile */
 #define ACCEPT_BATCH 64

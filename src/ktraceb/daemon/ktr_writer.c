@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "ktraceb/ktr.h"
-#include "ktr_creds.h"
+#include "common/ktr_creds.h"
 #include "ktr_writer.h"
 
 #define WRITER_BUFSIZE (1 << 20)

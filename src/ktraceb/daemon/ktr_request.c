@@ -21,9 +21,9 @@
 #include "ktr_daemon_priv.h"
 #include "ktr_flight.h"
 #include "ktr_loader.h"
-#include "ktr_proto.h"
+#include "common/ktr_proto.h"
 #include "ktr_tp.h"
-#include "ktr_tracefs.h"
+#include "common/ktr_tracefs.h"
 
 static bool same_exe(pid_t a, pid_t b)
 {
