@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "common/ktr_creds.h"
+#include "ktr_clock.h"
 #include "ktr_daemon_priv.h"
 #include "common/ktr_proto.h"
 

@@ -3,15 +3,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktr_clock.h"
 #include "ktr_cpubuf.h"
-#include "ktr_drain.h"
 #include "ktr_files.h"
+#include "ktr_record.h"
 
 #define CPUBUF_MAX_CPUS KTR_FLIGHT_MAX_CPUS /* KTRH_CPUID holds 8 bits */
 
@@ -150,20 +150,13 @@ static void cpubuf__write_lost(struct ktr_cpubuf *b, struct ktr_tracefile *f, in
 		struct ktr_header h;
 		struct ktr_lost l;
 	} rec;
-	struct timespec ts;
 
 	memset(&rec, 0, sizeof(rec));
 	b->lost_total[cpu] += b->lost_new[cpu];
 	rec.l.lost = b->lost_new[cpu];
 	rec.l.lost_total = b->lost_total[cpu];
 	b->lost_new[cpu] = 0;
-	rec.h.ktr_len = sizeof(rec.l);
-	rec.h.ktr_type = KTR_LOST;
-	rec.h.ktr_flags = KTRH_CPUID_ENCODE(cpu) | KTRH_SYSWIDE;
-	rec.h.ktr_pid = rec.h.ktr_tid = getpid();
-	memcpy(rec.h.ktr_comm, "ktraceb", sizeof("ktraceb"));
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	rec.h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
+	ktr_record__own(&rec.h, KTR_LOST, sizeof(rec.l), KTRH_CPUID_ENCODE(cpu) | KTRH_SYSWIDE);
 	ktr_tracefile__append(f, &rec.h, sizeof(rec), wall);
 }
 

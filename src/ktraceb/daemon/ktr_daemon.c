@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -24,6 +23,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
+#include "ktr_clock.h"
 #include "ktr_cpubuf.h"
 #include "common/ktr_creds.h"
 #include "ktr_daemon.h"
@@ -41,14 +41,6 @@ static volatile sig_atomic_t daemon_exiting;
 static void daemon__on_signal(int sig)
 {
 	daemon_exiting = sig;
-}
-
-long long ktr_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /*

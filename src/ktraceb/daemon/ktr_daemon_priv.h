@@ -79,7 +79,6 @@ struct daemon {
 	char *req_msg;			/* the answer to the request being served, or NULL */
 };
 
-long long ktr_now_ms(void);
 /* Before a trace starts: the programs attached (again).  0 or -errno. */
 /* Process tgid is about to enter the procs map: its bit in ktr_traced first (bpf_shared.h). */
 void ktr_daemon__mark_traced(struct daemon *d, __u32 tgid);

@@ -3,15 +3,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
+#include "ktr_clock.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
+#include "ktr_record.h"
 
 struct ktr_drain {
 	struct ring_buffer *ring;
@@ -22,15 +22,6 @@ struct ktr_drain {
 	__u64 lost_all_seen; /* slot 0 of the loss array: every file's losses */
 	__s64 wall_offset_ns;
 };
-
-__s64 ktr_wall_offset_ns(void)
-{
-	struct timespec rt, mono;
-
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &rt);
-	return ((__s64)rt.tv_sec - mono.tv_sec) * 1000000000 + (rt.tv_nsec - mono.tv_nsec);
-}
 
 static int drain__sample(void *ctx, void *data, size_t size)
 {
@@ -105,6 +96,7 @@ int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
 {
 	struct ktr_tracefile *f = ktr_files__get(d->files, route);
 	__u64 total = 0;
+	struct ktr_header h;
 	struct ktr_lost rec;
 
 	if (!f || bpf_map_lookup_elem(d->lost_fd, &route, &total) < 0)
@@ -114,8 +106,8 @@ int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
 	rec.lost = total - f->lost_seen;
 	rec.lost_total = total;
 	f->lost_seen = total;
-	return ktr_tracefile__append_made(f, KTR_LOST, getpid(), "ktraceb", &rec, sizeof(rec),
-					  d->wall_offset_ns);
+	ktr_record__own(&h, KTR_LOST, sizeof(rec), 0);
+	return ktr_tracefile__append_made(f, &h, &rec, d->wall_offset_ns);
 }
 
 /* A KTR_LOST record into every file whose loss counter moved. */

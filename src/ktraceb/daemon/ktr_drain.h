@@ -36,9 +36,6 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
 /* Take everything still in the ring, account losses, flush; as _poll. */
 int ktr_drain__finish(struct ktr_drain *d);
 
-/* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns. */
-__s64 ktr_wall_offset_ns(void);
-
 /* Write a KTR_LOST record for route if its BPF loss counter moved; 0 or -errno. */
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route);
 /* A route slot is reused: its loss count starts again from zero. */

@@ -12,13 +12,14 @@
 #include <linux/magic.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_drain.h"
 #include "ktr_arch.h"
+#include "ktr_clock.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
+#include "ktr_record.h"
 #include "ktr_writer.h"
 
 struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r)
@@ -199,38 +200,23 @@ int ktr_tracefile__dump(struct ktr_tracefile *f, __u32 why, unsigned long long *
 	return err;
 }
 
-/* A record ktraceb makes: its header, in front of payload, in rec. */
+/* A record ktraceb makes, whole: its header, then its payload. */
 union made_rec {
 	struct ktr_header h;
 	char bytes[sizeof(struct ktr_header) + sizeof(struct ktr_fileinfo) + 64];
 };
 
-static int files__made(union made_rec *rec, int type, pid_t pid, const char *comm,
-		       const void *payload, size_t len)
-{
-	struct timespec ts;
-
-	if (len > sizeof(*rec) - sizeof(rec->h))
-		return -E2BIG;
-	memset(&rec->h, 0, sizeof(rec->h));
-	rec->h.ktr_len = len;
-	rec->h.ktr_type = type;
-	rec->h.ktr_pid = pid;
-	rec->h.ktr_tid = pid;
-	strncpy(rec->h.ktr_comm, comm, sizeof(rec->h.ktr_comm) - 1);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	rec->h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	memcpy(&rec->h + 1, payload, len);
-	return 0;
-}
-
-int ktr_tracefile__append_made(struct ktr_tracefile *f, int type, pid_t pid, const char *comm,
-			       const void *payload, size_t len, __s64 wall_offset_ns)
+int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header *h,
+			       const void *payload, __s64 wall_offset_ns)
 {
 	union made_rec rec;
-	int err = files__made(&rec, type, pid, comm, payload, len);
+	size_t len = (size_t)h->ktr_len;
 
-	return err ? err : ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
+	if (h->ktr_len < 0 || len > sizeof(rec) - sizeof(rec.h))
+		return -E2BIG;
+	rec.h = *h;
+	memcpy(&rec.h + 1, payload, len);
+	return ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
 }
 
 int ktr_tracefile__flush(struct ktr_tracefile *f)
@@ -301,8 +287,9 @@ static void files__write_info(struct ktr_tracefile *f)
 	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
 	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);
 	/* straight to the file, recorder or not: the file's first record */
-	if (files__made(&rec, KTR_FILEINFO, getpid(), "ktraceb", &fi, sizeof(fi)) == 0)
-		ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns);
+	ktr_record__own(&rec.h, KTR_FILEINFO, sizeof(fi), 0);
+	memcpy(&rec.h + 1, &fi, sizeof(fi));
+	ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns);
 	f->info_written = true;
 }
 

@@ -74,9 +74,12 @@ struct ktr_files {
  */
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns);
-/* A record ktraceb makes (FILEINFO, LOST, PROCCTOR): its header made here. */
-int ktr_tracefile__append_made(struct ktr_tracefile *f, int type, pid_t pid, const char *comm,
-			       const void *payload, size_t len, __s64 wall_offset_ns);
+/*
+ * A record ktraceb makes (LOST, PROCCTOR): its header h (ktr_record.h), then
+ * the ktr_len bytes of payload.
+ */
+int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header *h,
+			       const void *payload, __s64 wall_offset_ns);
 int ktr_tracefile__flush(struct ktr_tracefile *f);
 /* The file's first write error (an errno value), or 0. */
 int ktr_tracefile__error(const struct ktr_tracefile *f);

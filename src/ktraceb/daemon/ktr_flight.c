@@ -13,7 +13,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <bpf/bpf.h>
@@ -22,6 +21,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_flight.h"
 #include "ktr_pin.h"
+#include "ktr_record.h"
 
 _Static_assert(sizeof(struct ktr_flight_slot) == KTR_FLIGHT_SLOT, "a slot is 64 bytes");
 _Static_assert(sizeof(struct ktr_flight_ctl) <= KTR_FLIGHT_SLOT, "ctl fits a slot");
@@ -428,13 +428,6 @@ static size_t compact__expand(const struct ktr_flight_compact *c, unsigned char 
 	struct ktr_header *h = (void *)rec;
 	size_t len;
 
-	memset(rec, 0, sizeof(*h) + sizeof(struct ktr_psig));
-	h->ktr_type = c->type;
-	h->ktr_flags = KTRH_CPUID_ENCODE(c->cpu);
-	h->ktr_pid = c->pid;
-	h->ktr_tid = c->tid;
-	memcpy(h->ktr_comm, c->comm, sizeof(c->comm));
-	h->ktr_mono_ns = c->mono;
 	if (c->type == KTR_SYSRET) {
 		struct ktr_sysret r = { .ktr_code = c->code,
 					.ktr_error = c->error,
@@ -450,7 +443,8 @@ static size_t compact__expand(const struct ktr_flight_compact *c, unsigned char 
 
 		memcpy(h + 1, &e, len = sizeof(e));
 	}
-	h->ktr_len = len;
+	ktr_record__header(h, c->type, len, KTRH_CPUID_ENCODE(c->cpu), c->pid, c->tid, c->comm,
+			   c->mono);
 	return sizeof(*h) + len;
 }
 
@@ -580,18 +574,12 @@ static int flight__part(struct ktr_flight *fl, __u32 part, __u32 why, __u64 kept
 		struct ktr_header h;
 		struct ktr_flight_info f;
 	} rec;
-	struct timespec ts;
 	__u64 produced = 0;
 
 	for (__u32 c = 0; c < fl->ctl->ncpu; c++)
 		produced += fl->heads[c].records + fl->heads[c].kept_out;
 	memset(&rec, 0, sizeof(rec));
-	rec.h.ktr_len = sizeof(rec.f);
-	rec.h.ktr_type = KTR_FLIGHT;
-	rec.h.ktr_pid = rec.h.ktr_tid = getpid();
-	strcpy(rec.h.ktr_comm, "ktraceb");
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	rec.h.ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	ktr_record__own(&rec.h, KTR_FLIGHT, sizeof(rec.f), 0);
 	rec.f.kf_kept = kept;
 	rec.f.kf_produced = produced;
 	rec.f.kf_out_of_order = ooo;

@@ -23,9 +23,10 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_daemon_priv.h"
-#include "ktr_drain.h"
+#include "ktr_clock.h"
 #include "ktr_loader.h"
 #include "common/ktr_proto.h"
+#include "ktr_record.h"
 #include "ktr_usdt.h"
 
 /*
@@ -64,6 +65,7 @@ static void procmap__write_ctor(struct daemon *d, int r, pid_t pid, __u32 sv_fla
 	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
 	struct ktr_proc_ctor ctor = { .sv_flags = sv_flags };
 	char path[64], comm[32] = "";
+	struct ktr_header h;
 	FILE *cf;
 
 	if (!f)
@@ -75,8 +77,8 @@ static void procmap__write_ctor(struct daemon *d, int r, pid_t pid, __u32 sv_fla
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(cf);
 	}
-	ktr_tracefile__append_made(f, KTR_PROCCTOR, pid, comm, &ctor, sizeof(ctor),
-				   ktr_wall_offset_ns());
+	ktr_record__header(&h, KTR_PROCCTOR, sizeof(ctor), 0, pid, pid, comm, ktr_mono_ns());
+	ktr_tracefile__append_made(f, &h, &ctor, ktr_wall_offset_ns());
 }
 
 /* Step 1 for one process: check, then write its entry (PENDING unless root). */

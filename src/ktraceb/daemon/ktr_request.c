@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktr_clock.h"
 #include "ktr_daemon_priv.h"
 #include "ktr_flight.h"
 #include "ktr_loader.h"

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -13,8 +12,9 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
 #include "ktr_files.h"
-#include "ktr_drain.h"
+#include "ktr_clock.h"
 #include "common/ktr_proto.h"
+#include "ktr_record.h"
 #include "ktr_tp.h"
 #include "common/ktr_tracefs.h"
 
@@ -266,17 +266,11 @@ static int tp__write_format(struct ktr_tracefile *f, const struct ktr_tp_fmt *fm
 	size_t plen = sizeof(fmt->f) + fmt->f.tf_nfields * sizeof(fmt->fields[0]);
 	unsigned char *rec = calloc(1, sizeof(struct ktr_header) + plen);
 	struct ktr_header *h = (struct ktr_header *)rec;
-	struct timespec ts;
 	int err;
 
 	if (!rec)
 		return -ENOMEM;
-	h->ktr_len = (__s32)plen;
-	h->ktr_type = KTR_TPFORMAT;
-	h->ktr_pid = h->ktr_tid = getpid();
-	strncpy(h->ktr_comm, "ktraceb", sizeof(h->ktr_comm) - 1);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	h->ktr_mono_ns = (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
+	ktr_record__own(h, KTR_TPFORMAT, plen, 0);
 	memcpy(h + 1, &fmt->f, sizeof(fmt->f));
 	memcpy(rec + sizeof(*h) + sizeof(fmt->f), fmt->fields,
 	       fmt->f.tf_nfields * sizeof(fmt->fields[0]));
