@@ -10,10 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "build_id.h"
-#include "ktr_others.h"
+#include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
+#include "ktr_others.h"
 
 #define OTHERS_RETRY_MS 10 /* a full backlog is tried again after this, then twice as long */
 #define UNIX_LISTENING	0x10000 /* /proc/net/unix Flags: __SO_ACCEPTCON, a listening socket */
@@ -245,4 +247,29 @@ void ktr_others__ask(int primary, const struct ktr_request *req, const uid_t *ow
 	if (n > 0)
 		others__exchange(uids, n, req);
 	free(uids);
+}
+
+void ktr_others__clear(int primary, const struct ktr_request *clear, int fd)
+{
+	struct ktr_request req = *clear;
+	uid_t *owners = NULL, file_owner;
+	struct stat st;
+	int n = 0;
+
+	req.magic = KTR_PROTO_MAGIC;
+	if (req.op == KTR_OP_CLEARFILE) {
+		if (fstat(fd, &st) < 0)
+			return;
+		req.op = KTR_OP_CLEARINODE;
+		req.file_dev = st.st_dev;
+		req.file_ino = st.st_ino;
+		file_owner = st.st_uid;
+		ktr_others__ask(primary, &req, &file_owner, 1);
+		return;
+	}
+	if (req.op == KTR_OP_CLEAR &&
+	    (n = ktr_procs__owners(req.pid, req.flags & KTR_REQ_DESCEND, &owners)) <= 0)
+		return; /* no such process: no daemon traces it */
+	ktr_others__ask(primary, &req, owners, n);
+	free(owners);
 }

@@ -39,4 +39,13 @@ struct ktr_request;
  */
 void ktr_others__ask(int primary, const struct ktr_request *req, const uid_t *owners, int nowners);
 
+/*
+ * The clear (or a move's clear) just sent to primary, to the other daemons
+ * that may trace what it names, each told only about its own user's: the
+ * owners of the processes of CLEAR, the owner of CLEARFILE's file fd,
+ * named by its identity (CLEARINODE: the descriptor stays with primary);
+ * CLEARALL names nothing and goes to every one.
+ */
+void ktr_others__clear(int primary, const struct ktr_request *clear, int fd);
+
 #endif /* KTRACEB_KTR_OTHERS_H */

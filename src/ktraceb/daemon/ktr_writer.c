@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -31,85 +29,6 @@ struct ktr_writer {
 	unsigned char *zbuf; /* its compressed bytes, deflateBound(WRITER_BUFSIZE) */
 	size_t zcap;
 };
-
-static int writer__check_regular(int fd, bool append, const char **why)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0) {
-		*why = strerror(errno);
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
-		return -EACCES;
-	}
-	if (append && st.st_uid != getuid()) {
-		*why = "refuse to append to a file not owned by you";
-		return -EPERM;
-	}
-	return 0;
-}
-
-/* Refuse what BSD's kernel refuses (non-VREG) before unlinking anything. */
-static int writer__check_path(const char *path, const char **why)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : (*why = strerror(errno), -errno);
-	if (S_ISLNK(st.st_mode)) {
-		*why = "is a symbolic link";
-		return -ELOOP;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		*why = "is a directory";
-		return -EISDIR;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
-		return -EACCES;
-	}
-	return 0;
-}
-
-static int writer__open_fd(const char *path, bool append, const char **why)
-{
-	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
-	int fd, err;
-
-	err = writer__check_path(path, why);
-	if (err)
-		return err;
-	if (append) {
-		flags |= O_APPEND;
-	} else {
-		if (unlink(path) < 0 && errno != ENOENT) {
-			*why = strerror(errno);
-			return -errno;
-		}
-		flags |= O_EXCL;
-	}
-	fd = open(path, flags, 0600);
-	if (fd < 0) {
-		*why = errno == ELOOP ? "is a symbolic link" : strerror(errno);
-		return -errno;
-	}
-	err = writer__check_regular(fd, append, why);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	/* blocking writes from here on: O_NONBLOCK only kept a FIFO from hanging open() */
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
-}
-
-int ktr_tracefile_open(const char *path, bool append, const char **why)
-{
-	*why = "";
-	return writer__open_fd(path, append, why);
-}
 
 /* The deflate state of a -z writer; 0 or -ENOMEM. */
 static int writer__gzip_init(struct ktr_writer *w)

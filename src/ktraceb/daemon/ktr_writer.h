@@ -24,15 +24,6 @@
 struct ktr_writer;
 
 /*
- * Open a trace file as BSD ktrace(1) does, with the caller's credentials:
- * without append, unlink it and create it exclusively with mode 0600; with
- * append, only a regular file the caller owns.  Never through a symlink,
- * never a directory or FIFO.  Returns the fd, or -errno with *why pointing
- * at a short reason ("is a symbolic link", ...).
- */
-int ktr_tracefile_open(const char *path, bool append, const char **why);
-
-/*
  * zlib's level for -z: the fastest.  The daemon compresses every trace's
  * records on one thread; bench/compress.sh: level 1 against 3 costs tar's
  * trace 0.9 s against 1.4 s, for 6.1x against 6.7x smaller files.
