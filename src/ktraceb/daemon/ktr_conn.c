@@ -28,7 +28,7 @@
 unsigned int ktr_daemon__fds_in_use(const struct daemon *d)
 {
 	/* a socket and a pidfd per connection, a file per trace, a few of our own */
-	return 2 * d->nconns + d->files.used + 32;
+	return 2 * d->nconns + ktr_files__count(d->files) + 32;
 }
 
 void ktr_conn__reply(struct ktr_conn *cn, int type, int error, unsigned int count, const char *msg,
@@ -219,12 +219,25 @@ void ktr_conn__readable(struct daemon *d, struct ktr_conn *cn)
 		epoll_ctl(d->ep, EPOLL_CTL_DEL, cn->sock, NULL);
 }
 
+void ktr_conn__hold(struct ktr_conn *cn)
+{
+	cn->waiting++;
+}
+
+void ktr_conn__release(struct ktr_conn *cn)
+{
+	cn->waiting--;
+}
+
 static void conn__close(struct daemon *d, struct ktr_conn *cn)
 {
 	/* a foreground client that goes away takes its trace with it */
-	for (unsigned int r = 1; r < d->files.cap; r++) {
-		if (d->files.v[r].w && d->files.v[r].fg == cn) {
-			d->files.v[r].fg = NULL;
+	for (__u32 r = ktr_files__next(d->files, 0); r && cn->waiting;
+	     r = ktr_files__next(d->files, r)) {
+		struct ktr_tracefile *f = ktr_files__get(d->files, r);
+
+		if (f->fg == cn) {
+			ktr_tracefile__wait(f, NULL);
 			ktr_daemon__stop_file(d, r, 0, NULL);
 		}
 	}
@@ -244,14 +257,9 @@ bool ktr_conn__sweep(struct daemon *d, bool *any)
 	bool busy = false;
 
 	*any = false;
-	for (struct ktr_conn *cn = d->conns; cn; cn = cn->next)
-		cn->foreground = false;
-	for (unsigned int r = 1; r < d->files.cap; r++)
-		if (d->files.v[r].w && d->files.v[r].fg)
-			d->files.v[r].fg->foreground = true;
 	while (*pp) {
 		struct ktr_conn *cn = *pp;
-		bool fg = cn->foreground;
+		bool fg = cn->waiting > 0;
 
 		if (cn->dead || (!fg && now - cn->last_ms > KTR_CONN_IDLE_MS)) {
 			*pp = cn->next;

@@ -31,6 +31,7 @@
 #include "ktr_drain.h"
 #include "ktr_flight.h"
 #include "ktr_pin.h"
+#include "ktr_recorder.h"
 #include "ktr_loader.h"
 #include "common/ktr_proto.h"
 #include "ktr_tp.h"
@@ -43,44 +44,18 @@ static void daemon__on_signal(int sig)
 	daemon_exiting = sig;
 }
 
-/*
- * A recorder that a crash (or a non-zero exit) froze: its ring into its
- * file, then the ring starts again.
- */
-static void daemon__flight_dump(struct daemon *d, struct ktr_tracefile *f)
-{
-	unsigned long long n;
-	__s32 pid, status;
-	__u32 why;
-	int err;
-
-	ktr_flight__trigger(f->flight, &why, &pid, &status);
-	err = ktr_tracefile__dump(f, why, &n);
-	syslog(err ? LOG_WARNING : LOG_NOTICE, "%s: pid %d %s: %llu records written%s%s",
-	       ktr_tracefile__path(f), pid, why == KTR_FLIGHT_CRASH ? "crashed" : "exited", n,
-	       err ? ": " : "", err ? strerror(-err) : "");
-	ktr_flight__reset(f->flight);
-	f->flight_due = false;
-}
-
-/* A trigger froze the recorder's ring in BPF (a note says so at once, the tick looks too). */
-static bool daemon__flight_due(const struct ktr_tracefile *f)
-{
-	return f->flight && (f->flight_due || ktr_flight__frozen(f->flight));
-}
-
 /* End a file: last losses, last flush, DONE to its foreground client. */
 static void daemon__finish_file(struct daemon *d, int r)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+	struct ktr_tracefile *f = ktr_files__get(d->files, r);
 	int err;
 
 	/* losses counted since the tick's drain still go into this file */
 	ktr_drain__account_lost(d->drain, r);
 	if ((__u32)r == d->syswide_route)
 		ktr_daemon__syswide_end(d);
-	if (daemon__flight_due(f))
-		daemon__flight_dump(d, f);
+	if (ktr_recorder__due(f))
+		ktr_recorder__dump_frozen(f);
 	err = ktr_tracefile__finish(f);
 	if (f->fg)
 		ktr_conn__reply(f->fg, KTR_REPLY_DONE, f->stop_err ? f->stop_err : -err, 0,
@@ -88,13 +63,13 @@ static void daemon__finish_file(struct daemon *d, int r)
 				d->ring_bytes);
 	ktr_drain__reset_lost(d->drain, r);
 	ktr_tp__forget(d->tp, r);
-	ktr_files__close(&d->files, r);
+	ktr_files__close(d->files, r);
 }
 
 /* Stop every process tracing into route r; the next tick finishes it. */
 void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+	struct ktr_tracefile *f = ktr_files__get(d->files, r);
 	char pids[200] = "";
 	size_t used = 0;
 	__u32 *keys;
@@ -121,7 +96,7 @@ void ktr_daemon__stop_file(struct daemon *d, int r, int err, const char *why)
 
 int ktr_daemon__usdt_scan(struct daemon *d, pid_t pid, __u32 route, bool exec, bool held)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, route);
+	struct ktr_tracefile *f = ktr_files__get(d->files, route);
 
 	if (!f || !d->usdt)
 		return 0;
@@ -165,7 +140,7 @@ static void daemon__usdt_warn(void *ctx, pid_t pid, const char *line)
 	__u32 key = pid;
 
 	if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0)
-		f = ktr_files__get(&d->files, ps.route);
+		f = ktr_files__get(d->files, ps.route);
 	if (f && !ktr_tracefile__first_time(f, line))
 		return;
 	syslog(LOG_WARNING, "pid %d: %s", pid, line);
@@ -195,10 +170,10 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 		return;
 	}
 	if (n->kind == KTR_NOTE_FLIGHT) {
-		struct ktr_tracefile *f = ktr_files__get(&d->files, n->child);
+		struct ktr_tracefile *f = ktr_files__get(d->files, n->child);
 
-		if (f && f->flight && ktr_flight__frozen(f->flight))
-			daemon__flight_dump(d, f);
+		if (f && ktr_recorder__due(f))
+			ktr_recorder__dump_frozen(f);
 		return;
 	}
 	if (n->kind == KTR_NOTE_FORK) {
@@ -237,15 +212,15 @@ static bool daemon__scan(struct daemon *d)
 	__u32 *keys;
 	int n = ktr_procmap__keys(d, -1, &keys);
 
-	for (unsigned int r = 1; r < d->files.cap; r++)
-		d->files.v[r].nprocs = 0;
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_files__get(d->files, r)->nprocs = 0;
 	for (int i = 0; i < n; i++) {
 		struct ktr_tracefile *f;
 		struct ktr_proc_state ps;
 
 		if (bpf_map_lookup_elem(d->procs_fd, &keys[i], &ps) < 0)
 			continue;
-		f = ktr_files__get(&d->files, ps.route);
+		f = ktr_files__get(d->files, ps.route);
 		/* gone, or no file to write to: a missed exit leaves no stale tracing */
 		if ((kill(keys[i], 0) < 0 && errno == ESRCH) || !f) {
 			ktr_daemon__procs_drop(d, keys[i]);
@@ -269,21 +244,9 @@ void ktr_daemon__csw(struct daemon *d, bool want)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }
 
-/* Does any trace need sys_enter (anything but a compact recorder)? */
-static bool daemon__want_enter(const struct daemon *d)
-{
-	for (unsigned int r = 1; r < d->files.cap; r++) {
-		const struct ktr_tracefile *f = ktr_files__get(&d->files, r);
-
-		if (f && !(f->flight && (ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_COMPACT)))
-			return true;
-	}
-	return false;
-}
-
 void ktr_daemon__enter(struct daemon *d)
 {
-	bool want = daemon__want_enter(d);
+	bool want = ktr_files__need_enter(d->files);
 
 	if (ktr_loader__attach_enter(d->skel, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the syscall entry program");
@@ -301,9 +264,8 @@ static void daemon__ring_failed(struct daemon *d, int err)
 
 	snprintf(why, sizeof(why), "ring buffer: %s", strerror(-err));
 	syslog(LOG_ERR, "%s", why);
-	for (unsigned int r = 1; r < d->files.cap; r++)
-		if (ktr_files__get(&d->files, r))
-			ktr_daemon__stop_file(d, r, -err, why);
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_daemon__stop_file(d, r, -err, why);
 }
 
 void ktr_daemon__drain(struct daemon *d)
@@ -328,17 +290,15 @@ static size_t daemon__cpubuf_bytes(const struct daemon *d)
 int ktr_daemon__syswide(struct daemon *d, int r, bool alone, char *msg)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = d };
-	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
 
 	if (d->syswide_route && d->syswide_route != (__u32)r) {
-		ktr_proto__msg_add(
-			msg, "-S: a system-wide trace already runs (into %s)\n",
-			ktr_tracefile__path(ktr_files__get(&d->files, d->syswide_route)));
+		ktr_proto__msg_add(msg, "-S: a system-wide trace already runs (into %s)\n",
+				   ktr_tracefile__path(ktr_files__get(d->files, d->syswide_route)));
 		return -EBUSY;
 	}
 	if (d->syswide_route)
 		return 0;
-	d->cpubuf = ktr_cpubuf__new(bpf_map__fd(d->skel->maps.tp_cpu_out), &d->files, r,
+	d->cpubuf = ktr_cpubuf__new(bpf_map__fd(d->skel->maps.tp_cpu_out), d->files, r,
 				    daemon__cpubuf_bytes(d));
 	if (!d->cpubuf) {
 		int err = -errno;
@@ -348,7 +308,7 @@ int ktr_daemon__syswide(struct daemon *d, int r, bool alone, char *msg)
 		return err;
 	}
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_cpubuf__epoll_fd(d->cpubuf), &ev);
-	f->syswide_alone = alone;
+	d->syswide_alone = alone;
 	d->syswide_route = r;
 	d->skel->bss->ktr_syswide_route = r;
 	return 0;
@@ -356,11 +316,8 @@ int ktr_daemon__syswide(struct daemon *d, int r, bool alone, char *msg)
 
 void ktr_daemon__syswide_end(struct daemon *d)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, d->syswide_route);
-
 	d->skel->bss->ktr_syswide_route = 0;
-	if (f)
-		f->syswide_alone = false;
+	d->syswide_alone = false;
 	if (d->cpubuf) {
 		epoll_ctl(d->ep, EPOLL_CTL_DEL, ktr_cpubuf__epoll_fd(d->cpubuf), NULL);
 		ktr_cpubuf__free(d->cpubuf); /* what it still holds, into the file */
@@ -375,10 +332,8 @@ void ktr_daemon__syswide_end(struct daemon *d)
  */
 void ktr_daemon__pins(struct daemon *d)
 {
-	bool want = false;
+	bool want = ktr_files__recording(d->files);
 
-	for (unsigned int r = 1; r < d->files.cap && !want; r++)
-		want = ktr_files__get(&d->files, r) && d->files.v[r].flight;
 	if (want == d->pinned || !ktr_pin__enabled())
 		return;
 	if (ktr_pin__keep(d->skel, want) == 0 || !want)
@@ -401,25 +356,24 @@ static void daemon__tick(struct daemon *d)
 	bool want_csw = daemon__scan(d), busy = false, any_conn;
 
 	ktr_daemon__drain(d);
-	for (unsigned int r = 1; r < d->files.cap; r++) {
-		struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r)) {
+		struct ktr_tracefile *f = ktr_files__get(d->files, r);
+		bool alone = r == d->syswide_route && d->syswide_alone;
 		int werr;
 
-		if (!f)
-			continue;
 		busy = true;
-		if (daemon__flight_due(f))
-			daemon__flight_dump(d, f);
+		if (ktr_recorder__due(f))
+			ktr_recorder__dump_frozen(f);
 		werr = ktr_tracefile__error(f);
-		if (werr && (f->nprocs || f->syswide_alone)) {
+		if (werr && (f->nprocs || alone)) {
 			daemon__stop_live_file(d, r, werr, strerror(werr));
 			continue;
 		}
-		if ((f->nprocs || f->syswide_alone) && ktr_tracefile__unlinked(f)) {
+		if ((f->nprocs || alone) && ktr_tracefile__unlinked(f)) {
 			daemon__stop_live_file(d, r, ENOENT, "trace file deleted");
 			continue;
 		}
-		if (f->nprocs == 0 && !f->syswide_alone)
+		if (f->nprocs == 0 && !alone)
 			daemon__finish_file(d, r);
 	}
 	ktr_daemon__csw(d, want_csw);
@@ -432,9 +386,9 @@ static void daemon__tick(struct daemon *d)
 	 * them again without loading them again.
 	 */
 	ktr_daemon__pins(d);
-	if (d->files.used && !d->detached)
+	if (ktr_files__count(d->files) && !d->detached)
 		ktr_daemon__enter(d);
-	if (!d->files.used && !d->detached) {
+	if (!ktr_files__count(d->files) && !d->detached) {
 		ktr_loader__detach(d->skel);
 		d->detached = true;
 		/* nothing is traced: every bit may go (none is set again until a trace starts) */
@@ -485,13 +439,11 @@ int ktr_daemon__attach(struct daemon *d)
 
 static void daemon__teardown(struct daemon *d)
 {
-	for (unsigned int r = 1; r < d->files.cap; r++)
-		if (ktr_files__get(&d->files, r))
-			ktr_daemon__stop_file(d, r, 0, NULL);
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_daemon__stop_file(d, r, 0, NULL);
 	ktr_drain__finish(d->drain);
-	for (unsigned int r = 1; r < d->files.cap; r++)
-		if (ktr_files__get(&d->files, r))
-			daemon__finish_file(d, r);
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		daemon__finish_file(d, r);
 	ktr_conn__close_all(d);
 	ktr_usdt__free(d->usdt);
 	if (d->pinned)
@@ -499,7 +451,8 @@ static void daemon__teardown(struct daemon *d)
 	ktr_tp__free(d->tp);
 	ktr_drain__free(d->drain);
 	ktr_loader__destroy(d->skel);
-	ktr_files__free(&d->files);
+	ktr_files__free(d->files);
+	d->files = NULL;
 	close(d->ep);
 	if (d->spare_fd >= 0)
 		close(d->spare_fd);
@@ -542,15 +495,15 @@ static unsigned int daemon__raise_nofile(void)
 static void daemon__adopt_ring(void *ctx, __u32 route, int fd, const char *pin)
 {
 	struct daemon *d = ctx;
-	struct ktr_flight *fl = ktr_flight__open(fd, &d->files.flight_maps, route, pin);
+	struct ktr_flight *fl = ktr_flight__open(fd, ktr_files__flight_maps(d->files), route, pin);
 	const char *why = "not a ktraceb recording, or a damaged one";
 	int r = -EINVAL;
 
 	if (fl)
-		r = ktr_files__adopt(&d->files, route, fl, &why);
+		r = ktr_files__adopt(d->files, route, fl, &why);
 	if (r >= 0) {
 		syslog(LOG_NOTICE, "%s: recording taken over from a daemon that died",
-		       ktr_tracefile__path(ktr_files__get(&d->files, r)));
+		       ktr_tracefile__path(ktr_files__get(d->files, r)));
 		return;
 	}
 	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
@@ -568,6 +521,7 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 					const char **why)
 {
 	struct ktr_loader_opts o = *opts;
+	struct ktr_flight_maps maps;
 	struct ktraceb_bpf *skel;
 	struct ktr_proc_state ps;
 	__u32 key, next, *keys = NULL;
@@ -584,8 +538,14 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 		return NULL;
 	d->skel = skel;
 	d->procs_fd = bpf_map__fd(skel->maps.procs);
-	d->files.flight_maps.rings_fd = bpf_map__fd(skel->maps.flights);
-	d->files.flight_maps.ctls_fd = bpf_map__fd(skel->maps.flight_ctls);
+	maps.rings_fd = bpf_map__fd(skel->maps.flights);
+	maps.ctls_fd = bpf_map__fd(skel->maps.flight_ctls);
+	d->files = ktr_files__new(&maps);
+	if (!d->files) {
+		*why = "out of memory";
+		ktr_loader__destroy(skel);
+		return d->skel = NULL;
+	}
 	/* rings first: a ring whose procs map was not pinned yet still has its crash to write */
 	ktr_pin__old_rings(daemon__adopt_ring, d);
 	if (o.procs_fd > 0) {
@@ -593,8 +553,8 @@ static struct ktraceb_bpf *daemon__load(struct daemon *d, const struct ktr_loade
 		for (err = bpf_map_get_next_key(d->procs_fd, NULL, &key); keys && !err;
 		     err = bpf_map_get_next_key(d->procs_fd, &key, &next), key = next)
 			if (bpf_map_lookup_elem(d->procs_fd, &key, &ps) == 0 &&
-			    ktr_files__get(&d->files, ps.route) &&
-			    ktr_files__get(&d->files, ps.route)->flight) {
+			    ktr_files__get(d->files, ps.route) &&
+			    ktr_files__get(d->files, ps.route)->flight) {
 				ktr_daemon__mark_traced(d, key); /* a recording's: ours now */
 				want_csw |= (ps.facs & KTRFAC_CSW) != 0;
 			} else if (n < KTR_MAX_PROCS) {
@@ -663,7 +623,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 		return why;
 	d->skel->bss->ktr_daemon_tgid =
 		getpid(); /* a system-wide trace of its own writes would feed itself */
-	d->drain = ktr_drain__new(d->skel, &d->files, daemon__note, d);
+	d->drain = ktr_drain__new(d->skel, d->files, daemon__note, d);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!d->drain || d->ep < 0)
 		return "cannot set up the ring buffer";

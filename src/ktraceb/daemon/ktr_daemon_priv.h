@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "ktr_conn.h"
 #include "ktr_files.h"
 #include "common/ktr_perm.h"
 
@@ -38,14 +39,14 @@ struct ktr_conn {
 	struct ktr_caller cred;		/* pinned at accept */
 	long long last_ms;		/* accepted, or last request answered */
 	bool dead;			/* closed at the end of this loop turn */
-	bool foreground;		/* some trace file waits to send it DONE */
+	unsigned int waiting;		/* trace files waiting to send it DONE */
 	struct ktr_conn *next;
 };
 
 struct daemon {
 	struct ktraceb_bpf *skel;
 	struct ktr_drain *drain;
-	struct ktr_files files;
+	struct ktr_files *files;
 	int procs_fd;
 	int listen_fd;
 	int spare_fd;			/* given up to accept (and refuse) at EMFILE */
@@ -61,6 +62,7 @@ struct daemon {
 	struct ktr_usdt *usdt;		/* USDT probes of processes traced with 'u' */
 	struct ktr_tp *tp;		/* kernel tracepoints of the traces (-e) */
 	__u32 syswide_route;		/* the system-wide trace (-S), 0 if none */
+	bool syswide_alone;		/* it has no process: ends at -c or -C only */
 	struct ktr_cpubuf *cpubuf;	/* its per-CPU buffers */
 	struct ktr_conn *conns;
 	unsigned int nconns;
@@ -101,14 +103,6 @@ int ktr_daemon__attach(struct daemon *d);
 /* ktr_conn.c */
 void ktr_conn__accept_all(struct daemon *d);
 void ktr_conn__readable(struct daemon *d, struct ktr_conn *cn);
-/* Send a reply without ever blocking; a client that does not read is dropped. */
-void ktr_conn__reply(struct ktr_conn *cn, int type, int error, unsigned int count,
-		     const char *msg, unsigned long long records, unsigned long long lost,
-		     unsigned long long ring_bytes);
-/* A line for a foreground client while its trace runs (KTR_REPLY_NOTE). */
-void ktr_conn__note(struct ktr_conn *cn, const char *line);
-/* Answer a connection with error and one line, then close it. */
-void ktr_conn__refuse(int sock, int error, const char *msg);
 /* Close idle and dead connections; true if a live one has something under way. */
 bool ktr_conn__sweep(struct daemon *d, bool *any);
 void ktr_conn__close_all(struct daemon *d);

@@ -120,20 +120,16 @@ static void drain__account_lost(struct ktr_drain *d)
 	if (bpf_map_lookup_elem(d->lost_fd, &all, &total) < 0 || total == d->lost_all_seen)
 		return;
 	d->lost_all_seen = total;
-	for (__u32 route = 1; route < d->files->cap; route++)
-		ktr_drain__account_lost(d, route);
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_drain__account_lost(d, r);
 }
 
 /* Write errors stick to their files (ktr_tracefile__error): not returned. */
 static void drain__flush(struct ktr_drain *d)
 {
 	drain__account_lost(d);
-	for (__u32 route = 1; route < d->files->cap; route++) {
-		struct ktr_tracefile *f = ktr_files__get(d->files, route);
-
-		if (f)
-			ktr_tracefile__flush(f);
-	}
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_tracefile__flush(ktr_files__get(d->files, r));
 }
 
 int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)

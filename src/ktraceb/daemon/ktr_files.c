@@ -5,26 +5,76 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_arch.h"
-#include "ktr_clock.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
-#include "ktr_record.h"
+#include "ktr_tracefile.h"
 #include "ktr_writer.h"
+
+struct ktr_files {
+	struct ktr_tracefile *v; /* v[route] */
+	unsigned int cap;
+	unsigned int used;
+	struct ktr_flight_maps flight_maps; /* where the recorders' rings go */
+};
+
+struct ktr_files *ktr_files__new(const struct ktr_flight_maps *maps)
+{
+	struct ktr_files *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->flight_maps = *maps;
+	return t;
+}
+
+const struct ktr_flight_maps *ktr_files__flight_maps(const struct ktr_files *t)
+{
+	return &t->flight_maps;
+}
 
 struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r)
 {
 	return r < t->cap && t->v[r].w ? &t->v[r] : NULL;
+}
+
+__u32 ktr_files__next(const struct ktr_files *t, __u32 r)
+{
+	while (++r < t->cap)
+		if (t->v[r].w)
+			return r;
+	return 0;
+}
+
+unsigned int ktr_files__count(const struct ktr_files *t)
+{
+	return t->used;
+}
+
+bool ktr_files__recording(const struct ktr_files *t)
+{
+	for (__u32 r = ktr_files__next(t, 0); r; r = ktr_files__next(t, r))
+		if (t->v[r].flight)
+			return true;
+	return false;
+}
+
+bool ktr_files__need_enter(const struct ktr_files *t)
+{
+	for (__u32 r = ktr_files__next(t, 0); r; r = ktr_files__next(t, r)) {
+		const struct ktr_flight *fl = t->v[r].flight;
+
+		if (!(fl && (ktr_flight__meta(fl)->flags & KTR_FLIGHT_COMPACT)))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -137,162 +187,6 @@ static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
 	return r;
 }
 
-static void files__write_info(struct ktr_tracefile *f);
-
-int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
-			  __s64 wall_offset_ns)
-{
-	if (f->flight && h->ktr_type == KTR_TPFORMAT) {
-		/* an event's format: written by the next dump, before the events */
-		unsigned char *p = realloc(f->held, f->nheld + len);
-
-		if (!p)
-			return -ENOMEM;
-		memcpy(p + f->nheld, h, len);
-		f->held = p;
-		f->nheld += len;
-		return 0;
-	}
-	if (f->flight)
-		return 0; /* a recorder's records go to its ring, in BPF */
-	return ktr_writer__append(f->w, h, len, wall_offset_ns);
-}
-
-struct dump_ctx {
-	struct ktr_tracefile *f;
-	__s64 wall_offset_ns;
-	unsigned long long n;
-};
-
-static int dump__record(void *ctx, const struct ktr_header *h, size_t len)
-{
-	struct dump_ctx *dc = ctx;
-	int err = ktr_writer__append(dc->f->w, h, len, dc->wall_offset_ns);
-
-	dc->n += !err;
-	return err;
-}
-
-int ktr_tracefile__dump(struct ktr_tracefile *f, __u32 why, unsigned long long *written)
-{
-	struct dump_ctx dc = { f, ktr_wall_offset_ns(), 0 };
-	int err;
-
-	*written = 0;
-	if (!f->flight)
-		return -EINVAL;
-	if (!f->info_written)
-		files__write_info(f);
-	for (size_t off = 0; off + sizeof(struct ktr_header) <= f->nheld;) {
-		const struct ktr_header *h = (const void *)(f->held + off);
-		size_t len = sizeof(*h) + (size_t)h->ktr_len;
-
-		ktr_writer__append(f->w, h, len, dc.wall_offset_ns);
-		off += len;
-	}
-	free(f->held);
-	f->held = NULL;
-	f->nheld = 0;
-	err = ktr_flight__walk(f->flight, why, dump__record, &dc);
-	if (!err)
-		err = ktr_writer__flush(f->w);
-	*written = dc.n;
-	return err;
-}
-
-/* A record ktraceb makes, whole: its header, then its payload. */
-union made_rec {
-	struct ktr_header h;
-	char bytes[sizeof(struct ktr_header) + sizeof(struct ktr_fileinfo) + 64];
-};
-
-int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header *h,
-			       const void *payload, __s64 wall_offset_ns)
-{
-	union made_rec rec;
-	size_t len = (size_t)h->ktr_len;
-
-	if (h->ktr_len < 0 || len > sizeof(rec) - sizeof(rec.h))
-		return -E2BIG;
-	rec.h = *h;
-	memcpy(&rec.h + 1, payload, len);
-	return ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
-}
-
-int ktr_tracefile__flush(struct ktr_tracefile *f)
-{
-	return ktr_writer__flush(f->w);
-}
-
-int ktr_tracefile__error(const struct ktr_tracefile *f)
-{
-	return ktr_writer__error(f->w);
-}
-
-const char *ktr_tracefile__path(const struct ktr_tracefile *f)
-{
-	return ktr_writer__path(f->w);
-}
-
-bool ktr_tracefile__first_time(struct ktr_tracefile *f, const char *line)
-{
-	const unsigned int n = sizeof(f->said) / sizeof(f->said[0]);
-	__u32 h = 2166136261u; /* FNV-1a */
-
-	for (const char *p = line; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	for (unsigned int i = 0; i < n && i < f->nsaid; i++)
-		if (f->said[i] == h)
-			return false;
-	f->said[f->nsaid++ % n] = h;
-	return true;
-}
-
-unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f)
-{
-	return ktr_writer__records(f->w);
-}
-
-bool ktr_tracefile__unlinked(const struct ktr_tracefile *f)
-{
-	struct stat st;
-
-	return fstat(ktr_writer__fd(f->w), &st) == 0 && st.st_nlink == 0;
-}
-
-int ktr_tracefile__finish(struct ktr_tracefile *f)
-{
-	return ktr_writer__finish(f->w);
-}
-
-static void files__write_info(struct ktr_tracefile *f)
-{
-	struct ktr_fileinfo fi;
-	union made_rec rec;
-	FILE *rel;
-
-	memset(&fi, 0, sizeof(fi));
-	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
-	fi.fi_version = KTR_FORMAT_VERSION;
-	fi.fi_hdrsize = sizeof(struct ktr_header);
-	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-	snprintf(fi.fi_machine, sizeof(fi.fi_machine), "%s", ktr_arch_host.machine);
-	rel = fopen("/proc/sys/kernel/osrelease", "re");
-	if (rel) {
-		if (fgets(fi.fi_release, sizeof(fi.fi_release), rel))
-			fi.fi_release[strcspn(fi.fi_release, "\n")] = '\0';
-		fclose(rel);
-	}
-	fi.fi_clock = CLOCK_MONOTONIC;
-	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
-	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);
-	/* straight to the file, recorder or not: the file's first record */
-	ktr_record__own(&rec.h, KTR_FILEINFO, sizeof(fi), 0);
-	memcpy(&rec.h + 1, &fi, sizeof(fi));
-	ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns);
-	f->info_written = true;
-}
-
 /* Recorder ring bytes uid holds now. */
 static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid)
 {
@@ -356,29 +250,64 @@ static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 	return fl;
 }
 
+/* Joining the file r is already: the same kind of trace, or -EBUSY with a line in msg. */
+static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gzip, char *msg)
+{
+	if (!t->v[r].flight != !flight_bytes) {
+		ktr_proto__msg_add(msg, "trace file: already %s\n",
+				   t->v[r].flight ? "a recorder's (-R)" :
+						    "a trace's, not a recorder's");
+		return -EBUSY;
+	}
+	/* one file, one stream: never deflate data mixed with plain records */
+	if (ktr_writer__gzip(t->v[r].w) != gzip) {
+		ktr_proto__msg_add(msg, "trace file: already traced into %s\n",
+				   gzip ? "uncompressed, not with -z" : "compressed (-z)");
+		return -EBUSY;
+	}
+	return r;
+}
+
+/* The file fd (st) of c at the free slot r, its writer and recorder made; 0 or -ENOMEM. */
+static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *c, int fd,
+			   const struct stat *st, __u64 flight_bytes, unsigned int flight_flags,
+			   bool gzip)
+{
+	struct ktr_tracefile *f = &t->v[r];
+
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new(fd, c->uid, c->gid, gzip);
+	if (f->w && flight_bytes)
+		f->flight = files__flight_new(t, r, c, fd, st, flight_bytes, flight_flags, gzip);
+	if (!f->w || (flight_bytes && !f->flight)) {
+		if (f->w)
+			ktr_writer__free(f->w);
+		else
+			close(fd);
+		f->w = NULL;
+		return -ENOMEM;
+	}
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->owner = c->uid;
+	f->owner_gid = c->gid;
+	t->used++;
+	/* a recorder writes nothing, not even INFO, until its first dump */
+	if (!f->flight)
+		ktr_tracefile__write_info(f);
+	return 0;
+}
+
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
 		    unsigned int flight_flags, bool gzip, char *msg)
 {
-	struct ktr_tracefile *f;
 	const char *why;
 	struct stat st;
 	int r = files__check_fd(c, fd, &st, &why);
 
 	if (r == 0 && (r = ktr_files__find(t, st.st_dev, st.st_ino)) >= 0) {
 		close(fd);
-		if (!t->v[r].flight != !flight_bytes) {
-			ktr_proto__msg_add(msg, "trace file: already %s\n",
-					   t->v[r].flight ? "a recorder's (-R)" :
-							    "a trace's, not a recorder's");
-			return -EBUSY;
-		}
-		/* one file, one stream: never deflate data mixed with plain records */
-		if (ktr_writer__gzip(t->v[r].w) != gzip) {
-			ktr_proto__msg_add(msg, "trace file: already traced into %s\n",
-					   gzip ? "uncompressed, not with -z" : "compressed (-z)");
-			return -EBUSY;
-		}
-		return r;
+		return files__rejoin(t, r, flight_bytes, gzip, msg);
 	}
 	if (r == -ENOENT && flight_bytes) {
 		int err = files__flight_ok(t, c, flight_bytes, flight_flags, msg);
@@ -399,28 +328,10 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 			ktr_proto__msg_add(msg, "%s\n", why ? why : strerror(-r));
 		return r;
 	}
-	f = &t->v[r];
-	memset(f, 0, sizeof(*f));
-	f->w = ktr_writer__new(fd, c->uid, c->gid, gzip);
-	if (f->w && flight_bytes)
-		f->flight = files__flight_new(t, r, c, fd, &st, flight_bytes, flight_flags, gzip);
-	if (!f->w || (flight_bytes && !f->flight)) {
-		if (f->w)
-			ktr_writer__free(f->w);
-		else
-			close(fd);
-		f->w = NULL;
+	if (files__open_new(t, r, c, fd, &st, flight_bytes, flight_flags, gzip) < 0) {
 		ktr_proto__msg_add(msg, "trace file: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	f->owner = c->uid;
-	f->owner_gid = c->gid;
-	t->used++;
-	/* a recorder writes nothing, not even INFO, until its first dump */
-	if (!f->flight)
-		files__write_info(f);
 	return r;
 }
 
@@ -539,6 +450,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 
 	if (!f)
 		return;
+	ktr_tracefile__wait(f, NULL);
 	ktr_writer__free(f->w);
 	ktr_flight__free(f->flight);
 	free(f->held);
@@ -548,9 +460,10 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 
 void ktr_files__free(struct ktr_files *t)
 {
+	if (!t)
+		return;
 	for (unsigned int r = 1; r < t->cap; r++)
 		ktr_files__close(t, r);
 	free(t->v);
-	t->v = NULL;
-	t->cap = 0;
+	free(t);
 }

@@ -62,7 +62,7 @@ int ktr_procmap__keys(struct daemon *d, int r, __u32 **out)
 
 static void procmap__write_ctor(struct daemon *d, int r, pid_t pid, __u32 sv_flags)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+	struct ktr_tracefile *f = ktr_files__get(d->files, r);
 	struct ktr_proc_ctor ctor = { .sv_flags = sv_flags };
 	char path[64], comm[32] = "";
 	struct ktr_header h;
@@ -201,7 +201,7 @@ int ktr_procmap__set(struct daemon *d, const struct ktr_caller *c, const struct 
 
 void ktr_procmap__settle(struct daemon *d, __u32 pid, const struct ktr_proc_state *ps)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, ps->route);
+	struct ktr_tracefile *f = ktr_files__get(d->files, ps->route);
 	struct ktr_caller owner = { .pid = 0, .pidfd = -1, .same_pidns = true };
 
 	if (!f) {

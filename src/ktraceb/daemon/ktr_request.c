@@ -22,6 +22,7 @@
 #include "ktr_daemon_priv.h"
 #include "ktr_flight.h"
 #include "ktr_loader.h"
+#include "ktr_recorder.h"
 #include "common/ktr_proto.h"
 #include "ktr_tp.h"
 #include "common/ktr_tracefs.h"
@@ -200,7 +201,7 @@ static int request__collect(const struct ktr_request *req, pid_t **pids, char *m
 /* May cn be the foreground of route r (get its DONE, stop it)? */
 static int request__foreground(struct daemon *d, struct ktr_conn *cn, int r, char *msg)
 {
-	struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+	struct ktr_tracefile *f = ktr_files__get(d->files, r);
 
 	if (cn->cred.uid != 0 && cn->cred.uid != f->owner) {
 		ktr_proto__msg_add(msg, "%s: a trace of uid %u\n", ktr_tracefile__path(f),
@@ -222,7 +223,7 @@ static int request__foreground(struct daemon *d, struct ktr_conn *cn, int r, cha
 static const struct ktr_request *request__for_file(struct daemon *d, const struct ktr_request *req,
 						   int r, struct ktr_request *eff)
 {
-	const struct ktr_tracefile *f = ktr_files__get(&d->files, r);
+	const struct ktr_tracefile *f = ktr_files__get(d->files, r);
 
 	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_COMPACT))
 		return req;
@@ -299,7 +300,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		close(fd);
 		return 0;
 	}
-	r = ktr_files__join(&d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
+	r = ktr_files__join(d->files, &cn->cred, fd, req->flight_bytes, req->flight_flags,
 			    req->flags & KTR_REQ_GZIP, msg);
 	if (r < 0) {
 		ktr_tp__set_free(set);
@@ -307,7 +308,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 		return 0;
 	}
 	/* formats written and events attached before any process records a hit */
-	if (set && (*err = ktr_tp__want(d->tp, r, ktr_files__get(&d->files, r), set, msg)))
+	if (set && (*err = ktr_tp__want(d->tp, r, ktr_files__get(d->files, r), set, msg)))
 		return 0;
 	if ((req->flags & KTR_REQ_FOREGROUND) && (*err = request__foreground(d, cn, r, msg)))
 		return 0;
@@ -330,7 +331,7 @@ static int request__set(struct daemon *d, struct ktr_conn *cn, const struct ktr_
 	free(pids);
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))
-		ktr_files__get(&d->files, r)->fg = cn;
+		ktr_tracefile__wait(ktr_files__get(d->files, r), cn);
 	/* switches from the first moment on, not from the next tick */
 	if (done && (req->facs & KTRFAC_CSW))
 		ktr_daemon__csw(d, true);
@@ -381,7 +382,7 @@ static bool request__end_syswide(struct daemon *d, struct ktr_conn *cn, int r)
 /* -D: the recorder's ring, written now; the recording goes on. */
 static int request__dump(struct daemon *d, struct ktr_conn *cn, int fd, char *msg, int *err)
 {
-	int r = ktr_files__own_fd(&d->files, &cn->cred, fd, msg);
+	int r = ktr_files__own_fd(d->files, &cn->cred, fd, msg);
 	unsigned long long n = 0;
 	struct ktr_tracefile *f;
 
@@ -389,7 +390,7 @@ static int request__dump(struct daemon *d, struct ktr_conn *cn, int fd, char *ms
 	*err = r < 0 ? r : 0;
 	if (r < 0)
 		return 0;
-	f = ktr_files__get(&d->files, r);
+	f = ktr_files__get(d->files, r);
 	if (cn->cred.uid != 0 && cn->cred.uid != f->owner) {
 		ktr_proto__msg_add(msg, "%s: a recording of uid %u\n", ktr_tracefile__path(f),
 				   f->owner);
@@ -409,7 +410,7 @@ static int request__dump(struct daemon *d, struct ktr_conn *cn, int fd, char *ms
 		return 0;
 	}
 	ktr_daemon__drain(d); /* everything recorded until now */
-	*err = ktr_tracefile__dump(f, KTR_FLIGHT_DEMAND, &n);
+	*err = ktr_recorder__dump(f, KTR_FLIGHT_DEMAND, &n);
 	f->last_dump_ms = ktr_now_ms();
 	if (*err)
 		ktr_proto__msg_add(msg, "%s: %s\n", ktr_tracefile__path(f), strerror(-*err));
@@ -439,8 +440,8 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		done = request__clear(d, cn, req, msg, &err);
 	} else if (req->op == KTR_OP_CLEARFILE || req->op == KTR_OP_CLEARINODE) {
 		/* only a file this daemon already writes: a descriptor or its identity */
-		r = fd >= 0 ? ktr_files__find_fd(&d->files, fd) :
-			      ktr_files__find(&d->files, req->file_dev, req->file_ino);
+		r = fd >= 0 ? ktr_files__find_fd(d->files, fd) :
+			      ktr_files__find(d->files, req->file_dev, req->file_ino);
 		if (fd >= 0)
 			close(fd);
 		done = r > 0 ? request__clear_all(d, cn, r, msg) : 0;
@@ -453,8 +454,8 @@ void ktr_request__handle(struct daemon *d, struct ktr_conn *cn, const struct ktr
 		done = request__dump(d, cn, fd, msg, &err);
 	} else {
 		/* STOP: the foreground trace of this connection, no answer but DONE */
-		for (r = 1; r < (int)d->files.cap; r++)
-			if (d->files.v[r].w && d->files.v[r].fg == cn)
+		for (r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+			if (ktr_files__get(d->files, r)->fg == cn)
 				ktr_daemon__stop_file(d, r, 0, NULL);
 		d->req_msg = NULL;
 		free(msg);
