@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The USDT room's face (ktr_usdt.h): the daemon's calls.  What they do is
- * in the parts ktr_usdt_priv.h lists.
+ * in the parts ktr_usdt_state.h lists.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,10 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
-#include "ktr_usdt_priv.h"
+#include "ktr_usdt_attach.h"
+#include "ktr_usdt_file.h"
+#include "ktr_usdt_look.h"
+#include "ktr_usdt_proc.h"
 
 struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
 			       const struct ktr_usdt_hooks *hooks)

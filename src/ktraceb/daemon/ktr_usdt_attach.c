@@ -4,7 +4,7 @@
  * A process's probes in one file, attached (one uprobe_multi link with its
  * pid, else a perf-event uprobe per site opened for it) and taken out (by
  * a thread of their own), and what each user holds of what every trace
- * shares (ktr_usdt_priv.h's limits).
+ * shares (ktr_usdt_state.h's limits).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,7 +18,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
-#include "ktr_usdt_priv.h"
+#include "ktr_usdt_attach.h"
 
 /* What uid holds, where it is counted (NULL: no slot free, nothing may be taken). */
 unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks)

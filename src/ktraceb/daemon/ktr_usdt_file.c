@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The files with probes that traced processes map (ktr_usdt_priv.h): each
+ * The files with probes that traced processes map (ktr_usdt_state.h): each
  * one's notes, its sites described to BPF under ids of their own (the
  * usdt_sites map: what a hit's cookie names), and the files a look found
  * no probe in (usdt_quiet), which BPF then stops nobody for.
@@ -12,7 +12,7 @@
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 
-#include "ktr_usdt_priv.h"
+#include "ktr_usdt_file.h"
 
 /* --- the files known to have no probes (BPF's usdt_quiet) ------------------ */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The looks at the files traced processes map (ktr_usdt_priv.h): queued,
+ * The looks at the files traced processes map (ktr_usdt_state.h): queued,
  * started as far as the limits let them (each a child: ktr_usdt_job.h),
  * and what each found put to use when it arrives.
  */
@@ -12,7 +12,10 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 
-#include "ktr_usdt_priv.h"
+#include "ktr_usdt_attach.h"
+#include "ktr_usdt_file.h"
+#include "ktr_usdt_look.h"
+#include "ktr_usdt_proc.h"
 
 /*
  * Whose credentials a look takes: the trace's owner, and for root's

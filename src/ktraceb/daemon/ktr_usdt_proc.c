@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The processes traced with 'u' (ktr_usdt_priv.h): what each maps
+ * The processes traced with 'u' (ktr_usdt_state.h): what each maps
  * (/proc/PID/maps), and its probes in each file, attached for it alone and
  * charged to its trace's owner.
  */
@@ -11,7 +11,9 @@
 #include <sys/sysmacros.h>
 
 #include "ktr_loader.h"
-#include "ktr_usdt_priv.h"
+#include "ktr_usdt_attach.h"
+#include "ktr_usdt_file.h"
+#include "ktr_usdt_proc.h"
 
 /* --- /proc/PID/maps ------------------------------------------------------ */
 
