@@ -1,13 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
-/*
- * The daemon's connections.  Each is accepted non-blocking with its
- * caller's credentials pinned (ktr_creds__pin), answered without ever
- * blocking, and closed when it has had nothing under way for
- * KTR_CONN_IDLE_MS.  A uid other than root holds at most
- * KTR_CONNS_PER_UID of them, and the last KTR_FD_ROOT_RESERVE descriptors
- * are root's: no user can lock anyone else out by connecting.
- */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,17 +10,81 @@
 #include <sys/socket.h>
 
 #include "common/ktr_creds.h"
-#include "ktr_clock.h"
-#include "ktr_daemon_priv.h"
+#include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
+#include "ktr_clock.h"
+#include "ktr_conn.h"
 
 /* accepted per loop turn at most, so requests keep being served meanwhile */
 #define ACCEPT_BATCH 64
 
-unsigned int ktr_daemon__fds_in_use(const struct daemon *d)
+struct ktr_conn {
+	int sock;
+	struct ktr_caller cred; /* pinned at accept */
+	long long last_ms; /* accepted, or last request answered */
+	bool dead; /* closed at the end of this loop turn */
+	unsigned int waiting; /* trace files waiting to send it DONE */
+	struct ktr_conn *next;
+};
+
+struct ktr_conns {
+	int listen_fd;
+	int spare_fd; /* given up to accept (and refuse) at EMFILE */
+	int ep;
+	unsigned int fd_limit; /* RLIMIT_NOFILE */
+	struct ktr_conn *list;
+	unsigned int n;
+	/*
+	 * Connections refused with an answer, kept open a moment: a client
+	 * whose request arrives after the answer must still read it (closing
+	 * a unix socket with unread data resets the peer).  Bounded: the
+	 * oldest is closed to make room.
+	 */
+	struct {
+		int sock; /* 0: none (the daemon's 0 is /dev/null) */
+		long long ms;
+	} refused[KTR_REFUSED_KEPT];
+	unsigned int refused_next;
+};
+
+struct ktr_conns *ktr_conns__new(int listen_fd, int ep, unsigned int fd_limit)
 {
-	/* a socket and a pidfd per connection, a file per trace, a few of our own */
-	return 2 * d->nconns + ktr_files__count(d->files) + 32;
+	struct ktr_conns *cs = calloc(1, sizeof(*cs));
+
+	if (!cs)
+		return NULL;
+	cs->listen_fd = listen_fd;
+	cs->ep = ep;
+	cs->fd_limit = fd_limit;
+	cs->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
+	return cs;
+}
+
+const struct ktr_caller *ktr_conn__caller(const struct ktr_conn *cn)
+{
+	return &cn->cred;
+}
+
+void ktr_conn__drop(struct ktr_conn *cn)
+{
+	cn->dead = true;
+}
+
+void ktr_conn__hold(struct ktr_conn *cn)
+{
+	cn->waiting++;
+}
+
+void ktr_conn__release(struct ktr_conn *cn)
+{
+	cn->waiting--;
+}
+
+/* A socket and a pidfd per connection, the rest's, and a few of our own. */
+static unsigned int conns__fds_in_use(const struct ktr_conns *cs, unsigned int other_fds)
+{
+	return 2 * cs->n + other_fds + 32;
 }
 
 void ktr_conn__reply(struct ktr_conn *cn, int type, int error, unsigned int count, const char *msg,
@@ -66,11 +122,11 @@ void ktr_conn__note(struct ktr_conn *cn, const char *line)
 	ktr_conn__reply(cn, KTR_REPLY_NOTE, 0, 0, msg, 0, 0, 0);
 }
 
-static unsigned int conn__count_uid(const struct daemon *d, uid_t uid)
+static unsigned int conn__count_uid(const struct ktr_conns *cs, uid_t uid)
 {
 	unsigned int n = 0;
 
-	for (const struct ktr_conn *cn = d->conns; cn; cn = cn->next)
+	for (const struct ktr_conn *cn = cs->list; cn; cn = cn->next)
 		n += cn->cred.uid == uid && !cn->dead;
 	return n;
 }
@@ -102,45 +158,46 @@ void ktr_conn__refuse(int sock, int error, const char *msg)
  * later (KTR_REFUSED_MS), so that a request still on its way does not
  * reset the client before it reads the answer.
  */
-static void conn__refuse(struct daemon *d, int sock, const char *fmt, unsigned int uid)
+static void conn__refuse(struct ktr_conns *cs, int sock, const char *fmt, unsigned int uid)
 {
-	unsigned int i = d->refused_next++ % KTR_REFUSED_KEPT;
+	unsigned int i = cs->refused_next++ % KTR_REFUSED_KEPT;
 	char msg[128];
 
 	snprintf(msg, sizeof(msg), fmt, uid);
 	conn__refusal(sock, EAGAIN, msg);
 	shutdown(sock, SHUT_WR);
-	if (d->refused[i].sock > 0)
-		close(d->refused[i].sock);
-	d->refused[i].sock = sock;
-	d->refused[i].ms = ktr_now_ms();
+	if (cs->refused[i].sock > 0)
+		close(cs->refused[i].sock);
+	cs->refused[i].sock = sock;
+	cs->refused[i].ms = ktr_now_ms();
 }
 
 /* Close the refused connections whose moment has passed (all of them with all). */
-static void conn__close_refused(struct daemon *d, bool all)
+static void conn__close_refused(struct ktr_conns *cs, bool all)
 {
 	long long now = ktr_now_ms();
 
 	for (unsigned int i = 0; i < KTR_REFUSED_KEPT; i++)
-		if (d->refused[i].sock > 0 && (all || now - d->refused[i].ms >= KTR_REFUSED_MS)) {
-			close(d->refused[i].sock);
-			d->refused[i].sock = 0;
+		if (cs->refused[i].sock > 0 && (all || now - cs->refused[i].ms >= KTR_REFUSED_MS)) {
+			close(cs->refused[i].sock);
+			cs->refused[i].sock = 0;
 		}
 }
 
 /* May this caller have one more connection?  Else why not (a printf format of the uid). */
-static const char *conn__over_limit(const struct daemon *d, const struct ktr_caller *c)
+static const char *conn__over_limit(const struct ktr_conns *cs, unsigned int other_fds,
+				    const struct ktr_caller *c)
 {
 	unsigned int reserve = c->uid == 0 ? 8 : KTR_FD_ROOT_RESERVE;
 
-	if (ktr_daemon__fds_in_use(d) + reserve >= d->fd_limit)
+	if (conns__fds_in_use(cs, other_fds) + reserve >= cs->fd_limit)
 		return "the ktraceb daemon is busy (too many connections); try again\n";
-	if (c->uid != 0 && conn__count_uid(d, c->uid) >= KTR_CONNS_PER_UID)
+	if (c->uid != 0 && conn__count_uid(cs, c->uid) >= KTR_CONNS_PER_UID)
 		return "too many connections for uid %u\n";
 	return NULL;
 }
 
-static void conn__accept_one(struct daemon *d, int sock)
+static void conn__accept_one(struct ktr_conns *cs, unsigned int other_fds, int sock)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct ktr_conn *cn = calloc(1, sizeof(*cn));
@@ -151,9 +208,9 @@ static void conn__accept_one(struct daemon *d, int sock)
 		close(sock);
 		return;
 	}
-	why = conn__over_limit(d, &cn->cred);
+	why = conn__over_limit(cs, other_fds, &cn->cred);
 	if (why) {
-		conn__refuse(d, sock, why, cn->cred.uid);
+		conn__refuse(cs, sock, why, cn->cred.uid);
 		ktr_creds__unpin(&cn->cred);
 		free(cn);
 		return;
@@ -161,126 +218,116 @@ static void conn__accept_one(struct daemon *d, int sock)
 	cn->sock = sock;
 	cn->last_ms = ktr_now_ms();
 	ev.data.ptr = cn;
-	if (epoll_ctl(d->ep, EPOLL_CTL_ADD, sock, &ev) < 0) {
+	if (epoll_ctl(cs->ep, EPOLL_CTL_ADD, sock, &ev) < 0) {
 		ktr_creds__unpin(&cn->cred);
 		free(cn);
 		close(sock);
 		return;
 	}
-	cn->next = d->conns;
-	d->conns = cn;
-	d->nconns++;
+	cn->next = cs->list;
+	cs->list = cn;
+	cs->n++;
 }
 
-void ktr_conn__accept_all(struct daemon *d)
+void ktr_conns__accept(struct ktr_conns *cs, unsigned int other_fds)
 {
 	for (int i = 0; i < ACCEPT_BATCH; i++) {
-		int sock = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		int sock = accept4(cs->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 		if (sock >= 0) {
-			conn__accept_one(d, sock);
+			conn__accept_one(cs, other_fds, sock);
 			continue;
 		}
-		if ((errno == EMFILE || errno == ENFILE) && d->spare_fd >= 0) {
+		if ((errno == EMFILE || errno == ENFILE) && cs->spare_fd >= 0) {
 			/* out of descriptors: take the connection off the queue and drop it */
-			close(d->spare_fd);
-			sock = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+			close(cs->spare_fd);
+			sock = accept4(cs->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 			if (sock >= 0)
 				ktr_conn__refuse(sock, EAGAIN,
 						 "the ktraceb daemon is busy; try again\n");
-			d->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			cs->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 			continue;
 		}
 		return; /* EAGAIN: the queue is empty */
 	}
 }
 
-void ktr_conn__readable(struct daemon *d, struct ktr_conn *cn)
+int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req, int *fd)
 {
-	struct ktr_request req;
-	int fd, err;
+	int err;
 
+	*fd = -1;
 	if (cn->dead)
-		return;
-	err = ktr_proto__recv(cn->sock, &req, sizeof(req), &fd);
+		return 0;
+	err = ktr_proto__recv(cn->sock, req, sizeof(*req), fd);
 	if (err == -EAGAIN)
-		return;
-	if (err || req.magic != KTR_PROTO_MAGIC) {
+		return 0;
+	if (err || req->magic != KTR_PROTO_MAGIC) {
 		/* a wrong size, a wrong magic, the peer gone: nothing to answer */
-		if (fd >= 0)
-			close(fd);
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
 		cn->dead = true;
-		epoll_ctl(d->ep, EPOLL_CTL_DEL, cn->sock, NULL);
-		return;
+		epoll_ctl(cs->ep, EPOLL_CTL_DEL, cn->sock, NULL);
+		return 0;
 	}
-	ktr_request__handle(d, cn, &req, fd);
+	return 1;
+}
+
+void ktr_conn__served(struct ktr_conns *cs, struct ktr_conn *cn)
+{
 	cn->last_ms = ktr_now_ms();
 	if (cn->dead) /* no more events for it; the tick's sweep closes it */
-		epoll_ctl(d->ep, EPOLL_CTL_DEL, cn->sock, NULL);
+		epoll_ctl(cs->ep, EPOLL_CTL_DEL, cn->sock, NULL);
 }
 
-void ktr_conn__hold(struct ktr_conn *cn)
+static void conn__close(struct ktr_conns *cs, struct ktr_conn *cn,
+			void (*gone)(void *ctx, struct ktr_conn *cn), void *ctx)
 {
-	cn->waiting++;
-}
-
-void ktr_conn__release(struct ktr_conn *cn)
-{
-	cn->waiting--;
-}
-
-static void conn__close(struct daemon *d, struct ktr_conn *cn)
-{
-	/* a foreground client that goes away takes its trace with it */
-	for (__u32 r = ktr_files__next(d->files, 0); r && cn->waiting;
-	     r = ktr_files__next(d->files, r)) {
-		struct ktr_tracefile *f = ktr_files__get(d->files, r);
-
-		if (f->fg == cn) {
-			ktr_tracefile__wait(f, NULL);
-			ktr_daemon__stop_file(d, r, 0, NULL);
-		}
-	}
-	epoll_ctl(d->ep, EPOLL_CTL_DEL, cn->sock, NULL);
+	/* a foreground client that goes away takes its traces with it */
+	if (cn->waiting)
+		gone(ctx, cn);
+	epoll_ctl(cs->ep, EPOLL_CTL_DEL, cn->sock, NULL);
 	close(cn->sock);
 	ktr_creds__unpin(&cn->cred);
-	d->nconns--;
+	cs->n--;
 	free(cn);
 }
 
-bool ktr_conn__sweep(struct daemon *d, bool *any)
+bool ktr_conns__sweep(struct ktr_conns *cs, void (*gone)(void *ctx, struct ktr_conn *cn), void *ctx)
 {
 	long long now = ktr_now_ms();
+	struct ktr_conn **pp = &cs->list;
+	bool any = false;
 
-	conn__close_refused(d, false);
-	struct ktr_conn **pp = &d->conns;
-	bool busy = false;
-
-	*any = false;
+	conn__close_refused(cs, false);
 	while (*pp) {
 		struct ktr_conn *cn = *pp;
-		bool fg = cn->waiting > 0;
 
-		if (cn->dead || (!fg && now - cn->last_ms > KTR_CONN_IDLE_MS)) {
+		if (cn->dead || (!cn->waiting && now - cn->last_ms > KTR_CONN_IDLE_MS)) {
 			*pp = cn->next;
-			conn__close(d, cn);
+			conn__close(cs, cn, gone, ctx);
 			continue;
 		}
-		*any = true;
-		busy |= fg;
+		any = true;
 		pp = &cn->next;
 	}
-	return busy;
+	return any;
 }
 
-void ktr_conn__close_all(struct daemon *d)
+void ktr_conns__free(struct ktr_conns *cs, void (*gone)(void *ctx, struct ktr_conn *cn), void *ctx)
 {
-	conn__close_refused(d, true);
-	while (d->conns) {
-		struct ktr_conn *cn = d->conns;
+	if (!cs)
+		return;
+	conn__close_refused(cs, true);
+	while (cs->list) {
+		struct ktr_conn *cn = cs->list;
 
-		d->conns = cn->next;
+		cs->list = cn->next;
 		cn->dead = true;
-		conn__close(d, cn);
+		conn__close(cs, cn, gone, ctx);
 	}
+	if (cs->spare_fd >= 0)
+		close(cs->spare_fd);
+	free(cs);
 }
