@@ -179,8 +179,8 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktraceb/daemon/ktr_arch.o
-$(O)/tests/unit/test_flight: $(O)/src/ktraceb/daemon/ktr_flight.o $(O)/src/ktraceb/daemon/ktr_pin.o \
-	$(O)/src/ktraceb/daemon/ktr_record.o $(O)/src/ktraceb/daemon/ktr_clock.o
+$(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
+	ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
