@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 
 #include "build_id.h"
-#include "ktr_client.h"
 #include "common/ktr_creds.h"
+#include "common/ktr_proto.h"
 #include "daemon/ktr_daemon.h"
 #include "daemon/ktr_loader.h"
-#include "common/ktr_proto.h"
+#include "ktr_client.h"
 
 #define CONNECT_TRIES 50
 #define NOT_INIT_PIDNS \

@@ -70,7 +70,7 @@ void ktr_attach__enter(struct ktr_attach *a, bool want)
 void ktr_attach__csw(struct ktr_attach *a, bool want)
 {
 	if (want && ktr_loader__missing(KTRFAC_CSW))
-		return; /* said to each trace that asked (ktr_request.c) */
+		return; /* said to each trace that asked (ktr_request_set.c) */
 	if (ktr_loader__attach_csw(a->skel, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }

@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "ktr_captures.h"
 #include "ktr_arch.h"
+#include "ktr_captures.h"
 
 #define ENTRY KTR_CAP_AT_ENTRY
 #define EXIT  KTR_CAP_AT_EXIT

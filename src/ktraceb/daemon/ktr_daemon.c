@@ -152,6 +152,7 @@ static void daemon__teardown(struct daemon *d)
 	close(d->ep);
 }
 
+/* Tell the clients already queued why there is no daemon, then give up. */
 static int daemon__fail(int listen_fd, const char *why)
 {
 	int sock;
@@ -170,6 +171,8 @@ static int daemon__fail(int listen_fd, const char *why)
 	}
 	return 1;
 }
+
+/* As many descriptors as we may have: one per trace file and two per client. */
 static unsigned int daemon__raise_nofile(void)
 {
 	struct rlimit rl;

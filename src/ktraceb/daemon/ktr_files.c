@@ -11,11 +11,11 @@
 #include <linux/magic.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_files.h"
-#include "ktr_flight.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
+#include "ktr_files.h"
+#include "ktr_flight.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 

@@ -25,8 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "ktraceb/ktr.h"
 #include "ktraceb/bpf_shared.h"
+#include "ktraceb/ktr.h"
 
 #define KTR_FLIGHT_COMPACT KTR_FLIGHT_F_COMPACT /* -R size,compact */
 #define KTR_FLIGHT_ON_EXIT KTR_FLIGHT_F_ON_EXIT /* -R size,exit */

@@ -5,7 +5,7 @@
  * procs map and the tracepoint links in bpffs, under a directory of its
  * build (KTR_PIN_DIR/<build id>), so that a kill -9 of the daemon leaves
  * the recordings recording.  A crash meanwhile freezes its ring in BPF;
- * the next daemon adopts what is pinned (ktr_daemon.c), writes the frozen
+ * the next daemon adopts what is pinned (ktr_takeover.c), writes the frozen
  * rings and keeps recording the others.  Pins exist only while recordings
  * do: the last one's end removes them, and a daemon of another build
  * removes (and logs) what a dead one of an older build left (a build whose

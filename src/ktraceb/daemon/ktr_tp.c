@@ -11,12 +11,12 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
-#include "ktr_files.h"
-#include "ktr_clock.h"
 #include "common/ktr_proto.h"
+#include "common/ktr_tracefs.h"
+#include "ktr_clock.h"
+#include "ktr_files.h"
 #include "ktr_record.h"
 #include "ktr_tp.h"
-#include "common/ktr_tracefs.h"
 
 struct tp_event {
 	__u32 id;
