@@ -20,7 +20,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_flight.h"
-#include "ktr_flight_state.h"
+#include "ktr_flight_priv.h"
 #include "ktr_pin.h"
 
 _Static_assert(sizeof(struct ktr_flight_slot) == KTR_FLIGHT_SLOT, "a slot is 64 bytes");

@@ -4,8 +4,8 @@
  * A recorder's ring as the daemon maps it (ktr_flight.h), shared by its
  * setting up (ktr_flight.c) and its reading (ktr_flight_walk.c).
  */
-#ifndef KTRACEB_KTR_FLIGHT_STATE_H
-#define KTRACEB_KTR_FLIGHT_STATE_H
+#ifndef KTRACEB_KTR_FLIGHT_PRIV_H
+#define KTRACEB_KTR_FLIGHT_PRIV_H
 
 #include <limits.h>
 #include <stddef.h>
@@ -30,4 +30,4 @@ struct ktr_flight {
 	char ctl_pin[PATH_MAX]; /* the control map's */
 };
 
-#endif /* KTRACEB_KTR_FLIGHT_STATE_H */
+#endif /* KTRACEB_KTR_FLIGHT_PRIV_H */
