@@ -79,7 +79,7 @@ GEN_SRCS := $(SYSCALL_ABIS:%=$(O)/gen/syscalls_%.c)
 BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
 BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
 COMMON_SRCS := $(wildcard src/common/*.c src/decode/*.c)
-KTRACEB_SRCS := $(wildcard src/ktraceb/*.c)
+KTRACEB_SRCS := $(wildcard src/ktraceb/*/*.c)
 KDUMP_SRCS := $(wildcard src/kdump/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
@@ -144,7 +144,8 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 
 # A daemon serves only ktraceb commands built from the same sources: the id
 # goes into its socket name (ktr_proto.h), so two builds never share one.
-BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* src/ktraceb/* src/common/* src/decode/tables/*)))
+BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* \
+	src/ktraceb/*/* src/common/* src/decode/tables/*)))
 $(O)/gen/build_id.h: FORCE | $(O)/gen
 	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
 	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
@@ -152,8 +153,8 @@ $(O)/gen/build_id.h: FORCE | $(O)/gen
 .PHONY: FORCE
 FORCE:
 
-$(O)/src/ktraceb/ktr_client.o $(O)/src/ktraceb/ktr_others.o $(O)/src/ktraceb/ktr_pin.o: \
-	$(O)/gen/build_id.h
+$(O)/src/ktraceb/client/ktr_client.o $(O)/src/ktraceb/client/ktr_others.o \
+	$(O)/src/ktraceb/daemon/ktr_pin.o: $(O)/gen/build_id.h
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
@@ -186,9 +187,10 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -lz -o $@
 
 # the capture tables live in the tracer; their names are checked here
-$(O)/tests/unit/test_tables: $(O)/src/ktraceb/ktr_captures.o $(O)/src/ktraceb/ktr_arch.o
-$(O)/tests/unit/test_flight: $(O)/src/ktraceb/ktr_flight.o $(O)/src/ktraceb/ktr_pin.o
-$(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/ktr_tracefs.o
+$(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktraceb/daemon/ktr_arch.o
+$(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
+	ktr_pin.o ktr_record.o ktr_clock.o)
+$(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
@@ -354,7 +356,7 @@ deb-vmtest: deb all
 
 # The .c files follow .clang-format; headers keep their tab-aligned tables
 # (clang-format would mix tabs and spaces in them).
-FORMAT_SRCS = bpf/*.c src/*/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c bench/*.c
+FORMAT_SRCS = bpf/*.c src/*/*.c src/ktraceb/*/*.c tests/unit/*.c tests/progs/*.c tests/fuzz/*.c bench/*.c
 format:
 	clang-format -i $(FORMAT_SRCS)
 

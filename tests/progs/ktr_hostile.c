@@ -62,7 +62,7 @@
 #include <sys/wait.h>
 
 /* the wire format, as an attacker would copy it from the sources */
-#include "../../src/ktraceb/ktr_proto.h"
+#include "../../src/ktraceb/common/ktr_proto.h"
 
 static const char *sock_name;
 

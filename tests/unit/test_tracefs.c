@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "../lib/test.h"
-#include "ktr_tracefs.h"
+#include "common/ktr_tracefs.h"
 
 static bool name_ok(const char *name, bool glob)
 {

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sysexits.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+#include "build_id.h"
+#include "common/ktr_creds.h"
+#include "common/ktr_proto.h"
+#include "daemon/ktr_daemon.h"
+#include "daemon/ktr_loader.h"
+#include "ktr_client.h"
+
+#define CONNECT_TRIES 50
+#define NOT_INIT_PIDNS \
+	"cannot start the ktraceb daemon here: it must run in the initial pid namespace"
+
+static void sock__timeout(int sock, int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+	/* bounds connect() on a full backlog too (unix sockets use the send timeout) */
+	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/* Connect to name; the peer must be root's or ours: a squatter is neither. */
+static int client__try(const char *name, int timeout_ms, const char **why)
+{
+	struct sockaddr_un addr;
+	socklen_t alen = ktr_proto__addr(&addr, name), len;
+	struct ucred uc;
+	int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	if (sock < 0)
+		return -errno;
+	sock__timeout(sock, timeout_ms);
+	if (connect(sock, (struct sockaddr *)&addr, alen) < 0) {
+		int err = errno == EAGAIN || errno == EINPROGRESS ? -ETIMEDOUT : -errno;
+
+		close(sock);
+		if (err == -ETIMEDOUT)
+			*why = "the ktraceb daemon does not answer (timed out)";
+		return err;
+	}
+	len = sizeof(uc);
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0 ||
+	    (uc.uid != 0 && uc.uid != getuid())) {
+		close(sock);
+		*why = "the ktraceb daemon socket is held by another user: refusing to use it";
+		return -EPERM;
+	}
+	return sock;
+}
+
+/*
+ * KTR_RUN_DIR for root's socket: created by root, and refused unless it is
+ * root's own directory that nobody else can write to.
+ */
+static int client__run_dir(const char **why)
+{
+	struct stat st;
+
+	if (mkdir(KTR_RUN_DIR, 0755) < 0 && errno != EEXIST) {
+		*why = "cannot create " KTR_RUN_DIR;
+		return -errno;
+	}
+	if (lstat(KTR_RUN_DIR, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 022)) {
+		*why = KTR_RUN_DIR " is not a directory only root can write to: refusing to use it";
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* A listening socket at name: root's path (replacing a dead daemon's), or abstract. */
+static int client__listen(const char *name)
+{
+	struct sockaddr_un addr;
+	socklen_t alen = ktr_proto__addr(&addr, name);
+	int lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), err;
+
+	if (lfd < 0)
+		return -errno;
+	if (name[0] == '/')
+		unlink(name); /* under the lock, after a failed connect: a dead daemon's */
+	if (bind(lfd, (struct sockaddr *)&addr, alen) < 0 ||
+	    (name[0] == '/' && chmod(name, 0666) < 0) || listen(lfd, 128) < 0) {
+		err = -errno;
+		close(lfd);
+		return err; /* EADDRINUSE: another one just started */
+	}
+	return lfd;
+}
+
+/* Fork the daemon on a socket we have bound; it outlives us. */
+static int client__spawn(const struct ktr_loader_opts *opts, const char *name, bool shared)
+{
+	int lfd = client__listen(name), devnull;
+	pid_t pid;
+
+	if (lfd < 0)
+		return lfd;
+	pid = fork();
+	if (pid < 0) {
+		close(lfd);
+		return -errno;
+	}
+	if (pid == 0) {
+		/* the daemon starts clean: none of this command's handlers */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		devnull = open("/dev/null", O_RDWR);
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		if (!opts->verbose) /* -v: the daemon's libbpf messages reach us */
+			dup2(devnull, 2);
+		dup2(lfd, 3);
+		close_range(4, ~0U, 0);
+		if (chdir("/") < 0)
+			_exit(1);
+		umask(077);
+		prctl(PR_SET_NAME, "ktracebd");
+		_exit(ktr_daemon__run(opts, 3, shared, getuid()));
+	}
+	close(lfd);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+/*
+ * Started by systemd on root's socket (ktracebd.socket), by sd_listen_fds(3)'s
+ * protocol, read without libsystemd: LISTEN_PID is us and LISTEN_FDS 1, so
+ * fd 3 listens.  Only root's daemon is started so.
+ */
+bool ktr_client__activated(void)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	bool ours = pid && fds && strtol(pid, NULL, 10) == getpid() && strcmp(fds, "1") == 0;
+
+	/* nothing forked or run later takes them for its own */
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	return ours && getuid() == 0 && geteuid() == 0;
+}
+
+int ktr_client__serve_activated(const struct ktr_loader_opts *opts)
+{
+	struct sockaddr_un addr = { 0 };
+	socklen_t alen = sizeof(addr), len = sizeof(int);
+	int type = 0, acc = 0;
+	char want[128];
+
+	/* a unit of another build names another socket: its clients are not ours */
+	snprintf(want, sizeof(want), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	if (getsockname(3, (struct sockaddr *)&addr, &alen) < 0 || addr.sun_family != AF_UNIX ||
+	    strncmp(addr.sun_path, want, sizeof(addr.sun_path)) != 0 ||
+	    getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_SEQPACKET ||
+	    getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) < 0 || !acc) {
+		fprintf(stderr, "ktracebd: fd 3 is not a listening %s: not this build's socket\n",
+			want);
+		return EX_CONFIG;
+	}
+	if (chdir("/") < 0)
+		return 1;
+	umask(077);
+	prctl(PR_SET_NAME, "ktracebd");
+	return ktr_daemon__run(opts, 3, true, 0);
+}
+
+/* Root: connect to root's daemon, starting it under the lock if none answers. */
+static int client__connect_root(const struct ktr_loader_opts *opts, const char *sock_path,
+				bool spawn, const char **why)
+{
+	char lock_path[128];
+	int sock, lock, err;
+
+	sock = client__try(sock_path, KTR_CLIENT_TIMEOUT_MS, why);
+	if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
+		return sock;
+	if (!spawn)
+		return -ENOENT; /* no socket, or a dead daemon's */
+	if (!ktr_creds__init_pidns()) {
+		*why = NOT_INIT_PIDNS;
+		return -EPERM;
+	}
+	err = client__run_dir(why);
+	if (err)
+		return err;
+	snprintf(lock_path, sizeof(lock_path), KTR_LOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	lock = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		*why = "cannot lock " KTR_RUN_DIR;
+		if (lock >= 0)
+			close(lock);
+		return -errno;
+	}
+	/* another root ktraceb may have started it while we waited for the lock */
+	sock = client__try(sock_path, KTR_CLIENT_TIMEOUT_MS, why);
+	if (sock < 0 && sock != -EPERM && sock != -ETIMEDOUT) {
+		err = client__spawn(opts, sock_path, true);
+		sock = err < 0 ? err : client__try(sock_path, KTR_CLIENT_TIMEOUT_MS, why);
+		if (err < 0)
+			*why = "cannot start the ktraceb daemon";
+	}
+	close(lock); /* releases the lock */
+	return sock;
+}
+
+int ktr_client__connect(const struct ktr_loader_opts *opts, bool spawn, const char **why)
+{
+	char own[64], shared[128];
+	int sock = -ENOENT;
+
+	snprintf(shared, sizeof(shared), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	snprintf(own, sizeof(own), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID, (unsigned int)getuid());
+	*why = "no ktraceb daemon is running";
+	if (getuid() == 0)
+		return client__connect_root(opts, shared, spawn, why);
+	for (int i = 0; i < CONNECT_TRIES; i++) {
+		sock = client__try(shared, KTR_CLIENT_TIMEOUT_MS, why);
+		if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
+			return sock;
+		sock = client__try(own, KTR_CLIENT_TIMEOUT_MS, why);
+		if (sock >= 0 || sock == -EPERM || sock == -ETIMEDOUT)
+			return sock;
+		if (!spawn)
+			return -ENOENT;
+		if (!ktr_creds__init_pidns()) {
+			*why = NOT_INIT_PIDNS;
+			return -EPERM;
+		}
+		if (client__spawn(opts, own, false) < 0)
+			usleep(20000); /* lost the race to start one: connect to it */
+	}
+	*why = "cannot start the ktraceb daemon";
+	return sock;
+}
+
+int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep)
+{
+	int err = ktr_proto__send(sock, req, sizeof(*req), fd);
+
+	/* a daemon that refused the connection has said why before closing it */
+	if (err && err != -EPIPE && err != -ECONNRESET)
+		return err;
+	err = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
+	if (err == -EAGAIN || err == -EWOULDBLOCK)
+		err = -ETIMEDOUT;
+	if (!err && rep->magic != KTR_PROTO_MAGIC)
+		err = -EBADMSG;
+	return err;
+}

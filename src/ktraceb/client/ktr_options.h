@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The command's options, as BSD ktrace(1) takes them (getopt, the checks
+ * FreeBSD's ktrace makes), and those of its own (-b, -D, -e, -R, -S, -z).
+ */
+#ifndef KTRACEB_KTR_OPTIONS_H
+#define KTRACEB_KTR_OPTIONS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "common/ktr_proto.h"
+#include "daemon/ktr_loader.h"
+
+struct ktr_options {
+	const char *tracefile;
+	int facs;
+	bool facs_given, append, clear, clear_all, descend, foreground, ring_given, dump, gzip;
+	bool syswide; /* -S: the -e events of every task (root's) */
+	__u64 flight_bytes; /* -R: a recorder's ring */
+	__u32 flight_flags;
+	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
+	struct ktr_loader_opts bpf;
+	__u32 iosize;
+	char **command;
+	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX]; /* -e, checked here and by the daemon */
+	int nevents;
+	bool list_events;
+};
+
+/*
+ * argv into o, checked against each other; a usage error exits (EX_USAGE),
+ * and so do -h and -e list, once done.
+ */
+void ktr_options__parse(int argc, char **argv, struct ktr_options *o);
+
+/*
+ * Root's daemon started by systemd (ktracebd.socket): of the options, it
+ * takes -b and -v alone.
+ */
+void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o);
+
+#endif /* KTRACEB_KTR_OPTIONS_H */

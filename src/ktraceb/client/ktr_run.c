@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The command's ways to run but one: -p/-g (and -S alone) start a trace
+ * and return, -c/-C clear, -D dumps a recording (ktr_command.c runs a
+ * command).
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "common/ktr_perm.h"
+#include "common/ktr_proto.h"
+#include "daemon/ktr_pin.h"
+#include "ktr_options.h"
+#include "ktr_others.h"
+#include "ktr_run.h"
+#include "ktr_talk.h"
+#include "ktr_trfile.h"
+
+/*
+ * No daemon runs, so nothing is traced: answer -c -p/-g as BSD would,
+ * from the permission rules alone (the process must exist, and be ours).
+ */
+static int clear_untraced(const struct ktr_options *o)
+{
+	struct ktr_caller self;
+	int tgid = o->pid > 0 ? ktr_procs__tgid(o->pid) : o->pid, n = 0, ok = 0;
+	pid_t *pids = NULL;
+
+	ktr_caller__self(&self);
+	if (o->pid < 0 || tgid > 0)
+		n = ktr_procs__collect(tgid, o->descend, &pids);
+	if (n <= 0) {
+		free(pids);
+		if (o->pid > 0)
+			warnx("pid %d: no such process", o->pid);
+		else
+			warnx("process group %d: no such process group", -o->pid);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *why;
+
+		if (ktr_perm__canset(&self, pids[i], 0, &why) == 0)
+			ok++;
+		else
+			warnx("pid %d: %s", pids[i], why);
+	}
+	free(pids);
+	return ok ? 0 : 1;
+}
+
+/* -c, -C: clear; never starts a daemon (if none runs, nothing is traced). */
+int ktr_run__clear(const struct ktr_options *o)
+{
+	struct ktr_request req = { 0 };
+	struct ktr_reply rep;
+	int sock, error = 0, fd = -1;
+
+	if (o->clear && !o->pid) {
+		/* BSD opens the file to stop tracing into it: only a writer may */
+		fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			err(1, "%s", o->tracefile);
+		req.op = KTR_OP_CLEARFILE;
+	} else {
+		req.op = o->clear_all ? KTR_OP_CLEARALL : KTR_OP_CLEAR;
+		req.pid = o->pid;
+		req.flags = o->descend ? KTR_REQ_DESCEND : 0;
+		req.facs = o->facs_given ? (__u32)(o->facs & KTRFAC_MASK) : 0;
+	}
+	sock = ktr_talk__connect(o, false, -1);
+	if (sock >= 0)
+		error = ktr_talk__request(o, sock, &req, fd, &rep);
+	else if (req.op == KTR_OP_CLEAR)
+		error = clear_untraced(o);
+	ktr_others__clear(sock, &req, fd);
+	if (fd >= 0)
+		close(fd);
+	return error ? 1 : 0;
+}
+
+/* -D: a recording's ring into its file now; the recording goes on. */
+int ktr_run__dump(const struct ktr_options *o)
+{
+	struct ktr_request req = { .op = KTR_OP_DUMP };
+	struct ktr_reply rep;
+	int fd, sock, error;
+
+	/* as -c: only a writer of the file may */
+	fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		err(1, "%s", o->tracefile);
+	/* a daemon killed -9 left recordings: a new one takes them over (ktr_pin.h) */
+	sock = ktr_talk__connect(o, geteuid() == 0 && ktr_pin__left(), -1);
+	if (sock < 0)
+		errx(1, "%s: no recording (no ktraceb daemon runs)", o->tracefile);
+	error = ktr_talk__request(o, sock, &req, fd, &rep);
+	close(fd);
+	if (error)
+		return 1;
+	fprintf(stderr, "ktraceb: %u records written to %s\n", rep.count, o->tracefile);
+	return 0;
+}
+
+/* -p, -g: start tracing and return at once (or stay, with -F). */
+int ktr_run__attach(const struct ktr_options *o)
+{
+	struct ktr_request req = { 0 };
+	struct ktr_reply rep;
+	int fd = ktr_trfile__open(o), sock = ktr_talk__connect(o, true, fd), err;
+
+	req.op = KTR_OP_SET;
+	req.facs = o->facs;
+	req.pid = o->pid;
+	req.iosize = o->iosize;
+	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
+		    (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
+	req.flight_bytes = o->flight_bytes;
+	req.flight_flags = o->flight_flags;
+	memcpy(req.events, o->events, sizeof(req.events));
+	err = ktr_talk__request(o, sock, &req, fd, &rep);
+	if (err || !rep.count)
+		ktr_trfile__discard(o, fd);
+	close(fd);
+	if (err || !rep.count)
+		return err == EOPNOTSUPP ? EX_UNAVAILABLE : 1;
+	if (!o->pid)
+		return 0; /* -S alone: the machine, no process */
+	/* a process another daemon traced for us moves here: clear it there */
+	req.op = KTR_OP_CLEAR;
+	req.facs = 0;
+	req.flags &= KTR_REQ_DESCEND;
+	memset(req.events, 0, sizeof(req.events));
+	ktr_others__clear(sock, &req, -1);
+	if (!o->foreground)
+		return 0;
+	return ktr_talk__wait_done(o, sock, -1) ? 1 : 0;
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * ktraceb: BSD ktrace(1) on Linux.  This command parses the BSD options
+ * (ktr_options.c), opens the trace file with the caller's own credentials
+ * (ktr_trfile.c) and hands it to the ktraceb daemon (daemon/ktr_daemon.c),
+ * which owns the BPF programs and writes every trace file.  With -p/-g it
+ * returns at once, as BSD does (ktr_run.c); with a command (ktr_command.c)
+ * or -F it stays until the trace ends and reports what it wrote.
+ */
+#include <err.h>
+#include <signal.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "ktr_client.h"
+#include "ktr_command.h"
+#include "ktr_options.h"
+#include "ktr_run.h"
+#include "ktr_talk.h"
+
+int main(int argc, char **argv)
+{
+	struct ktr_options o = { 0 };
+
+	/* root's daemon, started by systemd on ktracebd.socket */
+	if (ktr_client__activated()) {
+		ktr_options__parse_activated(argc, argv, &o);
+		return ktr_client__serve_activated(&o.bpf);
+	}
+	ktr_options__parse(argc, argv, &o);
+	if (getuid() != geteuid())
+		errx(EX_CONFIG, "must not run set-uid: install with file capabilities instead");
+	signal(SIGINT, ktr_talk__on_signal);
+	signal(SIGTERM, ktr_talk__on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	if (o.dump)
+		return ktr_run__dump(&o);
+	if (o.clear || o.clear_all)
+		return ktr_run__clear(&o);
+	if (o.syswide && getuid() != 0)
+		errx(1, "-S: system-wide tracing is root's alone");
+	if (o.pid || (o.syswide && !o.command))
+		return ktr_run__attach(&o);
+	return ktr_command__run(&o);
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <stdlib.h>
+#include <syslog.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktr_attach.h"
+#include "ktr_loader.h"
+#include "ktr_pin.h"
+
+struct ktr_attach {
+	struct ktraceb_bpf *skel;
+	bool detached; /* no trace: the always-on programs detached */
+	bool pinned; /* links and procs pinned: a recording exists */
+	bool pin_failed; /* said once in the log */
+};
+
+struct ktr_attach *ktr_attach__new(struct ktraceb_bpf *skel)
+{
+	struct ktr_attach *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->skel = skel;
+	a->detached = true; /* the loader was told to defer it */
+	return a;
+}
+
+void ktr_attach__free(struct ktr_attach *a)
+{
+	if (!a)
+		return;
+	if (a->pinned)
+		ktr_pin__keep(a->skel, false);
+	free(a);
+}
+
+int ktr_attach__start(struct ktr_attach *a)
+{
+	int err;
+
+	if (!a->detached)
+		return 0;
+	err = ktr_loader__attach(a->skel);
+	if (err)
+		return err;
+	a->detached = false;
+	return 0;
+}
+
+bool ktr_attach__idle(struct ktr_attach *a)
+{
+	if (a->detached)
+		return false;
+	ktr_loader__detach(a->skel);
+	a->detached = true;
+	return true;
+}
+
+void ktr_attach__enter(struct ktr_attach *a, bool want)
+{
+	if (a->detached)
+		return;
+	if (ktr_loader__attach_enter(a->skel, want) < 0)
+		syslog(LOG_WARNING, "cannot attach the syscall entry program");
+	else if (want && a->pinned)
+		ktr_pin__keep(a->skel, true); /* its link outlives us with the others */
+}
+
+void ktr_attach__csw(struct ktr_attach *a, bool want)
+{
+	if (want && ktr_loader__missing(KTRFAC_CSW))
+		return; /* said to each trace that asked (ktr_request_set.c) */
+	if (ktr_loader__attach_csw(a->skel, want) < 0)
+		syslog(LOG_WARNING, "cannot attach the context-switch program");
+}
+
+void ktr_attach__pins(struct ktr_attach *a, bool want)
+{
+	if (want == a->pinned || !ktr_pin__enabled())
+		return;
+	if (ktr_pin__keep(a->skel, want) == 0 || !want)
+		a->pinned = want;
+	else if (!a->pin_failed)
+		syslog(LOG_WARNING, "cannot pin the programs: recordings end with the daemon");
+	a->pin_failed = want && !a->pinned;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The programs' attachment: which of the loaded programs are attached, and
+ * what is pinned.  Every program attached costs every process on the
+ * machine, traced or not, a call, so each is attached only while a trace
+ * needs it: the always-on ones (the syscall, process and signal
+ * tracepoints) while some trace runs, sys_enter while one needs CALL
+ * records (compact recorders keep returns only), sched_switch while some
+ * process is traced with 'w'.  While a recording exists, the links and the
+ * procs map are pinned too, so a daemon killed -9 leaves the recordings
+ * recording (ktr_pin.h).
+ */
+#ifndef KTRACEB_KTR_ATTACH_H
+#define KTRACEB_KTR_ATTACH_H
+
+#include <stdbool.h>
+
+struct ktr_attach;
+struct ktraceb_bpf;
+
+/* skel's programs, loaded and not attached yet. */
+struct ktr_attach *ktr_attach__new(struct ktraceb_bpf *skel);
+/* Unpinned (the daemon ends: its recordings with it). */
+void ktr_attach__free(struct ktr_attach *a);
+
+/* Before a trace starts: the always-on programs attached (again).  0 or -errno. */
+int ktr_attach__start(struct ktr_attach *a);
+/*
+ * The last trace has ended: the always-on programs go at once, loaded
+ * still, so a trace that starts before the daemon exits attaches them
+ * again without loading them again.  True if they were attached till now.
+ */
+bool ktr_attach__idle(struct ktr_attach *a);
+/* sys_enter attached (want) or detached; nothing while the rest is detached. */
+void ktr_attach__enter(struct ktr_attach *a, bool want);
+/* sched_switch attached (want) or detached. */
+void ktr_attach__csw(struct ktr_attach *a, bool want);
+/* The links and the procs map pinned (want: a recording exists) or unpinned. */
+void ktr_attach__pins(struct ktr_attach *a, bool want);
+
+#endif /* KTRACEB_KTR_ATTACH_H */

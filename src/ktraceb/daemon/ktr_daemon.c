@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The daemon's loop: connections and requests (ktr_conn.c, ktr_request.c)
+ * as they come, the ring drained when BPF wakes us, and every KTR_TICK_MS
+ * a tick (ktr_tick.c) that looks at the procs map, ends the trace files
+ * nobody traces into any more and the connections that idle.  The rooms it
+ * serves from are set up here and handed to the rest as struct ktr_rooms;
+ * struct daemon is the loop's alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <bpf/libbpf.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktraceb.skel.h"
+#include "common/ktr_creds.h"
+#include "common/ktr_proto.h"
+#include "ktr_attach.h"
+#include "ktr_clock.h"
+#include "ktr_conn.h"
+#include "ktr_daemon.h"
+#include "ktr_drain.h"
+#include "ktr_files.h"
+#include "ktr_loader.h"
+#include "ktr_notes.h"
+#include "ktr_pin.h"
+#include "ktr_procmap.h"
+#include "ktr_request.h"
+#include "ktr_rooms.h"
+#include "ktr_stop.h"
+#include "ktr_syswide.h"
+#include "ktr_takeover.h"
+#include "ktr_tick.h"
+#include "ktr_tp.h"
+#include "ktr_usdt.h"
+
+#define KTR_TICK_MS	 50
+#define KTR_EXIT_TICK_MS 2 /* an early tick after an exit, at most this often */
+#define KTR_IDLE_TICKS	 20 /* exit after a second with nothing to do */
+
+/*
+ * What wakes the loop, by its epoll data: NULL the listening socket, the
+ * USDT room its looks, the daemon itself the ring or the system-wide
+ * trace's buffers, anything else a connection (ktr_conn.h).
+ */
+struct daemon {
+	struct ktraceb_bpf *skel;
+	struct ktr_config config;
+	struct ktr_rooms rooms; /* each room's state is its own */
+	int ep;
+	bool exited; /* a traced process ended: tick now */
+	int idle_ticks;
+	char *answer; /* the answer to the request being served, or NULL */
+};
+
+static volatile sig_atomic_t daemon_exiting;
+
+static void daemon__on_signal(int sig)
+{
+	daemon_exiting = sig;
+}
+
+/*
+ * Something about pid's probes failed: one line in the log, and to the
+ * trace's owner: in the answer to the request being served, or to the
+ * foreground ktraceb waiting for the trace.  Each line once per trace.
+ */
+static void daemon__usdt_warn(void *ctx, pid_t pid, const char *line)
+{
+	struct daemon *d = ctx;
+	struct ktr_proc_state ps;
+	struct ktr_tracefile *f = NULL;
+
+	if (ktr_procmap__get(d->rooms.procs, pid, &ps))
+		f = ktr_files__get(d->rooms.files, ps.route);
+	if (f && !ktr_tracefile__first_time(f, line))
+		return;
+	syslog(LOG_WARNING, "pid %d: %s", pid, line);
+	if (d->answer)
+		ktr_proto__msg_add(d->answer, "%s\n", line);
+	else if (f && f->fg)
+		ktr_conn__note(f->fg, line);
+}
+
+static void daemon__usdt_release(void *ctx, pid_t pid)
+{
+	struct daemon *d = ctx;
+
+	ktr_procmap__usdt_release(d->rooms.procs, pid);
+}
+
+static bool daemon__usdt_traced(void *ctx, pid_t pid)
+{
+	struct daemon *d = ctx;
+
+	return ktr_procmap__usdt_traced(d->rooms.procs, pid);
+}
+
+/* A note from BPF (ktr_notes.h), as the ring is drained. */
+static void daemon__note(void *ctx, const struct ktr_note *n)
+{
+	struct daemon *d = ctx;
+
+	if (ktr_notes__take(&d->rooms, n))
+		d->exited = true;
+}
+
+/* A connection is readable: its request served, if one came. */
+static void daemon__serve(struct daemon *d, struct ktr_conn *cn)
+{
+	struct ktr_request req;
+	int fd;
+
+	if (ktr_conn__receive(d->rooms.conns, cn, &req, &fd) <= 0)
+		return;
+	d->answer =
+		calloc(1, KTR_REPLY_MSG_MAX); /* warnings made while serving it are its answer's */
+	ktr_request__handle(&d->rooms, cn, &req, fd, d->answer);
+	free(d->answer);
+	d->answer = NULL;
+	ktr_conn__served(d->rooms.conns, cn);
+}
+
+static void daemon__teardown(struct daemon *d)
+{
+	const struct ktr_rooms *k = &d->rooms;
+
+	ktr_stop__all(k, 0, NULL);
+	ktr_drain__finish(k->drain);
+	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r))
+		ktr_stop__finish(k, r);
+	ktr_conns__free(k->conns, ktr_tick__conn_gone, (void *)k);
+	ktr_usdt__free(k->usdt);
+	ktr_attach__free(k->attach);
+	ktr_tp__free(k->tp);
+	ktr_syswide__free(k->syswide);
+	ktr_drain__free(k->drain);
+	ktr_procmap__free(k->procs);
+	ktr_loader__destroy(d->skel);
+	ktr_files__free(k->files);
+	close(d->ep);
+}
+
+/* Tell the clients already queued why there is no daemon, then give up. */
+static int daemon__fail(int listen_fd, const char *why)
+{
+	int sock;
+
+	syslog(LOG_ERR, "%s", why);
+	fcntl(listen_fd, F_SETFL, O_NONBLOCK);
+	while ((sock = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		struct timeval tv = { .tv_sec = 1 };
+		char msg[256];
+
+		/* the client sends its request right after connecting: wait for it */
+		setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		snprintf(msg, sizeof(msg), "%s\n", why);
+		ktr_conn__refuse(sock, EOPNOTSUPP, msg);
+	}
+	return 1;
+}
+
+/* As many descriptors as we may have: one per trace file and two per client. */
+static unsigned int daemon__raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 1024;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	return rl.rlim_cur > 1u << 20 ? 1u << 20 : (unsigned int)rl.rlim_cur;
+}
+
+/* The rooms the programs' maps are in: trace files, the procs map, the attachment. */
+static const char *daemon__rooms(struct daemon *d)
+{
+	struct ktr_flight_maps maps = { .rings_fd = bpf_map__fd(d->skel->maps.flights),
+					.ctls_fd = bpf_map__fd(d->skel->maps.flight_ctls) };
+
+	d->rooms.config = &d->config;
+	d->rooms.files = ktr_files__new(&maps);
+	d->rooms.procs = ktr_procmap__new(d->skel);
+	d->rooms.attach = ktr_attach__new(d->skel);
+	return d->rooms.files && d->rooms.procs && d->rooms.attach ? NULL : "out of memory";
+}
+
+/*
+ * The programs loaded, and what a daemon killed before us left taken
+ * over (ktr_takeover.h); then our programs attached and the dead daemon's
+ * links dropped.  NULL, or why not.
+ */
+static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *opts)
+{
+	struct ktr_loader_opts o = *opts;
+	const char *why;
+	bool want_csw;
+	int err;
+
+	o.procs_fd = ktr_pin__init() ? ktr_pin__old_procs() : -1;
+	o.defer_attach = true;
+	d->skel = ktr_loader__load(&o, &why);
+	if (o.procs_fd > 0)
+		close(o.procs_fd);
+	if (!d->skel)
+		return why;
+	why = daemon__rooms(d);
+	if (why)
+		return why;
+	want_csw = ktr_takeover__recordings(&d->rooms);
+	err = ktr_attach__start(d->rooms.attach);
+	if (!err)
+		ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
+	/* ours before the dead daemon's go, not at the first tick: no switch unseen */
+	if (!err && want_csw)
+		ktr_attach__csw(d->rooms.attach, true);
+	ktr_pin__drop_old_links();
+	if (err) {
+		ktr_loader__destroy(d->skel);
+		d->skel = NULL;
+		return "cannot attach the BPF programs";
+	}
+	return NULL;
+}
+
+/* The loop's own: its epoll, woken by the listening socket, the ring and the looks. */
+static void daemon__watch(struct daemon *d, int listen_fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	ev.data.ptr = NULL;
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, listen_fd, &ev);
+	ev.data.ptr = d; /* the ring: wakes us when a quarter full */
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_drain__epoll_fd(d->rooms.drain), &ev);
+	ev.data.ptr = d->rooms.usdt; /* the looks at files with probes */
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_usdt__fd(d->rooms.usdt), &ev);
+}
+
+static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts *opts,
+				 int listen_fd)
+{
+	struct ktr_usdt_hooks hooks = { .warn = daemon__usdt_warn,
+					.release = daemon__usdt_release,
+					.traced = daemon__usdt_traced,
+					.ctx = d };
+	struct ktr_rooms *k = &d->rooms;
+	unsigned int fd_limit;
+	const char *why;
+
+	/* BPF sees the kernel's pids; a daemon in a child namespace would mix them up */
+	if (!ktr_creds__init_pidns())
+		return "the ktraceb daemon must run in the initial pid namespace";
+	ktr_creds__daemon_setup();
+	fd_limit = daemon__raise_nofile();
+	d->config.ring_bytes = opts->ring_bytes;
+	why = daemon__load(d, opts);
+	if (why)
+		return why;
+	k->drain = ktr_drain__new(d->skel, k->files, daemon__note, d);
+	d->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (!k->drain || d->ep < 0)
+		return "cannot set up the ring buffer";
+	k->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode(), &hooks);
+	k->tp = ktr_tp__new(d->skel);
+	k->syswide = ktr_syswide__new(d->skel, k->files, d->ep, d, d->config.ring_bytes);
+	k->conns = ktr_conns__new(listen_fd, d->ep, fd_limit);
+	if (!k->usdt || !k->tp || !k->syswide || !k->conns)
+		return "out of memory";
+	ktr_takeover__usdt(k);
+	daemon__watch(d, listen_fd);
+	return NULL;
+}
+
+int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shared, uid_t owner)
+{
+	struct epoll_event evs[64];
+	struct daemon *d = calloc(1, sizeof(*d));
+	long long last = 0;
+	const char *why;
+
+	openlog("ktraceb", LOG_PID, LOG_DAEMON);
+	if (!d)
+		return daemon__fail(listen_fd, "out of memory");
+	d->ep = -1;
+	d->config.shared = shared;
+	d->config.owner = owner;
+	why = daemon__setup(d, opts, listen_fd);
+	if (why)
+		return daemon__fail(listen_fd, why);
+	signal(SIGTERM, daemon__on_signal);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+
+	while (!daemon_exiting && d->idle_ticks < KTR_IDLE_TICKS) {
+		int n = epoll_wait(d->ep, evs, 64, d->exited ? KTR_EXIT_TICK_MS : KTR_TICK_MS);
+		long long now;
+
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.ptr == NULL)
+				ktr_conns__accept(d->rooms.conns, ktr_files__count(d->rooms.files));
+			else if (evs[i].data.ptr == d->rooms.usdt)
+				ktr_usdt__poll(d->rooms.usdt);
+			else if (evs[i].data.ptr != d)
+				daemon__serve(d, evs[i].data.ptr);
+		}
+		now = ktr_now_ms();
+		if (n > 0 && now - last < KTR_TICK_MS) {
+			ktr_tick__drain(&d->rooms); /* ring wakeups between ticks */
+			/* a process ended: its trace may be over, its client waiting */
+			if (!d->exited || now - last < KTR_EXIT_TICK_MS)
+				continue;
+		}
+		d->exited = false;
+		last = now;
+		d->idle_ticks = ktr_tick__run(&d->rooms) ? 0 : d->idle_ticks + 1;
+	}
+	/* stop taking requests before the last drain, so none is half served */
+	close(listen_fd);
+	daemon__teardown(d);
+	free(d);
+	return 0;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktraceb.skel.h"
+#include "ktr_clock.h"
+#include "ktr_drain.h"
+#include "ktr_files.h"
+#include "ktr_record.h"
+
+struct ktr_drain {
+	struct ring_buffer *ring;
+	struct ktr_files *files;
+	ktr_drain_note_fn note_fn;
+	void *note_ctx;
+	int lost_fd;
+	__u64 lost_all_seen; /* slot 0 of the loss array: every file's losses */
+	__s64 wall_offset_ns;
+};
+
+static int drain__sample(void *ctx, void *data, size_t size)
+{
+	struct ktr_drain *d = ctx;
+	const struct ktr_sample *s = data;
+	const struct ktr_header *h = (const void *)(s + 1);
+	struct ktr_tracefile *f;
+	size_t len;
+
+	if (s->route == KTR_ROUTE_DAEMON && size >= sizeof(*s) + sizeof(struct ktr_note)) {
+		struct ktr_note note;
+
+		memcpy(&note, s + 1, sizeof(note));
+		if (d->note_fn)
+			d->note_fn(d->note_ctx, &note);
+		return 0;
+	}
+	if (size < sizeof(*s) + sizeof(*h))
+		return 0;
+	f = ktr_files__get(d->files, s->route);
+	len = sizeof(*h) + (size_t)h->ktr_len;
+	if (!f || h->ktr_len < 0 || len > size - sizeof(*s))
+		return 0;
+	/* a write error sticks to its file, which the daemon then stops */
+	ktr_tracefile__append(f, h, len, d->wall_offset_ns);
+	return 0;
+}
+
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files,
+				 ktr_drain_note_fn note_fn, void *note_ctx)
+{
+	struct ktr_drain *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->files = files;
+	d->note_fn = note_fn;
+	d->note_ctx = note_ctx;
+	d->lost_fd = bpf_map__fd(skel->maps.lost);
+	d->ring = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain__sample, d, NULL);
+	if (!d->ring) {
+		ktr_drain__free(d);
+		errno = errno ? errno : ENOMEM;
+		return NULL;
+	}
+	d->wall_offset_ns = ktr_wall_offset_ns();
+	return d;
+}
+
+void ktr_drain__free(struct ktr_drain *d)
+{
+	if (!d)
+		return;
+	ring_buffer__free(d->ring);
+	free(d);
+}
+
+void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route)
+{
+	__u64 zero = 0;
+
+	if (route > 0 && route < KTR_MAX_ROUTES)
+		bpf_map_update_elem(d->lost_fd, &route, &zero, BPF_ANY);
+}
+
+int ktr_drain__epoll_fd(const struct ktr_drain *d)
+{
+	return ring_buffer__epoll_fd(d->ring);
+}
+
+int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
+{
+	struct ktr_tracefile *f = ktr_files__get(d->files, route);
+	__u64 total = 0;
+	struct ktr_header h;
+	struct ktr_lost rec;
+
+	if (!f || bpf_map_lookup_elem(d->lost_fd, &route, &total) < 0)
+		return 0;
+	if (total <= f->lost_seen)
+		return 0;
+	rec.lost = total - f->lost_seen;
+	rec.lost_total = total;
+	f->lost_seen = total;
+	ktr_record__own(&h, KTR_LOST, sizeof(rec), 0);
+	return ktr_tracefile__append_made(f, &h, &rec, d->wall_offset_ns);
+}
+
+/* A KTR_LOST record into every file whose loss counter moved. */
+static void drain__account_lost(struct ktr_drain *d)
+{
+	__u32 all = 0;
+	__u64 total = 0;
+
+	/* one lookup per poll while nothing is lost, whatever the number of files */
+	if (bpf_map_lookup_elem(d->lost_fd, &all, &total) < 0 || total == d->lost_all_seen)
+		return;
+	d->lost_all_seen = total;
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_drain__account_lost(d, r);
+}
+
+/* Write errors stick to their files (ktr_tracefile__error): not returned. */
+static void drain__flush(struct ktr_drain *d)
+{
+	drain__account_lost(d);
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_tracefile__flush(ktr_files__get(d->files, r));
+}
+
+int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
+{
+	int n;
+
+	d->wall_offset_ns = ktr_wall_offset_ns();
+	n = timeout_ms ? ring_buffer__poll(d->ring, timeout_ms) : 0;
+	if (n < 0 && n != -EINTR)
+		return n;
+	/* BPF wakes us only when the ring fills up: take what arrived meanwhile */
+	n = ring_buffer__consume(d->ring);
+	if (n < 0)
+		return n;
+	drain__flush(d);
+	return 0;
+}
+
+int ktr_drain__finish(struct ktr_drain *d)
+{
+	int n = ring_buffer__consume(d->ring);
+
+	if (n < 0)
+		return n;
+	drain__flush(d);
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The ring drain: takes samples out of the BPF ring buffer, routes each to
+ * its trace file's writer, and turns the BPF loss counters into
+ * KTR_LOST records.  Sample callbacks never return < 0: libbpf would abort
+ * the whole poll.
+ */
+#ifndef KTRACEB_KTR_DRAIN_H
+#define KTRACEB_KTR_DRAIN_H
+
+#include <linux/types.h>
+
+struct ktraceb_bpf;
+struct ktr_writer;
+struct ktr_drain;
+
+struct ktr_files;
+struct ktr_note;
+
+/* Called for each note (KTR_ROUTE_DAEMON sample) as the ring is drained. */
+typedef void (*ktr_drain_note_fn)(void *ctx, const struct ktr_note *note);
+
+/* The drain of skel's ring into the trace files of table files. */
+struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files,
+				 ktr_drain_note_fn note_fn, void *note_ctx);
+void ktr_drain__free(struct ktr_drain *d);
+
+/*
+ * Wait up to timeout_ms for records, write what is there, account losses and
+ * flush.  Returns 0, or the -errno of the ring buffer itself; a file's
+ * write error stays with that file (ktr_tracefile__error).
+ */
+int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
+
+/* Take everything still in the ring, account losses, flush; as _poll. */
+int ktr_drain__finish(struct ktr_drain *d);
+
+/* Write a KTR_LOST record for route if its BPF loss counter moved; 0 or -errno. */
+int ktr_drain__account_lost(struct ktr_drain *d, __u32 route);
+/* A route slot is reused: its loss count starts again from zero. */
+void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route);
+/* An fd that polls readable when BPF wakes the drainer. */
+int ktr_drain__epoll_fd(const struct ktr_drain *d);
+
+#endif /* KTRACEB_KTR_DRAIN_H */

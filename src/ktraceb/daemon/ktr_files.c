@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "common/ktr_creds.h"
+#include "common/ktr_perm.h"
+#include "common/ktr_proto.h"
+#include "ktr_files.h"
+#include "ktr_flight.h"
+#include "ktr_tracefile.h"
+#include "ktr_writer.h"
+
+struct ktr_files {
+	struct ktr_tracefile *v; /* v[route] */
+	unsigned int cap;
+	unsigned int used;
+	struct ktr_flight_maps flight_maps; /* where the recorders' rings go */
+};
+
+struct ktr_files *ktr_files__new(const struct ktr_flight_maps *maps)
+{
+	struct ktr_files *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->flight_maps = *maps;
+	return t;
+}
+
+const struct ktr_flight_maps *ktr_files__flight_maps(const struct ktr_files *t)
+{
+	return &t->flight_maps;
+}
+
+struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r)
+{
+	return r < t->cap && t->v[r].w ? &t->v[r] : NULL;
+}
+
+__u32 ktr_files__next(const struct ktr_files *t, __u32 r)
+{
+	while (++r < t->cap)
+		if (t->v[r].w)
+			return r;
+	return 0;
+}
+
+unsigned int ktr_files__count(const struct ktr_files *t)
+{
+	return t->used;
+}
+
+bool ktr_files__recording(const struct ktr_files *t)
+{
+	for (__u32 r = ktr_files__next(t, 0); r; r = ktr_files__next(t, r))
+		if (t->v[r].flight)
+			return true;
+	return false;
+}
+
+bool ktr_files__need_enter(const struct ktr_files *t)
+{
+	for (__u32 r = ktr_files__next(t, 0); r; r = ktr_files__next(t, r)) {
+		const struct ktr_flight *fl = t->v[r].flight;
+
+		if (!(fl && (ktr_flight__meta(fl)->flags & KTR_FLIGHT_COMPACT)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Kernel interfaces that look like regular files but act on what is
+ * written (and may check the writer's privileges as they do): the daemon
+ * writes trace records to none of them.
+ */
+static bool fs__is_pseudo(long type)
+{
+	static const long pseudo[] = {
+		PROC_SUPER_MAGIC,
+		SYSFS_MAGIC,
+		CGROUP_SUPER_MAGIC,
+		CGROUP2_SUPER_MAGIC,
+		DEBUGFS_MAGIC,
+		TRACEFS_MAGIC,
+		SECURITYFS_MAGIC,
+		BPF_FS_MAGIC,
+		0x62656570 /* configfs */,
+		EFIVARFS_MAGIC,
+		PSTOREFS_MAGIC,
+		SELINUX_MAGIC,
+		SMACK_MAGIC,
+		0x65735543 /* fusectl */,
+		BINFMTFS_MAGIC,
+		DEVPTS_SUPER_MAGIC,
+		NSFS_MAGIC,
+		ANON_INODE_FS_MAGIC,
+	};
+
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (type == pseudo[i])
+			return true;
+	return false;
+}
+
+/* May c write its trace into the file open at fd?  0, or -errno and *why. */
+static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, const char **why)
+{
+	struct statfs sfs;
+	int fl = fcntl(fd, F_GETFL);
+
+	*why = "trace file: not a regular file";
+	if (fl < 0 || fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
+		return -EACCES;
+	*why = "trace file: not open for writing";
+	if ((fl & O_PATH) || ((fl & O_ACCMODE) != O_WRONLY && (fl & O_ACCMODE) != O_RDWR))
+		return -EBADF;
+	*why = "trace file: removed";
+	if (st->st_nlink == 0)
+		return -ENOENT;
+	*why = "trace file: not on a filesystem for files";
+	if (fstatfs(fd, &sfs) < 0 || fs__is_pseudo(sfs.f_type))
+		return -EACCES;
+	*why = "trace file: not yours";
+	if (c->uid != 0 && st->st_uid != c->uid)
+		return -EPERM;
+	return 0;
+}
+
+unsigned int ktr_files__count_uid(const struct ktr_files *t, uid_t uid)
+{
+	unsigned int n = 0;
+
+	for (unsigned int r = 1; r < t->cap; r++)
+		n += t->v[r].w && t->v[r].owner == uid;
+	return n;
+}
+
+int ktr_files__find(const struct ktr_files *t, dev_t dev, ino_t ino)
+{
+	for (unsigned int r = 1; r < t->cap; r++)
+		if (t->v[r].w && t->v[r].dev == dev && t->v[r].ino == ino)
+			return r;
+	return -ENOENT;
+}
+
+int ktr_files__find_fd(const struct ktr_files *t, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return ktr_files__find(t, st.st_dev, st.st_ino);
+}
+
+/* A free slot for uid, growing the table; -errno with *why if none may be had. */
+static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
+{
+	unsigned int limit = KTR_MAX_ROUTES - (uid == 0 ? 0 : KTR_FILES_ROOT_RESERVE), r;
+	struct ktr_tracefile *nv;
+
+	*why = NULL;
+	if (uid != 0 && ktr_files__count_uid(t, uid) >= KTR_FILES_PER_UID)
+		return -EMFILE;
+	for (r = 1; r < t->cap && r < limit; r++)
+		if (!t->v[r].w)
+			return r;
+	*why = "too many trace files in use";
+	if (r >= limit)
+		return -ENFILE;
+	nv = reallocarray(t->v, t->cap ? 2 * t->cap : 64, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	memset(nv + t->cap, 0, t->cap ? t->cap * sizeof(*nv) : 64 * sizeof(*nv));
+	t->v = nv;
+	t->cap = t->cap ? 2 * t->cap : 64;
+	if (t->cap > KTR_MAX_ROUTES)
+		t->cap = KTR_MAX_ROUTES;
+	return r;
+}
+
+/* Recorder ring bytes uid holds now. */
+static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid)
+{
+	__u64 n = 0;
+
+	for (unsigned int r = 1; r < t->cap; r++)
+		if (t->v[r].w && t->v[r].flight && t->v[r].owner == uid)
+			n += ktr_flight__bytes(t->v[r].flight);
+	return n;
+}
+
+/* May c have a recorder of bytes now?  0, or -errno and a line in msg. */
+static int files__flight_ok(const struct ktr_files *t, const struct ktr_caller *c, __u64 bytes,
+			    unsigned int flags, char *msg)
+{
+	if (bytes < KTR_FLIGHT_MIN_BYTES || bytes > KTR_FLIGHT_MAX_BYTES ||
+	    (flags & ~KTR_FLIGHT_FLAGS)) {
+		ktr_proto__msg_add(msg,
+				   "recorder: size out of range (64k to 4g) or unknown flags\n");
+		return -EINVAL;
+	}
+	if (bytes < ktr_flight__min_bytes()) {
+		ktr_proto__msg_add(
+			msg,
+			"recorder: %llu bytes are too few for this machine's CPUs: at least %lluk\n",
+			(unsigned long long)bytes,
+			(unsigned long long)(ktr_flight__min_bytes() + 1023) >> 10);
+		return -EINVAL;
+	}
+	if (c->uid != 0 && files__flight_bytes(t, c->uid) + bytes > KTR_FLIGHT_UID_BYTES) {
+		ktr_proto__msg_add(msg, "recorder: more than %llu MiB of rings for uid %u\n",
+				   KTR_FLIGHT_UID_BYTES >> 20, (unsigned int)c->uid);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The ring of a new recording into the file fd (st) of c, at route r. */
+static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
+					    const struct ktr_caller *c, int fd,
+					    const struct stat *st, __u64 bytes, unsigned int flags,
+					    bool gzip)
+{
+	struct ktr_flight_meta *meta = calloc(1, sizeof(*meta));
+	struct ktr_flight *fl;
+	char link[64];
+	ssize_t n;
+
+	if (!meta)
+		return NULL;
+	meta->uid = c->uid;
+	meta->gid = c->gid;
+	meta->dev = st->st_dev;
+	meta->ino = st->st_ino;
+	meta->file_flags = gzip ? KTR_FLIGHT_FILE_GZIP : 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, meta->path, sizeof(meta->path) - 1);
+	meta->path[n > 0 ? n : 0] = 0;
+	fl = ktr_flight__new(&t->flight_maps, r, bytes, flags, meta);
+	free(meta);
+	return fl;
+}
+
+/* Joining the file r is already: the same kind of trace, or -EBUSY with a line in msg. */
+static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gzip, char *msg)
+{
+	if (!t->v[r].flight != !flight_bytes) {
+		ktr_proto__msg_add(msg, "trace file: already %s\n",
+				   t->v[r].flight ? "a recorder's (-R)" :
+						    "a trace's, not a recorder's");
+		return -EBUSY;
+	}
+	/* one file, one stream: never deflate data mixed with plain records */
+	if (ktr_writer__gzip(t->v[r].w) != gzip) {
+		ktr_proto__msg_add(msg, "trace file: already traced into %s\n",
+				   gzip ? "uncompressed, not with -z" : "compressed (-z)");
+		return -EBUSY;
+	}
+	return r;
+}
+
+/* The file fd (st) of c at the free slot r, its writer and recorder made; 0 or -ENOMEM. */
+static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *c, int fd,
+			   const struct stat *st, __u64 flight_bytes, unsigned int flight_flags,
+			   bool gzip)
+{
+	struct ktr_tracefile *f = &t->v[r];
+
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new(fd, c->uid, c->gid, gzip);
+	if (f->w && flight_bytes)
+		f->flight = files__flight_new(t, r, c, fd, st, flight_bytes, flight_flags, gzip);
+	if (!f->w || (flight_bytes && !f->flight)) {
+		if (f->w)
+			ktr_writer__free(f->w);
+		else
+			close(fd);
+		f->w = NULL;
+		return -ENOMEM;
+	}
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->owner = c->uid;
+	f->owner_gid = c->gid;
+	t->used++;
+	/* a recorder writes nothing, not even INFO, until its first dump */
+	if (!f->flight)
+		ktr_tracefile__write_info(f);
+	return 0;
+}
+
+int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
+		    unsigned int flight_flags, bool gzip, char *msg)
+{
+	const char *why;
+	struct stat st;
+	int r = files__check_fd(c, fd, &st, &why);
+
+	if (r == 0 && (r = ktr_files__find(t, st.st_dev, st.st_ino)) >= 0) {
+		close(fd);
+		return files__rejoin(t, r, flight_bytes, gzip, msg);
+	}
+	if (r == -ENOENT && flight_bytes) {
+		int err = files__flight_ok(t, c, flight_bytes, flight_flags, msg);
+
+		if (err) {
+			close(fd);
+			return err;
+		}
+	}
+	if (r == -ENOENT)
+		r = files__slot(t, c->uid, &why);
+	if (r < 0) {
+		close(fd);
+		if (r == -EMFILE)
+			ktr_proto__msg_add(msg, "too many traces for uid %u\n",
+					   (unsigned int)c->uid);
+		else
+			ktr_proto__msg_add(msg, "%s\n", why ? why : strerror(-r));
+		return r;
+	}
+	if (files__open_new(t, r, c, fd, &st, flight_bytes, flight_flags, gzip) < 0) {
+		ktr_proto__msg_add(msg, "trace file: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return r;
+}
+
+/* Room in the table for route r. */
+static int files__grow(struct ktr_files *t, __u32 r)
+{
+	unsigned int cap = t->cap ? t->cap : 64;
+	struct ktr_tracefile *nv;
+
+	while (cap <= r)
+		cap *= 2;
+	if (cap > KTR_MAX_ROUTES)
+		cap = KTR_MAX_ROUTES;
+	if (r >= cap)
+		return -ENFILE;
+	if (cap == t->cap)
+		return 0;
+	nv = reallocarray(t->v, cap, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	memset(nv + t->cap, 0, (cap - t->cap) * sizeof(*nv));
+	t->v = nv;
+	t->cap = cap;
+	return 0;
+}
+
+/*
+ * Does the file at fd (open for writing only) start with gzip's magic?  A
+ * recording dumped with -z goes on compressed under a new daemon; one not
+ * dumped yet cannot tell, and is written uncompressed.  Called as its owner.
+ */
+static bool files__starts_gzip(int fd)
+{
+	unsigned char magic[2];
+	char link[64];
+	bool gz;
+	int rfd;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	/* no O_NOFOLLOW: the link is proc's magic one to fd's own file */
+	rfd = open(link, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0)
+		return false;
+	gz = pread(rfd, magic, sizeof(magic), 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	close(rfd);
+	return gz;
+}
+
+int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why)
+{
+	const struct ktr_flight_meta *m = ktr_flight__meta(fl);
+	struct ktr_saved_creds saved;
+	struct ktr_tracefile *f;
+	struct stat st;
+	bool gzip = false;
+	int fd = -1, err;
+
+	*why = "no room for it";
+	err = files__grow(t, r);
+	if (err || t->v[r].w)
+		return err ? err : -EEXIST;
+	/* opened as its owner, as the owner's own ktraceb opened it */
+	*why = "its file cannot be opened as its owner";
+	if (ktr_creds__as_owner(m->uid, m->gid, &saved) == 0)
+		fd = open(m->path,
+			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	/* -z as recorded, or as the file says (a ring of an older daemon) */
+	if (fd >= 0)
+		gzip = (m->file_flags & KTR_FLIGHT_FILE_GZIP) || files__starts_gzip(fd);
+	ktr_creds__restore(&saved);
+	if (fd < 0)
+		return err ? err : -EPERM;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != m->dev ||
+	    st.st_ino != m->ino) {
+		*why = "its file is not the one it began with";
+		close(fd);
+		return -ESTALE;
+	}
+	f = &t->v[r];
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new(fd, m->uid, m->gid, gzip);
+	if (!f->w) {
+		*why = strerror(ENOMEM);
+		close(fd);
+		return -ENOMEM;
+	}
+	f->flight = fl;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->owner = m->uid;
+	f->owner_gid = m->gid;
+	f->info_written = st.st_size > 0; /* dumped before: its INFO is there */
+	t->used++;
+	return r;
+}
+
+int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg)
+{
+	const char *why;
+	struct stat st;
+	int r = files__check_fd(c, fd, &st, &why);
+
+	if (r == 0)
+		r = ktr_files__find(t, st.st_dev, st.st_ino);
+	if (r == -ENOENT)
+		why = "trace file: no trace or recording goes there";
+	if (r < 0)
+		ktr_proto__msg_add(msg, "%s\n", why);
+	return r;
+}
+
+void ktr_files__close(struct ktr_files *t, __u32 r)
+{
+	struct ktr_tracefile *f = ktr_files__get(t, r);
+
+	if (!f)
+		return;
+	ktr_tracefile__wait(f, NULL);
+	ktr_writer__free(f->w);
+	ktr_flight__free(f->flight);
+	free(f->held);
+	memset(f, 0, sizeof(*f));
+	t->used--;
+}
+
+void ktr_files__free(struct ktr_files *t)
+{
+	if (!t)
+		return;
+	for (unsigned int r = 1; r < t->cap; r++)
+		ktr_files__close(t, r);
+	free(t->v);
+	free(t);
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include "ktraceb/bpf_shared.h"
+#include "ktr_files.h"
+#include "ktr_notes.h"
+#include "ktr_procmap.h"
+#include "ktr_recorder.h"
+#include "ktr_rooms.h"
+#include "ktr_usdt.h"
+
+bool ktr_notes__take(const struct ktr_rooms *k, const struct ktr_note *n)
+{
+	struct ktr_proc_state ps;
+	bool traced = ktr_procmap__get(k->procs, n->pid, &ps) && (ps.facs & KTRFAC_USER) &&
+		      !(ps.flags & KTR_PS_PENDING);
+	bool held = n->flags & KTR_NOTE_HELD;
+
+	if (n->kind == KTR_NOTE_EXIT)
+		return true;
+	if (n->kind == KTR_NOTE_FLIGHT) {
+		struct ktr_tracefile *f = ktr_files__get(k->files, n->child);
+
+		if (f && ktr_recorder__due(f))
+			ktr_recorder__dump_frozen(f);
+		return false;
+	}
+	if (n->kind == KTR_NOTE_FORK) {
+		if (traced && k->usdt)
+			ktr_usdt__fork(k->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
+		return false;
+	}
+	if (traced &&
+	    ktr_procmap__usdt_scan(k, n->pid, ps.route, n->kind == KTR_NOTE_EXEC, held) > 0)
+		return false; /* continued when its looks are over */
+	if (held)
+		ktr_procmap__usdt_release(k->procs, n->pid);
+	return false;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/* bpffs pins of what outlives the daemon (ktr_pin.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "build_id.h"
+#include "ktraceb.skel.h"
+#include "ktr_pin.h"
+#include "common/ktr_proto.h"
+
+#define RING_PREFIX "flight-"
+#define CTL_PREFIX  "flctl-"
+#define LINK_PREFIX "link-"
+
+static char pin_dir[128]; /* "" when pinning is off */
+
+static bool pin__is_bpffs(const char *path)
+{
+	struct statfs sf;
+
+	return statfs(path, &sf) == 0 && sf.f_type == BPF_FS_MAGIC;
+}
+
+/* Remove every pin in dir, then dir; returns how many rings were in it. */
+static int pin__remove_dir(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+	int rings = 0;
+
+	if (!dp)
+		return 0;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.')
+			continue;
+		rings += strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(dp);
+	rmdir(dir);
+	return rings;
+}
+
+/*
+ * Does the daemon of build id run (its socket answers)?  Builds may run
+ * side by side: only a dead one's pins are ours to remove.
+ */
+static bool pin__build_alive(const char *id)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	bool alive;
+
+	if (sock < 0)
+		return true; /* cannot tell: leave it */
+	snprintf(sa.sun_path, sizeof(sa.sun_path), KTR_SOCK_SHARED_FMT, id);
+	alive = connect(sock, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN;
+	close(sock);
+	return alive;
+}
+
+/*
+ * A directory of root's that nobody else may write to: what is pinned in
+ * it is believed (a ring's owner and path, ktr_flight__open), so a
+ * directory another user could have filled is never used.
+ */
+static bool pin__dir_ok(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return false;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+	       !(st.st_mode & 022);
+}
+
+bool ktr_pin__init(void)
+{
+	DIR *dp;
+	struct dirent *de;
+	char path[PATH_MAX];
+
+	pin_dir[0] = 0;
+	if (geteuid() != 0)
+		return false;
+	if (!pin__is_bpffs("/sys/fs/bpf") && mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") < 0)
+		return false;
+	if (!pin__dir_ok(KTR_PIN_DIR))
+		return false;
+	dp = opendir(KTR_PIN_DIR);
+	if (!dp)
+		return false;
+	while ((de = readdir(dp))) {
+		int rings;
+
+		if (de->d_name[0] == '.' || strcmp(de->d_name, KTRACEB_BUILD_ID) == 0 ||
+		    strlen(de->d_name) > 64 || pin__build_alive(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, de->d_name);
+		rings = pin__remove_dir(path);
+		if (rings)
+			syslog(LOG_WARNING,
+			       "%d recording(s) of another ktraceb build (%s) removed: "
+			       "this build cannot read them",
+			       rings, de->d_name);
+	}
+	closedir(dp);
+	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
+	if (!pin__dir_ok(path))
+		return false;
+	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
+	return true;
+}
+
+bool ktr_pin__left(void)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
+	return stat(path, &st) == 0;
+}
+
+bool ktr_pin__enabled(void)
+{
+	return pin_dir[0] != 0;
+}
+
+static void pin__route_path(char *buf, size_t size, const char *prefix, __u32 route)
+{
+	if (!pin_dir[0]) {
+		buf[0] = 0;
+		return;
+	}
+	mkdir(pin_dir, 0700); /* the last recording's end removed it */
+	snprintf(buf, size, "%s/%s%u", pin_dir, prefix, route);
+}
+
+void ktr_pin__ring_path(char *buf, size_t size, __u32 route)
+{
+	pin__route_path(buf, size, RING_PREFIX, route);
+}
+
+void ktr_pin__ctl_path(char *buf, size_t size, __u32 route)
+{
+	pin__route_path(buf, size, CTL_PREFIX, route);
+}
+
+int ktr_pin__old_procs(void)
+{
+	char path[PATH_MAX];
+
+	if (!pin_dir[0])
+		return -1;
+	snprintf(path, sizeof(path), "%s/procs", pin_dir);
+	return bpf_obj_get(path);
+}
+
+/* fn(ctx, name, path) for each pin of this build whose name starts with prefix. */
+static void pin__each(const char *prefix, void (*fn)(void *ctx, const char *name, const char *path),
+		      void *ctx)
+{
+	DIR *dp = pin_dir[0] ? opendir(pin_dir) : NULL;
+	struct dirent *de;
+	char path[PATH_MAX];
+
+	if (!dp)
+		return;
+	while ((de = readdir(dp))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", pin_dir, de->d_name);
+		fn(ctx, de->d_name, path);
+	}
+	closedir(dp);
+}
+
+struct old_rings {
+	void (*fn)(void *ctx, __u32 route, int fd, const char *pin);
+	void *ctx;
+};
+
+static void pin__old_ring(void *ctx, const char *name, const char *path)
+{
+	struct old_rings *o = ctx;
+	unsigned long r;
+	char *end;
+	int fd;
+
+	r = strtoul(name + strlen(RING_PREFIX), &end, 10);
+	fd = *end || r == 0 || r > UINT32_MAX ? -1 : bpf_obj_get(path);
+	if (fd < 0)
+		unlink(path); /* not a ring of ours */
+	else
+		o->fn(o->ctx, (__u32)r, fd, path);
+}
+
+/* A control map whose ring is gone: dropped, or a daemon killed between the two pins. */
+static void pin__stray_ctl(void *ctx, const char *name, const char *path)
+{
+	char ring[PATH_MAX + 16];
+	struct stat st;
+
+	(void)ctx;
+	snprintf(ring, sizeof(ring), "%s/" RING_PREFIX "%s", pin_dir, name + strlen(CTL_PREFIX));
+	if (stat(ring, &st) < 0)
+		unlink(path);
+}
+
+void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *pin), void *ctx)
+{
+	struct old_rings o = { fn, ctx };
+
+	pin__each(RING_PREFIX, pin__old_ring, &o);
+	pin__each(CTL_PREFIX, pin__stray_ctl, NULL);
+}
+
+void ktr_pin__tidy(void)
+{
+	if (pin_dir[0])
+		rmdir(pin_dir); /* only when empty */
+}
+
+static void pin__unlink(void *ctx, const char *name, const char *path)
+{
+	(void)ctx;
+	(void)name;
+	unlink(path);
+}
+
+void ktr_pin__drop_old_links(void)
+{
+	pin__each(LINK_PREFIX, pin__unlink, NULL);
+	pin__each("procs", pin__unlink, NULL);
+	ktr_pin__tidy();
+}
+
+int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	char path[PATH_MAX];
+	int err = 0;
+
+	if (!pin_dir[0])
+		return keep ? -ENOTSUP : 0;
+	if (keep)
+		mkdir(pin_dir, 0700);
+	for (int i = 0; i < s->prog_cnt; i++) {
+		struct bpf_link *link = *s->progs[i].link;
+
+		if (!link)
+			continue;
+		snprintf(path, sizeof(path), "%s/" LINK_PREFIX "%s", pin_dir, s->progs[i].name);
+		if (keep && !err && !bpf_link__pin_path(link))
+			err = bpf_link__pin(link,
+					    path); /* links attached since the last call too */
+		else if (!keep && bpf_link__pin_path(link))
+			bpf_link__unpin(link);
+	}
+	snprintf(path, sizeof(path), "%s/procs", pin_dir);
+	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 && errno != EEXIST)
+		err = -errno;
+	if (!keep || err)
+		unlink(path);
+	if (err && keep)
+		ktr_pin__keep(skel, false);
+	if (!keep)
+		ktr_pin__tidy();
+	return err;
+}

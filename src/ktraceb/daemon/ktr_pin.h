@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * What outlives the daemon: a root daemon pins its recorders' rings, the
+ * procs map and the tracepoint links in bpffs, under a directory of its
+ * build (KTR_PIN_DIR/<build id>), so that a kill -9 of the daemon leaves
+ * the recordings recording.  A crash meanwhile freezes its ring in BPF;
+ * the next daemon adopts what is pinned (ktr_takeover.c), writes the frozen
+ * rings and keeps recording the others.  Pins exist only while recordings
+ * do: the last one's end removes them, and a daemon of another build
+ * removes (and logs) what a dead one of an older build left (a build whose
+ * daemon still answers keeps its own).
+ */
+#ifndef KTRACEB_KTR_PIN_H
+#define KTRACEB_KTR_PIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#define KTR_PIN_DIR "/sys/fs/bpf/ktraceb"
+
+struct ktraceb_bpf;
+
+/*
+ * Set up the pin directory of this build (bpffs mounted if it is not),
+ * removing those of other builds.  false when pinning is not possible here
+ * (not root, no bpffs): recordings then live only as long as the daemon.
+ */
+bool ktr_pin__init(void);
+bool ktr_pin__enabled(void);
+
+/* Did a daemon of this build leave pins (a recording may wait for a daemon)? */
+bool ktr_pin__left(void);
+
+/* The paths of a recording's ring and of its control map ("" if pinning is off). */
+void ktr_pin__ring_path(char *buf, size_t size, __u32 route);
+void ktr_pin__ctl_path(char *buf, size_t size, __u32 route);
+
+/* The procs map a dead daemon pinned, or -1. */
+int ktr_pin__old_procs(void);
+
+/*
+ * Each ring a dead daemon pinned: fn(ctx, route, fd of its map, its pin);
+ * the fd is fn's to keep or close.  Then control maps whose ring is no
+ * longer pinned (fn dropped it, or it never was) are unpinned.
+ */
+void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *pin), void *ctx);
+
+/* Remove this build's pin directory if nothing is pinned in it any more. */
+void ktr_pin__tidy(void);
+
+/* Drop a dead daemon's links: its programs stop (ours are attached by then). */
+void ktr_pin__drop_old_links(void);
+
+/*
+ * Pin (keep true) or unpin the procs map and every attached link of skel;
+ * pinning again pins the links attached since.
+ */
+int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep);
+
+#endif /* KTRACEB_KTR_PIN_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * Serving a request (ktr_proto.h) that arrived on a connection
+ * (ktr_conn.h): checked against its caller, done, answered.
+ */
+#ifndef KTRACEB_KTR_REQUEST_H
+#define KTRACEB_KTR_REQUEST_H
+
+struct ktr_conn;
+struct ktr_request;
+struct ktr_rooms;
+
+/*
+ * Serve req of cn (fd, the descriptor that came with it or -1, taken
+ * over): its answer (KTR_REPLY_RESULT) sent with msg, where the lines it
+ * makes gather (KTR_REPLY_MSG_MAX, zeroed; NULL: no memory, and cn is
+ * dropped); a STOP is answered by DONE alone.
+ */
+void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
+			 const struct ktr_request *req, int fd, char *msg);
+
+#endif /* KTRACEB_KTR_REQUEST_H */

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * SET (ktr_request_set.h): a trace file joined as ktr_files.h says, and its
+ * processes set as ktr_procmap.h does, as far as the caller may.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "common/ktr_perm.h"
+#include "common/ktr_proto.h"
+#include "ktr_attach.h"
+#include "ktr_conn.h"
+#include "ktr_files.h"
+#include "ktr_flight.h"
+#include "ktr_loader.h"
+#include "ktr_procmap.h"
+#include "ktr_request_set.h"
+#include "ktr_rooms.h"
+#include "ktr_syswide.h"
+#include "ktr_tp.h"
+
+static bool same_exe(pid_t a, pid_t b)
+{
+	char pa[64], pb[64];
+	struct stat sa, sb;
+
+	snprintf(pa, sizeof(pa), "/proc/%d/exe", a);
+	snprintf(pb, sizeof(pb), "/proc/%d/exe", b);
+	return stat(pa, &sa) == 0 && stat(pb, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * AWAIT_EXEC records nothing until the target's next execve: only for a
+ * child the caller itself forked and still holds before its exec (ktraceb
+ * command mode), which is still running the caller's own program.
+ */
+static bool set__own_held_child(const struct ktr_caller *c, pid_t pid)
+{
+	if (c->uid == 0)
+		return true;
+	return ktr_procs__tgid(pid) == pid && ktr_procs__parent(pid) == c->pid &&
+	       same_exe(pid, c->pid) && ktr_caller__alive(c);
+}
+
+const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_request *req,
+				   int nevents)
+{
+	bool syswide = req->flags & KTR_REQ_SYSWIDE;
+
+	if (!(req->facs & KTRFAC_MASK) || req->iosize > KTR_IOSIZE_MAX)
+		return "no facility, or I/O size too large";
+	if ((req->flight_flags & KTR_FLIGHT_COMPACT) && nevents)
+		return "kernel events are not for a compact recorder (-R ...,compact)";
+	if (req->flight_bytes && syswide)
+		return "system-wide (-S) is not for a recorder (-R)";
+	if (!(req->facs & KTRFAC_TRACEPOINT) != !nevents)
+		return "kernel events without their facility, or the facility without events";
+	if (syswide && !nevents)
+		return "system-wide (-S) is for kernel events (-e)";
+	if (syswide && req->pid == 0 && (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP)))
+		return "flags for a process, and no process";
+	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
+	    (req->pid < 0 || (req->flags & KTR_REQ_DESCEND) || !set__own_held_child(c, req->pid)))
+		return "await-exec is only for your own child before its exec";
+	return NULL;
+}
+
+int ktr_request_set__may(const struct ktr_rooms *k, const struct ktr_caller *c,
+			 const struct ktr_request *req, char *msg)
+{
+	/* every task's events, other users' included: root's alone, as KTR and ktrdump */
+	if ((req->flags & KTR_REQ_SYSWIDE) && c->uid != 0) {
+		ktr_proto__msg_add(msg, "-S: system-wide tracing is root's alone\n");
+		return -EPERM;
+	}
+	return 0;
+}
+
+int ktr_request__targets(const struct ktr_request *req, pid_t **pids, char *msg)
+{
+	/* a thread id names its process, as everywhere in the daemon */
+	int tgid = req->pid > 0 ? ktr_procs__tgid(req->pid) : req->pid, n = 0;
+
+	*pids = NULL;
+	if (req->pid < 0 || tgid > 0)
+		n = ktr_procs__collect(tgid, req->flags & KTR_REQ_DESCEND, pids);
+	if (n > 0)
+		return n;
+	free(*pids);
+	*pids = NULL;
+	if (req->pid > 0)
+		ktr_proto__msg_add(msg, "pid %d: no such process\n", req->pid);
+	else
+		ktr_proto__msg_add(msg, "process group %d: no such process group\n", -req->pid);
+	return 0;
+}
+
+/* May cn be the foreground of route r (get its DONE, stop it)? */
+static int request__foreground(const struct ktr_rooms *k, struct ktr_conn *cn, int r, char *msg)
+{
+	const struct ktr_caller *c = ktr_conn__caller(cn);
+	struct ktr_tracefile *f = ktr_files__get(k->files, r);
+
+	if (c->uid != 0 && c->uid != f->owner) {
+		ktr_proto__msg_add(msg, "%s: a trace of uid %u\n", ktr_tracefile__path(f),
+				   f->owner);
+		return -EPERM;
+	}
+	if (f->fg && f->fg != cn) {
+		ktr_proto__msg_add(msg, "%s: another ktraceb already waits for this trace\n",
+				   ktr_tracefile__path(f));
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * The request as file r takes it: a compact recorder keeps only returns,
+ * signals and exits, so the programs need not even build the rest.
+ */
+static const struct ktr_request *request__for_file(const struct ktr_rooms *k,
+						   const struct ktr_request *req, int r,
+						   struct ktr_request *eff)
+{
+	const struct ktr_tracefile *f = ktr_files__get(k->files, r);
+
+	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_COMPACT))
+		return req;
+	*eff = *req;
+	eff->facs &= KTRFAC_SYSRET | KTRFAC_PSIG | ~KTRFAC_MASK;
+	return eff;
+}
+
+/* -e: the events resolved by the daemon, before anything changes; NULL if none asked. */
+static int request__resolve(const struct ktr_request *req, struct ktr_tp_set **set, char *msg)
+{
+	unsigned int n = 0;
+
+	*set = NULL;
+	while (n < KTR_TP_REQ_MAX && req->events[n][0])
+		n++;
+	return n ? ktr_tp__resolve(req->events, n, set, msg) : 0;
+}
+
+/*
+ * The request without the facilities this kernel cannot record (a program
+ * it refused, a feature it lacks), each said in one line: the rest runs.
+ */
+static const struct ktr_request *request__for_kernel(const struct ktr_request *req,
+						     struct ktr_request *eff, char *msg)
+{
+	static const struct {
+		__u32 fac;
+		const char *what;
+	} optional[] = {
+		{ KTRFAC_CSW, "-t w: context switches" },
+		{ KTRFAC_USER, "-t u: USDT probes" },
+		{ KTRFAC_TRACEPOINT, "-e: kernel events" },
+	};
+	const struct ktr_request *out = req;
+
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
+		const char *why = ktr_loader__missing(optional[i].fac);
+
+		if (!(req->facs & optional[i].fac) || !why)
+			continue;
+		ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n",
+				   optional[i].what, why);
+		if (out == req)
+			*eff = *req;
+		out = eff;
+		eff->facs &= ~optional[i].fac;
+		if (optional[i].fac == KTRFAC_TRACEPOINT)
+			memset(eff->events, 0, sizeof(eff->events));
+	}
+	return out;
+}
+
+/*
+ * The trace file joined (fd taken over), once the request is known to be
+ * one this kernel, this caller and tracefs allow: its route, or -errno
+ * (-ENOTSUP: nothing asked can be recorded here).  *set: its events.
+ */
+static int set__join(const struct ktr_rooms *k, const struct ktr_caller *c,
+		     const struct ktr_request *req, int fd, struct ktr_tp_set **set, char *msg)
+{
+	int err, r;
+
+	*set = NULL;
+	if (!(req->facs & KTRFAC_MASK) || ((req->flags & KTR_REQ_SYSWIDE) && !req->events[0][0])) {
+		close(fd);
+		return -ENOTSUP;
+	}
+	/* root's daemon: a user's kernel events only where perf would allow them */
+	err = req->events[0][0] && k->config->shared && c->uid != 0 ? ktr_tp__user_may(msg) : 0;
+	if (!err)
+		err = request__resolve(req, set, msg);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	r = ktr_files__join(k->files, c, fd, req->flight_bytes, req->flight_flags,
+			    req->flags & KTR_REQ_GZIP, msg);
+	if (r < 0)
+		ktr_tp__set_free(*set);
+	return r;
+}
+
+/*
+ * Route r ready for its processes: its events' formats written and the
+ * events attached before any process records a hit, its waiter allowed,
+ * the programs attached, the system-wide trace begun.  0 or -errno.
+ */
+static int set__ready(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+		      int r, struct ktr_tp_set *set, char *msg)
+{
+	int err;
+
+	if (set && (err = ktr_tp__want(k->tp, r, ktr_files__get(k->files, r), set, msg)))
+		return err;
+	if ((req->flags & KTR_REQ_FOREGROUND) && (err = request__foreground(k, cn, r, msg)))
+		return err;
+	if ((err = ktr_attach__start(k->attach))) {
+		ktr_proto__msg_add(msg, "cannot attach the BPF programs: %s\n", strerror(-err));
+		return err;
+	}
+	/* before the processes are set: no CALL is missed */
+	ktr_attach__enter(k->attach, ktr_files__need_enter(k->files));
+	if (req->flags & KTR_REQ_SYSWIDE)
+		return ktr_syswide__start(k->syswide, r, req->pid == 0, msg);
+	return 0;
+}
+
+/* The processes set into route r: how many, and *err. */
+static int set__procs(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+		      int r, char *msg, int *err)
+{
+	struct ktr_request eff;
+	pid_t *pids;
+	int n = ktr_request__targets(req, &pids, msg), done;
+
+	if (n == 0) {
+		*err = -ESRCH;
+		return 0;
+	}
+	done = ktr_procmap__set(k, ktr_conn__caller(cn), request__for_file(k, req, r, &eff), pids,
+				n, r, msg);
+	free(pids);
+	*err = done ? 0 : -EPERM;
+	if (done && (req->flags & KTR_REQ_FOREGROUND))
+		ktr_tracefile__wait(ktr_files__get(k->files, r), cn);
+	/* switches from the first moment on, not from the next tick */
+	if (done && (req->facs & KTRFAC_CSW))
+		ktr_attach__csw(k->attach, true);
+	/* a recording outlives a daemon killed from now on, not from the next tick */
+	if (done && req->flight_bytes)
+		ktr_attach__pins(k->attach, ktr_files__recording(k->files));
+	return done;
+}
+
+int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+			   const struct ktr_request *req, int fd, char *msg, int *err)
+{
+	struct ktr_request avail;
+	struct ktr_tp_set *set;
+	int r;
+
+	req = request__for_kernel(req, &avail, msg);
+	r = set__join(k, ktr_conn__caller(cn), req, fd, &set, msg);
+	if (r < 0) {
+		*err = r;
+		return 0;
+	}
+	*err = set__ready(k, cn, req, r, set, msg);
+	if (*err)
+		return 0;
+	if (req->pid == 0)
+		return 1; /* system-wide alone: the machine, no process */
+	return set__procs(k, cn, req, r, msg, err);
+}

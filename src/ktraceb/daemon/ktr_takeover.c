@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktr_files.h"
+#include "ktr_flight.h"
+#include "ktr_pin.h"
+#include "ktr_procmap.h"
+#include "ktr_rooms.h"
+#include "ktr_takeover.h"
+
+/* A ring a dead daemon pinned: its recording goes on here, or is removed, said in the log. */
+static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
+{
+	struct ktr_files *files = ctx;
+	struct ktr_flight *fl = ktr_flight__open(fd, ktr_files__flight_maps(files), route, pin);
+	const char *why = "not a ktraceb recording, or a damaged one";
+	int r = -EINVAL;
+
+	if (fl)
+		r = ktr_files__adopt(files, route, fl, &why);
+	if (r >= 0) {
+		syslog(LOG_NOTICE, "%s: recording taken over from a daemon that died",
+		       ktr_tracefile__path(ktr_files__get(files, r)));
+		return;
+	}
+	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
+	ktr_flight__free(fl);
+	unlink(pin); /* its control map's pin goes with it (ktr_pin__old_rings) */
+}
+
+bool ktr_takeover__recordings(const struct ktr_rooms *k)
+{
+	bool want_csw = false;
+	__u32 *keys;
+	int n;
+
+	/* rings first: a ring whose procs map was not pinned yet still has its crash to write */
+	ktr_pin__old_rings(takeover__ring, k->files);
+	n = ktr_procmap__keys(k->procs, -1, &keys);
+
+	for (int i = 0; i < n; i++) {
+		struct ktr_proc_state ps;
+		struct ktr_tracefile *f;
+
+		if (!ktr_procmap__get(k->procs, keys[i], &ps))
+			continue;
+		f = ktr_files__get(k->files, ps.route);
+		if (f && f->flight) {
+			ktr_procmap__mark_traced(k->procs, keys[i]); /* a recording's: ours now */
+			want_csw |= (ps.facs & KTRFAC_CSW) != 0;
+			continue;
+		}
+		if (ps.flags & KTR_PS_HELD)
+			kill(keys[i], SIGCONT); /* nothing may stay stopped for us */
+		ktr_procmap__drop(k->procs, keys[i]);
+	}
+	free(keys);
+	return want_csw;
+}
+
+/*
+ * Their semaphores, raised by the dead daemon in each process's memory,
+ * are raised once more: they stay raised after the recording ends (the
+ * probes' arguments then cost the program a little, and record nothing).
+ */
+void ktr_takeover__usdt(const struct ktr_rooms *k)
+{
+	__u32 *keys;
+	int n = ktr_procmap__keys(k->procs, -1, &keys);
+
+	for (int i = 0; i < n; i++) {
+		struct ktr_proc_state ps;
+
+		if (ktr_procmap__get(k->procs, keys[i], &ps) && (ps.facs & KTRFAC_USER) &&
+		    !(ps.flags & KTR_PS_QUIET))
+			ktr_procmap__usdt_scan(k, keys[i], ps.route, false, false);
+	}
+	free(keys);
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "ktr_attach.h"
+#include "ktr_conn.h"
+#include "ktr_drain.h"
+#include "ktr_files.h"
+#include "ktr_procmap.h"
+#include "ktr_recorder.h"
+#include "ktr_rooms.h"
+#include "ktr_stop.h"
+#include "ktr_syswide.h"
+#include "ktr_tick.h"
+#include "ktr_usdt.h"
+
+void ktr_tick__drain(const struct ktr_rooms *k)
+{
+	int err = ktr_drain__poll(k->drain, 0);
+
+	if (err < 0 && err != -EINTR) {
+		/* the ring itself failed (not a file): no record can reach any file any more */
+		char why[128];
+
+		snprintf(why, sizeof(why), "ring buffer: %s", strerror(-err));
+		syslog(LOG_ERR, "%s", why);
+		ktr_stop__all(k, -err, why);
+	}
+	ktr_syswide__drain(k->syswide);
+}
+
+void ktr_tick__conn_gone(void *rooms, struct ktr_conn *cn)
+{
+	ktr_stop__waited(rooms, cn, true);
+}
+
+/* Each trace file: a frozen recorder dumped, a file that cannot take more stopped, an unused one finished. */
+static void tick__files(const struct ktr_rooms *k)
+{
+	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r)) {
+		struct ktr_tracefile *f = ktr_files__get(k->files, r);
+		bool live = f->nprocs || ktr_syswide__alone(k->syswide, r);
+		int werr;
+
+		if (ktr_recorder__due(f))
+			ktr_recorder__dump_frozen(f);
+		werr = ktr_tracefile__error(f);
+		if (werr && live)
+			ktr_stop__live(k, r, werr, strerror(werr));
+		else if (live && ktr_tracefile__unlinked(f))
+			ktr_stop__live(k, r, ENOENT, "trace file deleted");
+		else if (!live)
+			ktr_stop__finish(k, r);
+	}
+}
+
+bool ktr_tick__run(const struct ktr_rooms *k)
+{
+	bool want_csw = ktr_procmap__scan(k), busy;
+
+	ktr_tick__drain(k);
+	busy = ktr_files__count(k->files) > 0;
+	tick__files(k);
+	ktr_attach__csw(k->attach, want_csw);
+	ktr_procmap__usdt_sweep(k);
+	ktr_usdt__poll(k->usdt); /* looks past their time end */
+	ktr_attach__pins(k->attach, ktr_files__recording(k->files));
+	/*
+	 * The last trace has ended: the tracepoint programs go at once, so
+	 * every process on the machine stops paying for them; they stay
+	 * loaded, and a trace that starts before the daemon exits attaches
+	 * them again without loading them again.
+	 */
+	if (ktr_files__count(k->files))
+		ktr_attach__enter(k->attach, ktr_files__need_enter(k->files));
+	else if (ktr_attach__idle(k->attach))
+		/* nothing is traced: every bit may go (none is set again until a trace starts) */
+		ktr_procmap__untrace_all(k->procs);
+	busy |= ktr_conns__sweep(k->conns, ktr_tick__conn_gone, (void *)k);
+	return busy;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * One of the daemon's trace files (ktr_files.h keeps them, by route): its
+ * writer, the uid and gid it is written as, the processes tracing into it
+ * at the last scan, at most one foreground connection waiting for its end,
+ * and, for a recording (-R), its ring (ktr_flight.h; its dumps:
+ * ktr_recorder.h).  A record reaches it by ktr_tracefile__append alone.
+ */
+#ifndef KTRACEB_KTR_TRACEFILE_H
+#define KTRACEB_KTR_TRACEFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct ktr_conn;
+struct ktr_flight;
+struct ktr_header;
+
+struct ktr_tracefile {
+	struct ktr_writer *w;		/* NULL: a free slot */
+	dev_t dev;
+	ino_t ino;
+	uid_t owner;			/* the caller who created it: writes are its */
+	gid_t owner_gid;
+	struct ktr_conn *fg;		/* foreground connection waiting for DONE
+					   (set by ktr_tracefile__wait alone) */
+	unsigned int nprocs;		/* processes tracing into it, last scan */
+	unsigned long long lost_seen;	/* BPF losses already written as LOST */
+	int stop_err;			/* why it stopped early, for DONE */
+	char stop_msg[256];
+	struct ktr_flight *flight;	/* -R: records go here, to the file at a trigger */
+	bool info_written;		/* its INFO record is in the file */
+	long long last_dump_ms;		/* -D: one per KTR_DUMP_INTERVAL_MS */
+	/* a recorder's records made by ktraceb (event formats), for its next dump */
+	unsigned char *held;
+	size_t nheld;
+	/* the warnings said about this trace already (hashes): each is said once */
+	__u32 said[16];
+	unsigned int nsaid;
+};
+
+/*
+ * The one way a record reaches a trace file: h and its ktr_len bytes of
+ * payload (len in all), from the ring or made by ktraceb.  Returns 0 or
+ * -errno; the first error sticks to the file (ktr_tracefile__error) and
+ * every later record is refused, so the file stays whole up to its last
+ * record.  A recorder's file takes only event formats (held for its next
+ * dump): its records go to its ring, in BPF.
+ */
+int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
+			  __s64 wall_offset_ns);
+/*
+ * A record ktraceb makes (LOST, PROCCTOR): its header h (ktr_record.h), then
+ * the ktr_len bytes of payload.
+ */
+int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header *h,
+			       const void *payload, __s64 wall_offset_ns);
+/* The file's first record, FILEINFO: straight to the file, recorder or not. */
+void ktr_tracefile__write_info(struct ktr_tracefile *f);
+int ktr_tracefile__flush(struct ktr_tracefile *f);
+/* The file's first write error (an errno value), or 0. */
+int ktr_tracefile__error(const struct ktr_tracefile *f);
+const char *ktr_tracefile__path(const struct ktr_tracefile *f);
+unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f);
+/* Is line a warning not said about this trace yet?  It is remembered as said. */
+bool ktr_tracefile__first_time(struct ktr_tracefile *f, const char *line);
+/* Its last link is gone (deleted while traced into). */
+bool ktr_tracefile__unlinked(const struct ktr_tracefile *f);
+/*
+ * cn (NULL: nobody) waits for the file's DONE from now on; the connection
+ * is told it is waited on (ktr_conn__hold), and the one before let go.
+ */
+void ktr_tracefile__wait(struct ktr_tracefile *f, struct ktr_conn *cn);
+/* Last flush and close; 0 or the -errno of its first error.  The slot stays
+ * taken until ktr_files__close(). */
+int ktr_tracefile__finish(struct ktr_tracefile *f);
+
+#endif /* KTRACEB_KTR_TRACEFILE_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The USDT room's face (ktr_usdt.h): the daemon's calls.  What they do is
+ * in the parts ktr_usdt_state.h lists.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <bpf/libbpf.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktraceb.skel.h"
+#include "ktr_usdt_attach.h"
+#include "ktr_usdt_file.h"
+#include "ktr_usdt_look.h"
+#include "ktr_usdt_proc.h"
+
+struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
+			       const struct ktr_usdt_hooks *hooks)
+{
+	struct ktr_usdt *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (u->ep < 0) {
+		free(u);
+		return NULL;
+	}
+	u->skel = skel;
+	u->mode = mode;
+	u->hooks = *hooks;
+	u->sites_fd = bpf_map__fd(skel->maps.usdt_sites);
+	u->quiet_fd = bpf_map__fd(skel->maps.usdt_quiet);
+	u->used_ids[0] = 1; /* id 0 is "none" */
+	u->next_id = 1;
+	return u;
+}
+
+int ktr_usdt__fd(const struct ktr_usdt *u)
+{
+	return u->ep;
+}
+
+int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held)
+{
+	struct usdt_proc *p;
+	struct map_line *m = NULL;
+	int n;
+
+	if (u->mode == KTR_USDT_NONE)
+		return 0;
+	p = usdt_proc__get(u, pid, uid, gid);
+	if (!p)
+		return -ENOMEM;
+	/* the old image's probes went with it; what the new one maps is looked at afresh */
+	if (exec) {
+		usdt_proc__release(u, p);
+		usdt_looks__cancel(u, p);
+	}
+	n = usdt_maps__read(pid, &m);
+	if (n < 0 && n != -ENOENT && n != -ESRCH)
+		usdt__warn(u, pid, "USDT: pid %d: not probed: cannot read its mappings: %s", pid,
+			   strerror(-n));
+	for (int i = 0; i < n; i++) {
+		struct usdt_file *f = usdt_file__find(u, m[i].dev, m[i].ino);
+		unsigned long rodata = usdt_maps__rodata(m, n, m[i].dev, m[i].ino);
+		struct usdt_use *use = f ? usdt_proc__use(p, f) : NULL;
+
+		if (!m[i].exec || usdt_look__pending(u, pid, m[i].dev, m[i].ino))
+			continue;
+		if (!f && usdt_quiet__known(u, m[i].dev, m[i].ino))
+			continue;
+		/* the stopped command: its constants faulted in again where they moved */
+		if (use && (!held || use->rodata == rodata))
+			continue;
+		/* a file known already is attached now; its look faults its strings in */
+		if (f && !use)
+			usdt_proc__attach(u, p, f);
+		use = f ? usdt_proc__use(p, f) : NULL;
+		if (use)
+			use->rodata = rodata;
+		if (usdt_look__queue(u, p, &m[i], !f, rodata))
+			p->looks++;
+	}
+	free(m);
+	usdt_looks__run(u);
+	if (held && p->looks)
+		p->held = true;
+	return n < 0 ? n : (int)p->looks;
+}
+
+void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_traced)
+{
+	struct usdt_proc *p = usdt_proc__find(u, pid), *c;
+
+	/*
+	 * An untraced child's copy of the parent's memory has the breakpoints
+	 * and raised semaphores: the kernel takes each breakpoint out at its
+	 * first hit there (no consumer wants it), lowering its semaphore.
+	 */
+	if (!p || !p->nuses || !child_traced)
+		return;
+	c = usdt_proc__get(u, child, p->owner, p->owner_gid);
+	for (int i = 0; c && i < p->nuses; i++)
+		usdt_proc__attach(u, c, p->uses[i].f);
+}
+
+void ktr_usdt__forget(struct ktr_usdt *u, pid_t pid)
+{
+	struct usdt_proc **pp = usdt_proc__slot(u, pid), *p = *pp;
+
+	if (!p)
+		return;
+	usdt_proc__release(u, p);
+	usdt_looks__cancel(u, p);
+	if (p->held && u->hooks.release)
+		u->hooks.release(u->hooks.ctx, pid); /* nothing may stay stopped */
+	*pp = p->next;
+	free(p);
+	usdt_looks__run(u);
+}
+
+int ktr_usdt__pids(const struct ktr_usdt *u, pid_t **out)
+{
+	int n = 0;
+	pid_t *v;
+
+	for (const struct usdt_proc *p = u->procs; p; p = p->next)
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	for (const struct usdt_proc *p = u->procs; p; p = p->next)
+		v[n++] = p->pid;
+	*out = v;
+	return n;
+}
+
+void ktr_usdt__free(struct ktr_usdt *u)
+{
+	if (!u)
+		return;
+	while (u->procs)
+		ktr_usdt__forget(u, u->procs->pid);
+	while (u->looks) {
+		struct usdt_look *l = u->looks;
+
+		usdt_look__unlink(u, l);
+		free(l);
+	}
+	usdt_closer__finish(); /* before the files' descriptors go: the links are on them */
+	while (u->files)
+		usdt_file__drop(u, u->files);
+	ktr_usdt_job__reap();
+	close(u->ep);
+	free(u);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * A process's probes in one file, attached and taken out (by a thread of
+ * their own), and what each user holds of what every trace shares
+ * (ktr_usdt_state.h's limits).
+ */
+#ifndef KTRACEB_KTR_USDT_ATTACH_H
+#define KTRACEB_KTR_USDT_ATTACH_H
+
+#include "ktr_usdt_state.h"
+
+unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks);
+int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid);
+void usdt_use__detach(struct ktr_usdt *u, struct usdt_use *use, uid_t owner);
+void usdt_closer__finish(void);
+
+#endif /* KTRACEB_KTR_USDT_ATTACH_H */

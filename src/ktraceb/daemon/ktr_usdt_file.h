@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The files with probes that traced processes map (ktr_usdt_state.h), their
+ * sites described to BPF, and the files a look found no probe in.
+ */
+#ifndef KTRACEB_KTR_USDT_FILE_H
+#define KTRACEB_KTR_USDT_FILE_H
+
+#include "ktr_usdt_state.h"
+
+bool usdt_quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino);
+void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino);
+struct usdt_file *usdt_file__find(struct ktr_usdt *u, dev_t dev, ino_t ino);
+struct usdt_file *usdt_file__new(struct ktr_usdt *u, const struct ktr_usdt_job_spec *spec,
+				 struct ktr_usdt_job_result *res);
+void usdt_file__drop(struct ktr_usdt *u, struct usdt_file *f);
+
+#endif /* KTRACEB_KTR_USDT_FILE_H */

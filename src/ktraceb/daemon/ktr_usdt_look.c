@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The looks at the files traced processes map (ktr_usdt_state.h): queued,
+ * started as far as the limits let them (each a child: ktr_usdt_job.h),
+ * and what each found put to use when it arrives.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+
+#include "ktr_usdt_attach.h"
+#include "ktr_usdt_file.h"
+#include "ktr_usdt_look.h"
+#include "ktr_usdt_proc.h"
+
+/*
+ * Whose credentials a look takes: the trace's owner, and for root's
+ * traces the traced process's own user (real ids): root reading a user's
+ * files is the user reading them, so nothing of a user's file is ever
+ * parsed with root's rights.
+ */
+static void look__creds(pid_t pid, uid_t owner, gid_t owner_gid, uid_t *uid, gid_t *gid)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	*uid = owner;
+	*gid = owner_gid;
+	if (owner != 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned int id;
+
+		if (sscanf(line, "Uid: %u", &id) == 1)
+			*uid = id;
+		else if (sscanf(line, "Gid: %u", &id) == 1)
+			*gid = id;
+	}
+	if (f)
+		fclose(f);
+}
+
+bool usdt_look__pending(const struct ktr_usdt *u, pid_t pid, dev_t dev, ino_t ino)
+{
+	for (const struct usdt_look *l = u->looks; l; l = l->next)
+		if (l->spec.pid == pid && l->spec.dev == dev && l->spec.ino == ino)
+			return true;
+	return false;
+}
+
+/* Start the looks waiting their turn, as far as the limits let them. */
+void usdt_looks__run(struct ktr_usdt *u)
+{
+	for (struct usdt_look *l = u->looks; l && u->nrunning < LOOKS_MAX; l = l->next) {
+		unsigned int *mine;
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		if (l->job)
+			continue;
+		mine = l->spec.uid ? usdt_uid__charge(u, l->spec.uid, true) : NULL;
+		if (l->spec.uid && (!mine || *mine >= UID_LOOKS_MAX))
+			continue;
+		l->job = ktr_usdt_job__start(&l->spec);
+		if (!l->job) {
+			usdt__warn(u, l->spec.pid, "USDT: %s: cannot start a look at it: %s",
+				   l->spec.path, strerror(errno));
+			continue; /* tried again at the next poll */
+		}
+		ev.data.ptr = l;
+		epoll_ctl(u->ep, EPOLL_CTL_ADD, ktr_usdt_job__fd(l->job), &ev);
+		u->nrunning++;
+		u->nqueued--;
+		if (mine)
+			(*mine)++;
+	}
+}
+
+/* A look at mapping m of p, queued; false if none could be. */
+bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
+		      bool want_notes, unsigned long rodata)
+{
+	struct usdt_look *l;
+
+	if (u->nqueued >= LOOKS_QUEUED) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: too many files waiting for a look",
+			   m->path);
+		return false;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return false;
+	l->spec.pid = p->pid;
+	l->spec.start = m->start;
+	l->spec.end = m->end;
+	l->spec.dev = m->dev;
+	l->spec.ino = m->ino;
+	snprintf(l->spec.path, sizeof(l->spec.path), "%s", m->path);
+	look__creds(p->pid, p->owner, p->owner_gid, &l->spec.uid, &l->spec.gid);
+	l->spec.want_notes = want_notes;
+	l->spec.rodata = rodata;
+	l->next = u->looks;
+	u->looks = l;
+	u->nqueued++;
+	return true;
+}
+
+void usdt_look__unlink(struct ktr_usdt *u, struct usdt_look *l)
+{
+	struct usdt_look **pp = &u->looks;
+
+	while (*pp && *pp != l)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = l->next;
+	if (l->job) {
+		unsigned int *mine = l->spec.uid ? usdt_uid__charge(u, l->spec.uid, true) : NULL;
+
+		epoll_ctl(u->ep, EPOLL_CTL_DEL, ktr_usdt_job__fd(l->job), NULL);
+		ktr_usdt_job__free(l->job);
+		u->nrunning--;
+		if (mine && *mine)
+			(*mine)--;
+	} else {
+		u->nqueued--;
+	}
+}
+
+/* What a look found, put to use. */
+static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usdt_job_result *res)
+{
+	const struct ktr_usdt_job_spec *spec = &l->spec;
+	struct usdt_proc *p = usdt_proc__find(u, spec->pid);
+	struct usdt_file *f = usdt_file__find(u, spec->dev, spec->ino);
+
+	if (res->error) {
+		usdt__warn(u, spec->pid, "USDT: %s", res->why);
+	} else if (!f && spec->want_notes && res->nnotes == 0) {
+		/* no probes: never looked at again, mapping it stops nobody */
+		usdt_quiet__add(u, spec->dev, spec->ino);
+		usdt_quiet__add(u, res->st_dev,
+				res->st_ino); /* the key BPF makes on a stacked fs */
+	} else if (!f && res->nnotes) {
+		if (res->seen > res->nnotes)
+			usdt__warn(u, spec->pid,
+				   "USDT: %s: only the first %d of its %d probes attached",
+				   spec->path, res->nnotes, res->seen);
+		f = usdt_file__new(u, spec, res);
+	}
+	if (f && p && !usdt_proc__use(p, f)) {
+		usdt_proc__attach(u, p, f);
+		if (usdt_proc__use(p, f))
+			usdt_proc__use(p, f)->rodata = spec->rodata;
+	} else if (f && !f->uses)
+		usdt_file__drop(u, f); /* its process went meanwhile */
+	if (res->fd >= 0)
+		close(res->fd);
+	free(res->notes);
+}
+
+void ktr_usdt__poll(struct ktr_usdt *u)
+{
+	long long now;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	/*
+	 * Every running look is asked (u->ep is level-triggered: it stays
+	 * readable until each answer is read, and a look whose answer is
+	 * read leaves it); those past their time end too.
+	 */
+	for (struct usdt_look *l = u->looks, *next; l; l = next) {
+		struct ktr_usdt_job_result res;
+		pid_t pid = l->spec.pid;
+
+		next = l->next;
+		if (!l->job || !ktr_usdt_job__poll(l->job, now, &res))
+			continue;
+		usdt_look__unlink(u, l);
+		look__finish(u, l, &res);
+		free(l);
+		usdt_proc__look_done(u, pid);
+		next = u->looks; /* the list may have changed under us */
+	}
+	usdt_looks__run(u);
+	ktr_usdt_job__reap();
+}
+
+/* The looks p waits for, ended (its old image's, or it is gone). */
+void usdt_looks__cancel(struct ktr_usdt *u, struct usdt_proc *p)
+{
+	for (struct usdt_look *l = u->looks, *next; l; l = next) {
+		next = l->next;
+		if (l->spec.pid != p->pid)
+			continue;
+		usdt_look__unlink(u, l);
+		free(l);
+		if (p->looks)
+			p->looks--;
+	}
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The processes traced with 'u' (ktr_usdt_state.h): what each maps
+ * (/proc/PID/maps), and its probes in each file, attached for it alone and
+ * charged to its trace's owner.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "ktr_loader.h"
+#include "ktr_usdt_attach.h"
+#include "ktr_usdt_file.h"
+#include "ktr_usdt_proc.h"
+
+/* --- /proc/PID/maps ------------------------------------------------------ */
+
+int usdt_maps__read(pid_t pid, struct map_line **out)
+{
+	char path[64], line[PATH_MAX + 128];
+	struct map_line *v = NULL, *tmp;
+	int n = 0, cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct map_line m;
+		unsigned int maj, min;
+		unsigned long ino;
+		char perms[8];
+		int pos = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %n", &m.start, &m.end, perms, &maj,
+			   &min, &ino, &pos) < 6 ||
+		    ino == 0 || line[pos] != '/')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line + pos, " (deleted)"))
+			continue; /* its path names no file any more */
+		m.dev = makedev(maj, min);
+		m.ino = ino;
+		m.exec = perms[2] == 'x';
+		m.write = perms[1] == 'w';
+		snprintf(m.path, sizeof(m.path), "%s", line + pos);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			tmp = reallocarray(v, cap, sizeof(*v));
+			if (!tmp) {
+				free(v);
+				fclose(f);
+				return -ENOMEM;
+			}
+			v = tmp;
+		}
+		v[n++] = m;
+	}
+	fclose(f);
+	*out = v;
+	return n;
+}
+
+/*
+ * What the read-only mappings of a file are now, as one number: ld.so
+ * maps a library whole, then its segments over that, so the constants a
+ * look faulted in at the library's text may be in a new mapping by its
+ * data's turn, and need faulting in again.
+ */
+unsigned long usdt_maps__rodata(const struct map_line *m, int n, dev_t dev, ino_t ino)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i < n; i++)
+		if (m[i].dev == dev && m[i].ino == ino && !m[i].write && !m[i].exec)
+			sum = sum * 31 + m[i].start + m[i].end;
+	return sum;
+}
+
+/* --- processes ------------------------------------------------------------------ */
+
+struct usdt_proc **usdt_proc__slot(struct ktr_usdt *u, pid_t pid)
+{
+	struct usdt_proc **pp = &u->procs;
+
+	while (*pp && (*pp)->pid != pid)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+struct usdt_proc *usdt_proc__find(struct ktr_usdt *u, pid_t pid)
+{
+	return *usdt_proc__slot(u, pid);
+}
+
+struct usdt_proc *usdt_proc__get(struct ktr_usdt *u, pid_t pid, uid_t owner, gid_t gid)
+{
+	struct usdt_proc **pp = usdt_proc__slot(u, pid);
+
+	if (!*pp) {
+		*pp = calloc(1, sizeof(**pp));
+		if (*pp)
+			(*pp)->pid = pid;
+	}
+	if (*pp) {
+		(*pp)->owner = owner;
+		(*pp)->owner_gid = gid;
+	}
+	return *pp;
+}
+
+struct usdt_use *usdt_proc__use(const struct usdt_proc *p, const struct usdt_file *f)
+{
+	for (int i = 0; i < p->nuses; i++)
+		if (p->uses[i].f == f)
+			return &p->uses[i];
+	return NULL;
+}
+
+/* p's probes in f, attached; 0 or -errno (said to the daemon). */
+int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file *f)
+{
+	unsigned int *probes = p->owner ? usdt_uid__charge(u, p->owner, false) : NULL;
+	struct usdt_use *uses, *use;
+	int err;
+
+	if (usdt_proc__use(p, f))
+		return 0;
+	if (u->hooks.traced && !u->hooks.traced(u->hooks.ctx, p->pid))
+		return -ESRCH;
+	if (p->owner && (!probes || *probes + f->nnotes > UID_PROBES_MAX)) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: uid %u has %d probes attached already",
+			   f->path, p->owner, UID_PROBES_MAX);
+		return -EDQUOT;
+	}
+	err = ktr_loader__load_usdt(u->skel);
+	if (err) {
+		usdt__warn(u, p->pid, "-t u: USDT probes are not recorded on this kernel: %s",
+			   ktr_loader__missing(KTRFAC_USER) ?: strerror(-err));
+		return err;
+	}
+	uses = reallocarray(p->uses, p->nuses + 1, sizeof(*uses));
+	if (!uses)
+		return -ENOMEM;
+	p->uses = uses;
+	use = &p->uses[p->nuses];
+	memset(use, 0, sizeof(*use));
+	use->f = f;
+	err = usdt_use__attach(u, use, p->pid);
+	if (probes)
+		*probes += use->nprobes;
+	if (err && err != -ESRCH) /* ESRCH: it is gone already */
+		usdt__warn(u, p->pid, "USDT: %s: cannot attach its probes: %s", f->path,
+			   strerror(-err));
+	if (!use->nprobes) {
+		usdt_use__detach(u, use, p->owner);
+		return err;
+	}
+	p->nuses++;
+	f->uses++;
+	return err;
+}
+
+/* p's probes all go (an exec, a clear, an exit). */
+void usdt_proc__release(struct ktr_usdt *u, struct usdt_proc *p)
+{
+	for (int i = 0; i < p->nuses; i++) {
+		struct usdt_file *f = p->uses[i].f;
+
+		usdt_use__detach(u, &p->uses[i], p->owner);
+		if (--f->uses == 0)
+			usdt_file__drop(u, f);
+	}
+	free(p->uses);
+	p->uses = NULL;
+	p->nuses = 0;
+}
+
+/* A look p waited for is over: a held p goes on after its last. */
+void usdt_proc__look_done(struct ktr_usdt *u, pid_t pid)
+{
+	struct usdt_proc *p = usdt_proc__find(u, pid);
+
+	if (!p || !p->looks)
+		return;
+	if (--p->looks == 0 && p->held) {
+		p->held = false;
+		if (u->hooks.release)
+			u->hooks.release(u->hooks.ctx, pid);
+	}
+}

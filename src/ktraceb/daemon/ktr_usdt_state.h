@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The USDT room's state (ktr_usdt.h is its face), shared by its parts:
+ * the daemon's calls (ktr_usdt.c), the traced processes and what they map
+ * (ktr_usdt_proc.h), the looks at their files, run within each user's
+ * limits (ktr_usdt_look.h, each look a child: ktr_usdt_job.h), the probes
+ * attached and taken out (ktr_usdt_attach.h), and the files with probes,
+ * their sites described to BPF (ktr_usdt_file.h).  Each part calls only
+ * the parts listed after it.
+ */
+#ifndef KTRACEB_KTR_USDT_STATE_H
+#define KTRACEB_KTR_USDT_STATE_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktr_usdt.h"
+#include "ktr_usdt_job.h"
+
+/*
+ * What one user may take of what every trace shares: probes attached (the
+ * kernel keeps a consumer for each, per process), and looks at files
+ * under way.  Root's traces count nothing.
+ */
+#define UID_PROBES_MAX 16384
+#define UID_SLOTS      64
+#define UID_LOOKS_MAX  4 /* at once; more wait their turn */
+#define LOOKS_MAX      16 /* at once, all users */
+#define LOOKS_QUEUED   256
+
+/* A file with probes, as a look found it; kept while a traced process uses it. */
+struct usdt_file {
+	dev_t dev; /* as /proc/PID/maps and uprobes know it */
+	ino_t ino;
+	char *path; /* for messages */
+	int fd; /* the look's descriptor: what the probes are attached through */
+	struct ktr_usdt_note *notes;
+	int nnotes;
+	__u32 *ids; /* the site id of each note, 0 if none was free */
+	unsigned int uses;
+	struct usdt_file *next;
+};
+
+/* One process's probes in one file. */
+struct usdt_use {
+	struct usdt_file *f;
+	int multi_fd; /* its uprobe_multi link, or -1 */
+	struct bpf_link **links; /* else a perf-event uprobe per note */
+	unsigned int nprobes; /* attached, charged to the owner */
+	unsigned long rodata; /* its read-only mappings when last faulted in (usdt_maps__rodata) */
+};
+
+struct usdt_proc {
+	pid_t pid;
+	uid_t owner; /* the trace's: charged for its probes */
+	gid_t owner_gid;
+	struct usdt_use *uses;
+	int nuses;
+	unsigned int looks; /* looks it waits for */
+	bool held; /* stopped until they end */
+	struct usdt_proc *next;
+};
+
+/* A look at a file for a process: running (job set) or waiting its turn. */
+struct usdt_look {
+	struct ktr_usdt_job_spec spec;
+	struct ktr_usdt_job *job;
+	struct usdt_look *next;
+};
+
+struct ktr_usdt {
+	struct ktraceb_bpf *skel;
+	enum ktr_usdt_mode mode;
+	struct ktr_usdt_hooks hooks;
+	int sites_fd;
+	int quiet_fd;
+	int ep; /* the running looks' sockets */
+	struct usdt_file *files;
+	struct usdt_proc *procs;
+	struct usdt_look *looks;
+	unsigned int nrunning, nqueued;
+	unsigned char used_ids[KTR_MAX_USDT_SITES / 8];
+	__u32 next_id;
+	struct {
+		uid_t uid;
+		unsigned int probes;
+		unsigned int looks;
+	} charges[UID_SLOTS];
+};
+
+/* One line of /proc/PID/maps that maps a file. */
+struct map_line {
+	unsigned long start, end;
+	dev_t dev;
+	ino_t ino;
+	bool exec, write;
+	char path[PATH_MAX];
+};
+
+static inline void __attribute__((format(printf, 3, 4)))
+usdt__warn(struct ktr_usdt *u, pid_t pid, const char *fmt, ...)
+{
+	char line[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (u->hooks.warn)
+		u->hooks.warn(u->hooks.ctx, pid, line);
+}
+
+#endif /* KTRACEB_KTR_USDT_STATE_H */
