@@ -73,7 +73,7 @@ if ! ls "$OLD"/ktraceb_"$OLDVER"_*.deb >/dev/null 2>&1; then
 	tar -c --exclude-vcs --exclude=./build --exclude='./build-*' --exclude=./debian/build . |
 		tar -x -C "$src"
 	sed -i "1s/^ktraceb ($VERSION)/ktraceb ($OLDVER)/" "$src/debian/changelog"
-	echo "/* tests/deb: an older build, whose id differs */" >>"$src/src/ktraceb/ktr_proto.h"
+	echo "/* tests/deb: an older build, whose id differs */" >>"$src/src/ktraceb/common/ktr_proto.h"
 	(cd "$src" && dpkg-buildpackage -us -uc -b) >"$OLD/build.log" 2>&1 ||
 		die "the older build failed: $OLD/build.log"
 	rm -rf "$src" "$OLD"/*-dbgsym_*.deb
