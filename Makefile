@@ -177,7 +177,8 @@ $(O)/libktr.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The tracer needs the syscall tables, not the decoders.
-$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(GEN_SRCS:.c=.o)
+$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
+		$(O)/src/common/ktr_sysclass.o $(GEN_SRCS:.c=.o)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
 

@@ -164,7 +164,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 		return 0;
 	}
 	/* even before the first exec of a command: the new image's probes */
-	if (ps->facs & KTRFAC_USER)
+	if (ps->facs & (KTRFAC_USER | KTRFAC_USTACK))
 		note__file(ps, KTR_NOTE_EXEC, p->tgid, (__u64)BPF_CORE_READ(bprm, file));
 	/*
 	 * ktraceb's command: tracing starts at its exec.  sys_enter says so at

@@ -368,7 +368,7 @@ static __always_inline void syscall__note_mmap(struct pt_regs *regs, struct ktr_
 {
 	__u64 args[KTR_MAXARGS];
 
-	if (!(ps->facs & KTRFAC_USER) || id != ARCH_NR_MMAP || compat || ret < 0)
+	if (!(ps->facs & (KTRFAC_USER | KTRFAC_USTACK)) || id != ARCH_NR_MMAP || compat || ret < 0)
 		return;
 	if (syscall__exit_args(regs, id, 0, args) && !(args[3] & MAP_ANONYMOUS) &&
 	    ((args[2] & PROT_EXEC) ||

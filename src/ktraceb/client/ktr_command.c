@@ -121,6 +121,7 @@ int ktr_command__run(const struct ktr_options *o)
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));
+	ktr_options__request_select(o, &req.select);
 	error = ktr_talk__request(o, sock, &req, fd, &rep);
 	if (error || !rep.count) {
 		ktr_trfile__discard(o, fd);

@@ -10,6 +10,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_tracefs.h"
+#include "daemon/ktr_arch.h"
 #include "daemon/ktr_flight.h"
 #include "ktr_options.h"
 #include "trstr.h"
@@ -110,11 +111,27 @@ static void parse_recorder(const char *arg, struct ktr_options *o)
 	free(copy);
 }
 
-/* -e subsys:event (a glob too), or -e list */
+/* -e trace=SET / status=SET: strace's syscall selection, with the host's tables */
+static void parse_select(const char *arg, struct ktr_options *o)
+{
+	struct ktr_select_abi native = { ktr_arch_host.native, *ktr_arch_host.nnative };
+	struct ktr_select_abi compat = { ktr_arch_host.compat,
+					 ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0 };
+	const char *why;
+
+	if (ktr_select__add(&o->select, arg, &native, &compat, &why) < 0)
+		errx(EX_USAGE, "-e %s: %s", arg, why);
+}
+
+/* -e subsys:event (a glob too), -e list, or a syscall selection (trace=, status=) */
 static void parse_event(const char *arg, struct ktr_options *o)
 {
 	const char *why;
 
+	if (ktr_select__is_arg(arg)) {
+		parse_select(arg, o);
+		return;
+	}
 	if (strcmp(arg, "list") == 0) {
 		o->list_events = true;
 		return;
@@ -175,6 +192,9 @@ static bool parse_flag(int ch, struct ktr_options *o)
 	case 'i':
 		o->facs |= KTRFAC_INHERIT;
 		break;
+	case 'k':
+		o->ustack = true;
+		break;
 	case 'S':
 		o->syswide = true;
 		break;
@@ -183,6 +203,9 @@ static bool parse_flag(int ch, struct ktr_options *o)
 		break;
 	case 'z':
 		o->gzip = true;
+		break;
+	case 'Z':
+		parse_select("status=failed", o);
 		break;
 	default:
 		return false;
@@ -251,6 +274,20 @@ void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o)
 		parse_opt(ch, o);
 }
 
+void ktr_options__request_select(const struct ktr_options *o, struct ktr_request_select *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!ktr_select__active(&o->select))
+		return;
+	out->flags = o->select.calls_given ? KTR_SELECT_F_CALLS : 0;
+	out->status = o->select.status == (KTR_SELECT_SUCCESSFUL | KTR_SELECT_FAILED) ?
+			      0 :
+			      o->select.status;
+	memcpy(out->native, o->select.native, sizeof(out->native));
+	memcpy(out->compat, o->select.compat, sizeof(out->compat));
+	snprintf(out->text, sizeof(out->text), "%s", o->select.text);
+}
+
 void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 {
 	int ch;
@@ -259,8 +296,14 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hip:R:Ss:t:vz")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hikp:R:Ss:t:vzZ")) != -1)
 		parse_opt(ch, o);
+	if (o->ustack)
+		o->facs |= KTRFAC_USTACK;
+	if ((o->ustack || ktr_select__active(&o->select)) && (o->clear || o->clear_all || o->dump))
+		errx(EX_USAGE, "-k and syscall selections are for a trace: not with -c, -C or -D");
+	if (o->ustack && !(o->facs & KTRFAC_SYSCALL))
+		errx(EX_USAGE, "-k: the stacks are those of the calls: trace them (-t c)");
 	if (o->list_events)
 		exit(list_events());
 	if (o->nevents)

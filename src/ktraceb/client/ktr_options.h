@@ -13,12 +13,14 @@
 
 #include "common/ktr_proto.h"
 #include "daemon/ktr_loader.h"
+#include "ktr_select.h"
 
 struct ktr_options {
 	const char *tracefile;
 	int facs;
 	bool facs_given, append, clear, clear_all, descend, foreground, ring_given, dump, gzip;
 	bool syswide; /* -S: the -e events of every task (root's) */
+	bool ustack; /* -k: each call's user stack */
 	__u64 flight_bytes; /* -R: a recorder's ring */
 	__u32 flight_flags;
 	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
@@ -27,6 +29,7 @@ struct ktr_options {
 	char **command;
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX]; /* -e, checked here and by the daemon */
 	int nevents;
+	struct ktr_select select; /* -e trace=, -e status=, -Z */
 	bool list_events;
 };
 
@@ -41,5 +44,8 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o);
  * takes -b and -v alone.
  */
 void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o);
+
+/* The syscall selection as a request carries it (all zero: every call). */
+void ktr_options__request_select(const struct ktr_options *o, struct ktr_request_select *out);
 
 #endif /* KTRACEB_KTR_OPTIONS_H */

@@ -126,6 +126,7 @@ int ktr_run__attach(const struct ktr_options *o)
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));
+	ktr_options__request_select(o, &req.select);
 	err = ktr_talk__request(o, sock, &req, fd, &rep);
 	if (err || !rep.count)
 		ktr_trfile__discard(o, fd);

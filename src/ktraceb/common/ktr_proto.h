@@ -32,10 +32,11 @@
 #include <sys/un.h>
 #include <linux/types.h>
 
+#include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
 
 /* bumped whenever a message layout changes: old and new never mix */
-#define KTR_PROTO_MAGIC		0x6b747235	/* "ktr5" */
+#define KTR_PROTO_MAGIC		0x6b747236	/* "ktr6" */
 /* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
 #define KTR_RUN_DIR		"/run/ktraceb"
 #define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
@@ -63,7 +64,21 @@
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
-#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_INHERIT)
+#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
+
+/*
+ * A trace's syscall selection as a request carries it: the bitmaps over
+ * the host's native and compat syscall numbers, the status filter, and the
+ * selection's text for the file's KTR_FILTER record.
+ */
+#define KTR_SELECT_F_CALLS	0x1	/* trace= given: the bitmaps say */
+struct ktr_request_select {
+	__u32 flags;			/* KTR_SELECT_F_*; 0 (and status 0): every call */
+	__u32 status;			/* KTR_SELECT_SUCCESSFUL | _FAILED, 0 for any */
+	__u64 native[KTR_SELECT_WORDS];
+	__u64 compat[KTR_SELECT_WORDS];
+	char text[160];			/* NUL-terminated */
+};
 
 struct ktr_request {
 	__u32 magic;
@@ -83,6 +98,8 @@ struct ktr_request {
 	 * ones all zero; the daemon resolves them against its tracefs.
 	 */
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX];
+	/* SET: the syscall selection (-e trace=, status=; ktr_select.h), zero if none */
+	struct ktr_request_select select;
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */

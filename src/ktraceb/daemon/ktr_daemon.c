@@ -38,6 +38,7 @@
 #include "ktr_procmap.h"
 #include "ktr_request.h"
 #include "ktr_rooms.h"
+#include "ktr_selection.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
 #include "ktr_takeover.h"
@@ -107,6 +108,21 @@ static bool daemon__usdt_traced(void *ctx, pid_t pid)
 	return ktr_procmap__usdt_traced(d->rooms.procs, pid);
 }
 
+/* pid (traced with -k) maps that object: its trace file describes it, once. */
+static void daemon__usdt_object(void *ctx, pid_t pid, const __u8 *build_id, int len,
+				const char *path)
+{
+	struct daemon *d = ctx;
+	struct ktr_proc_state ps;
+	struct ktr_tracefile *f;
+
+	if (!ktr_procmap__get(d->rooms.procs, pid, &ps) || !(ps.facs & KTRFAC_USTACK))
+		return;
+	f = ktr_files__get(d->rooms.files, ps.route);
+	if (f)
+		ktr_tracefile__describe_object(f, build_id, len, path);
+}
+
 /* A note from BPF (ktr_notes.h), as the ring is drained. */
 static void daemon__note(void *ctx, const struct ktr_note *n)
 {
@@ -147,6 +163,7 @@ static void daemon__teardown(struct daemon *d)
 	ktr_syswide__free(k->syswide);
 	ktr_drain__free(k->drain);
 	ktr_procmap__free(k->procs);
+	ktr_selection__free(k->selection);
 	ktr_loader__destroy(d->skel);
 	ktr_files__free(k->files);
 	close(d->ep);
@@ -195,7 +212,10 @@ static const char *daemon__rooms(struct daemon *d)
 	d->rooms.files = ktr_files__new(&maps);
 	d->rooms.procs = ktr_procmap__new(d->skel);
 	d->rooms.attach = ktr_attach__new(d->skel);
-	return d->rooms.files && d->rooms.procs && d->rooms.attach ? NULL : "out of memory";
+	d->rooms.selection = ktr_selection__new(bpf_map__fd(d->skel->maps.selects));
+	return d->rooms.files && d->rooms.procs && d->rooms.attach && d->rooms.selection ?
+		       NULL :
+		       "out of memory";
 }
 
 /*
@@ -211,10 +231,13 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	int err;
 
 	o.procs_fd = ktr_pin__init() ? ktr_pin__old_procs() : -1;
+	o.selects_fd = o.procs_fd > 0 ? ktr_pin__old_selects() : -1;
 	o.defer_attach = true;
 	d->skel = ktr_loader__load(&o, &why);
 	if (o.procs_fd > 0)
 		close(o.procs_fd);
+	if (o.selects_fd > 0)
+		close(o.selects_fd);
 	if (!d->skel)
 		return why;
 	why = daemon__rooms(d);
@@ -255,6 +278,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	struct ktr_usdt_hooks hooks = { .warn = daemon__usdt_warn,
 					.release = daemon__usdt_release,
 					.traced = daemon__usdt_traced,
+					.object = daemon__usdt_object,
 					.ctx = d };
 	struct ktr_rooms *k = &d->rooms;
 	unsigned int fd_limit;

@@ -454,6 +454,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 	ktr_writer__free(f->w);
 	ktr_flight__free(f->flight);
 	free(f->held);
+	free(f->objects);
 	memset(f, 0, sizeof(*f));
 	t->used--;
 }

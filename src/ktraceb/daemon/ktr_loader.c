@@ -573,6 +573,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
 	if (!err && opts->procs_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
+	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
+		err = bpf_map__reuse_fd(skel->maps.selects, opts->selects_fd);
 	loader_usdt_mode = loader__usdt_mode();
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);

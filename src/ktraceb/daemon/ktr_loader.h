@@ -14,6 +14,7 @@ struct ktr_loader_opts {
 	size_t ring_bytes;		/* power of two, >= page size */
 	bool verbose;			/* libbpf debug output */
 	int procs_fd;			/* > 0: a procs map to share (ktr_pin.h) */
+	int selects_fd;			/* > 0: the selections that procs map's entries name */
 	bool defer_attach;		/* loaded only: ktr_loader__attach() later */
 };
 

@@ -11,8 +11,8 @@
 bool ktr_notes__take(const struct ktr_rooms *k, const struct ktr_note *n)
 {
 	struct ktr_proc_state ps;
-	bool traced = ktr_procmap__get(k->procs, n->pid, &ps) && (ps.facs & KTRFAC_USER) &&
-		      !(ps.flags & KTR_PS_PENDING);
+	bool traced = ktr_procmap__get(k->procs, n->pid, &ps) &&
+		      (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_PENDING);
 	bool held = n->flags & KTR_NOTE_HELD;
 
 	if (n->kind == KTR_NOTE_EXIT)

@@ -174,6 +174,16 @@ int ktr_pin__old_procs(void)
 	return bpf_obj_get(path);
 }
 
+int ktr_pin__old_selects(void)
+{
+	char path[PATH_MAX];
+
+	if (!pin_dir[0])
+		return -1;
+	snprintf(path, sizeof(path), "%s/selects", pin_dir);
+	return bpf_obj_get(path);
+}
+
 /* fn(ctx, name, path) for each pin of this build whose name starts with prefix. */
 static void pin__each(const char *prefix, void (*fn)(void *ctx, const char *name, const char *path),
 		      void *ctx)
@@ -250,6 +260,7 @@ void ktr_pin__drop_old_links(void)
 {
 	pin__each(LINK_PREFIX, pin__unlink, NULL);
 	pin__each("procs", pin__unlink, NULL);
+	pin__each("selects", pin__unlink, NULL);
 	ktr_pin__tidy();
 }
 
@@ -277,6 +288,13 @@ int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
 	}
 	snprintf(path, sizeof(path), "%s/procs", pin_dir);
 	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 && errno != EEXIST)
+		err = -errno;
+	if (!keep || err)
+		unlink(path);
+	/* the syscall selections the procs map's entries name (ktr_selection.h) */
+	snprintf(path, sizeof(path), "%s/selects", pin_dir);
+	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.selects), path) < 0 &&
+	    errno != EEXIST)
 		err = -errno;
 	if (!keep || err)
 		unlink(path);

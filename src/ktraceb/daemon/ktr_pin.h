@@ -39,6 +39,8 @@ void ktr_pin__ctl_path(char *buf, size_t size, __u32 route);
 
 /* The procs map a dead daemon pinned, or -1. */
 int ktr_pin__old_procs(void);
+/* The dead daemon's selects map, pinned with its procs map; -1 if none. */
+int ktr_pin__old_selects(void);
 
 /*
  * Each ring a dead daemon pinned: fn(ctx, route, fd of its map, its pin);

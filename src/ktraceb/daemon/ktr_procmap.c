@@ -22,6 +22,7 @@
 #include "ktr_procmap.h"
 #include "ktr_record.h"
 #include "ktr_rooms.h"
+#include "ktr_selection.h"
 #include "ktr_usdt.h"
 
 struct ktr_procmap {
@@ -151,10 +152,15 @@ static int procmap__put(const struct ktr_rooms *k, const struct ktr_caller *c,
 		ps.facs |= KTRFAC_ROOT;
 	ps.route = r;
 	ps.iosize = req->iosize;
+	ps.select = ktr_selection__slot(k->selection, r);
 	ps.flags = (req->flags & KTR_REQ_AWAIT_EXEC) ? KTR_PS_AWAIT_EXEC : 0;
-	/* ktraceb's own command, child of the caller: stopped while its probes are armed */
-	if ((req->flags & KTR_REQ_AWAIT_EXEC) && (ps.facs & KTRFAC_USER) &&
-	    ktr_loader__usdt_mode() != KTR_USDT_NONE)
+	/*
+	 * ktraceb's own command, child of the caller: stopped while its probes
+	 * are attached (and, -k, its objects told before its first stack)
+	 */
+	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
+	    (((ps.facs & KTRFAC_USER) && ktr_loader__usdt_mode() != KTR_USDT_NONE) ||
+	     (ps.facs & KTRFAC_USTACK)))
 		ps.flags |= KTR_PS_HOLD;
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
@@ -207,7 +213,7 @@ started:
 	if (!(ps.flags & KTR_PS_AWAIT_EXEC))
 		procmap__write_ctor(k, r, pid, ps.sv_flags);
 	/* a command's probes are those of the program it execs, looked at then */
-	if ((ps.facs & KTRFAC_USER) && !(ps.flags & KTR_PS_AWAIT_EXEC))
+	if ((ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_AWAIT_EXEC))
 		ktr_procmap__usdt_scan(k, pid, r, false, false);
 	return 0;
 }
@@ -343,20 +349,29 @@ bool ktr_procmap__scan(const struct ktr_rooms *k)
 
 /* --- USDT: the probes of the processes traced with 'u' ------------------------ */
 
+/* What a process traced with facs has its files looked at for (ktr_usdt.h). */
+static unsigned int procmap__usdt_want(__u32 facs)
+{
+	return ((facs & KTRFAC_USER) ? KTR_USDT_PROBES : 0) |
+	       ((facs & KTRFAC_USTACK) ? KTR_USDT_OBJECTS : 0);
+}
+
 int ktr_procmap__usdt_scan(const struct ktr_rooms *k, pid_t pid, __u32 route, bool exec, bool held)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, route);
+	struct ktr_proc_state ps;
 
-	if (!f || !k->usdt)
+	if (!f || !k->usdt || !ktr_procmap__get(k->procs, pid, &ps))
 		return 0;
-	return ktr_usdt__scan(k->usdt, pid, f->owner, f->owner_gid, exec, held);
+	return ktr_usdt__scan(k->usdt, pid, f->owner, f->owner_gid, exec, held,
+			      procmap__usdt_want(ps.facs));
 }
 
 bool ktr_procmap__usdt_traced(const struct ktr_procmap *pm, pid_t pid)
 {
 	struct ktr_proc_state ps;
 
-	return ktr_procmap__get(pm, pid, &ps) && (ps.facs & KTRFAC_USER) &&
+	return ktr_procmap__get(pm, pid, &ps) && (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) &&
 	       !(ps.flags & KTR_PS_PENDING);
 }
 
@@ -379,7 +394,8 @@ void ktr_procmap__usdt_sweep(const struct ktr_rooms *k)
 	for (int i = 0; i < n; i++) {
 		struct ktr_proc_state ps;
 
-		if (!ktr_procmap__get(k->procs, pids[i], &ps) || !(ps.facs & KTRFAC_USER))
+		if (!ktr_procmap__get(k->procs, pids[i], &ps) ||
+		    !(ps.facs & (KTRFAC_USER | KTRFAC_USTACK)))
 			ktr_usdt__forget(k->usdt, pids[i]);
 	}
 	if (n >= 0 && k->usdt)

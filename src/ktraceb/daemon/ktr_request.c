@@ -44,6 +44,7 @@
 #define NO_TARGET      0x40 /* neither a process nor facilities */
 #define CLEARS	       0x80 /* root's in a user's daemon too (ktraceb -C reaches them all) */
 #define DONE_ONLY      0x100 /* answered by DONE alone */
+#define TAKES_SELECT   0x200 /* select: a syscall selection */
 
 struct request_kind {
 	unsigned int takes;
@@ -98,6 +99,25 @@ static int request__events(const struct ktr_request *req, const char **bad)
 		n++;
 	}
 	return n;
+}
+
+/* Why a request's syscall selection is malformed, or NULL. */
+static const char *request__select(const struct ktr_request_select *sel, unsigned int takes)
+{
+	static const struct ktr_request_select none;
+
+	if (!(takes & TAKES_SELECT))
+		return memcmp(sel, &none, sizeof(none)) ? "syscall selection only a SET takes" :
+							  NULL;
+	if (sel->flags & ~KTR_SELECT_F_CALLS)
+		return "unknown selection flags";
+	if (sel->status & ~(KTR_SELECT_SUCCESSFUL | KTR_SELECT_FAILED))
+		return "unknown selection status";
+	if (!memchr(sel->text, '\0', sizeof(sel->text)))
+		return "selection text not NUL-terminated";
+	if (!sel->flags && !sel->status && sel->text[0])
+		return "selection text without a selection";
+	return NULL;
 }
 
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
@@ -246,7 +266,8 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 
 /* One entry per KTR_OP_*. */
 static const struct request_kind kinds[] = {
-	[KTR_OP_SET] = { TAKES_FD | TAKES_RECORDER | TAKES_EVENTS | TAKES_FLAGS | NEEDS_TARGET,
+	[KTR_OP_SET] = { TAKES_FD | TAKES_RECORDER | TAKES_EVENTS | TAKES_FLAGS | NEEDS_TARGET |
+				 TAKES_SELECT,
 			 ktr_request_set__check, ktr_request_set__may, ktr_request_set__serve },
 	[KTR_OP_CLEAR] = { NEEDS_TARGET | CLEARS, NULL, NULL, clear__serve },
 	[KTR_OP_CLEARFILE] = { TAKES_FD | CLEARS, NULL, NULL, clearfile__serve },
@@ -299,6 +320,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 		return "flags only a SET takes";
 	if (!(takes & TAKES_EVENTS) && nevents)
 		return "event names only a SET takes";
+	if ((bad = request__select(&req->select, takes)))
+		return bad;
 	return kind->check ? kind->check(c, req, nevents) : NULL;
 }
 

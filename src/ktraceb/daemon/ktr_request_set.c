@@ -23,6 +23,7 @@
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
 #include "ktr_rooms.h"
+#include "ktr_selection.h"
 #include "ktr_syswide.h"
 #include "ktr_tp.h"
 
@@ -277,6 +278,11 @@ int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	r = set__join(k, ktr_conn__caller(cn), req, fd, &set, msg);
 	if (r < 0) {
 		*err = r;
+		return 0;
+	}
+	*err = ktr_selection__join(k->selection, r, ktr_files__get(k->files, r), req, msg);
+	if (*err) {
+		ktr_tp__set_free(set);
 		return 0;
 	}
 	*err = set__ready(k, cn, req, r, set, msg);

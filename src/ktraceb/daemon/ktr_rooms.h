@@ -29,6 +29,7 @@ struct ktr_config {
 struct ktr_rooms {
 	struct ktr_files *files;	/* trace files (ktr_files.h) */
 	struct ktr_procmap *procs;	/* the procs map (ktr_procmap.h) */
+	struct ktr_selection *selection; /* the traces' syscall selections (ktr_selection.h) */
 	struct ktr_attach *attach;	/* the programs' attachment (ktr_attach.h) */
 	struct ktr_syswide *syswide;	/* the system-wide trace (ktr_syswide.h) */
 	struct ktr_tp *tp;		/* kernel tracepoints (ktr_tp.h) */

@@ -10,6 +10,7 @@
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
 #include "ktr_rooms.h"
+#include "ktr_selection.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
 #include "ktr_tp.h"
@@ -74,5 +75,6 @@ void ktr_stop__finish(const struct ktr_rooms *k, int r)
 				k->config->ring_bytes);
 	ktr_drain__reset_lost(k->drain, r);
 	ktr_tp__forget(k->tp, r);
+	ktr_selection__leave(k->selection, r);
 	ktr_files__close(k->files, r);
 }

@@ -12,6 +12,7 @@
 #include "ktr_pin.h"
 #include "ktr_procmap.h"
 #include "ktr_rooms.h"
+#include "ktr_selection.h"
 #include "ktr_takeover.h"
 
 /* A ring a dead daemon pinned: its recording goes on here, or is removed, said in the log. */
@@ -53,6 +54,7 @@ bool ktr_takeover__recordings(const struct ktr_rooms *k)
 		f = ktr_files__get(k->files, ps.route);
 		if (f && f->flight) {
 			ktr_procmap__mark_traced(k->procs, keys[i]); /* a recording's: ours now */
+			ktr_selection__adopt(k->selection, ps.route, ps.select);
 			want_csw |= (ps.facs & KTRFAC_CSW) != 0;
 			continue;
 		}
@@ -65,9 +67,8 @@ bool ktr_takeover__recordings(const struct ktr_rooms *k)
 }
 
 /*
- * Their semaphores, raised by the dead daemon in each process's memory,
- * are raised once more: they stay raised after the recording ends (the
- * probes' arguments then cost the program a little, and record nothing).
+ * The recordings' USDT probes went with the dead daemon's links (the
+ * kernel lowered their semaphores then): attached again, for each process.
  */
 void ktr_takeover__usdt(const struct ktr_rooms *k)
 {
@@ -77,8 +78,8 @@ void ktr_takeover__usdt(const struct ktr_rooms *k)
 	for (int i = 0; i < n; i++) {
 		struct ktr_proc_state ps;
 
-		if (ktr_procmap__get(k->procs, keys[i], &ps) && (ps.facs & KTRFAC_USER) &&
-		    !(ps.flags & KTR_PS_QUIET))
+		if (ktr_procmap__get(k->procs, keys[i], &ps) &&
+		    (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_QUIET))
 			ktr_procmap__usdt_scan(k, keys[i], ps.route, false, false);
 	}
 	free(keys);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,4 +136,39 @@ void ktr_tracefile__write_info(struct ktr_tracefile *f)
 	memcpy(&rec.h + 1, &fi, sizeof(fi));
 	ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns);
 	f->info_written = true;
+}
+
+void ktr_tracefile__describe_object(struct ktr_tracefile *f, const __u8 *build_id, int len,
+				    const char *path)
+{
+	struct {
+		struct ktr_object o;
+		char path[PATH_MAX];
+	} rec = { 0 };
+	__u32 h = 2166136261u; /* FNV-1a of the build id */
+	size_t plen = strnlen(path, sizeof(rec.path) - 1);
+	struct ktr_header hdr;
+
+	if (len <= 0 || len > (int)sizeof(rec.o.ko_build_id))
+		return;
+	for (int i = 0; i < len; i++)
+		h = (h ^ build_id[i]) * 16777619u;
+	for (unsigned int i = 0; i < f->nobjects; i++)
+		if (f->objects[i] == h)
+			return;
+	if (f->nobjects >= KTR_TRACEFILE_OBJECTS)
+		return;
+	if (f->nobjects % 64 == 0) {
+		__u32 *v = realloc(f->objects, (f->nobjects + 64) * sizeof(*v));
+
+		if (!v)
+			return;
+		f->objects = v;
+	}
+	f->objects[f->nobjects++] = h;
+	memcpy(rec.o.ko_build_id, build_id, len);
+	rec.o.ko_build_id_len = len;
+	memcpy(rec.path, path, plen);
+	ktr_record__own(&hdr, KTR_OBJECT, sizeof(rec.o) + plen + 1, 0);
+	ktr_tracefile__append_made(f, &hdr, &rec, ktr_wall_offset_ns());
 }

@@ -40,7 +40,13 @@ struct ktr_tracefile {
 	/* the warnings said about this trace already (hashes): each is said once */
 	__u32 said[16];
 	unsigned int nsaid;
+	/* the objects described in it (-k, KTR_OBJECT), by their build ids' hashes */
+	__u32 *objects;
+	unsigned int nobjects;
 };
+
+/* Objects a trace file describes at most (-k): more get no KTR_OBJECT. */
+#define KTR_TRACEFILE_OBJECTS 4096
 
 /*
  * The one way a record reaches a trace file: h and its ktr_len bytes of
@@ -67,6 +73,12 @@ const char *ktr_tracefile__path(const struct ktr_tracefile *f);
 unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f);
 /* Is line a warning not said about this trace yet?  It is remembered as said. */
 bool ktr_tracefile__first_time(struct ktr_tracefile *f, const char *line);
+/*
+ * The object of that build id and path, described in the file (KTR_OBJECT)
+ * unless it is already; one record per object per file.
+ */
+void ktr_tracefile__describe_object(struct ktr_tracefile *f, const __u8 *build_id, int len,
+				    const char *path);
 /* Its last link is gone (deleted while traced into). */
 bool ktr_tracefile__unlinked(const struct ktr_tracefile *f);
 /*

@@ -45,17 +45,60 @@ int ktr_usdt__fd(const struct ktr_usdt *u)
 	return u->ep;
 }
 
-int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held)
+/* Tell the object of mapping m (its build id known), or say a look must read it. */
+static bool scan__object(struct ktr_usdt *u, pid_t pid, const struct map_line *m)
 {
+	const struct usdt_object *o = usdt_object__find(u, m->dev, m->ino);
+
+	if (!o)
+		return true;
+	if (u->hooks.object)
+		u->hooks.object(u->hooks.ctx, pid, o->build_id, o->len, o->path);
+	return false;
+}
+
+/*
+ * Mapping m's probes: attached now if the file is known, and whether a
+ * look must read its notes (*notes) or fault its constants in again.
+ */
+static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct map_line *m,
+			 unsigned long rodata, bool held, bool *notes)
+{
+	struct usdt_file *f = usdt_file__find(u, m->dev, m->ino);
+	struct usdt_use *use = f ? usdt_proc__use(p, f) : NULL;
+
+	*notes = false;
+	if (!f && usdt_quiet__known(u, m->dev, m->ino))
+		return false;
+	/* the stopped command: its constants faulted in again where they moved */
+	if (use && (!held || use->rodata == rodata))
+		return false;
+	/* a file known already is attached now; its look faults its strings in */
+	if (f && !use)
+		usdt_proc__attach(u, p, f);
+	use = f ? usdt_proc__use(p, f) : NULL;
+	if (use)
+		use->rodata = rodata;
+	*notes = !f;
+	return true;
+}
+
+int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held,
+		   unsigned int want)
+{
+	bool probes = (want & KTR_USDT_PROBES) && u->mode != KTR_USDT_NONE;
+	bool objects = want & KTR_USDT_OBJECTS;
 	struct usdt_proc *p;
 	struct map_line *m = NULL;
 	int n;
 
-	if (u->mode == KTR_USDT_NONE)
+	if (!probes && !objects)
 		return 0;
 	p = usdt_proc__get(u, pid, uid, gid);
 	if (!p)
 		return -ENOMEM;
+	p->probes = probes;
+	p->objects = objects;
 	/* the old image's probes went with it; what the new one maps is looked at afresh */
 	if (exec) {
 		usdt_proc__release(u, p);
@@ -66,24 +109,15 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 		usdt__warn(u, pid, "USDT: pid %d: not probed: cannot read its mappings: %s", pid,
 			   strerror(-n));
 	for (int i = 0; i < n; i++) {
-		struct usdt_file *f = usdt_file__find(u, m[i].dev, m[i].ino);
 		unsigned long rodata = usdt_maps__rodata(m, n, m[i].dev, m[i].ino);
-		struct usdt_use *use = f ? usdt_proc__use(p, f) : NULL;
+		bool need_id, notes = false, look_probes;
 
 		if (!m[i].exec || usdt_look__pending(u, pid, m[i].dev, m[i].ino))
 			continue;
-		if (!f && usdt_quiet__known(u, m[i].dev, m[i].ino))
-			continue;
-		/* the stopped command: its constants faulted in again where they moved */
-		if (use && (!held || use->rodata == rodata))
-			continue;
-		/* a file known already is attached now; its look faults its strings in */
-		if (f && !use)
-			usdt_proc__attach(u, p, f);
-		use = f ? usdt_proc__use(p, f) : NULL;
-		if (use)
-			use->rodata = rodata;
-		if (usdt_look__queue(u, p, &m[i], !f, rodata))
+		need_id = objects && scan__object(u, pid, &m[i]);
+		look_probes = probes && scan__probes(u, p, &m[i], rodata, held, &notes);
+		if ((look_probes || need_id) &&
+		    usdt_look__queue(u, p, &m[i], notes, need_id, rodata))
 			p->looks++;
 	}
 	free(m);
@@ -154,6 +188,7 @@ void ktr_usdt__free(struct ktr_usdt *u)
 		free(l);
 	}
 	usdt_closer__finish(); /* before the files' descriptors go: the links are on them */
+	usdt_objects__free(u);
 	while (u->files)
 		usdt_file__drop(u, u->files);
 	ktr_usdt_job__reap();

@@ -46,8 +46,14 @@ struct ktr_usdt_hooks {
 	 * drops it), and nothing is then attached to, or raised in, it.
 	 */
 	bool (*traced)(void *ctx, pid_t pid);
+	/* pid maps the object at path, of that build id (a process traced with -k) */
+	void (*object)(void *ctx, pid_t pid, const __u8 *build_id, int len, const char *path);
 	void *ctx;
 };
+
+/* What a process's files are looked at for (ktr_usdt__scan). */
+#define KTR_USDT_PROBES	 0x1 /* 'u': their USDT probes, attached */
+#define KTR_USDT_OBJECTS 0x2 /* -k: their build ids and paths, told (hooks.object) */
 
 /* mode: ktr_loader__usdt_mode(); with KTR_USDT_NONE nothing is ever attached. */
 struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
@@ -61,13 +67,15 @@ int ktr_usdt__fd(const struct ktr_usdt *u);
 void ktr_usdt__poll(struct ktr_usdt *u);
 
 /*
- * Process pid, traced with 'u' into a file owned by uid/gid, maps what
- * /proc/pid/maps says: attach what is new, looking at the files first.
- * exec: it has a new image (what was attached for the old one goes).
- * held: it is stopped until its looks are over (hooks.release).  Returns
- * how many looks it waits for, or -errno.
+ * Process pid, traced with 'u' or -k (want: KTR_USDT_*) into a file owned
+ * by uid/gid, maps what /proc/pid/maps says: attach what is new, and tell
+ * the objects' build ids, looking at the files first.  exec: it has a new
+ * image (what was attached for the old one goes).  held: it is stopped
+ * until its looks are over (hooks.release).  Returns how many looks it
+ * waits for, or -errno.
  */
-int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held);
+int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held,
+		   unsigned int want);
 
 /* pid forked child: a child traced with the parent gets the parent's probes. */
 void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_traced);

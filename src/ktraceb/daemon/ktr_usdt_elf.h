@@ -35,6 +35,13 @@ struct ktr_usdt_note {
 int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen);
 
 /*
+ * The GNU build id of the ELF file open at fd (its NT_GNU_BUILD_ID note,
+ * found through the first program headers' PT_NOTE segments, each read
+ * up to 64 KiB): its length (at most max bytes into id), 0 if none.
+ */
+int ktr_usdt_elf__build_id(int fd, __u8 *id, int max);
+
+/*
  * An argument string ("-4@%eax 8@-16(%rbp) 4@$7", on arm64 "-4@x0
  * 8@[sp, 16] 4@7") into args; returns the arguments understood, from the
  * first, up to max.

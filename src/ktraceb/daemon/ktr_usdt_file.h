@@ -10,6 +10,12 @@
 #include "ktr_usdt_state.h"
 
 bool usdt_quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino);
+/* The object (dev, ino) whose build id a look read, NULL if none is kept. */
+const struct usdt_object *usdt_object__find(const struct ktr_usdt *u, dev_t dev, ino_t ino);
+/* Keep it, in place of the oldest kept. */
+const struct usdt_object *usdt_object__add(struct ktr_usdt *u, dev_t dev, ino_t ino,
+					   const __u8 *build_id, int len, const char *path);
+void usdt_objects__free(struct ktr_usdt *u);
 void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino);
 struct usdt_file *usdt_file__find(struct ktr_usdt *u, dev_t dev, ino_t ino);
 struct usdt_file *usdt_file__new(struct ktr_usdt *u, const struct ktr_usdt_job_spec *spec,

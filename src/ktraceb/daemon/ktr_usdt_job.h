@@ -38,12 +38,15 @@ struct ktr_usdt_job_spec {
 	uid_t uid;			/* credentials the child takes */
 	gid_t gid;
 	bool want_notes;		/* the file is new to the daemon: read its notes */
+	bool want_build_id;		/* and its build id (ktraceb -k: ktr_usdt.h's objects) */
 	unsigned long rodata;		/* the daemon's: its read-only mappings then (ktr_usdt.c) */
 };
 
 /* What it found. */
 struct ktr_usdt_job_result {
 	int error;			/* 0, or -errno: then why says what failed */
+	__u8 build_id[20];		/* want_build_id: the file's, build_id_len bytes */
+	int build_id_len;
 	char why[320];
 	int fd;				/* the file, open for reading (-1 if none) */
 	dev_t st_dev;			/* its identity as stat(2) tells it */

@@ -83,7 +83,7 @@ void usdt_looks__run(struct ktr_usdt *u)
 
 /* A look at mapping m of p, queued; false if none could be. */
 bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
-		      bool want_notes, unsigned long rodata)
+		      bool want_notes, bool want_build_id, unsigned long rodata)
 {
 	struct usdt_look *l;
 
@@ -103,6 +103,7 @@ bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struc
 	snprintf(l->spec.path, sizeof(l->spec.path), "%s", m->path);
 	look__creds(p->pid, p->owner, p->owner_gid, &l->spec.uid, &l->spec.gid);
 	l->spec.want_notes = want_notes;
+	l->spec.want_build_id = want_build_id;
 	l->spec.rodata = rodata;
 	l->next = u->looks;
 	u->looks = l;
@@ -138,6 +139,13 @@ static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usd
 	struct usdt_proc *p = usdt_proc__find(u, spec->pid);
 	struct usdt_file *f = usdt_file__find(u, spec->dev, spec->ino);
 
+	if (!res->error && res->build_id_len) {
+		const struct usdt_object *o = usdt_object__add(
+			u, spec->dev, spec->ino, res->build_id, res->build_id_len, spec->path);
+
+		if (o && p && p->objects && u->hooks.object)
+			u->hooks.object(u->hooks.ctx, spec->pid, o->build_id, o->len, o->path);
+	}
 	if (res->error) {
 		usdt__warn(u, spec->pid, "USDT: %s", res->why);
 	} else if (!f && spec->want_notes && res->nnotes == 0) {
@@ -152,7 +160,7 @@ static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usd
 				   spec->path, res->nnotes, res->seen);
 		f = usdt_file__new(u, spec, res);
 	}
-	if (f && p && !usdt_proc__use(p, f)) {
+	if (f && p && p->probes && !usdt_proc__use(p, f)) {
 		usdt_proc__attach(u, p, f);
 		if (usdt_proc__use(p, f))
 			usdt_proc__use(p, f)->rodata = spec->rodata;

@@ -13,7 +13,7 @@
 bool usdt_look__pending(const struct ktr_usdt *u, pid_t pid, dev_t dev, ino_t ino);
 void usdt_looks__run(struct ktr_usdt *u);
 bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
-		      bool want_notes, unsigned long rodata);
+		      bool want_notes, bool want_build_id, unsigned long rodata);
 void usdt_look__unlink(struct ktr_usdt *u, struct usdt_look *l);
 void usdt_looks__cancel(struct ktr_usdt *u, struct usdt_proc *p);
 

@@ -64,7 +64,22 @@ struct usdt_proc {
 	int nuses;
 	unsigned int looks; /* looks it waits for */
 	bool held; /* stopped until they end */
+	bool probes; /* traced with 'u': its files' probes attached */
+	bool objects; /* traced with -k: its objects' build ids told (hooks.object) */
 	struct usdt_proc *next;
+};
+
+/*
+ * An object file a look read the build id of (-k), kept for the next
+ * process that maps it: the last USDT_OBJECTS_MAX of them.
+ */
+#define USDT_OBJECTS_MAX 1024
+struct usdt_object {
+	dev_t dev;
+	ino_t ino;
+	__u8 build_id[20];
+	int len; /* 0: the slot is free */
+	char *path;
 };
 
 /* A look at a file for a process: running (job set) or waiting its turn. */
@@ -85,6 +100,8 @@ struct ktr_usdt {
 	struct usdt_proc *procs;
 	struct usdt_look *looks;
 	unsigned int nrunning, nqueued;
+	struct usdt_object objects[USDT_OBJECTS_MAX];
+	unsigned int next_object;
 	unsigned char used_ids[KTR_MAX_USDT_SITES / 8];
 	__u32 next_id;
 	struct {
