@@ -558,3 +558,6 @@ echo "records the execvp PATH probes (failed execve calls) that strace counts to
 drop_daemon
 echo
 O=$O BENCH_RUNS=$RUNS bench/compress.sh
+drop_daemon
+echo
+O=$O BENCH_RUNS=$RUNS bench/select.sh
