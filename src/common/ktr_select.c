@@ -195,7 +195,7 @@ static int select__status(struct ktr_select *s, const char *set, char *buf, size
 		} else if (strcmp(item, "all") == 0) {
 			status |= KTR_SELECT_SUCCESSFUL | KTR_SELECT_FAILED;
 		} else {
-			snprintf(buf, size, "status=%s: successful, failed or all", item);
+			snprintf(buf, size, "unknown status '%s': successful, failed or all", item);
 			return -1;
 		}
 	}

@@ -40,6 +40,7 @@ static void usage(void)
 static void help(void)
 {
 	usage_text(stdout);
+	printf("       ktraceb -e trace=SET -e status=SET -Z -k (with either of the first two)\n");
 	printf("\ntrstr letters (default cnisu, as BSD):\n"
 	       "  c  system calls and returns, with the structures they pass and\n"
 	       "     exec's arguments and environment\n"
@@ -58,6 +59,14 @@ static void help(void)
 	       "\n-e subsys:event: also record the kernel tracepoint subsys:event (globs\n"
 	       "such as sched:* too; repeatable) each time it fires in a traced process;\n"
 	       "-e list lists this kernel's events.\n"
+	       "\n-e trace=SET, -e status=SET: record only the system calls SET names,\n"
+	       "in strace's language: names, %%file %%process %%network %%signal %%ipc\n"
+	       "%%desc %%memory %%creds %%clock %%stat %%fstat %%lstat %%statfs %%pure, /regex,\n"
+	       "?name (no error if unknown), !SET, all, none; status=successful,\n"
+	       "failed, all.  Chosen in the kernel: the others cost next to nothing.\n"
+	       "-Z: -e status=failed.\n"
+	       "\n-k: each recorded call's user stack (frame pointers; -t c), with the\n"
+	       "build ids of the objects mapped, for kdump to name the functions.\n"
 	       "\n-S: system-wide (root): the -e events of every task on every CPU, with\n"
 	       "the CPU in each record (kdump -c); for the command's life, or without one\n"
 	       "until ktraceb -c -f trfile or ktraceb -C.\n"
@@ -320,6 +329,8 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 		o->command = argv + optind;
 	if (o->syswide && !o->nevents)
 		errx(EX_USAGE, "-S records kernel events system-wide: name them with -e");
+	if (o->syswide && (o->ustack || ktr_select__active(&o->select)))
+		errx(EX_USAGE, "-S records kernel events: not with -k or a syscall selection");
 	if (o->syswide && (o->pid || o->descend || o->foreground || o->append))
 		errx(EX_USAGE, "-S: with a command, or alone; not with -p, -g, -d, -F or -a");
 	/* -D: only the file */
