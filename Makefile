@@ -182,10 +182,12 @@ $(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(O)/src/common/ktr_select
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
 
-# zlib: kdump reads compressed traces (ktraceb -z)
+# zlib: kdump reads compressed traces (ktraceb -z); elfutils' libdw names
+# the frames of user stacks (-k), libdl finds the C++ demangler if there
+KDUMP_LIBS := -ldw -lelf -ldl -lz
 $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -lz -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(KDUMP_LIBS) -o $@
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktraceb/daemon/ktr_arch.o
@@ -196,12 +198,19 @@ $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -lz -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) $(KDUMP_LIBS) -o $@
 
 $(O)/tests/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -pthread -MMD -MP -MF $@.d $< -o $@
+
+# t_stack's known stacks: every frame keeps its frame pointer, lines in -g
+$(O)/tests/progs/stack_chain: tests/progs/stack_chain.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls $(WARNFLAGS) \
+		-MMD -MP -MF $@.d $< -o $@
 
 # utrace.h must stay clean C++11 and strict C99
 $(O)/tests/progs/%: tests/progs/%.cc
@@ -234,13 +243,13 @@ $(O)/tests/fuzz/reader_replay: tests/fuzz/replay.c tests/fuzz/reader_fuzz.c $(FU
 		$(GEN_SRCS) $(BSD_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) -lz -o $@
+	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) $(KDUMP_LIBS) -o $@
 
 $(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) $(BSD_GEN_SRCS) \
 		| $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) -lz -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) $(KDUMP_LIBS) -o $@
 
 FUZZ_BINS := $(O)/tests/fuzz/reader_replay $(O)/tests/fuzz/reader_fuzz
 

@@ -39,7 +39,7 @@ for arg in "$@"; do
 	esac
 done
 
-PKGS="clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config make gcc libc6-dev
+PKGS="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev pkg-config make gcc libc6-dev
 linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
 coreutils procps tar python3 jq"
 
@@ -65,7 +65,7 @@ else
 	echo "install-deps: not a Debian system; install by hand:" $PKGS >&2
 fi
 
-CROSS_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64
+CROSS_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libbpf-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
 zlib1g-dev:arm64 systemtap-sdt-dev:arm64 qemu-user"
 if [ -n "$CROSS" ] && command -v dpkg-query >/dev/null 2>&1; then
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The frames of a user stack (KTR_USTACK) named: function, source file and
+ * line, from the object file a frame's build id names.  The object is
+ * found by build id under /usr/lib/debug/.build-id (as gdb and the
+ * elfutils tools look), else at the path a KTR_OBJECT record gave it, if
+ * the file there still has that build id.  A frame-pointer walk through
+ * code built without frame pointers goes astray without a word; each
+ * frame is checked for what betrays that (not code, no call before a
+ * return address, a call to another function than the frame above it)
+ * and the doubt said.
+ */
+#ifndef KDUMP_SYMS_H
+#define KDUMP_SYMS_H
+
+#include <stdbool.h>
+
+#include "ktraceb/ktr.h"
+
+struct kdump_syms;
+
+struct kdump_frame_name {
+	const char *function;	/* demangled; NULL: no symbol covers it */
+	unsigned long long function_offset;
+	const char *file;	/* NULL: no line information */
+	int line;
+	const char *object;	/* the file the names come from; NULL: none found */
+	unsigned long long address; /* the address in the object (its p_vaddr's terms) */
+	const char *doubt;	/* why this frame may not be the caller's; NULL if none */
+	char function_buf[256];
+	char doubt_buf[256];
+};
+
+struct kdump_syms *kdump_syms__new(void);
+void kdump_syms__free(struct kdump_syms *s);
+
+/* A KTR_OBJECT record's build id and path: where to look for that id. */
+void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *o, const char *path);
+
+/*
+ * Frame i of a stack; inner is frame i-1's name (NULL for frame 0), for
+ * the check that frame i called it.  The strings live in out, or as long
+ * as s.
+ */
+void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, unsigned int i,
+		      const struct kdump_frame_name *inner, struct kdump_frame_name *out);
+
+#endif /* KDUMP_SYMS_H */
