@@ -2,12 +2,10 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -15,99 +13,13 @@
 #include "ktraceb.skel.h"
 #include "ktr_captures.h"
 #include "ktr_arch.h"
+#include "ktr_kernel_caps.h"
 #include "ktr_loader.h"
+#include "ktr_refusal.h"
 #include "syscalltab.h"
 
-static bool loader_verbose;
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
-
-/*
- * The last program the kernel refused, and the verifier's reason (the
- * log's last line before its statistics): a failed load says which and
- * why in one line, with or without -v.  Several threads load at once.
- */
-static pthread_mutex_t refusal_lock = PTHREAD_MUTEX_INITIALIZER;
-static char refused_prog[64];
-static char refused_why[160];
-
-/* The verifier's own words in a load log: its last line that is not a statistic. */
-static void refusal__from_log(const char *log)
-{
-	const char *end = strstr(log, "-- END PROG LOAD LOG --"), *line = NULL;
-
-	if (!end)
-		end = log + strlen(log);
-	for (const char *p = log; p < end;) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (n && strncmp(p, "processed ", 10) != 0 &&
-		    strncmp(p, "verification time", 17) != 0 &&
-		    strncmp(p, "stack depth", 11) != 0 && strncmp(p, "-- BEGIN", 8) != 0 &&
-		    strncmp(p, "libbpf: ", 8) != 0 && !memmem(p, n, "PROG LOAD LOG", 13))
-			line = p;
-		p += n + 1;
-	}
-	if (line)
-		snprintf(refused_why, sizeof(refused_why), "%.*s", (int)strcspn(line, "\n"), line);
-}
-
-static void refusal__note(const char *text)
-{
-	const char *p = strstr(text, "prog '");
-
-	pthread_mutex_lock(&refusal_lock);
-	if (p && (strstr(text, "failed to load") || strstr(text, "load failed"))) {
-		p += 6;
-		snprintf(refused_prog, sizeof(refused_prog), "%.*s", (int)strcspn(p, "'"), p);
-	}
-	if (strstr(text, "PROG LOAD LOG"))
-		refusal__from_log(text);
-	pthread_mutex_unlock(&refusal_lock);
-}
-
-static int loader__print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	va_list copy;
-
-	if (level == LIBBPF_WARN) {
-		/* a whole verifier log: its reason is at its end */
-		char *text = NULL;
-
-		va_copy(copy, ap);
-		if (vasprintf(&text, fmt, copy) >= 0)
-			refusal__note(text);
-		va_end(copy);
-		free(text);
-	}
-	if (level == LIBBPF_DEBUG && !loader_verbose)
-		return 0;
-	if (level != LIBBPF_WARN && !loader_verbose)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-/* "the kernel refused PROG: REASON" for the last refusal, into buf. */
-static const char *refusal__say(char *buf, size_t size)
-{
-	pthread_mutex_lock(&refusal_lock);
-	if (refused_prog[0])
-		snprintf(buf, size, "the kernel refused the BPF program %s: %s", refused_prog,
-			 refused_why[0] ? refused_why :
-					  "no reason given (ktraceb -v shows libbpf's log)");
-	else
-		buf[0] = '\0';
-	pthread_mutex_unlock(&refusal_lock);
-	return buf[0] ? buf : NULL;
-}
-
-static void refusal__clear(void)
-{
-	pthread_mutex_lock(&refusal_lock);
-	refused_prog[0] = refused_why[0] = '\0';
-	pthread_mutex_unlock(&refusal_lock);
-}
 
 static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 			       const struct ktr_sysent *tab, unsigned int n)
@@ -123,146 +35,21 @@ static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 	}
 }
 
-/* Capability cap in our effective set? */
-static bool loader__has_cap(int cap)
-{
-	unsigned long long eff = 0;
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return (eff >> cap) & 1;
-}
-
-/* CAP_BPF (39) and CAP_PERFMON (38)? */
-static bool loader__has_caps(void)
-{
-	return loader__has_cap(39) && loader__has_cap(38);
-}
-
-static int loader__perf_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 static const char *loader__why(int err)
 {
 	static char why[320];
 
 	/* the verifier refuses with EACCES too: only EPERM is about privilege */
-	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !loader__has_caps()))
+	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !ktr_caps__bpf()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
 		return "kernel has no BTF (/sys/kernel/btf/vmlinux; needs CONFIG_DEBUG_INFO_BTF)";
-	if (refusal__say(why, sizeof(why)))
+	if (ktr_refusal__say(why, sizeof(why)))
 		return why;
 	snprintf(why, sizeof(why),
 		 "cannot load the BPF programs: %s (ktraceb -v shows libbpf's log)",
 		 strerror(-err));
 	return why;
-}
-
-/*
- * BPF_TRACE_UPROBE_MULTI links (Linux 6.6) attach every site of a file at
- * once and need only CAP_BPF and CAP_PERFMON; a uprobe perf event, the way
- * before them, needs CAP_SYS_ADMIN on current kernels.  Loading a program
- * of that attach type proves nothing (6.1 takes the attach type of any
- * kprobe program), so the probe creates a link, as libbpf's does: for the
- * directory "/" a kernel that has them answers EBADF (not a regular file).
- * A second try with pid -1 tells the kernels whose pid filter is the
- * process's (EINVAL, checked first) from the first ones, which filtered
- * by thread: those are used as if they had none.  libbpf 1.1's bpf.h has
- * none of these names.
- */
-#define ATTACH_UPROBE_MULTI 48
-
-struct uprobe_multi_probe_attr {
-	__u32 prog_fd, target_fd, attach_type, flags;
-	__u64 path, offsets, ref_ctr_offsets, cookies;
-	__u32 cnt, um_flags, pid, pad;
-};
-
-static int loader__uprobe_multi_link(int prog_fd, __s32 pid)
-{
-	union bpf_attr attr;
-	struct uprobe_multi_probe_attr *a = (void *)&attr.link_create;
-	__u64 offset = 0;
-	int fd;
-
-	_Static_assert(sizeof(*a) <= sizeof(attr.link_create) + 16, "fits bpf_attr");
-	memset(&attr, 0, sizeof(attr));
-	a->prog_fd = prog_fd;
-	a->target_fd = -1;
-	a->attach_type = ATTACH_UPROBE_MULTI;
-	a->path = (__u64)(unsigned long)"/";
-	a->offsets = (__u64)(unsigned long)&offset;
-	a->cnt = 1;
-	a->pid = pid;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	return -errno;
-}
-
-static bool loader__has_uprobe_multi(void)
-{
-	const struct bpf_insn ret0[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = ATTACH_UPROBE_MULTI);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", ret0, 2, &o);
-	bool has;
-
-	if (fd < 0)
-		return false;
-	has = loader__uprobe_multi_link(fd, 0) == -EBADF &&
-	      loader__uprobe_multi_link(fd, -1) == -EINVAL;
-	close(fd);
-	return has;
-}
-
-/* How USDT probes are attached here, or not at all (ktr_loader.h), and why not. */
-static enum ktr_usdt_mode loader__usdt_mode(void)
-{
-	/* bpf_loop (5.17) and attach cookies (5.15) are what the program needs */
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) <= 0 ||
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) <= 0) {
-		snprintf(loader_usdt_why, sizeof(loader_usdt_why),
-			 "the kernel has no bpf_loop or attach cookies for uprobes (Linux 5.17)");
-		return KTR_USDT_NONE;
-	}
-	if (loader__has_uprobe_multi())
-		return KTR_USDT_MULTI;
-	/*
-	 * perf-event uprobes: CAP_PERFMON opens them, but Debian's and
-	 * Ubuntu's kernels (perf_event_paranoid 3, their default) want
-	 * CAP_SYS_ADMIN for any perf event: a user's own daemon has not.
-	 */
-	if (!loader__has_cap(21 /* CAP_SYS_ADMIN */) && loader__perf_paranoid() > 2) {
-		snprintf(loader_usdt_why, sizeof(loader_usdt_why),
-			 "no uprobe_multi links with a process filter (Linux 6.10), and perf-event "
-			 "uprobes need "
-			 "CAP_SYS_ADMIN with kernel.perf_event_paranoid %d",
-			 loader__perf_paranoid());
-		return KTR_USDT_NONE;
-	}
-	return KTR_USDT_PERF_EVENT;
 }
 
 enum ktr_usdt_mode ktr_loader__usdt_mode(void)
@@ -324,13 +111,13 @@ static bool prog__missing(const char *name)
 /* The last refusal, if of an optional program, makes it missing: true then. */
 static bool optional__refused(void)
 {
-	char why[320];
+	char why[320], prog[64];
 	int i;
 
-	pthread_mutex_lock(&refusal_lock);
-	i = optional__index(refused_prog);
-	pthread_mutex_unlock(&refusal_lock);
-	if (i < 0 || optional_missing[i][0] || !refusal__say(why, sizeof(why)))
+	if (!ktr_refusal__prog(prog, sizeof(prog)))
+		return false;
+	i = optional__index(prog);
+	if (i < 0 || optional_missing[i][0] || !ktr_refusal__say(why, sizeof(why)))
 		return false;
 	snprintf(optional_missing[i], sizeof(optional_missing[i]), "%s", why);
 	return true;
@@ -484,7 +271,7 @@ static int loader__load_parts(struct ktraceb_bpf *skel)
 	int err;
 
 	for (size_t tries = 0;; tries++) {
-		refusal__clear();
+		ktr_refusal__clear();
 		err = loader__load_halves(skel);
 		if (!err || tries == N_OPTIONAL || !optional__refused())
 			return err;
@@ -512,7 +299,7 @@ int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
 	p = part__open(skel, PART_USDT);
 	if (!p)
 		return errno ? -errno : -ENOMEM;
-	refusal__clear();
+	ktr_refusal__clear();
 	err = ktraceb_bpf__load(p);
 	if (err) {
 		/* said once, and never tried again */
@@ -551,8 +338,7 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	struct bpf_program *prog;
 	int ncpus, err;
 
-	loader_verbose = opts->verbose;
-	libbpf_set_print(loader__print);
+	ktr_refusal__listen(opts->verbose);
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
 		*why = access("/sys/kernel/btf/vmlinux", R_OK) == 0 && geteuid() != 0 ?
 			       "probing BPF needs root, or CAP_BPF and CAP_PERFMON" :
@@ -575,7 +361,7 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
 	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.selects, opts->selects_fd);
-	loader_usdt_mode = loader__usdt_mode();
+	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
 	if (err)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "ktr_kernel_caps.h"
+
 struct ktraceb_bpf;
 
 struct ktr_loader_opts {
@@ -24,12 +26,7 @@ struct ktr_loader_opts {
  */
 struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why);
 
-/* How the loaded programs attach USDT probes (facility 'u'). */
-enum ktr_usdt_mode {
-	KTR_USDT_NONE,		/* kernel older than 5.17: no USER records from probes */
-	KTR_USDT_MULTI,		/* one uprobe_multi link per file (6.6 and later) */
-	KTR_USDT_PERF_EVENT,	/* a uprobe perf event per site (CAP_SYS_ADMIN) */
-};
+/* How the loaded programs attach USDT probes (facility 'u'; ktr_kernel_caps.h). */
 enum ktr_usdt_mode ktr_loader__usdt_mode(void);
 /*
  * Why the facilities in fac cannot be recorded on this kernel (a program
