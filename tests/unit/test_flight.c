@@ -215,7 +215,8 @@ TEST(torn_and_half_written_slots_stepped_over)
 
 TEST(compact_entries_expand)
 {
-	struct ktr_flight *fl = ktr_flight__of_memory(ring_mem, RING_BYTES, 2, KTR_FLIGHT_COMPACT);
+	struct ktr_flight *fl =
+		ktr_flight__of_memory(ring_mem, RING_BYTES, 2, KTR_FLIGHT_F_COMPACT);
 	struct ktr_flight_slot *sl = slot_of(0, 0);
 	struct ktr_flight_compact e = { .mono = 7,
 					.pid = 42,

@@ -111,9 +111,9 @@ static void parse_recorder(const char *arg, struct ktr_options *o)
 	o->flight_bytes = v;
 	while ((tok = strtok_r(NULL, ",", &save))) {
 		if (strcmp(tok, "compact") == 0)
-			o->flight_flags |= KTR_FLIGHT_COMPACT;
+			o->flight_flags |= KTR_FLIGHT_F_COMPACT;
 		else if (strcmp(tok, "exit") == 0)
-			o->flight_flags |= KTR_FLIGHT_ON_EXIT;
+			o->flight_flags |= KTR_FLIGHT_F_ON_EXIT;
 		else
 			errx(EX_USAGE, "bad recorder option %s: compact or exit", tok);
 	}
@@ -321,7 +321,7 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 		errx(EX_USAGE, "-t k: name the kernel events with -e subsys:event");
 	if (o->nevents && (o->clear || o->clear_all || o->dump))
 		errx(EX_USAGE, "-e names events to record: not with -c, -C or -D");
-	if (o->nevents && (o->flight_flags & KTR_FLIGHT_COMPACT))
+	if (o->nevents && (o->flight_flags & KTR_FLIGHT_F_COMPACT))
 		errx(EX_USAGE, "-e: a compact recorder keeps returns and signals only");
 	if (o->syswide && o->flight_bytes)
 		errx(EX_USAGE, "-S writes a trace, not a recording: not with -R");

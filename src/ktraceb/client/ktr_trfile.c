@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "common/ktr_gzfile.h"
 #include "ktr_options.h"
 #include "ktr_trfile.h"
 
@@ -104,20 +105,14 @@ static int trfile__open_fd(const char *path, bool append, const char **why)
  */
 static void check_append_kind(const struct ktr_options *o, int fd)
 {
-	unsigned char magic[2];
-	char link[64];
 	struct stat st;
-	bool gz;
-	int rfd;
+	int gz;
 
 	if (fstat(fd, &st) < 0 || st.st_size == 0)
 		return;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	rfd = open(link, O_RDONLY | O_CLOEXEC);
-	if (rfd < 0)
+	gz = ktr_gzfile__starts_gzip(fd);
+	if (gz < 0)
 		err(EX_CANTCREAT, "%s", o->tracefile);
-	gz = pread(rfd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-	close(rfd);
 	if (gz && !o->gzip)
 		errx(EX_CANTCREAT, "%s: a compressed trace: append to it with -z", o->tracefile);
 	if (!gz && o->gzip)

@@ -12,6 +12,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_creds.h"
+#include "common/ktr_gzfile.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "ktr_files.h"
@@ -71,7 +72,7 @@ bool ktr_files__need_enter(const struct ktr_files *t)
 	for (__u32 r = ktr_files__next(t, 0); r; r = ktr_files__next(t, r)) {
 		const struct ktr_flight *fl = t->v[r].flight;
 
-		if (!(fl && (ktr_flight__meta(fl)->flags & KTR_FLIGHT_COMPACT)))
+		if (!(fl && (ktr_flight__meta(fl)->flags & KTR_FLIGHT_F_COMPACT)))
 			return true;
 	}
 	return false;
@@ -365,19 +366,7 @@ static int files__grow(struct ktr_files *t, __u32 r)
  */
 static bool files__starts_gzip(int fd)
 {
-	unsigned char magic[2];
-	char link[64];
-	bool gz;
-	int rfd;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	/* no O_NOFOLLOW: the link is proc's magic one to fd's own file */
-	rfd = open(link, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (rfd < 0)
-		return false;
-	gz = pread(rfd, magic, sizeof(magic), 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-	close(rfd);
-	return gz;
+	return ktr_gzfile__starts_gzip(fd) == 1;
 }
 
 int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why)

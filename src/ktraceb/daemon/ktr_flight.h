@@ -5,7 +5,7 @@
  * kept by the BPF programs in a BPF array of their own (bpf_shared.h), the
  * oldest overwritten when a new one needs room; nothing reaches the daemon
  * or the disk until a trigger.  A traced process killed by a signal that
- * dumps core (or, with KTR_FLIGHT_ON_EXIT, one that exits non-zero)
+ * dumps core (or, with KTR_FLIGHT_F_ON_EXIT, one that exits non-zero)
  * freezes the ring in BPF: what follows (other threads, a restart) cannot
  * overwrite the records that led to it before they are written (those are
  * counted as recorded, not kept, like the overwritten ones).  Each CPU has
@@ -13,7 +13,7 @@
  * thread stopped on another; the dump repeats each CPU's last record
  * before the crash began after the ring.
  *
- * Compact entries (KTR_FLIGHT_COMPACT) keep only the essentials of each
+ * Compact entries (KTR_FLIGHT_F_COMPACT) keep only the essentials of each
  * syscall: its return (time, pid, tid, number, error, value), and the PSIG
  * and EXIT that end a crash, one 64-byte slot each where a CALL and RET
  * pair takes four: four times the history in the same memory.
@@ -28,9 +28,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
 
-#define KTR_FLIGHT_COMPACT KTR_FLIGHT_F_COMPACT /* -R size,compact */
-#define KTR_FLIGHT_ON_EXIT KTR_FLIGHT_F_ON_EXIT /* -R size,exit */
-#define KTR_FLIGHT_FLAGS   (KTR_FLIGHT_COMPACT | KTR_FLIGHT_ON_EXIT)
+#define KTR_FLIGHT_FLAGS   (KTR_FLIGHT_F_COMPACT | KTR_FLIGHT_F_ON_EXIT)
 
 #define KTR_FLIGHT_MIN_BYTES (64ull << 10)
 #define KTR_FLIGHT_MAX_BYTES (4ull << 30)

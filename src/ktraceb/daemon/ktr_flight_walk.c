@@ -213,7 +213,7 @@ static int flight__part(struct ktr_flight *fl, __u32 part, __u32 why, __u64 kept
 		rec.f.kf_pid = fl->ctl->pid;
 		rec.f.kf_status = fl->ctl->status;
 	}
-	rec.f.kf_compact = !!(fl->ctl->flags & KTR_FLIGHT_COMPACT);
+	rec.f.kf_compact = !!(fl->ctl->flags & KTR_FLIGHT_F_COMPACT);
 	return fn(ctx, &rec.h, sizeof(rec));
 }
 

@@ -58,7 +58,7 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 
 	if (!(req->facs & KTRFAC_MASK) || req->iosize > KTR_IOSIZE_MAX)
 		return "no facility, or I/O size too large";
-	if ((req->flight_flags & KTR_FLIGHT_COMPACT) && nevents)
+	if ((req->flight_flags & KTR_FLIGHT_F_COMPACT) && nevents)
 		return "kernel events are not for a compact recorder (-R ...,compact)";
 	if (req->flight_bytes && syswide)
 		return "system-wide (-S) is not for a recorder (-R)";
@@ -133,7 +133,7 @@ static const struct ktr_request *request__for_file(const struct ktr_rooms *k,
 {
 	const struct ktr_tracefile *f = ktr_files__get(k->files, r);
 
-	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_COMPACT))
+	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_F_COMPACT))
 		return req;
 	*eff = *req;
 	eff->facs &= KTRFAC_SYSRET | KTRFAC_PSIG | ~KTRFAC_MASK;

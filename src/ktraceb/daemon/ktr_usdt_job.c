@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "common/ktr_creds.h"
+#include "ktr_clock.h"
 #include "ktr_usdt_job.h"
 
 #define JOB_MAGIC      0x6b6a6f62 /* "kjob" */
@@ -271,14 +272,6 @@ static void __attribute__((noreturn)) child__run(int sock, const struct ktr_usdt
 
 /* --- the daemon's side ------------------------------------------------------ */
 
-static long long job__now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 struct ktr_usdt_job *ktr_usdt_job__start(const struct ktr_usdt_job_spec *spec)
 {
 	struct ktr_usdt_job *job = calloc(1, sizeof(*job));
@@ -308,7 +301,7 @@ struct ktr_usdt_job *ktr_usdt_job__start(const struct ktr_usdt_job_spec *spec)
 	}
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	job->sock = sv[0];
-	job->deadline_ms = job__now_ms() + KTR_USDT_JOB_MS;
+	job->deadline_ms = ktr_now_ms() + KTR_USDT_JOB_MS;
 	return job;
 }
 

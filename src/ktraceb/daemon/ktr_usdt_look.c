@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 
+#include "ktr_clock.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_look.h"
@@ -173,11 +174,8 @@ static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usd
 
 void ktr_usdt__poll(struct ktr_usdt *u)
 {
-	long long now;
-	struct timespec ts;
+	long long now = ktr_now_ms();
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 	/*
 	 * Every running look is asked (u->ep is level-triggered: it stays
 	 * readable until each answer is read, and a look whose answer is
