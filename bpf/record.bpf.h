@@ -30,10 +30,19 @@
 int rec__count_lost(__u32 route);
 __u32 rec__flags(__u32 tid); /* record.bpf.c: ktr_flags of a record about thread tid */
 
-/* Does route's file have a flight recorder?  An inlined lookup (an array of maps). */
+/*
+ * Does route's file have a flight recorder?  An inlined lookup (an array of
+ * maps), answered as a 0 or 1 of its own: kept as the pointer, the answer
+ * would be tested again at the submit, and 6.1's verifier, which does not
+ * know that a map pointer is never 0, walks a path where a scratch record
+ * goes to bpf_ringbuf_submit() and refuses the program.
+ */
 static __always_inline bool rec__to_flight(__u32 route)
 {
-	return bpf_map_lookup_elem(&flight_ctls, &route) != NULL;
+	bool flight = bpf_map_lookup_elem(&flight_ctls, &route) != NULL;
+
+	asm volatile("" : "+r"(flight));
+	return flight;
 }
 
 /*
