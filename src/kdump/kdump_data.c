@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Quoted strings and the two GIO data layouts (kdump_data.h).  Each layout
- * builds its output in a buffer and writes it in large pieces, never a
- * byte at a time.
+ * Quoted strings and the two GIO data layouts (kdump_data.h).  Data is
+ * most of what kdump prints of a trace of I/O: each layout builds its
+ * output in a buffer and writes it in large pieces, never a byte at a time.
  */
 #include <stdbool.h>
 #include <string.h>
+#include <linux/types.h>
 
 #include "decode.h"
 #include "kdump_data.h"
@@ -51,11 +52,49 @@ void kd_putquoted(FILE *out, const void *p, size_t len)
 	fputc('"', out);
 }
 
+/*
+ * Eight bytes at a time (the "determine if a word has a byte less than n"
+ * tests of Sean Anderson's Bit Twiddling Hacks): is any byte of w below n
+ * (n <= 128), above n (n <= 127), equal to c?  Exact as yes-or-no answers.
+ */
+#define ONES  0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static __u64 any_below(__u64 w, unsigned int n)
+{
+	return (w - ONES * n) & ~w & HIGHS;
+}
+
+static __u64 any_above(__u64 w, unsigned int n)
+{
+	return ((w + ONES * (127 - n)) | w) & HIGHS;
+}
+
+static __u64 any_is(__u64 w, unsigned int c)
+{
+	return any_below(w ^ (ONES * c), 1);
+}
+
 /* FreeBSD shows GIO data as text only if every byte is printable or one of these. */
+static const bool text_byte_ok[256] = {
+	[0x20 ... 0x7e] = true, ['\n'] = true, ['\r'] = true, ['\t'] = true, ['\0'] = true,
+};
+
 static bool is_text(const unsigned char *p, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (!is_print(p[i]) && p[i] != '\n' && p[i] != '\r' && p[i] != '\t' && p[i] != '\0')
+	size_t i = 0;
+	__u64 w;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		if (!any_below(w, 0x20) && !any_above(w, 0x7e))
+			continue;
+		for (size_t k = i; k < i + 8; k++)
+			if (!text_byte_ok[p[k]])
+				return false;
+	}
+	for (; i < len; i++)
+		if (!text_byte_ok[p[i]])
 			return false;
 	return true;
 }
@@ -77,19 +116,37 @@ static int text_byte(char *buf, const unsigned char *p, size_t i, size_t len, in
 	return ktr_escape_byte(buf, p[i], KTR_ESC_CR);
 }
 
+/* The bytes from p on that stand for themselves, one column each. */
+static size_t plain_run(const unsigned char *p, size_t len)
+{
+	size_t n = 0;
+	__u64 w;
+
+	for (; n + 8 <= len; n += 8) {
+		memcpy(&w, p + n, 8);
+		if (any_below(w, 0x20) || any_above(w, 0x7e) || any_is(w, '"') || any_is(w, '\\'))
+			break;
+	}
+	while (n < len && p[n] >= 0x20 && p[n] <= 0x7e && p[n] != '"' && p[n] != '\\')
+		n++;
+	return n;
+}
+
 /*
  * DragonFly dumpstr(): 7 spaces and a quote; a newline in the data ends the
  * output line and the next one starts with a TAB; long lines fold with "\".
- * Tabs are kept as tabs, as vis(3) does.
+ * Tabs are kept as tabs, as vis(3) does.  A run of plain bytes goes in at
+ * once, up to the fold.
  */
 static void dump_text(FILE *out, const unsigned char *p, size_t len)
 {
 	struct obuf o = { .out = out };
-	int col = 8, width, n;
+	int col = 8, width;
+	size_t run, n;
 	char buf[8];
 
 	ob_put(&o, "       \"", 8);
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; i < len;) {
 		if (col == 0) {
 			ob_put(&o, "\t", 1);
 			col = 8;
@@ -97,16 +154,26 @@ static void dump_text(FILE *out, const unsigned char *p, size_t len)
 		if (p[i] == '\n') {
 			ob_put(&o, "\n", 1);
 			col = 0;
+			i++;
 			continue;
 		}
+		for (run = plain_run(p + i, len - i); run; run -= n, i += n, col += n) {
+			if (col >= TEXT_WIDTH) {
+				ob_put(&o, "\\\n\t", 3);
+				col = 8;
+			}
+			n = run < (size_t)(TEXT_WIDTH - col) ? run : (size_t)(TEXT_WIDTH - col);
+			ob_put(&o, (const char *)p + i, n);
+		}
+		if (i == len || p[i] == '\n')
+			continue;
 		width = text_byte(buf, p, i, len, col);
-		n = p[i] == '\t' ? 1 : width;
 		if (col + width > TEXT_WIDTH) {
 			ob_put(&o, "\\\n\t", 3);
 			col = 8;
 		}
 		col += width;
-		ob_put(&o, buf, n);
+		ob_put(&o, buf, p[i++] == '\t' ? 1 : width);
 	}
 	if (col == 0)
 		ob_put(&o, "       ", 7);

@@ -76,25 +76,59 @@ static void print_times(struct text *t, const struct kd_event *ev)
 	t->prev_ns = ev->ns;
 }
 
-/* "pid:tid" (-H: "pid tid") and -c's CPU column. */
-static void print_ids(struct text *t, int pid, int tid, int cpu)
+/* v as printf's "%*d" does: right-aligned in width columns, left-aligned in -width. */
+static size_t put_int(char *s, int v, int width)
 {
-	if (t->env.o->flags & KD_TIDCOL)
-		fprintf(t->env.out, "%6d %6d", pid, tid);
-	else
-		fprintf(t->env.out, "%5d:%-5d", pid, tid);
-	if (t->env.o->flags & KD_CPU)
-		fprintf(t->env.out, " %2d", cpu);
+	unsigned int u = v < 0 ? -(unsigned int)v : (unsigned int)v;
+	char digits[12];
+	size_t n = 0, k = 0, len;
+
+	do
+		digits[n++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		digits[n++] = '-';
+	len = n;
+	while (width > 0 && (size_t)width > len++)
+		s[k++] = ' ';
+	while (n)
+		s[k++] = digits[--n];
+	while (width < 0 && (size_t)-width > k)
+		s[k++] = ' ';
+	return k;
 }
 
+/* "pid:tid" (-H: "pid tid") and -c's CPU column, into s; their length. */
+static size_t put_ids(struct text *t, char *s, int pid, int tid, int cpu)
+{
+	bool tidcol = t->env.o->flags & KD_TIDCOL;
+	size_t k = put_int(s, pid, tidcol ? 6 : 5);
+
+	s[k++] = tidcol ? ' ' : ':';
+	k += put_int(s + k, tid, tidcol ? 6 : -5);
+	if (t->env.o->flags & KD_CPU) {
+		s[k++] = ' ';
+		k += put_int(s + k, cpu, 2);
+	}
+	return k;
+}
+
+/* The columns before the tag: ids, comm, times.  Each line has them: by hand, not printf. */
 static void print_prefix(struct text *t, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
-	char comm[KTR_MAXCOMLEN + 1];
+	char s[64 + KTR_MAXCOMLEN];
+	size_t k, n;
 
-	kd_fmt_comm(comm, h);
-	print_ids(t, h->ktr_pid, h->ktr_tid, KTRH_CPUID_DECODE(h->ktr_flags));
-	fprintf(t->env.out, " %-8s ", comm);
+	k = put_ids(t, s, h->ktr_pid, h->ktr_tid, KTRH_CPUID_DECODE(h->ktr_flags));
+	s[k++] = ' ';
+	kd_fmt_comm(s + k, h);
+	n = strlen(s + k);
+	k += n;
+	for (; n < 8; n++)
+		s[k++] = ' ';
+	s[k++] = ' ';
+	fwrite(s, 1, k, t->env.out);
 	print_times(t, ev);
 }
 
@@ -106,7 +140,8 @@ static void print_record(struct text *t, const struct kd_event *ev)
 	if (ev->kind == KD_UNKNOWN) {
 		fprintf(out, "UNKNOWN(%d)\n", ev->h->ktr_type);
 	} else {
-		fprintf(out, "%s  ", kd_kind_tag[ev->kind]);
+		fputs(kd_kind_tag[ev->kind], out);
+		fputs("  ", out);
 		if (ev->valid) {
 			kd_body(out, ev, t->env.o);
 		} else {
@@ -172,12 +207,12 @@ static bool join__take(struct text *t, const struct kd_event *ev)
 static void text__format(void *state, const struct kd_bsd_fmt *fmt)
 {
 	struct text *t = state;
-	char desc[128];
+	char desc[128], ids[64];
 
 	if (fmt->sys == KD_SYS_KTRACEB)
 		return;
 	kd_bsd__describe(fmt, desc, sizeof(desc));
-	print_ids(t, 0, 0, 0);
+	fwrite(ids, 1, put_ids(t, ids, 0, 0, 0), t->env.out);
 	fprintf(t->env.out, " %-8s INFO  %s\n", "kdump", desc);
 }
 
