@@ -31,7 +31,8 @@
 # kept of recorded, records per second, lost), the BPF programs' own run
 # time per run (bpf_stats; full, compact and empty programs), kdump on a
 # hostile file, and
-# kdump's text, JSON lines (-J) and timeline (-P) of the tar trace; last
+# kdump's text, JSON lines (-J) and timeline (-P) of the tar and find traces
+# (bench/kdump.sh: seconds, MB/s in and out); last
 # bench/compress.sh: tar and find traced with and without -z (seconds,
 # bytes, ratio, kdump's time).
 # Not a test: it asserts nothing.  Needs root for ktraceb and perf.
@@ -230,6 +231,7 @@ fi
 bench "tar /usr/include" all tar cf "$TMP/out.tar" /usr/include
 cp "$TMP/trace.ktraceb" "$TMP/tar.ktr" 2>/dev/null # for kdump's outputs, below
 bench "find /usr/share" all find /usr/share -name copyright
+cp "$TMP/trace.ktraceb" "$TMP/find.ktr" 2>/dev/null # for kdump's outputs, below
 dd if=/dev/urandom of="$TMP/data" bs=1M count="$COPY_MB" status=none
 KFLAGS="-t ci"
 bench "dd ${COPY_MB}M bs=1k ci" all dd if="$TMP/data" of="$TMP/copy" bs=1k status=none
@@ -460,23 +462,14 @@ if [ -x "$GEN" ]; then
 	done
 fi
 
-# --- kdump's outputs on the tar trace: text, JSON lines (-J), timeline (-P) --------
-KD_OUT_ROWS=$TMP/kd_out_rows
-: >"$KD_OUT_ROWS"
-if [ -s "$TMP/tar.ktr" ]; then
-	for opt in text -J -P; do
-		: >"$TMP/kd_times"
-		for ((i = 0; i < RUNS; i++)); do
-			t0=$(now_ns)
-			"$KDUMP" $([ "$opt" = text ] || echo "$opt") -m 0 -f "$TMP/tar.ktr" >"$TMP/kd_out"
-			t1=$(now_ns)
-			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
-				>>"$TMP/kd_times"
-		done
-		printf '%s\t%s\t%s\n' "$opt" "$(median <"$TMP/kd_times")" \
-			"$(stat -c %s "$TMP/kd_out")" >>"$KD_OUT_ROWS"
-	done
-fi
+# --- kdump's outputs on the tar and find traces: text, JSON lines (-J), timeline (-P)
+KD_OUT=$TMP/kd_out
+: >"$KD_OUT"
+kd_traces=()
+for f in "$TMP/tar.ktr" "$TMP/find.ktr"; do
+	[ -s "$f" ] && kd_traces+=("$f")
+done
+[ ${#kd_traces[@]} -gt 0 ] && O=$O BENCH_RUNS=$RUNS bench/kdump.sh "${kd_traces[@]}" >"$KD_OUT"
 
 echo
 printf '%-18s %-8s %9s %9s %10s %10s %8s %12s\n' workload tracer seconds slowdown captured \
@@ -545,9 +538,8 @@ if [ -n "${KD_tids:-}" ]; then
 	echo "ids chosen to collide in its maps ${KD_flood} s"
 	echo
 fi
-if [ -s "$KD_OUT_ROWS" ]; then
-	echo "kdump -m 0 on the tar trace ($(stat -c %s "$TMP/tar.ktr") bytes), median of $RUNS:"
-	awk -F'\t' '{ printf "  %-5s %7.3f s  %12s bytes out\n", $1, $2, $3 }' "$KD_OUT_ROWS"
+if [ -s "$KD_OUT" ]; then
+	cat "$KD_OUT"
 	echo
 fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"

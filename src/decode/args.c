@@ -7,7 +7,6 @@
  * type and name from the generated table: pointers in hex, descriptors and
  * ids in decimal, the rest as plain numbers like BSD kdump.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ktraceb/ktr.h"
@@ -79,40 +78,6 @@ static const char *const int32_types[] = {
 	"clockid_t", "const clockid_t", "key_serial_t", "__s32", NULL,
 };
 static const char *const id_types[] = { "pid_t", "uid_t", "gid_t", "qid_t", NULL };
-
-void ktr_arg_hex(FILE *out, const struct ktr_argctx *c, int i)
-{
-	fprintf(out, "%#llx", (unsigned long long)c->a[i]);
-}
-
-/* An int argument: only the low 32 bits of the register are meaningful. */
-void ktr_arg_int(FILE *out, const struct ktr_argctx *c, int i)
-{
-	fprintf(out, "%d", (int)c->a[i]);
-}
-
-void ktr_arg_fd(FILE *out, const struct ktr_argctx *c, int i)
-{
-	fprintf(out, "%d", (int)c->a[i]);
-}
-
-void ktr_arg_dfd(FILE *out, const struct ktr_argctx *c, int i)
-{
-	if ((int)c->a[i] == AT_FDCWD)
-		fputs("AT_FDCWD", out);
-	else
-		fprintf(out, "%d", (int)c->a[i]);
-}
-
-void ktr_arg_signal(FILE *out, const struct ktr_argctx *c, int i)
-{
-	ktr_print_signal(out, (int)c->a[i], c->flags);
-}
-
-void ktr_arg_mode(FILE *out, const struct ktr_argctx *c, int i)
-{
-	ktr_print_octal(out, c->a[i], c->flags);
-}
 
 static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
 {

@@ -84,6 +84,31 @@ const char *ktr_bsd_signal_name(unsigned int sv_flags, int sig);
 void ktr_print_wstatus(FILE *out, int status, int flags);
 
 /*
+ * Escaping a byte string for output, the one way every decoder and kdump
+ * output does it: printable ASCII as it is, \" and \\ for the quote and
+ * the backslash, \n and \t, and the rest in the style of how:
+ *   KTR_ESC_C     \ooo (so \r as \015: the decoders' C strings)
+ *   KTR_ESC_CR    the same, but \r (kdump's text)
+ *   KTR_ESC_JSON  \r, and \u00XX for every other byte, so that any byte
+ *                 string is a JSON string whose code points are its bytes
+ */
+#define KTR_ESC_C	0
+#define KTR_ESC_CR	0x1
+#define KTR_ESC_JSON	0x2
+
+/* len bytes of p, escaped, without quotes. */
+void ktr_put_escaped(FILE *out, const void *p, size_t len, int how);
+/* One byte escaped into buf (room for 8); its length, which is its width. */
+int ktr_escape_byte(char *buf, unsigned char c, int how);
+/* A string of at most max bytes, KTR_ESC_C, stopping at NUL unless keep_nul. */
+void ktr_print_cstr(FILE *out, const char *s, size_t max, bool keep_nul);
+/*
+ * The bytes a KTR_ESC_C or KTR_ESC_CR text of len bytes (no quotes) stands
+ * for, at most size of them into dst; their count.
+ */
+size_t ktr_unescape_c(unsigned char *dst, size_t size, const char *s, size_t len);
+
+/*
  * A KTR_STRUCT payload (name already split off): "struct stat { dev=..., ... }".
  * Unknown names or sizes that do not match print "invalid record" or a
  * hexdump; never a crash.

@@ -4,6 +4,14 @@
  * Internals shared by the decoders: symbol tables, the two generic printers
  * (bit masks and enumerations) and the per-family argument formatters that
  * the dispatch table in args.c points at.
+ *
+ * The files, each calling only those before it:
+ *   symtab.c escape.c errno.c signal.c   masks, numbers, strings, names
+ *   decode_bsd.c syscalltab.c            the BSDs' names, the syscall tables
+ *   argfmt.c                             the argument formatters shared
+ *   decode_ioctl.c decode_{file,mem,proc,signal,net}.c   one family of syscalls each
+ *   args.c sysret.c                      CALL arguments, RET values
+ *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT (struct_int.h)
  */
 #ifndef KTRACEB_DECODE_INT_H
 #define KTRACEB_DECODE_INT_H
@@ -52,8 +60,6 @@ const char *ktr_sym_name(const struct ktr_symtab *t, __u64 v);
 void ktr_print_num(FILE *out, __u64 v, int flags);
 /* Octal file mode "0644" ("0" for 0). */
 void ktr_print_octal(FILE *out, __u64 v, int flags);
-/* A string of at most max bytes with C escapes, stopping at NUL unless keep_nul. */
-void ktr_print_cstr(FILE *out, const char *s, size_t max, bool keep_nul);
 /* A signal set of nbits signals (bit 0 = signal 1): "SIGINT|SIGTERM", "0", "~(SIGKILL)". */
 void ktr_print_sigset(FILE *out, __u64 set, int flags);
 /* "SIGTERM", or the number. */
@@ -64,6 +70,8 @@ void ktr_print_modestr(FILE *out, unsigned int mode);
 void ktr_print_filemode(FILE *out, __u64 mode, int flags);
 /* An errno value "ENOENT", or the number. */
 void ktr_print_errno_name(FILE *out, int err);
+/* The text of a kernel-internal errno (512 and up), NULL for the others. */
+const char *ktr_errno_text(int err);
 
 /* Context of one syscall's arguments, for formatters that look at others. */
 struct ktr_argctx {

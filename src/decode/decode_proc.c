@@ -302,27 +302,6 @@ static void arg_futexop(FILE *out, const struct ktr_argctx *c, int i)
 		(op & FUTEX_CLOCK_REALTIME) ? "|FUTEX_CLOCK_REALTIME" : "");
 }
 
-static const struct ktr_sym clock_sym[] = {
-	KTR_SYM(CLOCK_REALTIME),
-	KTR_SYM(CLOCK_MONOTONIC),
-	KTR_SYM(CLOCK_PROCESS_CPUTIME_ID),
-	KTR_SYM(CLOCK_THREAD_CPUTIME_ID),
-	KTR_SYM(CLOCK_MONOTONIC_RAW),
-	KTR_SYM(CLOCK_REALTIME_COARSE),
-	KTR_SYM(CLOCK_MONOTONIC_COARSE),
-	KTR_SYM(CLOCK_BOOTTIME),
-	KTR_SYM(CLOCK_REALTIME_ALARM),
-	KTR_SYM(CLOCK_BOOTTIME_ALARM),
-	KTR_SYM(CLOCK_TAI),
-};
-static const struct ktr_symtab clock_tab = KTR_SYMTAB(clock_sym);
-
-/* Negative clock ids are per-process/thread CPU clocks: shown as numbers. */
-void ktr_arg_clockid(FILE *out, const struct ktr_argctx *c, int i)
-{
-	ktr_print_enum(out, &clock_tab, (int)c->a[i], c->flags);
-}
-
 static const struct ktr_sym abstime_sym[] = { KTR_SYM(TIMER_ABSTIME) };
 static const struct ktr_symtab abstime_tab = KTR_SYMTAB(abstime_sym);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
-/* Linux errno names and the KTR_SYSRET printer. */
+/*
+ * Linux errno names, and the kernel-internal errnos (512 and up) with a
+ * text of their own, since strerror() has none.
+ */
 #include <errno.h>
 #include <string.h>
-#include "ktraceb/ktr.h"
 #include "decode_int.h"
 
 #define E(x) [x] = #x
@@ -180,57 +182,19 @@ const char *ktr_errno_name(int err)
 	return NULL;
 }
 
-static bool returns_address(unsigned int sv_flags, int code)
+const char *ktr_errno_text(int err)
 {
-	const char *name = ktr_syscall_name(sv_flags, code);
-
-	return name && (strcmp(name, "mmap") == 0 || strcmp(name, "mmap2") == 0 ||
-			strcmp(name, "brk") == 0 || strcmp(name, "mremap") == 0 ||
-			strcmp(name, "shmat") == 0);
+	if (err >= 512 && (size_t)(err - 512) < KTR_NELEM(kerr))
+		return kerr[err - 512].text;
+	return NULL;
 }
 
-/* umask returns the old mask: octal, as its argument is printed */
-static bool returns_mode(unsigned int sv_flags, int code)
+void ktr_print_errno_name(FILE *out, int err)
 {
-	const char *name = ktr_syscall_name(sv_flags, code);
+	const char *name = ktr_errno_name(err);
 
-	return name && strcmp(name, "umask") == 0;
-}
-
-static void print_error(FILE *out, int error, int flags)
-{
-	const char *name = ktr_errno_name(error);
-
-	fprintf(out, "-1 errno %d", error);
-	if (flags & KTR_DEC_RAW)
-		return;
-	if (error >= 512 && name)
-		fprintf(out, " %s (%s)", name, kerr[error - 512].text);
-	else if (name)
-		fprintf(out, " %s (%s)", strerror(error), name);
+	if (name)
+		fputs(name, out);
 	else
-		fprintf(out, " Unknown error %d", error);
-}
-
-void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
-		      int flags)
-{
-	if (ktr_bsd_abi(sv_flags)) {
-		ktr_bsd_print_sysret(out, sv_flags, error, retval, flags);
-		return;
-	}
-	if (error) {
-		print_error(out, error, flags);
-		return;
-	}
-	if (flags & KTR_DEC_RAW)
-		ktr_print_num(out, (__u64)retval, flags);
-	else if (returns_mode(sv_flags, code))
-		fprintf(out, "%#llo", (unsigned long long)retval);
-	else if (returns_address(sv_flags, code))
-		fprintf(out, "%#llx", (unsigned long long)retval);
-	else if (retval < 0 || retval > 9)
-		fprintf(out, "%lld/%#llx", (long long)retval, (unsigned long long)retval);
-	else
-		fprintf(out, "%lld", (long long)retval);
+		fprintf(out, "%d", err);
 }

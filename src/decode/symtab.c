@@ -2,9 +2,9 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The generic printers every decoder builds on: masks, enumerations,
- * numbers, modes and escaped strings.
+ * numbers and modes.  They call nothing of the other decoders: every
+ * other file of src/decode may use them.
  */
-#include <ctype.h>
 #include <sys/stat.h>
 #include "decode_int.h"
 
@@ -73,70 +73,6 @@ void ktr_print_octal(FILE *out, __u64 v, int flags)
 		fprintf(out, "%#llo", (unsigned long long)v);
 }
 
-void ktr_print_cstr(FILE *out, const char *s, size_t max, bool keep_nul)
-{
-	for (size_t i = 0; i < max; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == 0 && !keep_nul)
-			break;
-		switch (ch) {
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '"':
-		case '\\':
-			fprintf(out, "\\%c", ch);
-			break;
-		default:
-			if (isprint(ch))
-				fputc(ch, out);
-			else
-				fprintf(out, "\\%03o", ch);
-		}
-	}
-}
-
-void ktr_print_signal(FILE *out, __s64 sig, int flags)
-{
-	const char *name = (flags & KTR_DEC_RAW) ? NULL : ktr_signal_name((int)sig);
-
-	if (name && sig == (int)sig)
-		fputs(name, out);
-	else
-		fprintf(out, "%lld", (long long)sig);
-}
-
-static void print_siglist(FILE *out, __u64 set)
-{
-	int n = 0;
-
-	for (int sig = 1; sig <= 64; sig++)
-		if (set & (1ULL << (sig - 1)))
-			fprintf(out, "%s%s", n++ ? "|" : "", ktr_signal_name(sig));
-}
-
-void ktr_print_sigset(FILE *out, __u64 set, int flags)
-{
-	if (flags & KTR_DEC_RAW)
-		fprintf(out, "%#llx", (unsigned long long)set);
-	else if (set == 0)
-		fputs("0", out);
-	else if (set == ~0ULL)
-		fputs("~0", out);
-	else if (__builtin_popcountll(set) > 32) {
-		/* a mostly full set reads better as what it leaves out */
-		fputs("~(", out);
-		print_siglist(out, ~set);
-		fputs(")", out);
-	} else {
-		print_siglist(out, set);
-	}
-}
-
 void ktr_print_modestr(FILE *out, unsigned int m)
 {
 	static const char types[16] = { [S_IFIFO >> 12] = 'p', [S_IFCHR >> 12] = 'c',
@@ -178,14 +114,4 @@ void ktr_print_filemode(FILE *out, __u64 mode, int flags)
 		return;
 	}
 	fprintf(out, "%s|%#llo", type, (unsigned long long)(mode & 07777));
-}
-
-void ktr_print_errno_name(FILE *out, int err)
-{
-	const char *name = ktr_errno_name(err);
-
-	if (name)
-		fputs(name, out);
-	else
-		fprintf(out, "%d", err);
 }

@@ -3,7 +3,8 @@
 /*
  * kdump: print a ktraceb (DragonFly-layout) trace file.  main() parses the
  * BSD options and maps errors to one-line messages; the reading is in
- * kdump_reader.c and the printing in kdump_print.c, shared with the tests.
+ * kdump_reader.c and the rest in the pipeline (kdump_pipeline.h),
+ * shared with the tests.
  */
 #include <err.h>
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include <unistd.h>
 
 #include "decode.h"
-#include "kdump.h"
+#include "kdump_pipeline.h"
 #include "kdump_reader.h"
 #include "trstr.h"
 
@@ -74,35 +75,35 @@ static void check_json_opts(unsigned int flags)
 			     opts[i].letter);
 }
 
+/* The options that only set a flag. */
+static unsigned int flag_of(int ch)
+{
+	static const struct {
+		char letter;
+		unsigned int flag;
+	} flags[] = {
+		{ 'c', KD_CPU },   { 'E', KD_ELAPSED }, { 'G', KD_TREE },    { 'H', KD_TIDCOL },
+		{ 'J', KD_JSON },  { 'l', KD_FOLLOW },	{ 'P', KD_CHROME },  { 'R', KD_RELTIME },
+		{ 's', KD_NOGIO }, { 'S', KD_SYSNR },	{ 'T', KD_ABSTIME }, { 'Y', KD_SUMMARY },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].letter == ch)
+			return flags[i].flag;
+	return 0;
+}
+
 static void parse_args(int argc, char **argv, struct kdump_opts *o, const char **file)
 {
 	int ch;
 
 	while ((ch = getopt(argc, argv, "cdEf:GHJlm:np:PRsSTt:Y")) != -1) {
 		switch (ch) {
-		case 'c':
-			o->flags |= KD_CPU;
-			break;
 		case 'd':
 			o->decode |= KTR_DEC_DECIMAL;
 			break;
-		case 'E':
-			o->flags |= KD_ELAPSED;
-			break;
 		case 'f':
 			*file = optarg;
-			break;
-		case 'G':
-			o->flags |= KD_TREE;
-			break;
-		case 'H':
-			o->flags |= KD_TIDCOL;
-			break;
-		case 'J':
-			o->flags |= KD_JSON;
-			break;
-		case 'l':
-			o->flags |= KD_FOLLOW;
 			break;
 		case 'm':
 			o->maxdata = parse_num(optarg, 0, INT_MAX);
@@ -114,32 +115,16 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 			o->pid = parse_num(optarg, 0, INT_MAX);
 			o->flags |= KD_PIDSEL;
 			break;
-		case 'P':
-			o->flags |= KD_CHROME;
-			break;
-		case 'R':
-			o->flags |= KD_RELTIME;
-			break;
-		case 's':
-			o->flags |= KD_NOGIO;
-			break;
-		case 'S':
-			o->flags |= KD_SYSNR;
-			break;
-		case 'T':
-			o->flags |= KD_ABSTIME;
-			break;
 		case 't':
 			o->trpoints = ktr_getpoints(optarg);
 			if (o->trpoints < 0)
 				errx(1, "unknown trace point in %s", optarg);
 			o->flags |= KD_TRSEL;
 			break;
-		case 'Y':
-			o->flags |= KD_SUMMARY;
-			break;
 		default:
-			usage();
+			if (!flag_of(ch))
+				usage();
+			o->flags |= flag_of(ch);
 		}
 	}
 	/* -Y prints at end of file, which -l never reaches; -G and -Y are two views */

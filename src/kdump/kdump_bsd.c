@@ -23,7 +23,6 @@
 #include "decode.h"
 #include "kdump_bsd.h"
 #include "kdump_bsd_int.h"
-#include "kdump_reader.h"
 
 enum layout { L_DFLY, L_V0, L_FBSD1, L_NBSD, L_OBSD };
 

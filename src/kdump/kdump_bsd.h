@@ -41,10 +41,16 @@ struct kd_bsd_fmt {
 	unsigned int sv_flags; /* the ABI of the file's processes (decode.h KTR_SV_ABI_*) */
 };
 
+/* The largest ktr_len the reader accepts (kdump_reader.h), in any system's layout. */
+#define KTR_READER_MAXLEN (64 << 20)
+
+/* DragonFly declares ktr_args[8]; Linux passes at most 6 but allow the slack. */
+#define KD_SYSCALL_MAXARGS 8
+
 /*
  * Types kdump gives foreign records that ktraceb's files never hold
  * (FreeBSD's numbers where FreeBSD has the record; 19..23 are free in
- * ktr.h).  Their printers (kd_bsd_printer) serve foreign files only.
+ * ktr.h).  kdump shows them in foreign files only (kdump_event.h KD_SYSCTL...).
  */
 #define KD_T_SYSCTL 9 /* FreeBSD: the MIB's name */
 #define KD_T_CAPFAIL 12
@@ -81,10 +87,5 @@ void kd_bsd__payload(const struct kd_bsd_fmt *f, struct ktr_header *h, const uns
 
 /* "FreeBSD i386, ktr_header v0 (44 bytes, little-endian)" */
 void kd_bsd__describe(const struct kd_bsd_fmt *f, char *buf, size_t size);
-
-struct kdump;
-struct kd_event;
-/* The text printer of a foreign-only type, or NULL; its tag in *tag. */
-int (*kd_bsd_printer(int type, const char **tag))(struct kdump *kd, const struct kd_event *ev);
 
 #endif /* KTRACEB_KDUMP_BSD_H */

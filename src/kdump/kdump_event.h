@@ -1,46 +1,97 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * kdump as a pipeline: the reader yields records; kd_event__decode() turns
- * each, once, into a typed event, keeping all per-process and per-thread
- * state (the ABI of each process, each thread's last CALL, its open spans,
- * the trace's machine and clock) in one place; the event goes to one sink,
- * the output: the text (kdump_print.c), the summary (-Y, kdump_summary.c),
- * the span tree (-G, kdump_tree.c), JSON lines (-J, kdump_json.c) or the
- * Chrome trace-event timeline (-P, kdump_chrome.c).  A sink reads events
- * and writes its output; it never calls another sink.
+ * kdump is a pipeline: reader -> decoder -> sink.
+ *
+ *  - The reader (kdump_reader.h) yields records, another system's made
+ *    into ktraceb's layout.
+ *  - The decoder (kdump_decode.h) turns each record, visible or not, into
+ *    a struct kd_event, once: its kind, whether its payload fits that
+ *    kind, its fields, its time, its process's ABI and the file's system.
+ *    It alone keeps what records leave behind (each process's ABI, each
+ *    thread's last call and open spans, the machine and the clock, the
+ *    kernel events' formats), and holds the only switch on the record
+ *    type in kdump.
+ *  - One sink (kdump_sink.h) writes the output from the events the
+ *    options let through: the text, the -Y summary, the -G span tree, -J
+ *    JSON lines or the -P timeline.  A sink has state of its own, reads
+ *    only events, and never calls another sink.
+ *
+ * A new record type is a kind here, one case in the decoder's switch, and
+ * one entry in each sink's table of kinds.
  */
 #ifndef KTRACEB_KDUMP_EVENT_H
 #define KTRACEB_KDUMP_EVENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include "ktraceb/ktr.h"
-#include "kdump_user.h"
+#include "kdump_bsd.h"
+#include "kdump_span.h"
 
-/* DragonFly declares ktr_args[8]; Linux passes at most 6 but allow the slack. */
-#define KD_SYSCALL_MAXARGS 8
-
-/* What a USER record did to its thread's open spans (kd_span__step). */
-struct kd_span_step {
-	bool spanlike; /* a span, or one end of an entry/exit probe pair */
-	bool is_exit;
-	bool found; /* an exit whose enter is in the trace */
-	int depth; /* where the text view draws it */
-	int open_before; /* the thread's open spans before this record */
-	__u64 dur; /* an exit's time since its enter */
-	struct kd_span closed; /* an exit's enter, as it was when popped */
-	struct kd_thread *thread;
+enum kd_kind {
+	KD_NONE, /* a record no output shows: PROCCTOR, PROCDTOR and TPFORMAT in ktraceb's
+		    files, the types DragonFly's kdump skips */
+	KD_UNKNOWN, /* a type outside 1..KTR_TYPE_MAX */
+	KD_CALL,
+	KD_RET,
+	KD_NAMEI,
+	KD_GENIO,
+	KD_PSIG,
+	KD_CSW,
+	KD_USER,
+	KD_STRUCT,
+	KD_ARGS,
+	KD_ENVS,
+	KD_FILEINFO,
+	KD_LOST,
+	KD_EXIT,
+	KD_FLIGHT,
+	KD_TRACEPOINT,
+	/* only in another system's files (kdump_bsd.h KD_T_*) */
+	KD_SYSCTL,
+	KD_CAPFAIL,
+	KD_FAULT,
+	KD_FAULTEND,
+	KD_STRUCT_ARRAY,
+	KD_EXTERR,
+	KD_EMUL,
+	KD_MIB,
+	KD_PLEDGE,
+	KD_START,
+	KD_OTHER,
+	KD_PROCCTOR,
+	KD_PROCDTOR,
+	KD_NKINDS
 };
 
+/* The word a kind shows by in the text and JSON ("CALL", "RET "); NULL for NONE, UNKNOWN. */
+extern const char *const kd_kind_tag[KD_NKINDS];
+
+struct kd_tpfmt;
+
 struct kd_event {
+	enum kd_kind kind;
+	/* the payload fits the kind; else the outputs say "invalid record" */
+	bool valid;
+	/* USER: a KTRU record (user, span); else the bytes of a utrace(2) */
+	bool ktru;
+	/* the process runs a BSD's ABI: its syscall, errno and signal names are that system's */
+	bool bsd;
+	enum kd_sys sys; /* the file's system */
+	unsigned int sv_flags; /* the process's ABI (decode.h KTR_SV_*) */
 	const struct ktr_header *h;
 	const unsigned char *data; /* the payload, h->ktr_len bytes */
 	size_t len;
-	/* CALL, RET, LOST: the fixed layout checked; USER: a whole KTRU record */
-	bool valid;
-	unsigned int sv_flags; /* the process's ABI (PROCCTOR), for syscall names */
+	unsigned long recno; /* 1 for the file's first record */
+	__s64 ns; /* on the trace's clock: ktr_mono_ns, or a BSD's ktr_time */
+	__s64 wall_ns; /* wall clock, ns since the epoch */
+	/*
+	 * CALL, RET, USER: its thread (open spans, last call) as the decoder left
+	 * it, never NULL; it lives as long as the decoder, so that an output
+	 * keeping its own per-thread state (the tree) can look at it at the end
+	 */
+	const struct kd_thread *thread;
 	union {
 		struct {
 			int code, narg;
@@ -53,50 +104,53 @@ struct kd_event {
 			__s64 retval;
 		} ret;
 		struct {
+			bool has_call;
+			int call; /* its thread's last CALL, whose argument the path is */
+		} namei;
+		struct {
+			int fd;
+			bool read;
+			const unsigned char *data;
+			size_t n;
+		} genio;
+		struct ktr_psig psig;
+		struct {
+			bool out, user;
+			const char *wmesg; /* NULL if none */
+			size_t wlen;
+		} csw;
+		struct {
+			const char *name;
+			size_t nlen;
+			const unsigned char *data;
+			size_t len;
+		} strct;
+		struct ktr_fileinfo fileinfo;
+		struct {
 			__u64 lost, total;
 		} lost;
+		int exit_status;
+		struct ktr_flight_info flight;
+		struct {
+			bool has_id; /* the payload holds an id (what -Y counts by) */
+			__u32 id;
+			const struct kd_tpfmt *fmt; /* its format, NULL if the file has none */
+			const unsigned char *raw;
+			size_t len;
+		} tp;
+		struct {
+			__u64 va;
+			__s32 type;
+		} fault;
+		__s32 faultend;
+		struct {
+			__s32 error, call;
+			__u64 code;
+		} pledge;
+		__u32 procctor;
 	};
-	struct kd_urec user; /* USER with valid */
-	struct kd_span_step span; /* USER with valid and span.spanlike */
+	struct kd_urec user; /* USER with ktru */
+	struct kd_span_step span; /* USER with ktru: what it did to its thread's spans */
 };
-
-struct kdump;
-
-/* Decode one record into ev (pointing into h and data); 0 or -ENOMEM. */
-int kd_event__decode(struct kdump *kd, const struct ktr_header *h, const void *data,
-		     struct kd_event *ev);
-
-/*
- * A record's time on the trace's clock.  The clock (ktr_mono_ns, or BSD's
- * ktr_time) is settled by the first record a sink asks about.
- */
-__s64 kd_event__ns(struct kdump *kd, const struct ktr_header *h);
-
-/* A record's wall clock time in ns since the epoch (kdump -T). */
-__s64 kd_event__wall_ns(const struct kdump *kd, const struct ktr_header *h);
-
-/*
- * The text view's body of a record (what follows its tag) on out, for the
- * sinks that show it as a value: 0, -EINVAL for an invalid record (not
- * counted), -ENOENT for a record the text view does not show.
- */
-int kd_print_body(struct kdump *kd, const struct kd_event *ev, FILE *out);
-/* The text view's tag of a record type ("CALL", "RET "), NULL if it shows none. */
-const char *kd_print_tag(const struct kdump *kd, int type);
-
-/* A syscall's name for output: "openat", "openat[257]" with -S, "[999]". */
-void kd_fmt_scname(const struct kdump *kd, char *buf, size_t size, unsigned int sv_flags,
-		   int code);
-
-struct kd_sink {
-	int (*event)(struct kdump *kd, const struct kd_event *ev);
-	int (*finish)(struct kdump *kd);
-};
-
-extern const struct kd_sink kd_sink_text;
-extern const struct kd_sink kd_sink_summary;
-extern const struct kd_sink kd_sink_tree;
-extern const struct kd_sink kd_sink_json; /* -J, kdump_json.c */
-extern const struct kd_sink kd_sink_chrome; /* -P, kdump_chrome.c */
 
 #endif /* KTRACEB_KDUMP_EVENT_H */

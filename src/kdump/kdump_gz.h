@@ -24,13 +24,9 @@
 
 struct kd_gz;
 
-/* gzip's magic, the first two bytes of every member */
-#define KD_GZ_MAGIC0 0x1f
-#define KD_GZ_MAGIC1 0x8b
-
 /*
  * A decompressor of in (not closed), whose first n bytes (head, already
- * read from in: the magic) come first.  NULL with errno set.
+ * read from in: the magic, gzip_magic.h) come first.  NULL with errno set.
  */
 struct kd_gz *kd_gz__open(FILE *in, const void *head, size_t n);
 

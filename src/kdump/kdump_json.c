@@ -1,25 +1,36 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The JSON lines sink (kdump -J): one JSON object a line, every decoded
- * field as data.  The first line says what the output is
+ * The JSON lines sink (kdump -J, kdump_sink.h): one JSON object a line,
+ * every decoded field as data.  The first line says what the output is
  * ({"type":"info","format":"ktraceb-json","version":1,...}); then one line
- * per record the text view would print, with its text tag as "type".
- * docs/JSON.md lists every member.  A record whose payload does not fit
- * its type gets "invalid":true and is counted, as the text's "invalid
- * record".
+ * per event the text would show, its text tag as "type".  docs/JSON.md
+ * lists every member.  An event whose payload does not fit its kind gets
+ * "invalid":true and is counted, as the text's "invalid record".  Kinds
+ * with no members of their own carry their text (kdump_body.h) as "text".
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode.h"
-#include "kdump_event.h"
+#include "kdump_body.h"
 #include "kdump_jsonout.h"
-#include "kdump_priv.h"
+#include "kdump_sink.h"
 
 #define JSON_FORMAT_VERSION 1
 #define FIELDS_MAX	    64 /* members of a STRU's "fields" */
+
+struct json {
+	struct kd_sink_env env;
+	struct kd_capture *cap;
+	struct kd_bsd_fmt fmt;
+	bool have_fmt;
+	bool started; /* the head line written */
+};
+
+typedef int (*members_fn)(struct json *j, const struct kd_event *ev);
 
 static const char *const sys_names[] = {
 	[KD_SYS_KTRACEB] = "ktraceb", [KD_SYS_DRAGONFLY] = "dragonfly",
@@ -27,23 +38,55 @@ static const char *const sys_names[] = {
 	[KD_SYS_NETBSD] = "netbsd",   [KD_SYS_DARWIN] = "darwin",
 };
 
-static void json__head(struct kdump *kd)
+static void *json__open(const struct kd_sink_env *env)
 {
+	struct json *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->env = *env;
+	j->cap = kd_capture__new();
+	if (!j->cap) {
+		free(j);
+		return NULL;
+	}
+	return j;
+}
+
+static void json__close(void *state)
+{
+	struct json *j = state;
+
+	kd_capture__free(j->cap);
+	free(j);
+}
+
+static void json__format(void *state, const struct kd_bsd_fmt *fmt)
+{
+	struct json *j = state;
+
+	j->fmt = *fmt;
+	j->have_fmt = true;
+}
+
+static void json__head(struct json *j)
+{
+	FILE *out = j->env.out;
 	char desc[128];
 
-	kd->sink_started = 1;
-	fprintf(kd->out, "{\"type\":\"info\",\"format\":\"ktraceb-json\",\"version\":%d",
+	j->started = true;
+	fprintf(out, "{\"type\":\"info\",\"format\":\"ktraceb-json\",\"version\":%d",
 		JSON_FORMAT_VERSION);
 	/* no "system" when the input is not a trace at all */
-	if (!kd->have_fmt || kd->fmt.sys > KD_SYS_DARWIN)
-		return (void)fputs("}\n", kd->out);
-	fprintf(kd->out, ",\"system\":\"%s\"", sys_names[kd->fmt.sys]);
-	if (kd->fmt.sys != KD_SYS_KTRACEB) {
-		kd_bsd__describe(&kd->fmt, desc, sizeof(desc));
-		fputs(",\"detected\":", kd->out);
-		kd_json_cstr(kd->out, desc);
+	if (!j->have_fmt || j->fmt.sys > KD_SYS_DARWIN)
+		return (void)fputs("}\n", out);
+	fprintf(out, ",\"system\":\"%s\"", sys_names[j->fmt.sys]);
+	if (j->fmt.sys != KD_SYS_KTRACEB) {
+		kd_bsd__describe(&j->fmt, desc, sizeof(desc));
+		fputs(",\"detected\":", out);
+		kd_json_cstr(out, desc);
 	}
-	fputs("}\n", kd->out);
+	fputs("}\n", out);
 }
 
 /* --- STRU: the decoder's "struct name { key=value, ... }" as members ----- */
@@ -112,32 +155,12 @@ static bool is_integer(const char *s, size_t len)
 	return true;
 }
 
-/* A decoder's quoted string ("a\"b\n\001"), its C escapes undone, as JSON. */
+/* A decoder's quoted string ("a\"b\n\001", len >= 2), its C escapes undone, as JSON. */
 static void put_cquoted(FILE *out, const char *s, size_t len)
 {
 	unsigned char buf[KTR_PATH_MAX];
-	size_t n = 0;
 
-	for (size_t i = 1; i + 1 < len && n < sizeof(buf); i++) {
-		unsigned char c = s[i];
-
-		if (c == '\\' && i + 2 < len) {
-			c = s[++i];
-			if (c >= '0' && c <= '7') {
-				unsigned int v = c - '0';
-
-				for (int k = 0;
-				     k < 2 && i + 2 < len && s[i + 1] >= '0' && s[i + 1] <= '7';
-				     k++)
-					v = v * 8 + (s[++i] - '0');
-				c = (unsigned char)v;
-			} else {
-				c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
-			}
-		}
-		buf[n++] = c;
-	}
-	kd_json_str(out, buf, n);
+	kd_json_str(out, buf, ktr_unescape_c(buf, sizeof(buf), s + 1, len - 2));
 }
 
 static void put_fields(FILE *out, const char *text, size_t len)
@@ -163,45 +186,82 @@ static void put_fields(FILE *out, const char *text, size_t len)
 	fputc('}', out);
 }
 
-static int json__struct(struct kdump *kd, FILE *out, const struct kd_event *ev)
+/* STRU: its name, length, text, and the text's top-level fields as members. */
+static int m_struct(struct json *j, const struct kd_event *ev)
 {
-	const unsigned char *d = ev->data, *nul = memchr(d, '\0', ev->len);
-	size_t nl;
+	FILE *out = j->env.out, *cap;
 	const char *text;
 	size_t tlen;
-	FILE *cap;
 
-	if (!nul || nul == d)
-		return -EINVAL;
-	nl = nul - d;
-	for (size_t i = 0; i < nl; i++)
-		if (d[i] < 0x20 || d[i] > 0x7e)
-			return -EINVAL;
 	fputs(",\"struct\":", out);
-	kd_json_str(out, d, nl);
-	fprintf(out, ",\"len\":%zu,\"text\":", ev->len - nl - 1);
-	cap = kd_json_capture(kd);
-	if (!cap || kd_print_body(kd, ev, cap) < 0) {
-		fputs("null", out);
-		return 0;
-	}
-	text = kd_json_capture_text(kd, &tlen);
+	kd_json_str(out, ev->strct.name, ev->strct.nlen);
+	fprintf(out, ",\"len\":%zu,\"text\":", ev->strct.len);
+	cap = kd_capture__start(j->cap);
+	if (cap)
+		kd_body(cap, ev, j->env.o);
+	text = cap ? kd_capture__text(j->cap, &tlen) : NULL;
 	if (!text) {
 		fputs("null", out);
 		return 0;
 	}
 	kd_json_str(out, text, tlen);
-	if (!ktr_bsd_abi(ev->sv_flags) && !(kd->o.decode & KTR_DEC_RAW))
+	if (!ev->bsd && !(j->env.o->decode & KTR_DEC_RAW))
 		put_fields(out, text, tlen);
 	return 0;
 }
 
-/* --- the other records ----------------------------------------------------- */
+/* --- the other kinds --------------------------------------------------------- */
+
+static int m_call(struct json *j, const struct kd_event *ev)
+{
+	kd_json_call(j->env.out, ev, j->env.o, j->cap, false);
+	return 0;
+}
+
+static int m_ret(struct json *j, const struct kd_event *ev)
+{
+	kd_json_ret(j->env.out, ev, j->env.o, j->cap);
+	return 0;
+}
+
+/* NAMI: the path, and the syscall it is an argument of (its thread's CALL). */
+static int m_namei(struct json *j, const struct kd_event *ev)
+{
+	const char *name = ev->namei.has_call ? ktr_syscall_name(ev->sv_flags, ev->namei.call) :
+						NULL;
+
+	fputs(",\"path\":", j->env.out);
+	kd_json_str(j->env.out, ev->data, ev->len);
+	if (name) {
+		fputs(",\"syscall\":", j->env.out);
+		kd_json_cstr(j->env.out, name);
+	}
+	return 0;
+}
+
+static int m_genio(struct json *j, const struct kd_event *ev)
+{
+	kd_json_genio(j->env.out, ev, j->env.o);
+	return 0;
+}
+
+static int m_psig(struct json *j, const struct kd_event *ev)
+{
+	kd_json_psig(j->env.out, ev);
+	return 0;
+}
+
+static int m_user(struct json *j, const struct kd_event *ev)
+{
+	kd_json_user(j->env.out, ev, j->env.o);
+	return 0;
+}
 
 /* ARGS, ENVS: NUL-separated strings, the last NUL optional. */
-static int json__strings(FILE *out, const struct kd_event *ev)
+static int m_strings(struct json *j, const struct kd_event *ev)
 {
 	const unsigned char *d = ev->data, *end = d + ev->len, *nul;
+	FILE *out = j->env.out;
 
 	fputs(",\"strings\":[", out);
 	for (int i = 0; d < end; i++) {
@@ -216,109 +276,77 @@ static int json__strings(FILE *out, const struct kd_event *ev)
 	return 0;
 }
 
-static int json__fileinfo(FILE *out, const struct kd_event *ev)
+static int m_fileinfo(struct json *j, const struct kd_event *ev)
 {
-	struct ktr_fileinfo fi;
+	const struct ktr_fileinfo *fi = &ev->fileinfo;
+	FILE *out = j->env.out;
 
-	if (ev->len < sizeof(fi))
-		return -EINVAL;
-	memcpy(&fi, ev->data, sizeof(fi));
-	if (memcmp(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC)) != 0)
-		return -EINVAL;
-	fprintf(out, ",\"format_version\":%u,\"machine\":", fi.fi_version);
-	kd_json_str(out, fi.fi_machine, strnlen(fi.fi_machine, sizeof(fi.fi_machine)));
+	fprintf(out, ",\"format_version\":%u,\"machine\":", fi->fi_version);
+	kd_json_str(out, fi->fi_machine, strnlen(fi->fi_machine, sizeof(fi->fi_machine)));
 	fputs(",\"release\":", out);
-	kd_json_str(out, fi.fi_release, strnlen(fi.fi_release, sizeof(fi.fi_release)));
+	kd_json_str(out, fi->fi_release, strnlen(fi->fi_release, sizeof(fi->fi_release)));
 	fputs(",\"tool\":", out);
-	kd_json_str(out, fi.fi_tool, strnlen(fi.fi_tool, sizeof(fi.fi_tool)));
-	fprintf(out, ",\"clock\":%u,\"wall_offset_ns\":%lld", fi.fi_clock,
-		(long long)fi.fi_wall_offset_ns);
+	kd_json_str(out, fi->fi_tool, strnlen(fi->fi_tool, sizeof(fi->fi_tool)));
+	fprintf(out, ",\"clock\":%u,\"wall_offset_ns\":%lld", fi->fi_clock,
+		(long long)fi->fi_wall_offset_ns);
 	return 0;
 }
 
-/* NAMI: the path, and the syscall it is an argument of (its thread's CALL). */
-static int json__namei(struct kdump *kd, FILE *out, const struct kd_event *ev)
+static int m_lost(struct json *j, const struct kd_event *ev)
 {
-	const struct kd_map_ent *e = kd_map__get(&kd->calls, ev->h->ktr_tid);
-	const char *name = e ? ktr_syscall_name(ev->sv_flags, (__s16)e->v1) : NULL;
-
-	fputs(",\"path\":", out);
-	kd_json_str(out, ev->data, ev->len);
-	if (name) {
-		fputs(",\"syscall\":", out);
-		kd_json_cstr(out, name);
-	}
+	kd_json_lost(j->env.out, ev);
 	return 0;
 }
 
-/* Any other record the text view shows: its text as "text". */
-static int json__text(struct kdump *kd, FILE *out, const struct kd_event *ev)
+static int m_exit(struct json *j, const struct kd_event *ev)
 {
-	FILE *cap = kd_json_capture(kd);
+	kd_json_exit(j->env.out, ev);
+	return 0;
+}
+
+/* Any other kind: its text as "text". */
+static int m_text(struct json *j, const struct kd_event *ev)
+{
+	FILE *cap = kd_capture__start(j->cap);
 	const char *text;
 	size_t len;
 
 	if (!cap)
 		return -ENOMEM;
-	if (kd_print_body(kd, ev, cap) == -EINVAL)
-		return -EINVAL;
-	text = kd_json_capture_text(kd, &len);
-	fputs(",\"text\":", out);
-	kd_json_str(out, text ? text : "", text ? len : 0);
+	kd_body(cap, ev, j->env.o);
+	text = kd_capture__text(j->cap, &len);
+	fputs(",\"text\":", j->env.out);
+	kd_json_str(j->env.out, text ? text : "", text ? len : 0);
 	return 0;
 }
 
-static int json__members(struct kdump *kd, FILE *out, const struct kd_event *ev)
-{
-	const char *tag;
+/* clang-format off */
+static const members_fn members[KD_NKINDS] = {
+	[KD_CALL] = m_call,		[KD_RET] = m_ret,		[KD_NAMEI] = m_namei,
+	[KD_GENIO] = m_genio,		[KD_PSIG] = m_psig,		[KD_CSW] = m_text,
+	[KD_USER] = m_user,		[KD_STRUCT] = m_struct,		[KD_ARGS] = m_strings,
+	[KD_ENVS] = m_strings,		[KD_FILEINFO] = m_fileinfo,	[KD_LOST] = m_lost,
+	[KD_EXIT] = m_exit,		[KD_FLIGHT] = m_text,		[KD_TRACEPOINT] = m_text,
+	[KD_SYSCTL] = m_text,		[KD_CAPFAIL] = m_text,		[KD_FAULT] = m_text,
+	[KD_FAULTEND] = m_text,		[KD_STRUCT_ARRAY] = m_text,	[KD_EXTERR] = m_text,
+	[KD_EMUL] = m_text,		[KD_MIB] = m_text,		[KD_PLEDGE] = m_text,
+	[KD_START] = m_text,		[KD_OTHER] = m_text,		[KD_PROCCTOR] = m_text,
+	[KD_PROCDTOR] = m_text,
+};
+/* clang-format on */
 
-	/* a type only another system's files have: its text */
-	if (kd->fmt.sys != KD_SYS_KTRACEB && kd_bsd_printer(ev->h->ktr_type, &tag))
-		return json__text(kd, out, ev);
-	switch (ev->h->ktr_type) {
-	case KTR_SYSCALL:
-		return kd_json_call(kd, out, ev, false);
-	case KTR_SYSRET:
-		return kd_json_ret(kd, out, ev);
-	case KTR_NAMEI:
-		return json__namei(kd, out, ev);
-	case KTR_GENIO:
-		return kd_json_genio(kd, out, ev);
-	case KTR_PSIG:
-		return kd_json_psig(kd, out, ev);
-	case KTR_USER:
-		return kd_json_user(kd, out, ev);
-	case KTR_STRUCT:
-		return json__struct(kd, out, ev);
-	case KTR_ARGS:
-	case KTR_ENVS:
-		return json__strings(out, ev);
-	case KTR_FILEINFO:
-		return json__fileinfo(out, ev);
-	case KTR_LOST:
-		if (!ev->valid)
-			return -EINVAL;
-		fprintf(out, ",\"lost\":%llu,\"lost_total\":%llu",
-			(unsigned long long)ev->lost.lost, (unsigned long long)ev->lost.total);
-		return 0;
-	case KTR_EXIT:
-		return kd_json_exit(kd, out, ev);
-	default:
-		return json__text(kd, out, ev);
-	}
-}
-
-static int json__event(struct kdump *kd, const struct kd_event *ev)
+static int json__event(void *state, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
-	const char *tag = kd_print_tag(kd, h->ktr_type);
-	FILE *out = kd->out;
-	int err;
+	const char *tag = kd_kind_tag[ev->kind];
+	struct json *j = state;
+	FILE *out = j->env.out;
+	int err = 0;
 
-	if (!tag && h->ktr_type > 0 && h->ktr_type <= KTR_TYPE_MAX)
-		return 0; /* PROCCTOR, PROCDTOR, and types DragonFly kdump skips */
-	if (!kd->sink_started)
-		json__head(kd);
+	if (ev->kind == KD_NONE)
+		return 0;
+	if (!j->started)
+		json__head(j);
 	fputs("{\"type\":", out);
 	if (tag)
 		kd_json_str(out, tag, strcspn(tag, " "));
@@ -328,25 +356,34 @@ static int json__event(struct kdump *kd, const struct kd_event *ev)
 		h->ktr_tid);
 	kd_json_comm(out, h);
 	fprintf(out, ",\"cpu\":%d,\"ts_ns\":%lld,\"wall_ns\":%lld", KTRH_CPUID_DECODE(h->ktr_flags),
-		(long long)kd_event__ns(kd, h), (long long)kd_event__wall_ns(kd, h));
-	err = tag ? json__members(kd, out, ev) : 0;
+		(long long)ev->ns, (long long)ev->wall_ns);
+	if (members[ev->kind])
+		err = ev->valid ? members[ev->kind](j, ev) : -EINVAL;
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
 		fprintf(out, ",\"invalid\":true,\"len\":%zu", ev->len);
-		kd->ninvalid++;
+		++*j->env.ninvalid;
 	}
 	fputs("}\n", out);
-	if (kd->o.flags & KD_FOLLOW)
+	if (j->env.o->flags & KD_FOLLOW)
 		fflush(out);
 	return 0;
 }
 
-static int json__finish(struct kdump *kd)
+static int json__finish(void *state)
 {
-	if (!kd->sink_started)
-		json__head(kd);
+	struct json *j = state;
+
+	if (!j->started)
+		json__head(j);
 	return 0;
 }
 
-const struct kd_sink kd_sink_json = { json__event, json__finish };
+const struct kd_sink kd_sink_json = {
+	.open = json__open,
+	.format = json__format,
+	.event = json__event,
+	.finish = json__finish,
+	.close = json__close,
+};

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <sys/random.h>
 
-#include "kdump_priv.h"
+#include "kdump_map.h"
 
 __u64 kd_random_seed(void)
 {

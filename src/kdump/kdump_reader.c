@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gzip_magic.h"
 #include "kdump_bsd.h"
 #include "kdump_gz.h"
 #include "kdump_reader.h"
@@ -218,7 +219,7 @@ static int peek_more(struct ktr_reader *r, size_t want)
 static int sniff_gzip(struct ktr_reader *r)
 {
 	static const struct timespec pause = { 0, FOLLOW_NSEC };
-	unsigned char head[2];
+	unsigned char head[KTR_GZIP_MAGIC_LEN];
 	size_t have = 0, n;
 
 	r->sniffed = true;
@@ -234,7 +235,7 @@ static int sniff_gzip(struct ktr_reader *r)
 		clearerr(r->in);
 		nanosleep(&pause, NULL);
 	}
-	if (have == sizeof(head) && head[0] == KD_GZ_MAGIC0 && head[1] == KD_GZ_MAGIC1) {
+	if (ktr_gzip_magic(head, have)) {
 		r->gz = kd_gz__open(r->in, head, have);
 		return r->gz ? 0 : -errno;
 	}

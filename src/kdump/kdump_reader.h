@@ -20,9 +20,9 @@
 
 #include <stdio.h>
 #include "ktraceb/ktr.h"
+#include "kdump_bsd.h"
 
-/* The largest ktr_len accepted; anything above is "bogus length". */
-#define KTR_READER_MAXLEN (64 << 20)
+/* KTR_READER_MAXLEN (kdump_bsd.h), the largest ktr_len: anything above is "bogus length". */
 
 /* ktr_reader__open() flags */
 #define KTR_READER_FOLLOW 0x1 /* kdump -l: wait at EOF instead of ending */
@@ -59,7 +59,6 @@ const struct ktr_header *ktr_reader__header(const struct ktr_reader *r);
  * The system and header layout of the file (kdump_bsd.h), known once
  * ktr_reader__next() has returned: KD_SYS_KTRACEB for ktraceb's own.
  */
-struct kd_bsd_fmt;
 const struct kd_bsd_fmt *ktr_reader__format(const struct ktr_reader *r);
 
 /* zlib's words for corrupt compressed data (-EILSEQ), or "". */

@@ -11,10 +11,9 @@
 #include <string.h>
 
 #include "decode.h"
-#include "kdump_event.h"
-#include "kdump_priv.h"
+#include "kdump_map.h"
+#include "kdump_sink.h"
 #include "kdump_tp.h"
-#include "kdump_user.h"
 
 struct kd_scstat {
 	unsigned int sv_flags;
@@ -26,33 +25,45 @@ struct kd_scstat {
 
 struct kd_utable;
 
+/* The kernel events counted: by their format's place among the file's. */
+struct kd_tprow {
+	const struct kd_tpfmt *fmt; /* the decoder's, alive until the end */
+	unsigned long count;
+};
+
 struct kd_summary {
+	struct kd_sink_env env;
 	struct kd_map pending; /* tid -> v1 = stat index + 1 (0: none), v2 = CALL mono ns */
 	struct kd_utable *user; /* user record rows */
 	struct kd_map index; /* ABI and code -> v1 = stat index */
 	struct kd_scstat *st;
 	size_t n, cap;
 	__u64 lost;
+	struct kd_tprow *tp; /* by kd_tpfmt.seq */
+	size_t ntp;
 };
-
-static struct kd_summary *summary(struct kdump *kd)
-{
-	if (!kd->sum)
-		kd->sum = calloc(1, sizeof(*kd->sum));
-	return kd->sum;
-}
 
 static void utable__free(struct kd_utable *t);
 
-void kd_summary__free(struct kd_summary *s)
+static void *summary__open(const struct kd_sink_env *env)
 {
-	if (!s)
-		return;
+	struct kd_summary *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->env = *env;
+	return s;
+}
+
+static void summary__close(void *state)
+{
+	struct kd_summary *s = state;
+
 	kd_map__free(&s->pending);
 	kd_map__free(&s->index);
 	utable__free(s->user);
 	free(s->user);
 	free(s->st);
+	free(s->tp);
 	free(s);
 }
 
@@ -86,16 +97,13 @@ static long stat_row(struct kd_summary *s, unsigned int sv_flags, int code)
 	return (long)s->n++;
 }
 
-static int summary__call(struct kdump *kd, const struct kd_event *ev)
+static int summary__call(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
 	int code = ev->call.code;
-	struct kd_summary *s = summary(kd);
 	struct kd_map_ent *p;
 	long row;
 
-	if (!s)
-		return -ENOMEM;
 	row = stat_row(s, ev->sv_flags, code);
 	if (row < 0)
 		return (int)row;
@@ -109,17 +117,14 @@ static int summary__call(struct kdump *kd, const struct kd_event *ev)
 }
 
 /* The raw code: a sigreturn's RET (-1) matches no CALL and adds no time. */
-static int summary__ret(struct kdump *kd, const struct kd_event *ev)
+static int summary__ret(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
 	int code = ev->ret.raw_code, error = ev->ret.error;
-	struct kd_summary *s = summary(kd);
 	struct kd_scstat *st;
 	struct kd_map_ent *p;
 	__s64 dt;
 
-	if (!s)
-		return -ENOMEM;
 	p = kd_map__get(&s->pending, h->ktr_tid);
 	if (!p || !p->v1)
 		return 0;
@@ -132,16 +137,6 @@ static int summary__ret(struct kdump *kd, const struct kd_event *ev)
 		st->ns += dt;
 	if (error)
 		st->errors++;
-	return 0;
-}
-
-static int summary__lost(struct kdump *kd, __u64 lost)
-{
-	struct kd_summary *s = summary(kd);
-
-	if (!s)
-		return -ENOMEM;
-	s->lost += lost;
 	return 0;
 }
 
@@ -172,18 +167,18 @@ static void print_row(FILE *out, double pct, __u64 ns, unsigned long calls, unsi
 }
 
 static void summary__print_user(FILE *out, struct kd_utable *t);
+static void summary__print_tp(FILE *out, const struct kd_summary *s);
 
-static int summary__finish(struct kdump *kd)
+static int summary__finish(void *state)
 {
 	static const char rule[] =
 		"------ ----------- ----------- --------- --------- ----------------\n";
-	struct kd_summary *s = summary(kd);
+	struct kd_summary *s = state;
+	FILE *out = s->env.out;
 	unsigned long calls = 0, errors = 0;
 	__u64 total = 0;
 	size_t i;
 
-	if (!s)
-		return -ENOMEM;
 	if (s->n)
 		qsort(s->st, s->n, sizeof(*s->st), by_time);
 	for (i = 0; i < s->n; i++) {
@@ -191,20 +186,20 @@ static int summary__finish(struct kdump *kd)
 		calls += s->st[i].calls;
 		errors += s->st[i].errors;
 	}
-	fprintf(kd->out, "%6s %11s %11s %9s %9s %s\n", "% time", "seconds", "usecs/call", "calls",
+	fprintf(out, "%6s %11s %11s %9s %9s %s\n", "% time", "seconds", "usecs/call", "calls",
 		"errors", "syscall");
-	fputs(rule, kd->out);
+	fputs(rule, out);
 	for (i = 0; i < s->n; i++)
-		print_row(kd->out, total ? 100.0 * s->st[i].ns / total : 0.0, s->st[i].ns,
+		print_row(out, total ? 100.0 * s->st[i].ns / total : 0.0, s->st[i].ns,
 			  s->st[i].calls, s->st[i].errors,
 			  ktr_syscall_name(s->st[i].sv_flags, s->st[i].code), s->st[i].code);
-	fputs(rule, kd->out);
-	print_row(kd->out, 100.0, total, calls, errors, "total", 0);
+	fputs(rule, out);
+	print_row(out, 100.0, total, calls, errors, "total", 0);
 	if (s->lost)
-		fprintf(kd->out, "%llu records lost: the counts are incomplete\n",
+		fprintf(out, "%llu records lost: the counts are incomplete\n",
 			(unsigned long long)s->lost);
-	summary__print_user(kd->out, s->user);
-	kd_tp__print_summary(kd, kd->out);
+	summary__print_user(out, s->user);
+	summary__print_tp(out, s);
 	return 0;
 }
 
@@ -305,19 +300,16 @@ static void urow__key(const struct kd_urec *u, char *key, size_t size, bool *is_
 	}
 }
 
-static int summary__user(struct kdump *kd, const struct kd_event *ev)
+static int summary__user(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct kd_urec *u = &ev->user;
-	struct kd_summary *s = summary(kd);
 	char key[KD_SPAN_KEY_MAX + 2];
 	bool is_exit, timed;
 	struct kd_urow *row;
 
-	if (!s)
-		return -ENOMEM;
 	if (!s->user && !(s->user = calloc(1, sizeof(*s->user))))
 		return -ENOMEM;
-	if (!ev->valid) {
+	if (!ev->ktru) {
 		snprintf(key, sizeof(key), "utrace");
 		timed = false;
 		is_exit = false;
@@ -383,22 +375,88 @@ static void summary__print_user(FILE *out, struct kd_utable *t)
 	free(rows);
 }
 
-/* -Y: only syscall records, loss reports and user records count. */
-static int summary__event(struct kdump *kd, const struct kd_event *ev)
+/* --- kernel events ----------------------------------------------------------- */
+
+/* A TRACE record, counted under its format; one too short to hold an id is invalid. */
+static int summary__tp(struct kd_summary *s, const struct kd_event *ev)
 {
-	switch (ev->h->ktr_type) {
-	case KTR_SYSCALL:
-		return ev->valid ? summary__call(kd, ev) : (kd->ninvalid++, 0);
-	case KTR_SYSRET:
-		return ev->valid ? summary__ret(kd, ev) : (kd->ninvalid++, 0);
-	case KTR_LOST:
-		return ev->valid ? summary__lost(kd, ev->lost.lost) : (kd->ninvalid++, 0);
-	case KTR_USER:
-		return summary__user(kd, ev);
-	case KTR_TRACEPOINT:
-		return kd_tp__count(kd, ev);
+	const struct kd_tpfmt *f = ev->tp.fmt;
+
+	if (!ev->tp.has_id) {
+		++*s->env.ninvalid;
+		return 0;
 	}
+	if (!f)
+		return 0;
+	if (f->seq >= s->ntp) {
+		struct kd_tprow *nt = reallocarray(s->tp, f->seq + 1, sizeof(*nt));
+
+		if (!nt)
+			return -ENOMEM;
+		memset(nt + s->ntp, 0, (f->seq + 1 - s->ntp) * sizeof(*nt));
+		s->tp = nt;
+		s->ntp = f->seq + 1;
+	}
+	s->tp[f->seq].fmt = f;
+	s->tp[f->seq].count++;
 	return 0;
 }
 
-const struct kd_sink kd_sink_summary = { summary__event, summary__finish };
+/* The kernel events table, in the order of their formats, if the trace had any. */
+static void summary__print_tp(FILE *out, const struct kd_summary *s)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < s->ntp; i++) {
+		if (!s->tp[i].count)
+			continue;
+		if (!any)
+			fprintf(out, "\n%9s %s\n", "count", "kernel event");
+		any = true;
+		fprintf(out, "%9lu %s\n", s->tp[i].count, s->tp[i].fmt->f.tf_name);
+	}
+}
+
+/* --- the sink ------------------------------------------------------------------- */
+
+static int invalid(struct kd_summary *s)
+{
+	++*s->env.ninvalid;
+	return 0;
+}
+
+static int count_call(struct kd_summary *s, const struct kd_event *ev)
+{
+	return ev->valid ? summary__call(s, ev) : invalid(s);
+}
+
+static int count_ret(struct kd_summary *s, const struct kd_event *ev)
+{
+	return ev->valid ? summary__ret(s, ev) : invalid(s);
+}
+
+static int count_lost(struct kd_summary *s, const struct kd_event *ev)
+{
+	if (!ev->valid)
+		return invalid(s);
+	s->lost += ev->lost.lost;
+	return 0;
+}
+
+/* -Y: only syscalls, loss reports, user records and kernel events count. */
+static int summary__event(void *state, const struct kd_event *ev)
+{
+	static int (*const counts[KD_NKINDS])(struct kd_summary *, const struct kd_event *) = {
+		[KD_CALL] = count_call,	   [KD_RET] = count_ret,	  [KD_LOST] = count_lost,
+		[KD_USER] = summary__user, [KD_TRACEPOINT] = summary__tp,
+	};
+
+	return counts[ev->kind] ? counts[ev->kind](state, ev) : 0;
+}
+
+const struct kd_sink kd_sink_summary = {
+	.open = summary__open,
+	.event = summary__event,
+	.finish = summary__finish,
+	.close = summary__close,
+};

@@ -1,23 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kdump_event.h"
-#include "kdump_priv.h"
+#include "kdump_data.h"
 #include "kdump_tp.h"
 
 #define KD_TP_MAX_FORMATS 4096 /* formats kept from one file */
 
-struct kd_tpfmt {
-	struct ktr_tpformat f;
-	struct ktr_tpfield *fields;
-	unsigned long count; /* -Y */
-};
-
 struct kd_tp {
-	struct kd_tpfmt *v;
+	struct kd_tpfmt **v; /* each allocated alone: an event's pointer stays valid */
 	size_t n;
 };
 
@@ -25,8 +19,10 @@ void kd_tp__free(struct kd_tp *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].fields);
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i]->fields);
+		free(t->v[i]);
+	}
 	free(t->v);
 	free(t);
 }
@@ -54,54 +50,67 @@ static bool field_ok(const struct ktr_tpfield *fl)
 	       (!(fl->tp_flags & KTR_TPF_DATA_LOC) || fl->tp_size == 4);
 }
 
-static struct kd_tpfmt *tp__find(const struct kdump *kd, __u32 id)
+const struct kd_tpfmt *kd_tp__find(const struct kd_tp *t, __u32 id)
 {
-	const struct kd_tp *t = kd->tp;
-
 	for (size_t i = 0; t && i < t->n; i++)
-		if (t->v[i].f.tf_id == id)
-			return &t->v[i];
+		if (t->v[i]->f.tf_id == id)
+			return t->v[i];
 	return NULL;
 }
 
-int kd_tp__format(struct kdump *kd, const struct kd_event *ev)
+/* The entry of id, added (with no fields) if new; NULL when out of memory or room. */
+static struct kd_tpfmt *tp__entry(struct kd_tp *t, __u32 id)
+{
+	struct kd_tpfmt **v, *e = (struct kd_tpfmt *)kd_tp__find(t, id);
+
+	if (e)
+		return e;
+	v = realloc(t->v, (t->n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	t->v = v;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->seq = t->n;
+	v[t->n++] = e;
+	return e;
+}
+
+int kd_tp__add(struct kd_tp **tp, const unsigned char *data, size_t len)
 {
 	struct ktr_tpformat f;
 	struct ktr_tpfield *fields;
 	struct kd_tpfmt *e;
 
-	if (ev->len < sizeof(f))
+	if (len < sizeof(f))
 		return -EINVAL;
-	memcpy(&f, ev->data, sizeof(f));
+	memcpy(&f, data, sizeof(f));
 	if (f.tf_nfields > KTR_TP_MAXFIELDS ||
-	    ev->len != sizeof(f) + (size_t)f.tf_nfields * sizeof(struct ktr_tpfield) ||
+	    len != sizeof(f) + (size_t)f.tf_nfields * sizeof(struct ktr_tpfield) ||
 	    !name_ok(f.tf_name, sizeof(f.tf_name)))
 		return -EINVAL;
 	fields = calloc(f.tf_nfields + 1, sizeof(*fields));
 	if (!fields)
 		return -ENOMEM;
-	memcpy(fields, ev->data + sizeof(f), f.tf_nfields * sizeof(*fields));
+	memcpy(fields, data + sizeof(f), f.tf_nfields * sizeof(*fields));
 	for (unsigned int i = 0; i < f.tf_nfields; i++)
 		if (!field_ok(&fields[i])) {
 			free(fields);
 			return -EINVAL;
 		}
-	if (!kd->tp && !(kd->tp = calloc(1, sizeof(*kd->tp)))) {
+	if (!*tp && !(*tp = calloc(1, sizeof(**tp)))) {
 		free(fields);
 		return -ENOMEM;
 	}
-	e = tp__find(kd, f.tf_id);
+	if (!kd_tp__find(*tp, f.tf_id) && (*tp)->n >= KD_TP_MAX_FORMATS) {
+		free(fields);
+		return -EINVAL;
+	}
+	e = tp__entry(*tp, f.tf_id);
 	if (!e) {
-		struct kd_tpfmt *v;
-
-		if (kd->tp->n >= KD_TP_MAX_FORMATS ||
-		    !(v = realloc(kd->tp->v, (kd->tp->n + 1) * sizeof(*v)))) {
-			free(fields);
-			return kd->tp->n >= KD_TP_MAX_FORMATS ? -EINVAL : -ENOMEM;
-		}
-		kd->tp->v = v;
-		e = &v[kd->tp->n++];
-		memset(e, 0, sizeof(*e));
+		free(fields);
+		return -ENOMEM;
 	}
 	/* a later format of the same id (another kernel's, appended) replaces it */
 	free(e->fields);
@@ -188,57 +197,15 @@ static void print_field(FILE *out, const struct ktr_tpfield *fl, const unsigned 
 			  strchr(fl->tp_type, '*') != NULL);
 }
 
-int kd_tp__print(struct kdump *kd, const struct kd_event *ev)
+void kd_tp__print(FILE *out, const struct kd_tpfmt *fmt, __u32 id, const unsigned char *raw,
+		  size_t len)
 {
-	struct ktr_tracepoint t;
-	const struct kd_tpfmt *e;
-	const unsigned char *raw;
-
-	if (ev->len < sizeof(t))
-		return -EINVAL;
-	memcpy(&t, ev->data, sizeof(t));
-	if (t.kt_len != ev->len - sizeof(t) || t.kt_len > KTR_TP_MAX_BYTES)
-		return -EINVAL;
-	raw = ev->data + sizeof(t);
-	e = tp__find(kd, t.kt_id);
-	if (!e) {
-		fprintf(kd->out, "event %u (no format in the file) ", t.kt_id);
-		print_hex(kd->out, raw, t.kt_len < 64 ? t.kt_len : 64);
-		return 0;
+	if (!fmt) {
+		fprintf(out, "event %u (no format in the file) ", id);
+		print_hex(out, raw, len < 64 ? len : 64);
+		return;
 	}
-	fputs(e->f.tf_name, kd->out);
-	for (unsigned int i = 0; i < e->f.tf_nfields; i++)
-		print_field(kd->out, &e->fields[i], raw, t.kt_len);
-	return 0;
-}
-
-int kd_tp__count(struct kdump *kd, const struct kd_event *ev)
-{
-	struct ktr_tracepoint t;
-	struct kd_tpfmt *e;
-
-	if (ev->len < sizeof(t)) {
-		kd->ninvalid++;
-		return 0;
-	}
-	memcpy(&t, ev->data, sizeof(t));
-	e = tp__find(kd, t.kt_id);
-	if (e)
-		e->count++;
-	return 0;
-}
-
-void kd_tp__print_summary(struct kdump *kd, FILE *out)
-{
-	const struct kd_tp *t = kd->tp;
-	bool any = false;
-
-	for (size_t i = 0; t && i < t->n; i++) {
-		if (!t->v[i].count)
-			continue;
-		if (!any)
-			fprintf(out, "\n%9s %s\n", "count", "kernel event");
-		any = true;
-		fprintf(out, "%9lu %s\n", t->v[i].count, t->v[i].f.tf_name);
-	}
+	fputs(fmt->f.tf_name, out);
+	for (unsigned int i = 0; i < fmt->f.tf_nfields; i++)
+		print_field(out, &fmt->fields[i], raw, len);
 }

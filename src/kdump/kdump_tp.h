@@ -5,25 +5,39 @@
  * file carries (KTR_TPFORMAT), never by this machine's tracefs.  Both are
  * untrusted: a format is kept only if every name is terminated and every
  * field lies within KTR_TP_MAX_BYTES; a field is printed only if it lies
- * within the entry the record holds.
+ * within the entry the record holds.  The decoder keeps the formats; an
+ * event points at its own, which lives as long as the decoder.
  */
 #ifndef KTRACEB_KDUMP_TP_H
 #define KTRACEB_KDUMP_TP_H
 
+#include <stddef.h>
 #include <stdio.h>
+#include "ktraceb/ktr.h"
 
-struct kdump;
-struct kd_event;
+struct kd_tpfmt {
+	struct ktr_tpformat f;
+	struct ktr_tpfield *fields; /* f.tf_nfields */
+	size_t seq; /* its place among the file's formats, 0 for the first */
+};
+
+/* The formats of a file: none at first (NULL). */
 struct kd_tp;
 
-/* A KTR_TPFORMAT record: kept for the TRACE records after it; -EINVAL if malformed. */
-int kd_tp__format(struct kdump *kd, const struct kd_event *ev);
-/* A KTR_TRACEPOINT record's text: "sched:sched_waking comm="x" pid=1"; -EINVAL if malformed. */
-int kd_tp__print(struct kdump *kd, const struct kd_event *ev);
-/* -Y: count it under its event's name. */
-int kd_tp__count(struct kdump *kd, const struct kd_event *ev);
-/* -Y: the kernel events table, if the trace had any. */
-void kd_tp__print_summary(struct kdump *kd, FILE *out);
-void kd_tp__free(struct kd_tp *t);
+/*
+ * A KTR_TPFORMAT payload: kept for the TRACE records after it, replacing
+ * an earlier format of its id.  0, -EINVAL if malformed, -ENOMEM.
+ */
+int kd_tp__add(struct kd_tp **tp, const unsigned char *data, size_t len);
+/* The format of event id, NULL if the file has none. */
+const struct kd_tpfmt *kd_tp__find(const struct kd_tp *tp, __u32 id);
+void kd_tp__free(struct kd_tp *tp);
+
+/*
+ * The text of event id's entry (len bytes of raw) by its format fmt:
+ * "sched:sched_waking comm=\"x\" pid=1"; without one, its first bytes in hex.
+ */
+void kd_tp__print(FILE *out, const struct kd_tpfmt *fmt, __u32 id, const unsigned char *raw,
+		  size_t len);
 
 #endif /* KTRACEB_KDUMP_TP_H */

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "decode.h"
-#include "kdump.h"
+#include "kdump_pipeline.h"
 #include "kdump_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "ktraceb/ktr.h"
-#include "kdump.h"
+#include "kdump_pipeline.h"
 #include "kdump_reader.h"
 
 /* Times of the records tf_rec() writes: wall 1700000000 s, mono 1000 s + mono. */

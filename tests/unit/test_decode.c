@@ -410,6 +410,48 @@ TEST(struct_siginfo)
 		     "siginfo tkill");
 }
 
+/* One escaper, three styles: the decoders' C strings, kdump's text, JSON. */
+TEST(escape_styles)
+{
+	static const char in[] = "a\"b\\c\n\t\r\001\177\xe9 z";
+	unsigned char back[64];
+	size_t n;
+
+	ASSERT_STREQ(CAPTURE(ktr_put_escaped(out, in, sizeof(in) - 1, KTR_ESC_C)),
+		     "a\\\"b\\\\c\\n\\t\\015\\001\\177\\351 z", "C: \\r in octal");
+	ASSERT_STREQ(CAPTURE(ktr_put_escaped(out, in, sizeof(in) - 1, KTR_ESC_CR)),
+		     "a\\\"b\\\\c\\n\\t\\r\\001\\177\\351 z", "text: \\r");
+	ASSERT_STREQ(CAPTURE(ktr_put_escaped(out, in, sizeof(in) - 1, KTR_ESC_JSON)),
+		     "a\\\"b\\\\c\\n\\t\\r\\u0001\\u007f\\u00e9 z", "JSON: \\u00XX");
+	ASSERT_STREQ(CAPTURE(ktr_print_cstr(out, "ab\0cd", 5, false)), "ab", "stops at NUL");
+	ASSERT_STREQ(CAPTURE(ktr_print_cstr(out, "ab\0cd", 5, true)), "ab\\000cd", "keeps NUL");
+	CAPTURE(ktr_put_escaped(out, in, sizeof(in) - 1, KTR_ESC_CR));
+	n = ktr_unescape_c(back, sizeof(back), outbuf, strlen(outbuf));
+	ASSERT_TRUE(n == sizeof(in) - 1 && memcmp(back, in, n) == 0, "text escapes undone");
+}
+
+/* Long strings go out in chunks: the same bytes as escaping one byte at a time. */
+TEST(escape_chunks)
+{
+	static unsigned char in[9000];
+	char *got = NULL, *want = NULL, e[8];
+	size_t gn = 0, wn = 0;
+	FILE *g = open_memstream(&got, &gn), *w = open_memstream(&want, &wn);
+
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = i % 1500 < 1100 ? 'a' + i % 26 : (unsigned char)(i * 7);
+	for (int how = KTR_ESC_C; how <= KTR_ESC_JSON; how++) {
+		ktr_put_escaped(g, in, sizeof(in), how);
+		for (size_t i = 0; i < sizeof(in); i++)
+			fwrite(e, 1, ktr_escape_byte(e, in[i], how), w);
+	}
+	fclose(g);
+	fclose(w);
+	ASSERT_TRUE(gn == wn && memcmp(got, want, gn) == 0, "chunked as byte by byte");
+	free(got);
+	free(want);
+}
+
 TEST_MAIN()
 
 TEST(sysret_umask_octal)

@@ -15,7 +15,7 @@
 #include "ktraceb/ktr.h"
 #include "ktraceb/bpf_shared.h"
 #include "daemon/ktr_flight.h"
-#include "kdump.h"
+#include "kdump_pipeline.h"
 #include "../lib/test.h"
 
 #define RING_BYTES (64 << 10)

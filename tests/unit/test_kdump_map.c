@@ -7,7 +7,7 @@
  * chains now, and every key must still be found with its values.
  */
 #include "../lib/test.h"
-#include "kdump_priv.h"
+#include "kdump_map.h"
 
 #define NKEYS 200000
 

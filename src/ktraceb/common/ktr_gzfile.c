@@ -4,11 +4,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "gzip_magic.h"
 #include "ktr_gzfile.h"
 
 int ktr_gzfile__starts_gzip(int fd)
 {
-	unsigned char magic[2];
+	unsigned char magic[KTR_GZIP_MAGIC_LEN];
 	char link[64];
 	ssize_t n;
 	int rfd;
@@ -22,5 +23,5 @@ int ktr_gzfile__starts_gzip(int fd)
 	close(rfd);
 	if (n < 0)
 		return -1;
-	return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	return ktr_gzip_magic(magic, n);
 }

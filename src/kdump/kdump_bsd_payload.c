@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * A foreign record's payload in ktraceb's layout (kd_bsd__payload), and
- * the text of the records only foreign files have (kd_bsd_printer).  Each
- * system's payloads, from its sys/ktrace.h; "w" is the machine's word:
+ * A foreign record's payload in ktraceb's layout (kd_bsd__payload), for
+ * the reader.  Each system's payloads, from its sys/ktrace.h; "w" is the
+ * machine's word:
  *
  *   CALL  FreeBSD, DragonFly: short code, narg; words (amd64: after 4 pad)
  *         Darwin: short code, narg; 64-bit args
@@ -18,11 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode.h"
 #include "kdump_bsd.h"
 #include "kdump_bsd_int.h"
-#include "kdump_event.h"
-#include "kdump_priv.h"
 
 static size_t conv_call(const struct kd_bsd_fmt *f, const unsigned char *in, size_t len,
 			unsigned char *out)
@@ -203,129 +200,4 @@ void kd_bsd__payload(const struct kd_bsd_fmt *f, struct ktr_header *h, const uns
 		n = len;
 	}
 	h->ktr_len = (__s32)n;
-}
-
-/* --- the records only foreign files have ----------------------------------- */
-
-static int pr_string(struct kdump *kd, const struct kd_event *ev)
-{
-	kd_putquoted(kd->out, ev->data, strnlen((const char *)ev->data, ev->len));
-	return 0;
-}
-
-static int pr_mib(struct kdump *kd, const struct kd_event *ev)
-{
-	size_t i;
-	__s32 v;
-
-	if (ev->len % 4)
-		return -EINVAL;
-	for (i = 0; i < ev->len / 4; i++) {
-		memcpy(&v, ev->data + 4 * i, 4);
-		fprintf(kd->out, "%s%d", i ? "." : "", v);
-	}
-	return 0;
-}
-
-static int pr_pledge(struct kdump *kd, const struct kd_event *ev)
-{
-	__s32 err, sc;
-	__u64 code;
-	const char *name;
-
-	if (ev->len != 16)
-		return -EINVAL;
-	memcpy(&err, ev->data, 4);
-	memcpy(&sc, ev->data + 4, 4);
-	memcpy(&code, ev->data + 8, 8);
-	name = ktr_syscall_name(ev->sv_flags, sc);
-	fprintf(kd->out, "%s, errno %d %s, promise %#llx", name ? name : "?", err,
-		ktr_bsd_errno_name(ev->sv_flags, err) ?: "", (unsigned long long)code);
-	return 0;
-}
-
-static int pr_fault(struct kdump *kd, const struct kd_event *ev)
-{
-	__u64 va;
-	__s32 type;
-
-	if (ev->len != 12)
-		return -EINVAL;
-	memcpy(&va, ev->data, 8);
-	memcpy(&type, ev->data + 8, 4);
-	fprintf(kd->out, "%#llx type %d", (unsigned long long)va, type);
-	return 0;
-}
-
-static int pr_int(struct kdump *kd, const struct kd_event *ev)
-{
-	__s32 v;
-
-	if (ev->len != 4)
-		return -EINVAL;
-	memcpy(&v, ev->data, 4);
-	fprintf(kd->out, "%d", v);
-	return 0;
-}
-
-static int pr_procctor(struct kdump *kd, const struct kd_event *ev)
-{
-	__u32 sv;
-
-	if (ev->len != 4)
-		return -EINVAL;
-	memcpy(&sv, ev->data, 4);
-	fprintf(kd->out, "sv_flags %#x", sv);
-	return 0;
-}
-
-static int pr_empty(struct kdump *kd, const struct kd_event *ev)
-{
-	return ev->len == 0 ? 0 : -EINVAL;
-}
-
-/* Records kdump has no decoder for: their size, and their bytes as a dump. */
-static int pr_bytes(struct kdump *kd, const struct kd_event *ev)
-{
-	size_t n = ev->len;
-
-	fprintf(kd->out, "%zu byte%s", n, n == 1 ? "" : "s");
-	if ((kd->o.flags & KD_NOGIO) || n == 0)
-		return 0;
-	if (kd->o.maxdata > 0 && n > (size_t)kd->o.maxdata)
-		n = kd->o.maxdata;
-	fputc('\n', kd->out);
-	kd_dump_data(kd->out, ev->data, n);
-	return 0;
-}
-
-typedef int (*printer_fn)(struct kdump *kd, const struct kd_event *ev);
-
-printer_fn kd_bsd_printer(int type, const char **tag)
-{
-	/* clang-format off */
-	static const struct { int type; const char *tag; printer_fn print; } tab[] = {
-		{ KD_T_SYSCTL,		"SCTL", pr_string },
-		{ KD_T_CAPFAIL,		"CAP ", pr_bytes },
-		{ KD_T_FAULT,		"PFLT", pr_fault },
-		{ KD_T_FAULTEND,	"PRET", pr_int },
-		{ KD_T_STRUCT_ARRAY,	"STRU", pr_bytes },
-		{ KD_T_EXTERR,		"EERR", pr_bytes },
-		{ KD_T_EMUL,		"EMUL", pr_string },
-		{ KD_T_MIB,		"MIB ", pr_mib },
-		{ KD_T_PLEDGE,		"PLDG", pr_pledge },
-		{ KD_T_START,		"STRT", pr_empty },
-		{ KD_T_OTHER,		"OTHR", pr_bytes },
-		{ KTR_PROCCTOR,		"CTOR", pr_procctor },
-		{ KTR_PROCDTOR,		"DTOR", pr_empty },
-	};
-	/* clang-format on */
-	size_t i;
-
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (tab[i].type == type) {
-			*tag = tab[i].tag;
-			return tab[i].print;
-		}
-	return NULL;
 }

@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * kdump's event pass (kdump_event.c): each record decoded once into a typed
+ * kdump's decoder (kdump_decode.c): each record decoded once into a typed
  * event carrying the state the sinks need (the process's ABI, a sigreturn's
  * call, what a span record did to its thread), so that no sink asks another.
  */
 #include <string.h>
 #include "../lib/test.h"
-#include "kdump_event.h"
-#include "kdump_priv.h"
-
-static struct kdump *new_kdump(unsigned int flags)
-{
-	struct kdump_opts o = { .flags = flags, .maxdata = KD_MAXDATA_DEFAULT };
-
-	return kdump__new(&o, stdout);
-}
+#include "kdump_decode.h"
+#include "kdump_fmt.h"
+#include "kdump_sink.h"
 
 static struct ktr_header header(int type, int pid, int tid, int len, __u64 mono)
 {
@@ -32,7 +26,7 @@ static struct ktr_header header(int type, int pid, int tid, int len, __u64 mono)
 
 TEST(call_typed_and_checked)
 {
-	struct kdump *kd = new_kdump(0);
+	struct kd_decoder *kd = kd_decoder__new();
 	struct {
 		struct ktr_syscall sc;
 		__u64 args[2];
@@ -40,20 +34,20 @@ TEST(call_typed_and_checked)
 	struct ktr_header h = header(KTR_SYSCALL, 10, 10, sizeof(rec), 1);
 	struct kd_event ev;
 
-	ASSERT_EQ(kd_event__decode(kd, &h, &rec, &ev), 0, "decode");
-	ASSERT_TRUE(ev.valid, "a whole CALL");
+	ASSERT_EQ(kd_decoder__decode(kd, &h, &rec, &ev), 0, "decode");
+	ASSERT_TRUE(ev.kind == KD_CALL && ev.valid, "a whole CALL");
 	ASSERT_EQ(ev.call.code, 257, "code");
 	ASSERT_EQ(ev.call.narg, 2, "narg");
 	ASSERT_EQ(ev.call.args[1], 8, "args");
 	h.ktr_len = sizeof(rec) - 1;
-	kd_event__decode(kd, &h, &rec, &ev);
+	kd_decoder__decode(kd, &h, &rec, &ev);
 	ASSERT_TRUE(!ev.valid, "a CALL whose size disagrees with narg");
-	kdump__free(kd);
+	kd_decoder__free(kd);
 }
 
 TEST(abi_and_sigreturn_from_the_state)
 {
-	struct kdump *kd = new_kdump(0);
+	struct kd_decoder *kd = kd_decoder__new();
 	struct ktr_proc_ctor pc = { .sv_flags = KTR_SV_LINUX_I386 };
 	struct ktr_syscall sc = { .ktr_code = 173, .ktr_narg = 0 }; /* i386 rt_sigreturn */
 	struct ktr_sysret sr = { .ktr_code = -1, .ktr_retval = 5 };
@@ -62,20 +56,23 @@ TEST(abi_and_sigreturn_from_the_state)
 	char name[64];
 
 	h = header(KTR_PROCCTOR, 20, 20, sizeof(pc), 1);
-	kd_event__decode(kd, &h, &pc, &ev);
+	kd_decoder__decode(kd, &h, &pc, &ev);
+	ASSERT_TRUE(ev.kind == KD_NONE, "a PROCCTOR of ktraceb's files is shown by no output");
 	h = header(KTR_SYSCALL, 20, 21, sizeof(sc), 2);
-	kd_event__decode(kd, &h, &sc, &ev);
+	kd_decoder__decode(kd, &h, &sc, &ev);
 	ASSERT_EQ(ev.sv_flags, KTR_SV_LINUX_I386, "the process's ABI in its events");
+	ASSERT_TRUE(!ev.bsd, "a Linux ABI");
 	h = header(KTR_SYSRET, 20, 21, sizeof(sr), 3);
-	kd_event__decode(kd, &h, &sr, &ev);
+	kd_decoder__decode(kd, &h, &sr, &ev);
 	ASSERT_EQ(ev.ret.code, 173, "a sigreturn's RET names its thread's last CALL");
 	ASSERT_EQ(ev.ret.raw_code, -1, "the raw code kept");
-	kd_fmt_scname(kd, name, sizeof(name), ev.sv_flags, ev.ret.code);
+	ASSERT_EQ(ev.ns, 3, "the time on the trace's clock");
+	kd_fmt_scname(name, sizeof(name), ev.sv_flags, ev.ret.code, false);
 	ASSERT_STREQ(name, "rt_sigreturn", "named from the i386 table");
 	h = header(KTR_SYSCALL, 99, 99, sizeof(sc), 4);
-	kd_event__decode(kd, &h, &sc, &ev);
+	kd_decoder__decode(kd, &h, &sc, &ev);
 	ASSERT_EQ(ev.sv_flags, 0, "another process: native");
-	kdump__free(kd);
+	kd_decoder__free(kd);
 }
 
 /* A KTRU span record of depth d (enter, or exit when is_exit). */
@@ -97,7 +94,7 @@ static size_t span_rec(unsigned char *buf, bool is_exit, int depth)
 
 TEST(span_step_once_for_every_sink)
 {
-	struct kdump *kd = new_kdump(0);
+	struct kd_decoder *kd = kd_decoder__new();
 	unsigned char buf[256];
 	struct ktr_header h;
 	struct kd_event ev;
@@ -105,33 +102,33 @@ TEST(span_step_once_for_every_sink)
 
 	n = span_rec(buf, false, 0);
 	h = header(KTR_USER, 30, 31, n, 1000);
-	kd_event__decode(kd, &h, buf, &ev);
-	ASSERT_TRUE(ev.valid && ev.span.spanlike && !ev.span.is_exit, "an enter");
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.ktru && ev.span.spanlike && !ev.span.is_exit, "an enter");
 	ASSERT_EQ(ev.span.open_before, 0, "nothing open before it");
 	n = span_rec(buf, true, 0);
 	h = header(KTR_USER, 30, 31, n, 1750);
-	kd_event__decode(kd, &h, buf, &ev);
+	kd_decoder__decode(kd, &h, buf, &ev);
 	ASSERT_TRUE(ev.span.is_exit && ev.span.found, "its exit, matched");
-	ASSERT_EQ(ev.span.dur, 750, "the duration from the event pass");
+	ASSERT_EQ(ev.span.dur, 750, "the duration from the decoder");
 	ASSERT_EQ(ev.span.open_before, 1, "one open before the exit");
-	ASSERT_EQ(ev.span.thread->n, 0, "none after");
+	ASSERT_EQ(ev.thread->n, 0, "none after");
 	/* an exit whose enter is not in the trace */
 	h = header(KTR_USER, 30, 32, n, 2000);
-	kd_event__decode(kd, &h, buf, &ev);
+	kd_decoder__decode(kd, &h, buf, &ev);
 	ASSERT_TRUE(ev.span.is_exit && !ev.span.found, "entered before the trace");
-	kdump__free(kd);
+	kd_decoder__free(kd);
 }
 
 TEST(sink_chosen_by_the_options)
 {
-	struct kdump *a = new_kdump(0), *b = new_kdump(KD_SUMMARY), *c = new_kdump(KD_TREE);
+	struct kdump_opts a = { 0 }, b = { .flags = KD_SUMMARY }, c = { .flags = KD_TREE };
+	struct kdump_opts j = { .flags = KD_JSON }, p = { .flags = KD_CHROME };
 
-	ASSERT_TRUE(a->sink == &kd_sink_text, "text");
-	ASSERT_TRUE(b->sink == &kd_sink_summary, "-Y");
-	ASSERT_TRUE(c->sink == &kd_sink_tree, "-G");
-	kdump__free(a);
-	kdump__free(b);
-	kdump__free(c);
+	ASSERT_TRUE(kd_sink_for(&a) == &kd_sink_text, "text");
+	ASSERT_TRUE(kd_sink_for(&b) == &kd_sink_summary, "-Y");
+	ASSERT_TRUE(kd_sink_for(&c) == &kd_sink_tree, "-G");
+	ASSERT_TRUE(kd_sink_for(&j) == &kd_sink_json, "-J");
+	ASSERT_TRUE(kd_sink_for(&p) == &kd_sink_chrome, "-P");
 }
 
 TEST_MAIN()

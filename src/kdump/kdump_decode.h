@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * kdump's decoder (kdump_event.h): every record of the file, in order,
+ * visible or not, into an event.
+ *
+ * Invariants:
+ *  - Every payload is size-checked here before use; an event whose
+ *    payload does not fit its kind is !valid, and its kind-specific fields
+ *    are not set.
+ *  - The event points into the header and payload it was made from, and
+ *    into the decoder's state: it is valid until the next record.
+ *  - A PROCCTOR or TPFORMAT record that fits no layout is counted here
+ *    (kd_decoder__ninvalid), whatever the output.
+ */
+#ifndef KTRACEB_KDUMP_DECODE_H
+#define KTRACEB_KDUMP_DECODE_H
+
+#include "kdump_event.h"
+
+struct kd_decoder;
+
+/* A decoder, or NULL with errno set. */
+struct kd_decoder *kd_decoder__new(void);
+void kd_decoder__free(struct kd_decoder *d);
+
+/* The file is of that system (kdump_bsd.h): its processes get its ABI. */
+void kd_decoder__set_format(struct kd_decoder *d, const struct kd_bsd_fmt *fmt);
+
+/* The next record of the file into ev; 0 or -ENOMEM. */
+int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const void *data,
+		       struct kd_event *ev);
+
+/* Records the decoder found invalid (PROCCTOR, TPFORMAT). */
+unsigned long kd_decoder__ninvalid(const struct kd_decoder *d);
+
+#endif /* KTRACEB_KDUMP_DECODE_H */
