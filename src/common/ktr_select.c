@@ -194,6 +194,12 @@ static int select__status(struct ktr_select *s, const char *set, char *buf, size
 			status |= KTR_SELECT_FAILED;
 		} else if (strcmp(item, "all") == 0) {
 			status |= KTR_SELECT_SUCCESSFUL | KTR_SELECT_FAILED;
+		} else if (strcmp(item, "unfinished") == 0 || strcmp(item, "unavailable") == 0 ||
+			   strcmp(item, "detached") == 0) {
+			snprintf(buf, size,
+				 "status %s is strace's, not told here: successful, failed or all",
+				 item);
+			return -1;
 		} else {
 			snprintf(buf, size, "unknown status '%s': successful, failed or all", item);
 			return -1;
