@@ -172,6 +172,8 @@ int main(int argc, char **argv)
 	kd = kdump__new(&o, stdout);
 	if (!r || !kd)
 		err(1, "%s", file);
+	if (in != stdin && !(o.flags & KD_FOLLOW))
+		kdump__set_path(kd, file);
 	rc = kdump__run(kd, r);
 	if (rc == 0)
 		rc = kdump__finish(kd);

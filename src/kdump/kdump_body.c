@@ -282,6 +282,9 @@ void kd_body(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 		[KD_OTHER] = body_bytes,
 		[KD_PROCCTOR] = body_procctor,
 		[KD_PROCDTOR] = body_empty,
+		[KD_FILTER] = kd_body_filter,
+		[KD_USTACK] = kd_body_ustack,
+		[KD_OBJECT] = kd_body_object,
 	};
 
 	if (ev->kind < KD_NKINDS && bodies[ev->kind])

@@ -20,6 +20,14 @@ void kd_body(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 /* USER's body (kdump_body_user.c): utrace bytes, a probe, a span's enter or exit. */
 void kd_body_user(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 
+/* kdump_body_stack.c: -e trace='s INFO, -k's STACK and OBJ */
+void kd_body_filter(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+void kd_body_ustack(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+void kd_body_object(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+/* One frame: "function+0x1c (object) at file.c:12 [doubt]", or what is known of it */
+void kd_frame_text(FILE *out, const struct ktr_ustack_frame *f, const struct kdump_frame_name *n,
+		   const struct kdump_opts *o);
+
 /* GIO data as kdump shows it: none under -s, at most -m bytes, on lines of their own. */
 void kd_body_data(FILE *out, const unsigned char *p, size_t n, const struct kdump_opts *o);
 

@@ -49,8 +49,9 @@ struct kd_bsd_fmt {
 
 /*
  * Types kdump gives foreign records that ktraceb's files never hold
- * (FreeBSD's numbers where FreeBSD has the record; 19..23 are free in
- * ktr.h).  kdump shows them in foreign files only (kdump_event.h KD_SYSCTL...).
+ * (FreeBSD's numbers where FreeBSD has the record; 19, 20, 22 and 23 are
+ * free in ktr.h, 21 is ktraceb's KTR_OBJECT too: the decoder tells them
+ * apart by the file's system).  kdump shows them in foreign files only (kdump_event.h KD_SYSCTL...).
  */
 #define KD_T_SYSCTL 9 /* FreeBSD: the MIB's name */
 #define KD_T_CAPFAIL 12

@@ -29,7 +29,8 @@ const char *const kd_kind_tag[KD_NKINDS] = {
 	[KD_FAULTEND] = "PRET",	[KD_STRUCT_ARRAY] = "STRU", [KD_EXTERR] = "EERR",
 	[KD_EMUL] = "EMUL",	[KD_MIB] = "MIB ",	[KD_PLEDGE] = "PLDG",
 	[KD_START] = "STRT",	[KD_OTHER] = "OTHR",	[KD_PROCCTOR] = "CTOR",
-	[KD_PROCDTOR] = "DTOR",
+	[KD_PROCDTOR] = "DTOR",	[KD_FILTER] = "INFO",	[KD_USTACK] = "STACK",
+	[KD_OBJECT] = "OBJ ",
 };
 /* clang-format on */
 
@@ -44,6 +45,13 @@ struct kd_decoder {
 	int time_base; /* 0 = unset, 1 = ktr_mono_ns, 2 = ktr_time (no mono) */
 	unsigned long nrec;
 	unsigned long ninvalid;
+	/* -k's stacks: the objects named so far, and the last stack's frames named */
+	struct kdump_syms *syms;
+	bool objects_read; /* the whole file's OBJECT records given (read_objects) */
+	void (*read_objects)(void *ctx, struct kd_decoder *d);
+	void *read_objects_ctx;
+	struct ktr_ustack_frame frames[KTR_USTACK_MAXFRAMES];
+	struct kdump_frame_name names[KTR_USTACK_MAXFRAMES];
 };
 
 struct kd_decoder *kd_decoder__new(void)
@@ -57,6 +65,8 @@ struct kd_decoder *kd_decoder__new(void)
 
 void kd_decoder__free(struct kd_decoder *d)
 {
+	if (d)
+		kdump_syms__free(d->syms);
 	if (!d)
 		return;
 	kd_map__free(&d->abi);
@@ -388,6 +398,98 @@ static int dec_pledge(struct kd_decoder *d, struct kd_event *ev)
  * and takes its fields.  The only place kdump tells record types apart:
  * a type not here is shown by no output.
  */
+/* A string that ends, NUL-terminated, at the payload's end: its length, or -1. */
+static long tail_string(const struct kd_event *ev, size_t off)
+{
+	const char *p = (const char *)ev->data + off;
+	size_t n;
+
+	if (ev->len <= off)
+		return -1;
+	n = strnlen(p, ev->len - off);
+	return n + 1 == ev->len - off ? (long)n : -1;
+}
+
+static int dec_filter(struct kd_decoder *d, struct kd_event *ev)
+{
+	struct ktr_filter f;
+
+	if (ev->len < sizeof(f) || tail_string(ev, sizeof(f)) < 0)
+		return invalid(ev);
+	memcpy(&f, ev->data, sizeof(f));
+	ev->filter.status = f.kf_status;
+	ev->filter.flags = f.kf_flags;
+	ev->filter.text = (const char *)ev->data + sizeof(f);
+	return 0;
+}
+
+static struct kdump_syms *decoder__syms(struct kd_decoder *d)
+{
+	if (!d->syms)
+		d->syms = kdump_syms__new();
+	return d->syms;
+}
+
+/* An object's build id and path, for the stacks' frames to be named by. */
+void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o, const char *path)
+{
+	if (decoder__syms(d) && o->ko_build_id_len >= 1 && o->ko_build_id_len <= 20)
+		kdump_syms__object(d->syms, o, path);
+}
+
+void kd_decoder__set_objects_reader(struct kd_decoder *d,
+				    void (*fn)(void *ctx, struct kd_decoder *d), void *ctx)
+{
+	d->read_objects = fn;
+	d->read_objects_ctx = ctx;
+}
+
+static int dec_object(struct kd_decoder *d, struct kd_event *ev)
+{
+	const struct ktr_object *o = (const void *)ev->data;
+
+	if (ev->len < sizeof(*o) || tail_string(ev, sizeof(*o)) < 0 || o->ko_build_id_len < 1 ||
+	    o->ko_build_id_len > sizeof(o->ko_build_id))
+		return invalid(ev);
+	ev->object.build_id = o->ko_build_id;
+	ev->object.id_len = o->ko_build_id_len;
+	ev->object.path = (const char *)ev->data + sizeof(*o);
+	kd_decoder__object(d, o, ev->object.path);
+	return 0;
+}
+
+/*
+ * The frames of a stack, each named.  The objects a stack names may be
+ * described further on in the file (the daemon describes an object when
+ * it has read it): the first stack has the whole file's read first, when
+ * the file can be read twice.
+ */
+static int dec_ustack(struct kd_decoder *d, struct kd_event *ev)
+{
+	struct ktr_ustack us;
+
+	if (ev->len < sizeof(us))
+		return invalid(ev);
+	memcpy(&us, ev->data, sizeof(us));
+	if (us.us_nframes > KTR_USTACK_MAXFRAMES ||
+	    ev->len != sizeof(us) + us.us_nframes * sizeof(struct ktr_ustack_frame))
+		return invalid(ev);
+	memcpy(d->frames, ev->data + sizeof(us), us.us_nframes * sizeof(struct ktr_ustack_frame));
+	if (!d->objects_read && d->read_objects) {
+		d->objects_read = true;
+		d->read_objects(d->read_objects_ctx, d);
+	}
+	ev->ustack.n = us.us_nframes;
+	ev->ustack.frames = d->frames;
+	ev->ustack.names = d->names;
+	if (!decoder__syms(d))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < us.us_nframes; i++)
+		kdump_syms__name(d->syms, &d->frames[i], i, i ? &d->names[i - 1] : NULL,
+				 &d->names[i]);
+	return 0;
+}
+
 static const struct {
 	enum kd_kind kind;
 	dec_fn dec;
@@ -411,6 +513,8 @@ static const struct {
 	[KTR_FLIGHT] = { KD_FLIGHT, dec_flight },
 	[KTR_TRACEPOINT] = { KD_TRACEPOINT, dec_tracepoint },
 	[KTR_TPFORMAT] = { KD_NONE, dec_tpformat },
+	[KTR_FILTER] = { KD_FILTER, dec_filter },
+	[KTR_USTACK] = { KD_USTACK, dec_ustack },
 	[KD_T_SYSCTL] = { KD_SYSCTL, dec_bytes, true },
 	[KD_T_CAPFAIL] = { KD_CAPFAIL, dec_bytes, true },
 	[KD_T_FAULT] = { KD_FAULT, dec_fault, true },
@@ -431,6 +535,11 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 	if (type <= 0 || type > KTR_TYPE_MAX) {
 		ev->kind = KD_UNKNOWN;
 		return 0;
+	}
+	/* 21: ktraceb's KTR_OBJECT, and the number kdump gives OpenBSD's pledges (kdump_bsd.h) */
+	if (type == KTR_OBJECT && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = KD_OBJECT;
+		return dec_object(d, ev);
 	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;

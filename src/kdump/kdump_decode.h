@@ -31,6 +31,15 @@ void kd_decoder__set_format(struct kd_decoder *d, const struct kd_bsd_fmt *fmt);
 int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const void *data,
 		       struct kd_event *ev);
 
+/*
+ * fn(ctx, d) gives the decoder the whole file's KTR_OBJECT records
+ * (kd_decoder__object), once, before the first stack is named: for a file
+ * that can be read twice.
+ */
+void kd_decoder__set_objects_reader(struct kd_decoder *d,
+				    void (*fn)(void *ctx, struct kd_decoder *d), void *ctx);
+void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o, const char *path);
+
 /* Records the decoder found invalid (PROCCTOR, TPFORMAT). */
 unsigned long kd_decoder__ninvalid(const struct kd_decoder *d);
 

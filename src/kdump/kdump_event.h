@@ -28,6 +28,7 @@
 #include "ktraceb/ktr.h"
 #include "kdump_bsd.h"
 #include "kdump_span.h"
+#include "kdump_syms.h"
 
 enum kd_kind {
 	KD_NONE, /* a record no output shows: PROCCTOR, PROCDTOR and TPFORMAT in ktraceb's
@@ -48,6 +49,9 @@ enum kd_kind {
 	KD_EXIT,
 	KD_FLIGHT,
 	KD_TRACEPOINT,
+	KD_FILTER, /* INFO: the syscall selection the trace was made with */
+	KD_USTACK, /* STACK: the user stack of the call before it (-k) */
+	KD_OBJECT, /* OBJ: an object file's build id and path (-k) */
 	/* only in another system's files (kdump_bsd.h KD_T_*) */
 	KD_SYSCTL,
 	KD_CAPFAIL,
@@ -131,6 +135,20 @@ struct kd_event {
 		} lost;
 		int exit_status;
 		struct ktr_flight_info flight;
+		struct {
+			__u32 status, flags; /* KTR_FILTER_* */
+			const char *text; /* NUL-terminated in the payload */
+		} filter;
+		struct {
+			unsigned int n;
+			const struct ktr_ustack_frame *frames; /* aligned copies, the decoder's */
+			const struct kdump_frame_name *names; /* each frame named (kdump_syms.h) */
+		} ustack;
+		struct {
+			const __u8 *build_id;
+			unsigned int id_len; /* 1..20 */
+			const char *path; /* NUL-terminated in the payload */
+		} object;
 		struct {
 			bool has_id; /* the payload holds an id (what -Y counts by) */
 			__u32 id;

@@ -304,6 +304,97 @@ static int m_exit(struct json *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* INFO of a selection: what it was, and whether CALLs wait for their return */
+static int m_filter(struct json *j, const struct kd_event *ev)
+{
+	FILE *out = j->env.out;
+
+	fputs(",\"selection\":", out);
+	kd_json_cstr(out, ev->filter.text);
+	fprintf(out, ",\"calls_at_return\":%s",
+		(ev->filter.flags & KTR_FILTER_CALLS_AT_RETURN) ? "true" : "false");
+	return 0;
+}
+
+static void put_hex_id(FILE *out, const __u8 *id, unsigned int len)
+{
+	fputc('"', out);
+	for (unsigned int i = 0; i < len; i++)
+		fprintf(out, "%02x", id[i]);
+	fputc('"', out);
+}
+
+/* A stack's frames as data: the raw frame, then what kdump found of it */
+static int m_ustack(struct json *j, const struct kd_event *ev)
+{
+	FILE *out = j->env.out;
+
+	fputs(",\"frames\":[", out);
+	for (unsigned int i = 0; i < ev->ustack.n; i++) {
+		const struct ktr_ustack_frame *f = &ev->ustack.frames[i];
+		const struct kdump_frame_name *n = &ev->ustack.names[i];
+		unsigned int idlen = 20;
+
+		while (idlen > 1 && f->build_id[idlen - 1] == 0)
+			idlen--;
+		fputs(i ? ",{" : "{", out);
+		if (f->status == KTR_USTACK_BUILD_ID) {
+			fputs("\"build_id\":", out);
+			put_hex_id(out, f->build_id, idlen);
+			fprintf(out, ",\"offset\":%llu", (unsigned long long)f->offset);
+		} else {
+			fprintf(out, "\"ip\":%llu", (unsigned long long)f->offset);
+		}
+		if (n->object) {
+			fputs(",\"object\":", out);
+			kd_json_cstr(out, n->object);
+			fprintf(out, ",\"address\":%llu", n->address);
+		}
+		if (n->function) {
+			fputs(",\"function\":", out);
+			kd_json_cstr(out, n->function);
+			fprintf(out, ",\"function_offset\":%llu", n->function_offset);
+		}
+		if (n->file) {
+			fputs(",\"file\":", out);
+			kd_json_cstr(out, n->file);
+			fprintf(out, ",\"line\":%d", n->line);
+		}
+		if (n->ninlined) {
+			fputs(",\"inlined\":[", out);
+			for (unsigned int k = 0; k < n->ninlined; k++) {
+				fputs(k ? ",{\"function\":" : "{\"function\":", out);
+				kd_json_cstr(out, n->inlined[k].function);
+				if (n->inlined[k].file) {
+					fputs(",\"file\":", out);
+					kd_json_cstr(out, n->inlined[k].file);
+					fprintf(out, ",\"line\":%d", n->inlined[k].line);
+				}
+				fputc('}', out);
+			}
+			fputc(']', out);
+		}
+		if (n->doubt) {
+			fputs(",\"doubt\":", out);
+			kd_json_cstr(out, n->doubt);
+		}
+		fputc('}', out);
+	}
+	fputc(']', out);
+	return 0;
+}
+
+static int m_object(struct json *j, const struct kd_event *ev)
+{
+	FILE *out = j->env.out;
+
+	fputs(",\"build_id\":", out);
+	put_hex_id(out, ev->object.build_id, ev->object.id_len);
+	fputs(",\"path\":", out);
+	kd_json_cstr(out, ev->object.path);
+	return 0;
+}
+
 /* Any other kind: its text as "text". */
 static int m_text(struct json *j, const struct kd_event *ev)
 {
@@ -331,7 +422,8 @@ static const members_fn members[KD_NKINDS] = {
 	[KD_FAULTEND] = m_text,		[KD_STRUCT_ARRAY] = m_text,	[KD_EXTERR] = m_text,
 	[KD_EMUL] = m_text,		[KD_MIB] = m_text,		[KD_PLEDGE] = m_text,
 	[KD_START] = m_text,		[KD_OTHER] = m_text,		[KD_PROCCTOR] = m_text,
-	[KD_PROCDTOR] = m_text,
+	[KD_PROCDTOR] = m_text,		[KD_FILTER] = m_filter,		[KD_USTACK] = m_ustack,
+	[KD_OBJECT] = m_object,
 };
 /* clang-format on */
 

@@ -18,7 +18,9 @@ struct kdump {
 	const struct kd_sink *sink;
 	void *state; /* the sink's */
 	bool have_fmt;
+	enum kd_sys sys; /* the file's system, once have_fmt */
 	unsigned long ninvalid; /* counted by the sink */
+	const char *path; /* the input, to be read again for its objects; NULL if it cannot */
 };
 
 const struct kd_sink *kd_sink_for(const struct kdump_opts *o)
@@ -73,9 +75,23 @@ unsigned long kdump__ninvalid(const struct kdump *kd)
 void kdump__set_format(struct kdump *kd, const struct kd_bsd_fmt *fmt)
 {
 	kd->have_fmt = true;
+	kd->sys = fmt->sys;
 	kd_decoder__set_format(kd->dec, fmt);
 	if (kd->sink->format)
 		kd->sink->format(kd->state, fmt);
+}
+
+/*
+ * The -t facility a record type shows with: a stack and its objects go
+ * with the calls (21 is an OpenBSD pledge in OpenBSD's files, kdump_bsd.h).
+ */
+static unsigned int type_fac(const struct kdump *kd, int type)
+{
+	if (type == KTR_TRACEPOINT)
+		return KTRFAC_TRACEPOINT;
+	if (type == KTR_USTACK || (type == KTR_OBJECT && kd->sys == KD_SYS_KTRACEB))
+		return KTRFAC_SYSCALL;
+	return 1u << type;
 }
 
 /* -t and -p; what the file misses is always said. */
@@ -85,10 +101,8 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 
 	if (type == KTR_LOST || type == KTR_FLIGHT)
 		return true;
-	if ((kd->o.flags & KD_TRSEL) &&
-	    (type <= 0 || type > KTR_TYPE_MAX ||
-	     !((unsigned int)kd->o.trpoints &
-	       (type == KTR_TRACEPOINT ? KTRFAC_TRACEPOINT : 1u << type))))
+	if ((kd->o.flags & KD_TRSEL) && (type <= 0 || type > KTR_TYPE_MAX ||
+					 !((unsigned int)kd->o.trpoints & type_fac(kd, type))))
 		return false;
 	if ((kd->o.flags & KD_PIDSEL) && h->ktr_pid != kd->o.pid && h->ktr_tid != kd->o.pid)
 		return false;
@@ -106,6 +120,36 @@ int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data
 	if (!visible(kd, h))
 		return 0;
 	return kd->sink->event(kd->state, &ev);
+}
+
+/* The whole file's KTR_OBJECT records to the decoder (kdump__set_path). */
+static void read_objects(void *ctx, struct kd_decoder *d)
+{
+	struct kdump *kd = ctx;
+	FILE *in = fopen(kd->path, "re");
+	struct ktr_reader *r = in ? ktr_reader__open(in, 0) : NULL;
+	struct ktr_record rec;
+
+	while (r && ktr_reader__next(r, &rec) > 0) {
+		const struct ktr_object *o = rec.data;
+		size_t len = rec.hdr.ktr_len;
+
+		if (rec.hdr.ktr_type != KTR_OBJECT ||
+		    ktr_reader__format(r)->sys != KD_SYS_KTRACEB || len <= sizeof(*o) ||
+		    ((const char *)rec.data)[len - 1] != '\0')
+			continue;
+		kd_decoder__object(d, o, (const char *)rec.data + sizeof(*o));
+	}
+	if (r)
+		ktr_reader__close(r);
+	if (in)
+		fclose(in);
+}
+
+void kdump__set_path(struct kdump *kd, const char *path)
+{
+	kd->path = path;
+	kd_decoder__set_objects_reader(kd->dec, read_objects, kd);
 }
 
 int kdump__run(struct kdump *kd, struct ktr_reader *r)

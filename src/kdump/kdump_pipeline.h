@@ -41,6 +41,13 @@ int kdump__record(struct kdump *kd, const struct ktr_header *hdr, const void *da
 struct kd_bsd_fmt;
 void kdump__set_format(struct kdump *kd, const struct kd_bsd_fmt *fmt);
 
+/*
+ * The input is the file at path, which can be read again: the stacks'
+ * objects (-k's KTR_OBJECT records, which may come after the first stacks
+ * that name them) are read from all of it before the first stack.
+ */
+void kdump__set_path(struct kdump *kd, const char *path);
+
 /* Every record of r: 0 at end of file, else the error of the reader or the output. */
 int kdump__run(struct kdump *kd, struct ktr_reader *r);
 

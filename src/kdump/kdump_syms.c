@@ -12,6 +12,8 @@
  * the one asked for; at most OBJECTS_MAX objects are looked at.
  */
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -395,6 +397,68 @@ static void name__check_call(struct kdump_syms *s, struct syms_object *o, __u64 
 	}
 }
 
+/* The source file of index idx in cu's line table, or NULL */
+static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t n;
+
+	if (dwarf_getsrcfiles(cu, &files, &n) != 0 || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* An inlined subroutine's name (its abstract origin's) into buf */
+static void inlined_name(Dwarf_Die *die, char *buf, size_t size)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+
+	snprintf(buf, size, "%s", name ? name : "??");
+}
+
+/*
+ * The functions inlined at vaddr, from the scopes DWARF gives (innermost
+ * first): the frame's line becomes the outermost one's call site, and each
+ * inlined function is shown where it calls the next, the innermost at the
+ * line of vaddr itself.
+ */
+static void name__inlined(struct syms_object *o, __u64 vaddr, struct kdump_frame_name *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(o->mod, vaddr, &bias), *scopes = NULL;
+	const char *file = out->file;
+	int n, m = 0, line = out->line;
+
+	if (!cu || (n = dwarf_getscopes(cu, vaddr - bias, &scopes)) <= 0)
+		return;
+	while (m < n && dwarf_tag(&scopes[m]) == DW_TAG_inlined_subroutine)
+		m++;
+	/* scopes[m-1] is the outermost inlined call: those past KDUMP_INLINED_MAX are not shown */
+	for (int k = 0; k < m; k++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word cl = 0, cf = 0;
+		int slot = m - 1 - k;
+
+		if (slot < KDUMP_INLINED_MAX) {
+			inlined_name(&scopes[k], out->inlined[slot].function,
+				     sizeof(out->inlined[slot].function));
+			out->inlined[slot].file = file;
+			out->inlined[slot].line = line;
+		}
+		dwarf_formudata(dwarf_attr(&scopes[k], DW_AT_call_line, &attr), &cl);
+		dwarf_formudata(dwarf_attr(&scopes[k], DW_AT_call_file, &attr), &cf);
+		file = cu_file(cu, cf);
+		line = (int)cl;
+	}
+	out->ninlined = m < KDUMP_INLINED_MAX ? m : KDUMP_INLINED_MAX;
+	if (m) {
+		out->file = file;
+		out->line = line;
+	}
+	free(scopes);
+}
+
 void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, unsigned int i,
 		      const struct kdump_frame_name *inner, struct kdump_frame_name *out)
 {
@@ -440,6 +504,7 @@ void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, un
 	line = dwfl_module_getsrc(o->mod, vaddr - 1);
 	if (line)
 		out->file = dwfl_lineinfo(line, NULL, &out->line, NULL, NULL, NULL);
+	name__inlined(o, vaddr - 1, out);
 	if (i > 0)
 		name__check_call(s, o, f->offset, vaddr, inner, out);
 }

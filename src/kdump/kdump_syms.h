@@ -20,11 +20,20 @@
 
 struct kdump_syms;
 
+#define KDUMP_INLINED_MAX 4
+
 struct kdump_frame_name {
 	const char *function;	/* demangled; NULL: no symbol covers it */
 	unsigned long long function_offset;
 	const char *file;	/* NULL: no line information */
-	int line;
+	int line;		/* in function, or where it calls the first inlined function */
+	/* the functions inlined there, outermost first, each where it calls the next */
+	unsigned int ninlined;
+	struct {
+		char function[128];
+		const char *file;
+		int line;
+	} inlined[KDUMP_INLINED_MAX];
 	const char *object;	/* the file the names come from; NULL: none found */
 	unsigned long long address; /* the address in the object (its p_vaddr's terms) */
 	const char *doubt;	/* why this frame may not be the caller's; NULL if none */

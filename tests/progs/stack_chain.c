@@ -4,13 +4,14 @@
  * stack_chain PATH: known user stacks for t_stack (ktraceb -k).  Built with
  * frame pointers and -g.
  *   raw   openat(PATH) from an inline syscall instruction in raw_openat,
- *         called by open_config, called by main: a stack the kernel walks
- *         whole (every frame keeps its frame pointer)
+ *         called by open_flags, inlined in open_config, called by main: a
+ *         stack the kernel walks whole (every frame keeps its frame pointer)
  *   libc  fopen(PATH) from open_config_libc, called by main: the call is
  *         made in libc, whose wrappers keep no frame pointer, so the walk
  *         skips from libc to main
- * It prints "LINE raw N", "LINE call N" and "LINE main N": the source lines
- * the test expects in the frames (the syscall, open_config's call, main's).
+ * It prints "LINE raw N", "LINE inlined N", "LINE call N" and "LINE main N":
+ * the source lines the test expects in the frames (the syscall, the call in
+ * the inlined open_flags, open_config's call of it, main's).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -47,12 +48,22 @@ NOINLINE long raw_openat(const char *path)
 	return ret;
 }
 
+static inline __attribute__((always_inline)) long open_flags(const char *path)
+{
+	long fd;
+
+	printf("LINE inlined %d\n", __LINE__ + 1);
+	fd = raw_openat(path);
+	__asm__ volatile("" ::: "memory");
+	return fd;
+}
+
 NOINLINE int open_config(const char *path)
 {
 	long fd;
 
 	printf("LINE call %d\n", __LINE__ + 1);
-	fd = raw_openat(path);
+	fd = open_flags(path);
 	__asm__ volatile("" ::: "memory"); /* no tail call: open_config keeps its frame */
 	return (int)fd;
 }
