@@ -39,6 +39,13 @@ const char *ktr_syscall_name(unsigned int sv_flags, long nr);
  * trace file's INFO record says ("x86_64", "aarch64"); x86_64 until set.
  */
 void ktr_decode_set_machine(const char *machine);
+/*
+ * A machine's syscall tables ("x86_64", "aarch64"; NULL: the trace's, as
+ * last set): the native one, and the compat one (NULL, 0 if none).
+ */
+struct ktr_sysent;
+void ktr_decode_tables(const char *machine, const struct ktr_sysent **native, unsigned int *nnative,
+		       const struct ktr_sysent **compat, unsigned int *ncompat);
 
 /*
  * The arguments of a KTR_SYSCALL, BSD style: "(a,b,c)" with nothing at all

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /* Lookup in the generated syscall tables (build/gen/syscalls_*.c). */
+#include <stdbool.h>
 #include <string.h>
 #include "ktraceb/ktr.h"
 #include "syscalltab.h"
@@ -25,6 +26,29 @@ void ktr_decode_set_machine(const char *machine)
 		native_n = &ktr_nsysent_x86_64;
 		compat_tab = ktr_sysent_i386;
 		compat_n = &ktr_nsysent_i386;
+	}
+}
+
+void ktr_decode_tables(const char *machine, const struct ktr_sysent **native, unsigned int *nnative,
+		       const struct ktr_sysent **compat, unsigned int *ncompat)
+{
+	bool arm64 = machine && (strcmp(machine, "aarch64") == 0 || strcmp(machine, "arm64") == 0);
+
+	if (!machine) {
+		*native = native_tab;
+		*nnative = *native_n;
+		*compat = compat_tab;
+		*ncompat = compat_n ? *compat_n : 0;
+	} else if (arm64) {
+		*native = ktr_sysent_arm64;
+		*nnative = ktr_nsysent_arm64;
+		*compat = NULL;
+		*ncompat = 0;
+	} else {
+		*native = ktr_sysent_x86_64;
+		*nnative = ktr_nsysent_x86_64;
+		*compat = ktr_sysent_i386;
+		*ncompat = ktr_nsysent_i386;
 	}
 }
 

@@ -17,14 +17,15 @@
 #include "decode.h"
 #include "kdump_pipeline.h"
 #include "kdump_reader.h"
+#include "kdump_select.h"
 #include "trstr.h"
 
 #define DEF_TRACEFILE "ktrace.out"
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kdump [-cdEGHJlnPRsSTY] [-f trfile|-] [-m maxdata] [-p pid] "
-			"[-t trstr]\n");
+	fprintf(stderr, "usage: kdump [-cdEGHJlnPRsSTYZ] [-e trace=SET|status=SET] [-f trfile|-] "
+			"[-m maxdata] [-p pid] [-t trstr]\n");
 	exit(1);
 }
 
@@ -93,14 +94,30 @@ static unsigned int flag_of(int ch)
 	return 0;
 }
 
+/* -e trace=SET, -e status=SET, -Z: checked now, made for the trace's machine later */
+static void add_select(struct kdump_opts *o, const char *arg)
+{
+	const char *why = kd_select__check(arg);
+
+	if (why)
+		errx(1, "-e %s: %s", arg, why);
+	if (o->nselect == KD_SELECT_ARGS_MAX)
+		errx(1, "-e %s: at most %d selections", arg, KD_SELECT_ARGS_MAX);
+	o->select[o->nselect++] = arg;
+}
+
 static void parse_args(int argc, char **argv, struct kdump_opts *o, const char **file)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "cdEf:GHJlm:np:PRsSTt:Y")) != -1) {
+	while ((ch = getopt(argc, argv, "cde:Ef:GHJlm:np:PRsSTt:YZ")) != -1) {
 		switch (ch) {
 		case 'd':
 			o->decode |= KTR_DEC_DECIMAL;
+			break;
+		case 'e':
+		case 'Z':
+			add_select(o, ch == 'Z' ? "status=failed" : optarg);
 			break;
 		case 'f':
 			*file = optarg;
@@ -146,6 +163,8 @@ static void fail(int rc, const char *file, const struct ktr_reader *r)
 		errx(1, "%s: not a dump", file);
 	case -EPROTO:
 		errx(1, "unknown record type %d", ktr_reader__header(r)->ktr_type);
+	case -EPFNOSUPPORT:
+		errx(1, "%s: another system's trace: -e and -Z select Linux system calls", file);
 	case -EILSEQ:
 		errx(1, "%s: corrupt compressed data: %s", file, ktr_reader__gzip_why(r));
 	default:

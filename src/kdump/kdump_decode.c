@@ -576,10 +576,16 @@ static void dec_time(struct kd_decoder *d, struct kd_event *ev)
 		ev->wall_ns = timeval_ns(h);
 }
 
+unsigned int kd_decoder__sv_flags(const struct kd_decoder *d, int pid)
+{
+	const struct kd_map_ent *e = kd_map__get(&d->abi, pid);
+
+	return e && e->v1 ? (unsigned int)e->v1 : d->sv_default;
+}
+
 int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const void *data,
 		       struct kd_event *ev)
 {
-	const struct kd_map_ent *e;
 	int err;
 
 	memset(ev, 0, offsetof(struct kd_event, user));
@@ -592,8 +598,7 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 	err = dec_type(d, ev);
 	if (err)
 		return err;
-	e = kd_map__get(&d->abi, h->ktr_pid);
-	ev->sv_flags = e && e->v1 ? (unsigned int)e->v1 : d->sv_default;
+	ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
 	return 0;

@@ -40,6 +40,9 @@ void kd_decoder__set_objects_reader(struct kd_decoder *d,
 				    void (*fn)(void *ctx, struct kd_decoder *d), void *ctx);
 void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o, const char *path);
 
+/* The ABI of pid's process as the records so far say (decode.h KTR_SV_*). */
+unsigned int kd_decoder__sv_flags(const struct kd_decoder *d, int pid);
+
 /* Records the decoder found invalid (PROCCTOR, TPFORMAT). */
 unsigned long kd_decoder__ninvalid(const struct kd_decoder *d);
 

@@ -20,6 +20,8 @@
 #define KD_JSON 0x1000 /* -J: JSON lines (kdump_json.c) */
 #define KD_CHROME 0x2000 /* -P: a Chrome trace-event timeline (kdump_chrome.c) */
 
+#define KD_SELECT_ARGS_MAX 16 /* -e trace=, -e status= */
+
 #define KD_MAXDATA_DEFAULT 64 /* -m default, as DragonFly kdump; 0 = unlimited */
 
 struct kdump_opts {
@@ -28,6 +30,8 @@ struct kdump_opts {
 	int maxdata; /* GIO bytes shown; 0 = all */
 	int trpoints; /* with KD_TRSEL: KTRFAC_* mask of the types shown */
 	int pid; /* with KD_PIDSEL */
+	const char *select[KD_SELECT_ARGS_MAX]; /* -e trace=SET, -e status=SET, -Z (kdump_select.h) */
+	int nselect;
 };
 
 #endif /* KTRACEB_KDUMP_OPTS_H */

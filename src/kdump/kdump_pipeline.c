@@ -10,11 +10,13 @@
 
 #include "kdump_pipeline.h"
 #include "kdump_decode.h"
+#include "kdump_select.h"
 #include "kdump_sink.h"
 
 struct kdump {
 	struct kdump_opts o;
 	struct kd_decoder *dec;
+	struct kd_select *select; /* -e trace=, status=; NULL if none */
 	const struct kd_sink *sink;
 	void *state; /* the sink's */
 	bool have_fmt;
@@ -49,7 +51,9 @@ struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
 	env = (struct kd_sink_env){ &kd->o, out, &kd->ninvalid };
 	kd->dec = kd_decoder__new();
 	kd->state = kd->dec ? kd->sink->open(&env) : NULL;
-	if (!kd->state) {
+	if (kd->state && opts->nselect)
+		kd->select = kd_select__new(opts->select, opts->nselect);
+	if (!kd->state || (opts->nselect && !kd->select)) {
 		kdump__free(kd);
 		errno = ENOMEM;
 		return NULL;
@@ -64,6 +68,7 @@ void kdump__free(struct kdump *kd)
 	if (kd->state)
 		kd->sink->close(kd->state);
 	kd_decoder__free(kd->dec);
+	kd_select__free(kd->select);
 	free(kd);
 }
 
@@ -109,17 +114,30 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 	return true;
 }
 
-int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data)
+/* A record decoded, and shown if the selection and the options let it through. */
+static int deliver(void *ctx, const struct ktr_header *h, const void *data, bool show)
 {
+	struct kdump *kd = ctx;
 	struct kd_event ev;
 	int err;
 
 	err = kd_decoder__decode(kd->dec, h, data, &ev);
 	if (err)
 		return err;
-	if (!visible(kd, h))
+	if (!show || !visible(kd, h))
 		return 0;
 	return kd->sink->event(kd->state, &ev);
+}
+
+int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data)
+{
+	if (!kd->select)
+		return deliver(kd, h, data, true);
+	/* a selection names Linux's calls */
+	if (kd->sys != KD_SYS_KTRACEB)
+		return -EPFNOSUPPORT;
+	return kd_select__record(kd->select, h, data, kd_decoder__sv_flags(kd->dec, h->ktr_pid),
+				 deliver, kd);
 }
 
 /* The whole file's KTR_OBJECT records to the decoder (kdump__set_path). */

@@ -13,6 +13,9 @@
 #  - a file keeps its first selection: a trace into it with another is
 #    refused in one line
 #  - a malformed selection: one line, exit 64, nothing traced
+#  - kdump -e trace= / -e status= / -Z on a whole trace of the same program
+#    agree with strace too, in the text, -J and -Y; other systems' traces
+#    and bad selections are one-line errors
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -51,6 +54,15 @@ compare()
 	strace_names "$TMP/$p.strace" >"$TMP/$p.snames"
 	ktr "$p" -i "${sel[@]}" -f "$TMP/$p.ktr" "$@"
 	kd "$p" "$TMP/$p.ktr"
+	ktr_names "$TMP/$p.norm" >"$TMP/$p.knames"
+}
+
+# kdump_names P FULLTRACE OPTIONS...: kdump's selection of a whole trace, into P.knames
+kdump_names()
+{
+	local p=$1 f=$2
+	shift 2
+	kd "$p" "$f" "$@"
 	ktr_names "$TMP/$p.norm" >"$TMP/$p.knames"
 }
 
@@ -110,6 +122,36 @@ if command -v strace >/dev/null 2>&1; then
 	compare okfile -e trace=%file -e status=successful -- "$DET"
 	check successful_as_strace t_same_names okfile
 	check successful_no_errors t_eq "$(q "$TMP/okfile.norm" '$4 == "RET"' | grep -c ' errno ')" 0
+
+	# --- kdump's selection of a whole trace: the same answers ------------------
+	ktr full -i -f "$TMP/full.ktr" "$DET"
+	for p in names file regex neg failed okfile; do
+		cp "$TMP/$p.snames" "$TMP/kd_$p.snames"
+	done
+	kdump_names kd_names "$TMP/full.ktr" -e trace=openat,close,getpid
+	check kdump_names_as_strace t_same_names kd_names
+	kdump_names kd_file "$TMP/full.ktr" -e trace=%file
+	check kdump_class_as_strace t_same_names kd_file
+	kdump_names kd_regex "$TMP/full.ktr" -e 'trace=/^(open|read)'
+	check kdump_regex_as_strace t_same_names kd_regex
+	kdump_names kd_neg "$TMP/full.ktr" -e 'trace=!%memory,close'
+	check kdump_negation_as_strace t_same_names kd_neg
+	kdump_names kd_failed "$TMP/full.ktr" -Z
+	check kdump_Z_as_strace t_same_names kd_failed
+	check kdump_Z_all_errors t_eq "$(q "$TMP/kd_failed.norm" '$4 == "RET"' | grep -vc ' errno ')" 0
+	kdump_names kd_okfile "$TMP/full.ktr" -e trace=%file -e status=successful
+	check kdump_status_as_strace t_same_names kd_okfile
+	# what a left-out call records goes with it: no path of a call not selected
+	kd kd_nami "$TMP/full.ktr" -e trace=getpid
+	check kdump_no_stray_records t_eq "$(qn "$TMP/kd_nami.norm" '$4 == "NAMI" || $4 == "STRU" || $4 == "GIO"')" 0
+	# -J and -Y honour it
+	"$KDUMP" -J -Z -f "$TMP/full.ktr" >"$TMP/kd_json.out" 2>&1
+	check kdump_json_Z t_eq "$(grep -c '"type":"RET"' "$TMP/kd_json.out")" \
+		"$(awk '{ n += $2 } END { print n }' "$TMP/failed.snames")"
+	check kdump_json_Z_errors t_eq "$(grep '"type":"RET"' "$TMP/kd_json.out" | grep -c '"error":0,')" 0
+	"$KDUMP" -Y -e trace=openat,close -f "$TMP/full.ktr" >"$TMP/kd_sum.out" 2>&1
+	check kdump_summary_only_those t_eq "$(awk '$NF ~ /^[a-z_0-9]+$/ && $NF != "syscall" && $NF != "total"' \
+		"$TMP/kd_sum.out" | awk '{ print $NF }' | sort | tr '\n' ' ')" "close openat "
 
 	# --- -i: the children select the same -------------------------------------
 	compare kids -e trace=getpriority,wait4,clone,exit_group -- "$FORKEXEC" /bin/true
@@ -188,6 +230,21 @@ bad regex 'regular expression' -e 'trace=/[a-'
 bad status 'bogus' -e status=bogus
 bad empty 'trace=' -e trace=
 bad syswide '-S' -S -e sched:sched_switch -e trace=openat
+# kdump's: the same words, on its stderr
+"$KDUMP" -e trace=nosuchcall -f "$TMP/att.ktr" >"$TMP/kdbad.out" 2>"$TMP/kdbad.err"
+check kdump_bad_exit1 t_eq "$?" 1
+check kdump_bad_oneline t_lines 1 "$TMP/kdbad.err"
+check kdump_bad_says t_grep "^kdump: -e trace=nosuchcall: unknown system call 'nosuchcall'\$" "$TMP/kdbad.err"
+check kdump_bad_no_output t_lines 0 "$TMP/kdbad.out"
+"$KDUMP" -e sched:sched_switch -f "$TMP/att.ktr" >/dev/null 2>"$TMP/kdev.err"
+check kdump_event_refused t_grep '^kdump: -e sched:sched_switch: kdump selects system calls' "$TMP/kdev.err"
+BSDFILE=$(ls "$REPO"/tests/fixtures/bsd/freebsd-* 2>/dev/null | head -n 1)
+if [ -n "$BSDFILE" ]; then
+	"$KDUMP" -Z -f "$BSDFILE" >/dev/null 2>"$TMP/kdbsd.err"
+	check kdump_bsd_file_refused t_grep "another system's trace: -e and -Z select Linux system calls" \
+		"$TMP/kdbsd.err"
+	check kdump_bsd_file_oneline t_lines 1 "$TMP/kdbsd.err"
+fi
 ktr quiet -e 'trace=?nosuchcall,getpid' -f "$TMP/quiet.ktr" /bin/true
 check unknown_with_question_mark t_krc 0 quiet
 ktr kc -k -t n -f "$TMP/kc.ktr" /bin/true
