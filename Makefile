@@ -212,6 +212,12 @@ $(O)/tests/progs/stack_chain: tests/progs/stack_chain.c
 	$(Q)$(CC) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls $(WARNFLAGS) \
 		-MMD -MP -MF $@.d $< -o $@
 
+$(O)/tests/progs/stack_cxx: tests/progs/stack_cxx.cc
+	@mkdir -p $(@D)
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls $(WARNFLAGS) \
+		-MMD -MP -MF $@.d $< -o $@
+
 # utrace.h must stay clean C++11 and strict C99
 $(O)/tests/progs/%: tests/progs/%.cc
 	@mkdir -p $(@D)

@@ -17,12 +17,17 @@ __noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u6
 
 	if (!ps)
 		return 0;
+	/*
+	 * A file known to have no probes needs no look for them; one a -k
+	 * process maps is described in its trace file before it runs on
+	 * (the daemon reads its build id, or knows it), whatever its probes.
+	 */
 	if ((ps->flags & KTR_PS_HOLD) && file) {
 		struct file *f = (struct file *)file;
 
 		key.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 		key.ino = BPF_CORE_READ(f, f_inode, i_ino);
-		hold = bpf_map_lookup_elem(&usdt_quiet, &key) == NULL;
+		hold = (ps->facs & KTRFAC_USTACK) || bpf_map_lookup_elem(&usdt_quiet, &key) == NULL;
 	}
 	if (!note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
 		return 0;

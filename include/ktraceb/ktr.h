@@ -324,15 +324,26 @@ struct ktr_ustack {
 #define KTR_USTACK_MAXFRAMES	32
 
 /*
- * KTR_OBJECT: an object file traced processes map (ktraceb -k), its build
- * id and the path it had, once per file: what kdump symbolizes a stack's
- * frames with when no debug information is found by build id.
+ * KTR_OBJECT: an object file traced processes map (ktraceb -k), once per
+ * trace file: its build id, where its file's bytes go in its addresses
+ * (its PT_LOAD headers, so that a frame's file offset turns into an
+ * address even where only its debug file is, whose headers say nothing of
+ * the file), and the path it had.
  */
+struct ktr_object_load {
+	__u64 kl_offset;		/* p_offset */
+	__u64 kl_vaddr;			/* p_vaddr */
+	__u64 kl_filesz;		/* p_filesz */
+	__u32 kl_flags;			/* p_flags: PF_X 1, PF_W 2, PF_R 4 */
+	__u32 kl_pad;
+};
+#define KTR_OBJECT_MAXLOADS	8
 struct ktr_object {
 	__u8 ko_build_id[20];
 	__u8 ko_build_id_len;		/* 20 for SHA-1 (GNU's default), else fewer */
-	__u8 ko_pad[3];
-	/* then the path, NUL-terminated */
+	__u8 ko_nloads;			/* struct ktr_object_load that follow, at most 8 */
+	__u8 ko_pad[2];
+	/* then ko_nloads struct ktr_object_load, then the path, NUL-terminated */
 };
 
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
@@ -382,7 +393,8 @@ _Static_assert(sizeof(struct ktr_tpfield) == 88, "ktr_tpfield is 88 bytes");
 _Static_assert(sizeof(struct ktr_filter) == 8, "ktr_filter is 8 bytes and a string");
 _Static_assert(sizeof(struct ktr_ustack_frame) == 32, "a ktr_ustack frame is 32 bytes");
 _Static_assert(sizeof(struct ktr_ustack) == 8, "ktr_ustack is 8 bytes and its frames");
-_Static_assert(sizeof(struct ktr_object) == 24, "ktr_object is 24 bytes and a path");
+_Static_assert(sizeof(struct ktr_object) == 24, "ktr_object is 24 bytes, loads and a path");
+_Static_assert(sizeof(struct ktr_object_load) == 32, "a ktr_object load is 32 bytes");
 #endif
 
 #endif /* KTRACEB_KTR_H */

@@ -430,11 +430,33 @@ static struct kdump_syms *decoder__syms(struct kd_decoder *d)
 	return d->syms;
 }
 
-/* An object's build id and path, for the stacks' frames to be named by. */
-void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o, const char *path)
+int kd_object__parse(const void *data, size_t len, struct ktr_object *o,
+		     struct ktr_object_load loads[KTR_OBJECT_MAXLOADS], const char **path)
 {
-	if (decoder__syms(d) && o->ko_build_id_len >= 1 && o->ko_build_id_len <= 20)
-		kdump_syms__object(d->syms, o, path);
+	const char *p;
+	size_t off;
+
+	if (len < sizeof(*o))
+		return -1;
+	memcpy(o, data, sizeof(*o));
+	off = sizeof(*o) + o->ko_nloads * sizeof(*loads);
+	if (o->ko_build_id_len < 1 || o->ko_build_id_len > sizeof(o->ko_build_id) ||
+	    o->ko_nloads > KTR_OBJECT_MAXLOADS || len <= off)
+		return -1;
+	p = (const char *)data + off;
+	if (strnlen(p, len - off) + 1 != len - off)
+		return -1;
+	memcpy(loads, (const char *)data + sizeof(*o), o->ko_nloads * sizeof(*loads));
+	*path = p;
+	return 0;
+}
+
+/* An object's build id, loads and path, for the stacks' frames to be named by. */
+void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o,
+			const struct ktr_object_load *loads, const char *path)
+{
+	if (decoder__syms(d))
+		kdump_syms__object(d->syms, o, loads, path);
 }
 
 void kd_decoder__set_objects_reader(struct kd_decoder *d,
@@ -446,15 +468,15 @@ void kd_decoder__set_objects_reader(struct kd_decoder *d,
 
 static int dec_object(struct kd_decoder *d, struct kd_event *ev)
 {
+	struct ktr_object_load loads[KTR_OBJECT_MAXLOADS];
 	const struct ktr_object *o = (const void *)ev->data;
+	struct ktr_object copy;
 
-	if (ev->len < sizeof(*o) || tail_string(ev, sizeof(*o)) < 0 || o->ko_build_id_len < 1 ||
-	    o->ko_build_id_len > sizeof(o->ko_build_id))
+	if (kd_object__parse(ev->data, ev->len, &copy, loads, &ev->object.path) < 0)
 		return invalid(ev);
 	ev->object.build_id = o->ko_build_id;
-	ev->object.id_len = o->ko_build_id_len;
-	ev->object.path = (const char *)ev->data + sizeof(*o);
-	kd_decoder__object(d, o, ev->object.path);
+	ev->object.id_len = copy.ko_build_id_len;
+	kd_decoder__object(d, &copy, loads, ev->object.path);
 	return 0;
 }
 

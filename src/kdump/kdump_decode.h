@@ -38,7 +38,16 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
  */
 void kd_decoder__set_objects_reader(struct kd_decoder *d,
 				    void (*fn)(void *ctx, struct kd_decoder *d), void *ctx);
-void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o, const char *path);
+void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o,
+			const struct ktr_object_load *loads, const char *path);
+
+/*
+ * A KTR_OBJECT payload of len bytes checked and taken apart: its header
+ * into o, its o->ko_nloads loads into loads, *path into data.  0, or -1 if
+ * it does not fit.
+ */
+int kd_object__parse(const void *data, size_t len, struct ktr_object *o,
+		     struct ktr_object_load loads[KTR_OBJECT_MAXLOADS], const char **path);
 
 /* The ABI of pid's process as the records so far say (decode.h KTR_SV_*). */
 unsigned int kd_decoder__sv_flags(const struct kd_decoder *d, int pid);

@@ -149,14 +149,14 @@ static void read_objects(void *ctx, struct kd_decoder *d)
 	struct ktr_record rec;
 
 	while (r && ktr_reader__next(r, &rec) > 0) {
-		const struct ktr_object *o = rec.data;
-		size_t len = rec.hdr.ktr_len;
+		struct ktr_object_load loads[KTR_OBJECT_MAXLOADS];
+		struct ktr_object o;
+		const char *path;
 
-		if (rec.hdr.ktr_type != KTR_OBJECT ||
-		    ktr_reader__format(r)->sys != KD_SYS_KTRACEB || len <= sizeof(*o) ||
-		    ((const char *)rec.data)[len - 1] != '\0')
-			continue;
-		kd_decoder__object(d, o, (const char *)rec.data + sizeof(*o));
+		if (rec.hdr.ktr_type == KTR_OBJECT &&
+		    ktr_reader__format(r)->sys == KD_SYS_KTRACEB &&
+		    kd_object__parse(rec.data, rec.hdr.ktr_len, &o, loads, &path) == 0)
+			kd_decoder__object(d, &o, loads, path);
 	}
 	if (r)
 		ktr_reader__close(r);

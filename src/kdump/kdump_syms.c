@@ -33,6 +33,8 @@
 struct syms_object {
 	__u8 id[20];
 	char *path; /* from KTR_OBJECT; NULL if none came */
+	struct ktr_object_load trace_loads[KTR_OBJECT_MAXLOADS]; /* its PT_LOADs, as the trace says */
+	unsigned int ntrace_loads;
 	bool tried;
 	Dwfl *dwfl; /* NULL: no file found */
 	Dwfl_Module *mod;
@@ -119,14 +121,18 @@ static struct syms_object *object__add(struct kdump_syms *s, const __u8 id[20])
 	return o;
 }
 
-void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *ko, const char *path)
+void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *ko,
+			const struct ktr_object_load *loads, const char *path)
 {
 	struct syms_object *o = object__find(s, ko->ko_build_id);
 
 	if (!o)
 		o = object__add(s, ko->ko_build_id);
-	if (o && !o->path && !o->tried)
-		o->path = strdup(path);
+	if (!o || o->path || o->tried)
+		return;
+	o->path = strdup(path);
+	o->ntrace_loads = ko->ko_nloads <= KTR_OBJECT_MAXLOADS ? ko->ko_nloads : 0;
+	memcpy(o->trace_loads, loads, o->ntrace_loads * sizeof(*loads));
 }
 
 /* An ELF file at path, opened as a regular file only; its build id is id. */
@@ -164,13 +170,34 @@ static Elf *elf__open_matching(const char *path, const __u8 id[20], int *fdp)
 	return e;
 }
 
-static bool object__loads(struct syms_object *o, Elf *e)
+/*
+ * The PT_LOAD headers a frame's file offset is turned into an address by:
+ * the object's own, else those the trace kept of it (a debug file's own
+ * headers say where its sections were, not where the object's bytes were).
+ */
+static bool object__loads(struct syms_object *o, Elf *e, bool own)
 {
 	size_t n;
 	GElf_Ehdr eh;
 
 	if (!gelf_getehdr(e, &eh) || elf_getphdrnum(e, &n) < 0 || n == 0 || n > 4096)
 		return false;
+	o->machine = eh.e_machine;
+	if (!own && o->ntrace_loads) {
+		o->loads = calloc(o->ntrace_loads, sizeof(*o->loads));
+		if (!o->loads)
+			return false;
+		for (unsigned int i = 0; i < o->ntrace_loads; i++) {
+			const struct ktr_object_load *l = &o->trace_loads[i];
+
+			o->loads[o->nloads++] = (GElf_Phdr){ .p_type = PT_LOAD,
+							     .p_offset = l->kl_offset,
+							     .p_vaddr = l->kl_vaddr,
+							     .p_filesz = l->kl_filesz,
+							     .p_flags = l->kl_flags };
+		}
+		return true;
+	}
 	o->loads = calloc(n, sizeof(*o->loads));
 	if (!o->loads)
 		return false;
@@ -234,7 +261,7 @@ static void object__resolve(struct syms_object *o)
 		GElf_Addr bias;
 		Elf *me = dwfl_module_getelf(o->mod, &bias);
 
-		if (me && object__loads(o, o->code ? o->code : me))
+		if (me && object__loads(o, o->code ? o->code : me, o->code != NULL))
 			return;
 	}
 	dwfl_end(o->dwfl);

@@ -44,8 +44,12 @@ struct kdump_frame_name {
 struct kdump_syms *kdump_syms__new(void);
 void kdump_syms__free(struct kdump_syms *s);
 
-/* A KTR_OBJECT record's build id and path: where to look for that id. */
-void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *o, const char *path);
+/*
+ * A KTR_OBJECT record's build id, loads (o->ko_nloads) and path: where to
+ * look for that id, and how its file offsets turn into addresses.
+ */
+void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *o,
+			const struct ktr_object_load *loads, const char *path);
 
 /*
  * Frame i of a stack; inner is frame i-1's name (NULL for frame 0), for

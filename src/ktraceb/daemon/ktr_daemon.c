@@ -109,7 +109,7 @@ static bool daemon__usdt_traced(void *ctx, pid_t pid)
 }
 
 /* pid (traced with -k) maps that object: its trace file describes it, once. */
-static void daemon__usdt_object(void *ctx, pid_t pid, const __u8 *build_id, int len,
+static void daemon__usdt_object(void *ctx, pid_t pid, const struct ktr_object_id *id,
 				const char *path)
 {
 	struct daemon *d = ctx;
@@ -120,7 +120,7 @@ static void daemon__usdt_object(void *ctx, pid_t pid, const __u8 *build_id, int 
 		return;
 	f = ktr_files__get(d->rooms.files, ps.route);
 	if (f)
-		ktr_tracefile__describe_object(f, build_id, len, path);
+		ktr_tracefile__describe_object(f, id, path);
 }
 
 /* A note from BPF (ktr_notes.h), as the ring is drained. */

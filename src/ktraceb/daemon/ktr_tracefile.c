@@ -13,6 +13,7 @@
 #include "ktr_arch.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"
+#include "ktr_object_id.h"
 #include "ktr_record.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
@@ -45,14 +46,25 @@ union made_rec {
 int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header *h,
 			       const void *payload, __s64 wall_offset_ns)
 {
-	union made_rec rec;
+	union made_rec small;
+	struct ktr_header *rec = &small.h;
 	size_t len = (size_t)h->ktr_len;
+	int err;
 
-	if (h->ktr_len < 0 || len > sizeof(rec) - sizeof(rec.h))
+	if (h->ktr_len < 0 || len > KTR_MADE_MAX)
 		return -E2BIG;
-	rec.h = *h;
-	memcpy(&rec.h + 1, payload, len);
-	return ktr_tracefile__append(f, &rec.h, sizeof(rec.h) + len, wall_offset_ns);
+	/* most fit on the stack; an object's path may not */
+	if (len > sizeof(small) - sizeof(small.h)) {
+		rec = malloc(sizeof(*rec) + len);
+		if (!rec)
+			return -ENOMEM;
+	}
+	*rec = *h;
+	memcpy(rec + 1, payload, len);
+	err = ktr_tracefile__append(f, rec, sizeof(*rec) + len, wall_offset_ns);
+	if (rec != &small.h)
+		free(rec);
+	return err;
 }
 
 int ktr_tracefile__flush(struct ktr_tracefile *f)
@@ -138,21 +150,24 @@ void ktr_tracefile__write_info(struct ktr_tracefile *f)
 	f->info_written = true;
 }
 
-void ktr_tracefile__describe_object(struct ktr_tracefile *f, const __u8 *build_id, int len,
+void ktr_tracefile__describe_object(struct ktr_tracefile *f, const struct ktr_object_id *id,
 				    const char *path)
 {
 	struct {
 		struct ktr_object o;
+		struct ktr_object_load loads[KTR_OBJECT_MAXLOADS];
 		char path[PATH_MAX];
 	} rec = { 0 };
 	__u32 h = 2166136261u; /* FNV-1a of the build id */
-	size_t plen = strnlen(path, sizeof(rec.path) - 1);
+	size_t plen = strnlen(path, sizeof(rec.path) - 1), llen;
+	int len = id->build_id_len;
 	struct ktr_header hdr;
 
-	if (len <= 0 || len > (int)sizeof(rec.o.ko_build_id))
+	if (len <= 0 || len > (int)sizeof(rec.o.ko_build_id) || id->nloads < 0 ||
+	    id->nloads > KTR_OBJECT_MAXLOADS)
 		return;
 	for (int i = 0; i < len; i++)
-		h = (h ^ build_id[i]) * 16777619u;
+		h = (h ^ id->build_id[i]) * 16777619u;
 	for (unsigned int i = 0; i < f->nobjects; i++)
 		if (f->objects[i] == h)
 			return;
@@ -166,9 +181,14 @@ void ktr_tracefile__describe_object(struct ktr_tracefile *f, const __u8 *build_i
 		f->objects = v;
 	}
 	f->objects[f->nobjects++] = h;
-	memcpy(rec.o.ko_build_id, build_id, len);
+	memcpy(rec.o.ko_build_id, id->build_id, len);
 	rec.o.ko_build_id_len = len;
-	memcpy(rec.path, path, plen);
-	ktr_record__own(&hdr, KTR_OBJECT, sizeof(rec.o) + plen + 1, 0);
+	rec.o.ko_nloads = id->nloads;
+	/* the loads, then the path right after them */
+	llen = id->nloads * sizeof(rec.loads[0]);
+	memcpy(rec.loads, id->loads, llen);
+	memcpy((char *)rec.loads + llen, path, plen);
+	((char *)rec.loads)[llen + plen] = '\0';
+	ktr_record__own(&hdr, KTR_OBJECT, sizeof(rec.o) + llen + plen + 1, 0);
 	ktr_tracefile__append_made(f, &hdr, &rec, ktr_wall_offset_ns());
 }

@@ -59,9 +59,10 @@ struct ktr_tracefile {
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns);
 /*
- * A record ktraceb makes (LOST, PROCCTOR): its header h (ktr_record.h), then
- * the ktr_len bytes of payload.
+ * A record ktraceb makes (LOST, PROCCTOR, OBJECT): its header h
+ * (ktr_record.h), then the ktr_len bytes of payload, at most KTR_MADE_MAX.
  */
+#define KTR_MADE_MAX (64u << 10)
 int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header *h,
 			       const void *payload, __s64 wall_offset_ns);
 /* The file's first record, FILEINFO: straight to the file, recorder or not. */
@@ -77,7 +78,8 @@ bool ktr_tracefile__first_time(struct ktr_tracefile *f, const char *line);
  * The object of that build id and path, described in the file (KTR_OBJECT)
  * unless it is already; one record per object per file.
  */
-void ktr_tracefile__describe_object(struct ktr_tracefile *f, const __u8 *build_id, int len,
+struct ktr_object_id;
+void ktr_tracefile__describe_object(struct ktr_tracefile *f, const struct ktr_object_id *id,
 				    const char *path);
 /* Its last link is gone (deleted while traced into). */
 bool ktr_tracefile__unlinked(const struct ktr_tracefile *f);

@@ -53,7 +53,7 @@ static bool scan__object(struct ktr_usdt *u, pid_t pid, const struct map_line *m
 	if (!o)
 		return true;
 	if (u->hooks.object)
-		u->hooks.object(u->hooks.ctx, pid, o->build_id, o->len, o->path);
+		u->hooks.object(u->hooks.ctx, pid, &o->id, o->path);
 	return false;
 }
 

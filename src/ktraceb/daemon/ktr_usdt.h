@@ -30,6 +30,7 @@
 #include <linux/types.h>
 
 #include "ktr_loader.h"
+#include "ktr_usdt_elf.h"
 
 struct ktraceb_bpf;
 struct ktr_usdt;
@@ -47,7 +48,7 @@ struct ktr_usdt_hooks {
 	 */
 	bool (*traced)(void *ctx, pid_t pid);
 	/* pid maps the object at path, of that build id (a process traced with -k) */
-	void (*object)(void *ctx, pid_t pid, const __u8 *build_id, int len, const char *path);
+	void (*object)(void *ctx, pid_t pid, const struct ktr_object_id *id, const char *path);
 	void *ctx;
 };
 

@@ -348,25 +348,32 @@ static int build_id__in(Elf *elf, const GElf_Phdr *ph, __u8 *id, int max)
 	return 0;
 }
 
-int ktr_usdt_elf__build_id(int fd, __u8 *id, int max)
+int ktr_usdt_elf__object_id(int fd, struct ktr_object_id *id)
 {
 	Elf *elf;
 	size_t n;
-	int len = 0;
 
+	memset(id, 0, sizeof(*id));
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
 		return 0;
 	if (elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &n) == 0) {
-		for (size_t i = 0; i < n && i < LOADS_MAX && !len; i++) {
+		for (size_t i = 0; i < n && i < LOADS_MAX; i++) {
 			GElf_Phdr ph;
 
-			if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_NOTE)
-				len = build_id__in(elf, &ph, id, max);
+			if (!gelf_getphdr(elf, i, &ph))
+				continue;
+			if (ph.p_type == PT_NOTE && !id->build_id_len)
+				id->build_id_len =
+					build_id__in(elf, &ph, id->build_id, sizeof(id->build_id));
+			if (ph.p_type == PT_LOAD && id->nloads < KTR_OBJECT_MAXLOADS)
+				id->loads[id->nloads++] =
+					(struct ktr_object_load){ ph.p_offset, ph.p_vaddr,
+								  ph.p_filesz, ph.p_flags, 0 };
 		}
 	}
 	elf_end(elf);
-	return len;
+	return id->build_id_len;
 }

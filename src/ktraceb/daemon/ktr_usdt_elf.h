@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktr_object_id.h"
 
 struct ktr_usdt_note {
 	char provider[KTR_UREC_NAME_MAX];
@@ -37,9 +38,10 @@ int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen);
 /*
  * The GNU build id of the ELF file open at fd (its NT_GNU_BUILD_ID note,
  * found through the first program headers' PT_NOTE segments, each read
- * up to 64 KiB): its length (at most max bytes into id), 0 if none.
+ * up to 64 KiB) and its first KTR_OBJECT_MAXLOADS PT_LOAD headers, into
+ * id; its build id's length, 0 if none.
  */
-int ktr_usdt_elf__build_id(int fd, __u8 *id, int max);
+int ktr_usdt_elf__object_id(int fd, struct ktr_object_id *id);
 
 /*
  * An argument string ("-4@%eax 8@-16(%rbp) 4@$7", on arm64 "-4@x0

@@ -161,26 +161,26 @@ void usdt_file__drop(struct ktr_usdt *u, struct usdt_file *f)
 const struct usdt_object *usdt_object__find(const struct ktr_usdt *u, dev_t dev, ino_t ino)
 {
 	for (unsigned int i = 0; i < USDT_OBJECTS_MAX; i++)
-		if (u->objects[i].len && u->objects[i].dev == dev && u->objects[i].ino == ino)
+		if (u->objects[i].id.build_id_len && u->objects[i].dev == dev &&
+		    u->objects[i].ino == ino)
 			return &u->objects[i];
 	return NULL;
 }
 
 const struct usdt_object *usdt_object__add(struct ktr_usdt *u, dev_t dev, ino_t ino,
-					   const __u8 *build_id, int len, const char *path)
+					   const struct ktr_object_id *id, const char *path)
 {
 	struct usdt_object *o = &u->objects[u->next_object++ % USDT_OBJECTS_MAX];
 	char *copy = strdup(path);
 
-	if (!copy || len <= 0 || len > (int)sizeof(o->build_id)) {
+	if (!copy || id->build_id_len <= 0) {
 		free(copy);
 		return NULL;
 	}
 	free(o->path);
 	o->dev = dev;
 	o->ino = ino;
-	memcpy(o->build_id, build_id, len);
-	o->len = len;
+	o->id = *id;
 	o->path = copy;
 	return o;
 }
@@ -190,6 +190,6 @@ void usdt_objects__free(struct ktr_usdt *u)
 	for (unsigned int i = 0; i < USDT_OBJECTS_MAX; i++) {
 		free(u->objects[i].path);
 		u->objects[i].path = NULL;
-		u->objects[i].len = 0;
+		u->objects[i].id.build_id_len = 0;
 	}
 }

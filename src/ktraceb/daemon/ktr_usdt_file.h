@@ -14,7 +14,7 @@ bool usdt_quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino);
 const struct usdt_object *usdt_object__find(const struct ktr_usdt *u, dev_t dev, ino_t ino);
 /* Keep it, in place of the oldest kept. */
 const struct usdt_object *usdt_object__add(struct ktr_usdt *u, dev_t dev, ino_t ino,
-					   const __u8 *build_id, int len, const char *path);
+					   const struct ktr_object_id *id, const char *path);
 void usdt_objects__free(struct ktr_usdt *u);
 void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino);
 struct usdt_file *usdt_file__find(struct ktr_usdt *u, dev_t dev, ino_t ino);

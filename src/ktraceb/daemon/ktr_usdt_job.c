@@ -33,8 +33,7 @@ struct job_head {
 	char why[320];
 	__u64 st_dev, st_ino;
 	__s32 nnotes, seen;
-	__u8 build_id[20];
-	__s32 build_id_len;
+	struct ktr_object_id object;
 };
 
 struct ktr_usdt_job {
@@ -244,7 +243,7 @@ static void __attribute__((noreturn)) child__run(int sock, const struct ktr_usdt
 	if (fd0 >= 0)
 		close(fd0);
 	if (fd >= 0 && spec->want_build_id)
-		h.build_id_len = ktr_usdt_elf__build_id(fd, h.build_id, sizeof(h.build_id));
+		ktr_usdt_elf__object_id(fd, &h.object);
 	if (fd >= 0 && spec->want_notes) {
 		notes = calloc(KTR_USDT_FILE_NOTES, sizeof(*notes));
 		h.nnotes = notes ? ktr_usdt_elf__notes(fd, notes, KTR_USDT_FILE_NOTES, &h.seen) :
@@ -346,11 +345,11 @@ static int job__head(struct ktr_usdt_job *job, const struct job_head *h, int fd)
 	job->res.why[sizeof(job->res.why) - 1] = '\0';
 	job->res.st_dev = h->st_dev;
 	job->res.st_ino = h->st_ino;
-	if (h->build_id_len > 0 && h->build_id_len <= (int)sizeof(h->build_id) &&
-	    job->spec.want_build_id) {
-		memcpy(job->res.build_id, h->build_id, h->build_id_len);
-		job->res.build_id_len = h->build_id_len;
-	}
+	/* the child runs as the trace's owner, who could have changed its answer */
+	if (h->object.build_id_len > 0 &&
+	    h->object.build_id_len <= (int)sizeof(h->object.build_id) && h->object.nloads >= 0 &&
+	    h->object.nloads <= KTR_OBJECT_MAXLOADS && job->spec.want_build_id)
+		job->res.object = h->object;
 	job->res.seen = h->seen;
 	job->res.nnotes = h->nnotes;
 	job->res.fd = h->error ? -1 : fd;

@@ -45,8 +45,7 @@ struct ktr_usdt_job_spec {
 /* What it found. */
 struct ktr_usdt_job_result {
 	int error;			/* 0, or -errno: then why says what failed */
-	__u8 build_id[20];		/* want_build_id: the file's, build_id_len bytes */
-	int build_id_len;
+	struct ktr_object_id object;	/* want_build_id: the file's (build_id_len 0: none) */
 	char why[320];
 	int fd;				/* the file, open for reading (-1 if none) */
 	dev_t st_dev;			/* its identity as stat(2) tells it */

@@ -140,12 +140,12 @@ static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usd
 	struct usdt_proc *p = usdt_proc__find(u, spec->pid);
 	struct usdt_file *f = usdt_file__find(u, spec->dev, spec->ino);
 
-	if (!res->error && res->build_id_len) {
-		const struct usdt_object *o = usdt_object__add(
-			u, spec->dev, spec->ino, res->build_id, res->build_id_len, spec->path);
+	if (!res->error && res->object.build_id_len) {
+		const struct usdt_object *o =
+			usdt_object__add(u, spec->dev, spec->ino, &res->object, spec->path);
 
 		if (o && p && p->objects && u->hooks.object)
-			u->hooks.object(u->hooks.ctx, spec->pid, o->build_id, o->len, o->path);
+			u->hooks.object(u->hooks.ctx, spec->pid, &o->id, o->path);
 	}
 	if (res->error) {
 		usdt__warn(u, spec->pid, "USDT: %s", res->why);

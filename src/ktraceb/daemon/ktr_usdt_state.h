@@ -77,8 +77,7 @@ struct usdt_proc {
 struct usdt_object {
 	dev_t dev;
 	ino_t ino;
-	__u8 build_id[20];
-	int len; /* 0: the slot is free */
+	struct ktr_object_id id; /* build_id_len 0: the slot is free */
 	char *path;
 };
 
