@@ -8,8 +8,9 @@
 # median seconds of BENCH_RUNS rounds and the slowdown of each, the openat
 # calls each tracer recorded against strace -c's count of the same
 # workload, the records written and lost.  The daemon is kept up by a trace
-# of an idle process.  bench/run.sh runs it; it also runs alone.  Not a
-# test: it asserts nothing.  Needs root.
+# of an idle process.  Then what -k's user stacks cost a call, in sys_enter's
+# run time (kernel.bpf_stats_enabled).  bench/run.sh runs it; it also runs
+# alone.  Not a test: it asserts nothing.  Needs root.
 #
 #   O=build bench/select.sh       BENCH_RUNS (3)
 
@@ -90,3 +91,35 @@ awk -v u="$U" -v runs="$RUNS" -v expected="$EXPECTED" -v sc="$SEL_CALLS" -v so="
 		printf "  %-34s %8.3f %8.2fx %12d %14s %8s\n", "strace -f -e trace=openat", mst, mst / u, stc, "-", "-"
 		printf "  other calls in the selected trace: %d\n", so
 	}' "$TMP/rounds"
+
+# --- -k: what a user stack costs a call (kernel.bpf_stats_enabled) ------------
+LOOP=$O/tests/progs/getppid_loop
+if [ -x "$LOOP" ] && command -v bpftool >/dev/null && sysctl -qw kernel.bpf_stats_enabled=0 2>/dev/null; then
+	prog_ns()
+	{
+		bpftool prog show 2>/dev/null | awk -v want="$1" '
+			$0 ~ "name " want " " { for (i = 1; i < NF; i++) {
+				if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
+			END { if (c > 0) printf "%.0f", t / c; else printf "-" }'
+	}
+	own_daemons()
+	{
+		for p in $(pgrep -x ktracebd); do
+			[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$KTRACEB")" ] && echo "$p"
+		done
+	}
+	echo
+	echo "-k: sys_enter's run time per call, getppid x200000 selected (-e trace=getppid), ns:"
+	for k in "" -k; do
+		kill $KEEPER 2>/dev/null
+		for p in $(own_daemons); do kill "$p"; done
+		sleep 1.5
+		sysctl -qw kernel.bpf_stats_enabled=1
+		"$KTRACEB" -t c $k -e trace=getppid -f "$TMP/k.ktr" "$LOOP" 200000 >/dev/null 2>&1
+		printf '  %-22s %6s   (%s bytes)\n' "${k:-without -k}" "$(prog_ns ktr_syscall_enter)" \
+			"$(stat -c %s "$TMP/k.ktr")"
+		sysctl -qw kernel.bpf_stats_enabled=0
+	done
+	echo "  (each call's stack: $("$KDUMP" -f "$TMP/k.ktr" | awk '$3 == "STACK" || $4 == "STACK" { print $(NF - 1); exit }')" \
+		"frame(s) through glibc's syscall(), each named by build id: the walk and the build id cost)"
+fi
