@@ -86,6 +86,15 @@ enum {
 	BPF_LOCAL_STORAGE_GET_F_CREATE = 1,
 };
 
+/* bpf_get_stack() flags */
+enum {
+	BPF_F_SKIP_FIELD_MASK = 255,
+	BPF_F_USER_STACK = 256,
+	BPF_F_FAST_STACK_CMP = 512,
+	BPF_F_REUSE_STACKID = 1024,
+	BPF_F_USER_BUILD_ID = 2048,
+};
+
 #ifndef BPF_NO_PRESERVE_ACCESS_INDEX
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 #endif
