@@ -440,8 +440,11 @@ static int chrome__event(void *state, const struct kd_event *ev)
 		c->have_base = true;
 		c->base_ns = c->end_ns = ns;
 	}
-	if (!timeline[ev->kind].fn)
+	if (!timeline[ev->kind].fn) {
+		if (!ev->valid) /* not shown, but counted as the text counts it */
+			++*c->env.ninvalid;
 		return 0;
+	}
 	t = thread_of(c, ev->h);
 	if (!t)
 		return -ENOMEM;
