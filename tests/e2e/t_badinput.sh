@@ -32,7 +32,7 @@ check bad_trstr_usage t_grep "$USAGE_RX" "$TMP/bad_trstr.err"
 check bad_trstr_usage_first t_grep '^usage: ktraceb ' "$TMP/bad_trstr.err"
 check bad_trstr_no_file test ! -e "$TMP/bad.ktr"
 
-refused unknown_option -Z -f "$TMP/bad.ktr"
+refused unknown_option -Q -f "$TMP/bad.ktr"
 check unknown_option_exit_64 t_krc 64 unknown_option
 
 ktr no_command -f "$TMP/bad.ktr"

@@ -68,7 +68,7 @@ kd ts "$G" -T
 check abs_time t_grep '^ 1234:1234  cat      1700000000\.000002(000)? NAMI  "/etc/passwd"$' "$TMP/ts.kd"
 
 # bad usage
-kd opt "$G" -Z
+kd opt "$G" -Q
 check bad_option_fails t_num "$KDRC" -ne 0
 check bad_option_usage t_grep '^usage: kdump ' "$TMP/opt.kderr"
 kd missing "$TMP/does-not-exist"
