@@ -166,16 +166,23 @@ wait_exit "$PLAIN" 30
 check sdt_untraced_twin_never_armed t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/plain.pout")" 0
 check sdt_traced_twin_armed t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/sdt2.out")" 40
 
-bg onoff "$SDT" 150 20
+# (long enough for an emulated kernel's attach and detach; ended once lowered)
+bg onoff "$SDT" 3000 20
 ONOFF=$BGPID
+sem_values() { awk '$1 == "sem" { print $3 }' "$TMP/onoff.pout" | uniq | tr '\n' ' '; }
 wait_line "$TMP/onoff.pout" '^sem 20 ' 20
 ktr onoff -t u -f "$TMP/onoff.ktr" -p "$ONOFF"
-wait_line "$TMP/onoff.pout" '^sem [0-9]+ 1$' 10
+check sdt_onoff_attached t_krc 0 onoff
+wait_line "$TMP/onoff.pout" '^sem [0-9]+ 1$' 30
 sleep 1
 ktr onoffc -c -p "$ONOFF"
-wait_exit "$ONOFF" 30
-check sdt_sem_off_on_off t_eq "$(awk '$1 == "sem" { print $3 }' "$TMP/onoff.pout" | uniq |
-	tr '\n' ' ')" "0 1 0 "
+for _ in $(seq 300); do
+	[ "$(sem_values)" = "0 1 0 " ] && break
+	sleep 0.1
+done
+kill "$ONOFF" 2>/dev/null
+wait_exit "$ONOFF" 10
+check sdt_sem_off_on_off t_eq "$(sem_values)" "0 1 0 "
 kd onoff "$TMP/onoff.ktr"
 # the clear stops the recording at once and takes the probes out after (the
 # kernel lowers the semaphores as each goes): the iterations in between saw
