@@ -46,8 +46,10 @@ if [ $# -eq 0 ]; then
 	set -- ""
 fi
 for pattern in "$@"; do
+	start=$(date +%s)
 	O=$O tests/run.sh "$pattern" | sed -n '/^[0-9]* passed, /!p; s/^\([0-9]* passed, .*\)/vmtest: part: \1/p'
 	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+	echo "vmtest: ${pattern:-all} took $(($(date +%s) - start)) s"
 done
 echo "vmtest: exit $rc"
 sync
