@@ -213,11 +213,16 @@ cat "$initrd" "$cmdroot/cmd.img" >"$cmdroot/initrd.img"
 MACHINE=(-machine q35 -cpu max)
 CONSOLE=ttyS0
 [ $ARCH = arm64 ] && arm64_machine
+# One host thread for all the guest's CPUs (thread=single): with a thread
+# each, a guest CPU could run code that another had just patched (a static
+# key, as attaching the first program to a tracepoint turns on) from its
+# stale translation, and 6.12 died of the int3 left there ("Oops: int3" in
+# syscall_trace_enter) and 6.1 locked up; the guest's CPUs still interleave.
 echo "vmtest: booting $(basename "$vmlinuz") under qemu (no KVM: emulated)" >&2
 start=$(date +%s)
 set +e
 timeout -k 10 "${KTR_VM_WALL:-3600}" $QEMU \
-	"${MACHINE[@]}" -smp "$CPUS" -m "$MEM" -accel tcg,thread=multi \
+	"${MACHINE[@]}" -smp "$CPUS" -m "$MEM" -accel tcg,thread=single \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$vmlinuz" -initrd "$cmdroot/initrd.img" \
 	-append "console=$CONSOLE panic=-1 quiet loglevel=${KTR_VM_LOGLEVEL:-3} rdinit=/init" \
