@@ -30,6 +30,8 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 hostname ktraceb-vm
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TMPDIR=/tmp LANG=C.UTF-8
+# storms sized for emulation: a tenth of the host's still overflows what they test
+export KTR_SWL_CALLS=200000
 
 # bash as pid 1 reaps the orphans the tests leave
 echo "vmtest: kernel $(uname -r), $(nproc) CPUs"
