@@ -383,6 +383,11 @@ static __always_inline bool syscall__pair_out(struct task_struct *task,
 	if (!st || st->call.tid != (__u32)task->pid || !stage__enter(st))
 		return false;
 	c = &st->call;
+	if (c->tid != (__u32)task->pid) {
+		/* the daemon's flush made it a record between the look and the taking */
+		stage__leave(st);
+		return false;
+	}
 	if (!(ps->facs & KTRFAC_SYSRET)) {
 		stage__call_out(st);
 		stage__leave(st);
