@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * spin_after N MS [TAG]: N getpriority(PRIO_PROCESS, TAG) calls (TAG
- * default 4747), then "spinning" on stdout, then MS milliseconds of work
+ * spin_after N MS [TAG]: N getpriority(PRIO_PROCESS, TAG + i) calls, i
+ * from 0 (TAG default 4747: which call a record is of is in its second
+ * argument), then "spinning" on stdout, then MS milliseconds of work
  * in user space with no syscall at all (the clock is the vDSO's), so its
  * CPU makes no context switch of its own: what t_stage.sh needs to see
  * that the last calls reach the trace file while it spins.  Prints "pid
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	printf("pid %d\n", getpid());
 	for (i = 0; i < n; i++)
-		syscall(SYS_getpriority, PRIO_PROCESS, tag);
+		syscall(SYS_getpriority, PRIO_PROCESS, tag + (long)i);
 	printf("spinning\n");
 	end = now_ms() + ms;
 	while (now_ms() < end)
