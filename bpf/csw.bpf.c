@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * Facility 'w' (KTR_CSW): a traced thread leaving and getting the CPU.
- * sched_switch runs for every switch on the machine, so the loader attaches
- * this program only when a trace asks for 'w'.
+ * sched_switch runs for every switch on the machine, so the daemon attaches
+ * this program only while it traces (for the stage, below).
  *
  * "user" follows BSD's meaning, the thread was running user code: its saved
  * user registers say it was not inside a syscall (arch__regs_in_syscall(): after an
@@ -76,12 +76,26 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 	rec__submit(r);
 }
 
+/*
+ * Also what keeps a thread's records in order while staging is on
+ * (bpf_shared.h): prev, still the current thread here, has the CALL it
+ * blocks in made a record, and this CPU's stage goes into the ring before
+ * prev can run on another CPU.  The daemon attaches this program for that
+ * whenever it traces, and the 'w' records only for whom asked.
+ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
+	struct ktr_stage *st = stage__get();
+
 	prog__refuse_for_tests(KTR_REFUSE_CSW);
+	if (st && st->call.tid && stage__enter(st)) {
+		stage__call_out(st);
+		stage__leave(st);
+	}
 	csw__emit(prev, 1, preempt, prev_state);
 	csw__emit(next, 0, false, 0);
+	rec__stage_out();
 	return 0;
 }

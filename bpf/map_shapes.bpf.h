@@ -50,6 +50,16 @@
 		__type(value, struct ktr_scratch);                                        \
 	}
 
+/* each CPU's stage (bpf_shared.h); the loader sets one element per possible CPU */
+#define KTR_MAP_STAGES                                                                    \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
+		__uint(map_flags, BPF_F_MMAPABLE);                                        \
+		__uint(max_entries, 1);                                                   \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_stage);                                          \
+	}
+
 #define KTR_MAP_SELECTS                                                                   \
 	struct {                                                                          \
 		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \

@@ -12,6 +12,8 @@ KTR_MAP_RB rb SEC(".maps");
 KTR_MAP_PROCS procs SEC(".maps");
 KTR_MAP_LOST lost SEC(".maps");
 KTR_MAP_SCRATCH scratch SEC(".maps");
+/* each CPU's records gathered for the ring (bpf_shared.h, stage.bpf.h) */
+KTR_MAP_STAGES stages SEC(".maps");
 KTR_MAP_QUIET usdt_quiet SEC(".maps");
 /* the traces' syscall selections, by slot (bpf_shared.h) */
 KTR_MAP_SELECTS selects SEC(".maps");
@@ -23,17 +25,22 @@ __u64 ktr_traced[KTR_TRACED_WORDS] = {};
 struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES] = {};
 __u64 ktr_procs_gen = 0;
 struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};
+__u32 ktr_stage_on = 0;
 
 const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS] = {};
 const volatile __u64 ktr_wakeup_bytes = 1 << 22;
+/* KTR_STAGE_BYTES, less for a ring that could not take a whole stage often */
+const volatile __u32 ktr_stage_bytes = KTR_STAGE_BYTES;
 /* possible CPUs: a loop over them is as long for the verifier as here */
 const volatile __u32 ktr_ncpus = KTR_FLIGHT_MAX_CPUS;
 const volatile __u32 ktr_refuse_prog = 0; /* bpf_shared.h, KTR_REFUSE_* */
 const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS] = {};
 const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES] = {};
 const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS] = {}; /* its captures' when, or'ed */
+/* what comes between a call's CALL and RET (bpf_shared.h) */
+const volatile __u32 ktr_between64[KTR_MAX_SYSCALLS] = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

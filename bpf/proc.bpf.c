@@ -122,7 +122,7 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	proc__mark_traced(ctgid);
 	if (bpf_map_update_elem(&procs, &ctgid, &cs, BPF_ANY) < 0) {
 		/* the child goes untraced: every record it would make is lost */
-		rec__count_lost(cs.route);
+		rec__count_lost(cs.route, 1);
 		return 0;
 	}
 	proc__changed(); /* it may replace a stale entry of a reused pid */

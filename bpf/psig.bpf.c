@@ -108,7 +108,7 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 		return 0;
 	psig__fill(rec, sig, info, ka);
 	/* a recorder's process got a signal that dumps core, with its default action: a crash */
-	if (r.flight && !rec->p.action && flight__dumps_core(rec->p.signo))
+	if (r.where == REC_FLIGHT && !rec->p.action && flight__dumps_core(rec->p.signo))
 		flight__crash_begins(ps->route);
 	rec__submit(r);
 	return 0;

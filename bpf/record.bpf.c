@@ -8,16 +8,16 @@
 #include "maps.bpf.h"
 
 /* record.bpf.h says why one array for all CPUs, and slot 0 */
-__noinline int rec__count_lost(__u32 route)
+__noinline int rec__count_lost(__u32 route, __u32 n)
 {
 	__u32 all = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &route), *total;
+	__u64 *file = bpf_map_lookup_elem(&lost, &route), *total;
 
-	if (n)
-		__sync_fetch_and_add(n, 1);
+	if (file)
+		__sync_fetch_and_add(file, n);
 	total = bpf_map_lookup_elem(&lost, &all);
 	if (total)
-		__sync_fetch_and_add(total, 1);
+		__sync_fetch_and_add(total, n);
 	return 0;
 }
 

@@ -12,14 +12,17 @@
  *	rec__submit(r);
  *
  * and a record whose size is known only at run time is built in the
- * per-CPU scratch area and sent with rec__send().  A note to the daemon
- * (note__emit) goes into the ring buffer only.
+ * per-CPU scratch area and sent with rec__send().  A record of a known
+ * size is built in its CPU's stage while staging is on (stage.bpf.h), the
+ * rest go into the ring buffer after what the stage holds.  A note to the
+ * daemon (note__emit) goes into the ring buffer only, after the stage.
  */
 #ifndef KTRACEB_RECORD_BPF_H
 #define KTRACEB_RECORD_BPF_H
 
 #include "maps.bpf.h"
 #include "flight.bpf.h"
+#include "stage.bpf.h"
 
 /*
  * One array for every file, shared by all CPUs: losses happen only when the
@@ -27,7 +30,7 @@
  * counts every loss, so the drainer looks further only when it moved.
  * record.bpf.c: one function, not inlined in every path.
  */
-int rec__count_lost(__u32 route);
+int rec__count_lost(__u32 route, __u32 n);
 __u32 rec__flags(__u32 tid); /* record.bpf.c: ktr_flags of a record about thread tid */
 
 /*
@@ -69,9 +72,10 @@ static __always_inline __u64 rec__wakeup_flag(void)
  * Fill every header byte: ring memory is not zeroed.  task is a trusted BTF
  * pointer, so its comm is read with plain (CO-RE relocated) loads rather
  * than bpf_probe_read_kernel() calls: this runs twice per syscall.
+ * rec__header_at() for a record of an event at time ns.
  */
-static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,
-					__u32 tid, struct task_struct *task)
+static __always_inline void rec__header_at(struct ktr_header *h, int type, int len, __u32 pid,
+					   __u32 tid, struct task_struct *task, __u64 ns)
 {
 	const __u64 *comm = (const __u64 *)task->comm;
 
@@ -87,7 +91,13 @@ static __always_inline void rec__header(struct ktr_header *h, int type, int len,
 	__builtin_memset(h->ktr_pad, 0, sizeof(h->ktr_pad));
 	h->ktr_time_sec = 0;
 	h->ktr_time_usec = 0;
-	h->ktr_mono_ns = bpf_ktime_get_ns();
+	h->ktr_mono_ns = ns;
+}
+
+static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,
+					__u32 tid, struct task_struct *task)
+{
+	rec__header_at(h, type, len, pid, tid, task, bpf_ktime_get_ns());
 }
 
 /* Header for a record about the current thread. */
@@ -107,14 +117,34 @@ static __always_inline struct ktr_sample *rec__scratch(void)
 }
 
 /*
- * A record being made, and where it goes: the ring buffer's reserved room,
- * or the scratch area its recorder takes it from.  flight is a constant on
- * each of the verifier's paths, so each path knows what rec points to.
+ * A record being made, and where it goes: its CPU's stage, the ring
+ * buffer's reserved room, or the scratch area its recorder takes it from.
+ * where is a constant on each of the verifier's paths, so each path knows
+ * what rec points to.
  */
+#define REC_RING   0
+#define REC_STAGE  1
+#define REC_FLIGHT 2
 struct rec_ref {
 	void *rec;
-	bool flight;
+	struct ktr_stage *stage; /* REC_STAGE: held until rec__submit() */
+	int where;
+	int len;
 };
+
+/*
+ * What this CPU's stage holds, into the ring buffer now: a record that
+ * does not go through the stage must not pass the ones before it.
+ */
+static __always_inline void rec__stage_out(void)
+{
+	struct ktr_stage *st = stage__get();
+
+	if (st && st->nrec && stage__enter(st)) {
+		stage__send(st);
+		stage__leave(st);
+	}
+}
 
 /*
  * Room for a struct { struct ktr_sample s; struct ktr_header h; payload }
@@ -125,15 +155,22 @@ struct rec_ref {
 static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int type, int len,
 						   __u32 pid, __u32 tid, struct task_struct *task)
 {
-	struct rec_ref r = { .rec = NULL, .flight = rec__to_flight(route) };
+	struct rec_ref r = { .rec = NULL, .stage = NULL, .where = REC_RING, .len = len };
+	struct ktr_stage *st;
 	struct ktr_sample *s;
 
-	if (r.flight) {
+	if (rec__to_flight(route)) {
+		r.where = REC_FLIGHT;
 		s = rec__scratch();
+	} else if (size <= KTR_STAGE_SLACK && (st = stage__get()) && stage__enter(st)) {
+		r.where = REC_STAGE;
+		r.stage = st;
+		s = stage__room(st, route);
 	} else {
+		rec__stage_out();
 		s = bpf_ringbuf_reserve(&rb, size, 0);
 		if (!s)
-			rec__count_lost(route);
+			rec__count_lost(route, 1);
 	}
 	if (!s)
 		return r;
@@ -155,17 +192,21 @@ static __always_inline struct rec_ref rec__reserve_current(__u64 size, __u32 rou
 
 static __always_inline void rec__submit(struct rec_ref r)
 {
-	if (r.flight)
+	if (r.where == REC_FLIGHT) {
 		flight__send(r.rec);
-	else
+	} else if (r.where == REC_STAGE) {
+		stage__commit(r.stage, r.rec, ((struct ktr_sample *)r.rec)->route, r.len);
+		stage__leave(r.stage);
+	} else {
 		bpf_ringbuf_submit(r.rec, rec__wakeup_flag());
+	}
 }
 
 /*
  * The one way a record built in scratch (s, its header right after it, len
- * bytes of payload after that) leaves: copied into the ring buffer or its
- * recorder, or counted lost for its file.  rec__send() fills the header for
- * the current thread first.
+ * bytes of payload after that) leaves: copied into the ring buffer (after
+ * what the stage holds) or its recorder, or counted lost for its file.
+ * rec__send() fills the header for the current thread first.
  */
 static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64 len)
 {
@@ -177,11 +218,12 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 		flight__send((struct ktr_scratch *)s);
 		return;
 	}
+	rec__stage_out();
 	barrier_var(size); /* the verifier must see this bound, clang may not drop it */
 	if (size > KTR_SCRATCH_SIZE)
 		size = KTR_SCRATCH_SIZE;
 	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)
-		rec__count_lost(route);
+		rec__count_lost(route, 1);
 }
 
 static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
@@ -205,11 +247,13 @@ static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32
 	struct {
 		struct ktr_sample s;
 		struct ktr_note n;
-	} *rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	} *rec;
 
+	rec__stage_out(); /* the records before it are the daemon's to see first */
+	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
 	if (!rec) {
 		if (kind != KTR_NOTE_EXIT && kind != KTR_NOTE_FLIGHT)
-			rec__count_lost(route);
+			rec__count_lost(route, 1);
 		return false;
 	}
 	rec->s.route = KTR_ROUTE_DAEMON;

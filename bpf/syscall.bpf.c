@@ -322,6 +322,99 @@ static __always_inline bool syscall__call_at_exit(const struct ktr_select_map *s
 	return sel && sel->status && !syscall__is_exec(id, compat);
 }
 
+/*
+ * A call's CALL kept in the stage until its return (bpf_shared.h): when
+ * nothing of the call's comes between, and the records go to the ring
+ * buffer through the stage.  True if kept.
+ */
+static __always_inline bool syscall__defer_call(const struct ktr_proc_state *ps,
+						struct task_struct *task, long id, int compat,
+						const __u64 *args)
+{
+	struct ktr_stage_call *c;
+	struct ktr_stage *st;
+	__u32 narg;
+
+	if (compat || id < 0 || id >= KTR_MAX_SYSCALLS ||
+	    (ps->facs & (KTRFAC_USTACK | KTRFAC_CSW | KTRFAC_TRACEPOINT)) ||
+	    (ktr_between64[sys__index(id)] & (ps->facs | KTR_CALL_AT_ENTRY)))
+		return false;
+	st = stage__get();
+	if (!st || rec__to_flight(ps->route) || !stage__enter(st))
+		return false;
+	c = &st->call;
+	if (c->tid)
+		stage__call_out(st); /* cannot be: a call that ended unseen */
+	narg = ktr_nargs64[sys__index(id)];
+	c->route = ps->route;
+	c->mono_ns = bpf_ktime_get_ns();
+	c->code = id;
+	c->narg = narg < KTR_MAXARGS ? narg : KTR_MAXARGS;
+	for (int i = 0; i < KTR_MAXARGS; i++)
+		c->args[i] = args[i];
+	c->tid = task->pid;
+	stage__leave(st);
+	return true;
+}
+
+/* A CALL and its RET, one after the other in a stage. */
+struct pair_rec {
+	struct call_sample call; /* its stride: the arguments it has */
+	struct ret_sample ret;
+};
+
+/*
+ * The return of a call whose CALL the stage kept (syscall__defer_call):
+ * nothing of the call's comes between, so the CALL, with its entry time,
+ * and the RET go into the stage in one go, one header copied into the
+ * other.  False if the current thread has no CALL kept there.
+ */
+static __always_inline bool syscall__pair_out(struct task_struct *task,
+					      const struct ktr_proc_state *ps, long ret)
+{
+	struct ktr_stage *st = stage__get();
+	struct ktr_stage_call *c;
+	struct ktr_sample *s;
+	struct ktr_header *h;
+	struct ret_sample *r;
+	__u32 route, narg, len;
+	__u64 stride;
+
+	if (!st || st->call.tid != (__u32)task->pid || !stage__enter(st))
+		return false;
+	c = &st->call;
+	if (c->tid != (__u32)task->pid) {
+		/* the daemon's flush made it a record between the look and the taking */
+		stage__leave(st);
+		return false;
+	}
+	if (!(ps->facs & KTRFAC_SYSRET)) {
+		stage__call_out(st);
+		stage__leave(st);
+		return true;
+	}
+	route = c->route;
+	narg = c->narg < KTR_MAXARGS ? c->narg : KTR_MAXARGS;
+	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
+	s = stage__room(st, route); /* both fit: a record's room is the slack */
+	h = (struct ktr_header *)(s + 1);
+	rec__header_at(h, KTR_SYSCALL, len, task->tgid, task->pid, task, c->mono_ns);
+	call__fill((struct call_sample *)s, c->code, narg, c->args);
+	stage__commit(st, s, route, len);
+	stride = stage__stride(len);
+	asm volatile("%0 &= %1" : "+r"(stride) : "i"(0xff)); /* for the verifier: 80 to 128 */
+	r = (struct ret_sample *)((unsigned char *)s + stride);
+	r->h = *h;
+	r->h.ktr_len = sizeof(struct ktr_sysret);
+	r->h.ktr_type = KTR_SYSRET;
+	r->h.ktr_mono_ns = bpf_ktime_get_ns();
+	ret__fill(r, c->code, ret);
+	stage__commit(st, &r->s, route, sizeof(struct ktr_sysret));
+	c->tid = 0;
+	stage__leave(st);
+	return true;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
@@ -348,7 +441,7 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 	syscall__entry_args(regs, id, compat, args.v);
 	if (syscall__call_at_exit(sel, id, compat))
 		return 0;
-	if (ps->facs & KTRFAC_SYSCALL)
+	if ((ps->facs & KTRFAC_SYSCALL) && !syscall__defer_call(ps, task, id, compat, args.v))
 		syscall__emit_call(ps->route, id, compat, args.v);
 	if (ps->facs & KTRFAC_USTACK)
 		syscall__ustack(ctx, ps->route);
@@ -407,6 +500,8 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	id = arch__syscall_nr(regs);
 	compat = arch__in_compat_syscall(task);
 	syscall__note_mmap(regs, ps, task->tgid, id, compat, ret);
+	if (syscall__pair_out(task, ps, ret))
+		return 0; /* a CALL kept: nothing else of the call's to make */
 	sel = select__of(ps);
 	if (sel && (!select__call(sel, id, compat) || !select__status(sel, ret)))
 		return 0;

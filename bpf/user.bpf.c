@@ -152,7 +152,7 @@ __noinline int usdt__utrace(arch_probe_ctx_t *ctx, struct ktr_proc_state *ps,
 	len &= 2 * KTR_USER_MAXLEN - 1;
 	if (len && bpf_probe_read_user(h + 1, len, (void *)addr) < 0) {
 		/* a page not present (no faulting in here): the record is lost, and said so */
-		rec__count_lost(ps->route);
+		rec__count_lost(ps->route, 1);
 		return 0;
 	}
 	rec__send(s, ps->route, KTR_USER, len);

@@ -149,6 +149,67 @@ struct ktr_wakeup_tick {
 	__u32 pad[15]; /* a cache line each: no CPU writes another's */
 };
 
+/*
+ * The stage (stages map, one element per possible CPU): the records a CPU
+ * makes gathered in place, then copied into the ring buffer together as
+ * one sample whose route is KTR_ROUTE_BATCH: a reservation and a commit of
+ * the ring cost a traced syscall more than building its two records.  The
+ * batch sample's reserved field is the bytes that follow it: records, each
+ * a struct ktr_sample (route; reserved: its stride, a multiple of 8), its
+ * header and payload.  A stage holds one file's records at a time.
+ *
+ * What keeps a thread's records in order: a thread leaves its CPU only
+ * through a context switch, and the switch program (csw.bpf.c) sends that
+ * CPU's stage on first, while the thread is still current; a record that
+ * bypasses the stage (too long, a recorder's, a note to the daemon) sends
+ * the stage on first too.  Staging is on only while the switch program is
+ * attached (ktr_stage_on, .bss).  The daemon sends on what a CPU busy in
+ * user space has kept at each tick, by running ktr_stage_flush there
+ * (BPF_PROG_TEST_RUN on that CPU).
+ *
+ * A syscall whose return brings no record but the RET (no path, data or
+ * structure) keeps its CALL in call at entry, no record made: at its
+ * return it becomes a CALL record with its entry time right before the
+ * RET, both into the stage.  A call that blocks has its CALL made at the
+ * switch that takes its thread off the CPU, so a hung call is in the file
+ * as in BSD.  busy is set while a program changes the stage: a program
+ * that interrupts it there (a kernel event in an interrupt, the daemon's
+ * flush) leaves the stage alone and goes to the ring directly.
+ */
+/*
+ * ktr_between64 (.rodata, by native syscall number, the loader's): the
+ * facilities whose records come between a call's CALL and its RET
+ * (KTRFAC_NAMEI, _STRUCT, _GENIO), and KTR_CALL_AT_ENTRY for a call whose
+ * CALL is made at its entry whatever the trace: one that does not return
+ * (exit), makes a new image (execve) or a child (clone), returns through
+ * another path (rt_sigreturn) or renames its thread (prctl), and any
+ * number the tables do not know.  A call of a trace with none of them
+ * keeps its CALL in the stage until its return.
+ */
+#define KTR_CALL_AT_ENTRY 0x20000000
+#define KTR_STAGE_BYTES	 4096 /* gathered before one copy into the ring */
+#define KTR_STAGE_SLACK	 512 /* the longest staged record, or a CALL and its RET */
+#define KTR_ROUTE_BATCH	 0xffffffffu
+struct ktr_stage_call {
+	__u32 tid; /* the thread in that syscall, 0 for none */
+	__u32 route;
+	__u64 mono_ns; /* when it entered */
+	__s16 code;
+	__s16 narg;
+	__u32 pad;
+	__u64 args[KTR_MAXARGS];
+};
+struct ktr_stage {
+	__u32 busy;
+	__u32 nrec; /* records in buf */
+	__u32 route; /* their file */
+	__u32 len; /* their bytes */
+	struct ktr_stage_call call;
+	__u64 pad2[3];
+	struct ktr_sample head; /* route KTR_ROUTE_BATCH, reserved: len */
+	unsigned char buf[KTR_STAGE_BYTES + KTR_STAGE_SLACK];
+};
+
 /* procs map: tgid -> tracing state of one process (BSD p_traceflag + node) */
 struct ktr_proc_state {
 	__u32 facs; /* KTRFAC_* including INHERIT and ROOT */

@@ -4,6 +4,7 @@
 #include <syslog.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktraceb.skel.h"
 #include "ktr_attach.h"
 #include "ktr_loader.h"
 #include "ktr_pin.h"
@@ -13,6 +14,8 @@ struct ktr_attach {
 	bool detached; /* no trace: the always-on programs detached */
 	bool pinned; /* links and procs pinned: a recording exists */
 	bool pin_failed; /* said once in the log */
+	bool staging; /* sched_switch attached for the stages, and they are on */
+	bool csw_wanted; /* some process is traced with 'w' */
 };
 
 struct ktr_attach *ktr_attach__new(struct ktraceb_bpf *skel)
@@ -35,6 +38,34 @@ void ktr_attach__free(struct ktr_attach *a)
 	free(a);
 }
 
+/*
+ * The stages (bpf_shared.h) on: sched_switch keeps each thread's records in
+ * order, so staging is on only while it is attached.  A kernel that
+ * refused it gets every record into the ring buffer directly.
+ */
+static void attach__staging_on(struct ktr_attach *a)
+{
+	if (a->staging || ktr_loader__missing(KTRFAC_CSW))
+		return;
+	if (ktr_loader__attach_csw(a->skel, true) < 0) {
+		syslog(LOG_WARNING, "cannot attach the context-switch program: records unstaged");
+		return;
+	}
+	__atomic_store_n(&a->skel->bss->ktr_stage_on, 1, __ATOMIC_SEQ_CST);
+	a->staging = true;
+}
+
+/* Off before sched_switch goes; what the stages hold is sent on by the drain. */
+static void attach__staging_off(struct ktr_attach *a)
+{
+	if (!a->staging)
+		return;
+	__atomic_store_n(&a->skel->bss->ktr_stage_on, 0, __ATOMIC_SEQ_CST);
+	a->staging = false;
+	if (!a->csw_wanted)
+		ktr_loader__attach_csw(a->skel, false);
+}
+
 int ktr_attach__start(struct ktr_attach *a)
 {
 	int err;
@@ -52,6 +83,7 @@ bool ktr_attach__idle(struct ktr_attach *a)
 {
 	if (a->detached)
 		return false;
+	attach__staging_off(a);
 	ktr_loader__detach(a->skel);
 	a->detached = true;
 	return true;
@@ -67,10 +99,21 @@ void ktr_attach__enter(struct ktr_attach *a, bool want)
 		ktr_pin__keep(a->skel, true); /* its link outlives us with the others */
 }
 
+void ktr_attach__stages(struct ktr_attach *a, bool want)
+{
+	if (want && !a->detached)
+		attach__staging_on(a);
+	else if (!want)
+		attach__staging_off(a);
+}
+
 void ktr_attach__csw(struct ktr_attach *a, bool want)
 {
+	a->csw_wanted = want;
 	if (want && ktr_loader__missing(KTRFAC_CSW))
 		return; /* said to each trace that asked (ktr_request_set.c) */
+	if (a->staging)
+		return; /* attached for the stages, which the 'w' records go through too */
 	if (ktr_loader__attach_csw(a->skel, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }

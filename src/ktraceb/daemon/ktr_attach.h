@@ -7,7 +7,8 @@
  * needs it: the always-on ones (the syscall, process and signal
  * tracepoints) while some trace runs, sys_enter while one needs CALL
  * records (compact recorders keep returns only), sched_switch while some
- * process is traced with 'w'.  While a recording exists, the links and the
+ * process is traced with 'w', or while the stages are on (some trace
+ * takes its records from the ring buffer, bpf_shared.h).  While a recording exists, the links and the
  * procs map are pinned too, so a daemon killed -9 leaves the recordings
  * recording (ktr_pin.h).
  */
@@ -34,6 +35,12 @@ int ktr_attach__start(struct ktr_attach *a);
 bool ktr_attach__idle(struct ktr_attach *a);
 /* sys_enter attached (want) or detached; nothing while the rest is detached. */
 void ktr_attach__enter(struct ktr_attach *a, bool want);
+/*
+ * The stages on (want: some trace takes its records from the ring buffer)
+ * or off; sched_switch is attached for them.  Nothing while the rest is
+ * detached.
+ */
+void ktr_attach__stages(struct ktr_attach *a, bool want);
 /* sched_switch attached (want) or detached. */
 void ktr_attach__csw(struct ktr_attach *a, bool want);
 /* The links and the procs map pinned (want: a recording exists) or unpinned. */

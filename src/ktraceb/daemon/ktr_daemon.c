@@ -247,6 +247,8 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	err = ktr_attach__start(d->rooms.attach);
 	if (!err)
 		ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
+	if (!err)
+		ktr_attach__stages(d->rooms.attach, ktr_files__need_stage(d->rooms.files));
 	/* ours before the dead daemon's go, not at the first tick: no switch unseen */
 	if (!err && want_csw)
 		ktr_attach__csw(d->rooms.attach, true);

@@ -12,9 +12,11 @@
 #include "ktr_drain.h"
 #include "ktr_files.h"
 #include "ktr_record.h"
+#include "ktr_stages.h"
 
 struct ktr_drain {
 	struct ring_buffer *ring;
+	struct ktr_stages *stages;
 	struct ktr_files *files;
 	ktr_drain_note_fn note_fn;
 	void *note_ctx;
@@ -23,10 +25,9 @@ struct ktr_drain {
 	__s64 wall_offset_ns;
 };
 
-static int drain__sample(void *ctx, void *data, size_t size)
+/* One sample: a note, or a record for its file. */
+static void drain__one(struct ktr_drain *d, const struct ktr_sample *s, size_t size)
 {
-	struct ktr_drain *d = ctx;
-	const struct ktr_sample *s = data;
 	const struct ktr_header *h = (const void *)(s + 1);
 	struct ktr_tracefile *f;
 	size_t len;
@@ -37,16 +38,43 @@ static int drain__sample(void *ctx, void *data, size_t size)
 		memcpy(&note, s + 1, sizeof(note));
 		if (d->note_fn)
 			d->note_fn(d->note_ctx, &note);
-		return 0;
+		return;
 	}
 	if (size < sizeof(*s) + sizeof(*h))
-		return 0;
+		return;
 	f = ktr_files__get(d->files, s->route);
 	len = sizeof(*h) + (size_t)h->ktr_len;
 	if (!f || h->ktr_len < 0 || len > size - sizeof(*s))
-		return 0;
+		return;
 	/* a write error sticks to its file, which the daemon then stops */
 	ktr_tracefile__append(f, h, len, d->wall_offset_ns);
+}
+
+/* A stage's records (bpf_shared.h): each a sample whose reserved field is its stride. */
+static void drain__batch(struct ktr_drain *d, const unsigned char *p, size_t n)
+{
+	while (n >= sizeof(struct ktr_sample)) {
+		const struct ktr_sample *s = (const void *)p;
+		size_t stride = s->reserved;
+
+		if (stride < sizeof(*s) || stride > n || stride % 8)
+			return; /* cannot be: BPF wrote it */
+		drain__one(d, s, stride);
+		p += stride;
+		n -= stride;
+	}
+}
+
+static int drain__sample(void *ctx, void *data, size_t size)
+{
+	struct ktr_drain *d = ctx;
+	const struct ktr_sample *s = data;
+
+	if (size >= sizeof(*s) && s->route == KTR_ROUTE_BATCH)
+		drain__batch(d, (const unsigned char *)(s + 1),
+			     s->reserved < size - sizeof(*s) ? s->reserved : size - sizeof(*s));
+	else if (size >= sizeof(*s))
+		drain__one(d, s, size);
 	return 0;
 }
 
@@ -62,6 +90,7 @@ struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *fil
 	d->note_ctx = note_ctx;
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
 	d->ring = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain__sample, d, NULL);
+	d->stages = ktr_stages__new(skel);
 	if (!d->ring) {
 		ktr_drain__free(d);
 		errno = errno ? errno : ENOMEM;
@@ -76,6 +105,7 @@ void ktr_drain__free(struct ktr_drain *d)
 	if (!d)
 		return;
 	ring_buffer__free(d->ring);
+	ktr_stages__free(d->stages);
 	free(d);
 }
 
@@ -141,6 +171,7 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
 	if (n < 0 && n != -EINTR)
 		return n;
 	/* BPF wakes us only when the ring fills up: take what arrived meanwhile */
+	ktr_stages__send(d->stages);
 	n = ring_buffer__consume(d->ring);
 	if (n < 0)
 		return n;
@@ -150,7 +181,10 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
 
 int ktr_drain__finish(struct ktr_drain *d)
 {
-	int n = ring_buffer__consume(d->ring);
+	int n;
+
+	ktr_stages__send(d->stages);
+	n = ring_buffer__consume(d->ring);
 
 	if (n < 0)
 		return n;

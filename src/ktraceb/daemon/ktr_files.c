@@ -78,6 +78,14 @@ bool ktr_files__need_enter(const struct ktr_files *t)
 	return false;
 }
 
+bool ktr_files__need_stage(const struct ktr_files *t)
+{
+	for (__u32 r = ktr_files__next(t, 0); r; r = ktr_files__next(t, r))
+		if (!t->v[r].flight)
+			return true;
+	return false;
+}
+
 /*
  * Kernel interfaces that look like regular files but act on what is
  * written (and may check the writer's privileges as they do): the daemon

@@ -45,6 +45,8 @@ unsigned int ktr_files__count(const struct ktr_files *t);
 bool ktr_files__recording(const struct ktr_files *t);
 /* Does any need CALL records (anything but a compact recorder: those keep returns only)? */
 bool ktr_files__need_enter(const struct ktr_files *t);
+/* Does any of them take its records from the ring buffer (not a recording's)? */
+bool ktr_files__need_stage(const struct ktr_files *t);
 
 /*
  * The route for the trace file behind fd (taken over: closed on every

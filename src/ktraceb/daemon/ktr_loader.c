@@ -35,6 +35,38 @@ static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 	}
 }
 
+/*
+ * What comes between each native call's CALL and RET, and which calls make
+ * their CALL at entry whatever the trace (bpf_shared.h, ktr_between64).
+ */
+static void loader__fill_between(struct ktraceb_bpf *skel)
+{
+	static const char *const at_entry[] = {
+		"exit", "exit_group", "execve",	      "execveat",	 "clone", "clone3",
+		"fork", "vfork",      "rt_sigreturn", "restart_syscall", "prctl",
+	};
+	const struct ktr_sysent *tab = ktr_arch_host.native;
+	unsigned int n = *ktr_arch_host.nnative;
+
+	for (unsigned int nr = 0; nr < KTR_MAX_SYSCALLS; nr++) {
+		__u32 b = 0;
+
+		if (skel->rodata->ktr_pathmask64[nr])
+			b |= KTRFAC_NAMEI;
+		if (skel->rodata->ktr_capwhen64[nr])
+			b |= KTRFAC_STRUCT;
+		if (skel->rodata->ktr_genio64[nr] != KTR_GIO_NONE)
+			b |= KTRFAC_GENIO;
+		if (nr >= n || !tab[nr].name)
+			b |= KTR_CALL_AT_ENTRY;
+		for (size_t i = 0;
+		     !(b & KTR_CALL_AT_ENTRY) && i < sizeof(at_entry) / sizeof(at_entry[0]); i++)
+			if (strcmp(tab[nr].name, at_entry[i]) == 0)
+				b |= KTR_CALL_AT_ENTRY;
+		skel->rodata->ktr_between64[nr] = b;
+	}
+}
+
 static const char *loader__why(int err)
 {
 	static char why[320];
@@ -168,6 +200,8 @@ static bool prog__autoattach(const char *name)
 		"ktr_usdt_record",
 		/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
 		"ktr_tp_record",
+		/* never attached: the daemon runs it on a CPU (ktr_drain.c) */
+		"ktr_stage_flush",
 	};
 
 	for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
@@ -356,6 +390,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.scratch, ncpus);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.stages, ncpus);
+	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
 	if (!err && opts->procs_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
@@ -371,11 +407,15 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
 	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
+	/* a stage is at most an eighth of the ring: a small ring still takes many */
+	skel->rodata->ktr_stage_bytes =
+		opts->ring_bytes / 8 < KTR_STAGE_BYTES ? opts->ring_bytes / 8 : KTR_STAGE_BYTES;
 	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
 	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
 		skel->rodata->ktr_ncpus = ncpus;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
 			   skel->rodata->ktr_capwhen64);
+	loader__fill_between(skel);
 	err = ktraceb_bpf__load(skel);
 	if (!err)
 		err = loader__load_parts(skel);

@@ -235,6 +235,7 @@ static int set__ready(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 	}
 	/* before the processes are set: no CALL is missed */
 	ktr_attach__enter(k->attach, ktr_files__need_enter(k->files));
+	ktr_attach__stages(k->attach, ktr_files__need_stage(k->files));
 	if (req->flags & KTR_REQ_SYSWIDE)
 		return ktr_syswide__start(k->syswide, r, req->pid == 0, msg);
 	return 0;

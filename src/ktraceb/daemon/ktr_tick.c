@@ -74,11 +74,13 @@ bool ktr_tick__run(const struct ktr_rooms *k)
 	 * loaded, and a trace that starts before the daemon exits attaches
 	 * them again without loading them again.
 	 */
-	if (ktr_files__count(k->files))
+	if (ktr_files__count(k->files)) {
 		ktr_attach__enter(k->attach, ktr_files__need_enter(k->files));
-	else if (ktr_attach__idle(k->attach))
+		ktr_attach__stages(k->attach, ktr_files__need_stage(k->files));
+	} else if (ktr_attach__idle(k->attach)) {
 		/* nothing is traced: every bit may go (none is set again until a trace starts) */
 		ktr_procmap__untrace_all(k->procs);
+	}
 	busy |= ktr_conns__sweep(k->conns, ktr_tick__conn_gone, (void *)k);
 	return busy;
 }

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The stage's functions (stage.bpf.h), verified once each, and the program
+ * the daemon runs on a CPU to send on what its stage holds when nothing
+ * else would for a while (a thread busy in user space, or in a long
+ * syscall, makes no context switch).
+ */
+#include "record.bpf.h"
+
+/* A CALL record as the stage holds it: room for every argument. */
+struct stage_call_rec {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct {
+		__s16 ktr_code;
+		__s16 ktr_narg;
+		__u32 ktr_pad;
+		__u64 ktr_args[KTR_MAXARGS];
+	} c;
+};
+
+__noinline int stage__send(struct ktr_stage *st)
+{
+	__u64 len, flags;
+
+	if (!st)
+		return 0;
+	len = st->len;
+	if (st->nrec && len) {
+		barrier_var(len); /* the verifier must see this bound, clang may not drop it */
+		if (len > sizeof(st->buf))
+			len = sizeof(st->buf);
+		st->head.route = KTR_ROUTE_BATCH;
+		st->head.reserved = len;
+		flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
+				BPF_RB_FORCE_WAKEUP :
+				BPF_RB_NO_WAKEUP;
+		if (bpf_ringbuf_output(&rb, &st->head, sizeof(st->head) + len, flags) < 0)
+			rec__count_lost(st->route, st->nrec);
+	}
+	st->len = 0;
+	st->nrec = 0;
+	return 0;
+}
+
+/*
+ * The waiting CALL becomes a record, with its entry time, of the current
+ * thread: the one in that syscall.  Another thread's would mean its
+ * thread left the CPU unseen; it is counted lost, not written as ours.
+ */
+__noinline int stage__call_out(struct ktr_stage *st)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct stage_call_rec *rec;
+	struct ktr_stage_call *c;
+	__u32 route, narg;
+	int len;
+
+	if (!st || !st->call.tid)
+		return 0;
+	c = &st->call;
+	route = c->route;
+	if (c->tid != (__u32)task->pid) {
+		c->tid = 0;
+		rec__count_lost(route, 1);
+		return 0;
+	}
+	c->tid = 0;
+	narg = c->narg;
+	if (narg > KTR_MAXARGS)
+		narg = KTR_MAXARGS;
+	len = sizeof(rec->c) - sizeof(rec->c.ktr_args) + narg * sizeof(__u64);
+	rec = (struct stage_call_rec *)stage__room(st, route);
+	rec__header_at(&rec->h, KTR_SYSCALL, len, task->tgid, task->pid, task, c->mono_ns);
+	rec->c.ktr_code = c->code;
+	rec->c.ktr_narg = narg;
+	rec->c.ktr_pad = 0;
+	for (int i = 0; i < KTR_MAXARGS; i++)
+		rec->c.ktr_args[i] = c->args[i];
+	stage__commit(st, &rec->s, route, len);
+	return 0;
+}
+
+/*
+ * Run by the daemon on a CPU (BPF_PROG_TEST_RUN, in an interrupt there):
+ * a CALL of the thread it interrupted, and the stage, into the ring.  1
+ * when a program it interrupted holds the stage: the daemon asks again.
+ */
+SEC("raw_tp")
+int ktr_stage_flush(void *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 cpu = bpf_get_smp_processor_id();
+	/* staging on or off: what was staged before it went off too */
+	struct ktr_stage *st = bpf_map_lookup_elem(&stages, &cpu);
+
+	if (!st)
+		return 0;
+	if (!stage__enter(st))
+		return 1;
+	if (st->call.tid == (__u32)task->pid)
+		stage__call_out(st);
+	if (st->nrec)
+		stage__send(st);
+	stage__leave(st);
+	return 0;
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktraceb.skel.h"
+#include "ktr_stages.h"
+
+struct ktr_stages {
+	int prog_fd;
+	int ncpus;
+	size_t stride; /* an element of the array map: its value, to 8 bytes */
+	size_t size;
+	unsigned char *map; /* the stages, read only */
+};
+
+struct ktr_stages *ktr_stages__new(struct ktraceb_bpf *skel)
+{
+	struct ktr_stages *s = calloc(1, sizeof(*s));
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!s)
+		return NULL;
+	s->prog_fd = bpf_program__fd(skel->progs.ktr_stage_flush);
+	s->ncpus = bpf_map__max_entries(skel->maps.stages);
+	s->stride = (sizeof(struct ktr_stage) + 7) & ~(size_t)7;
+	s->size = (s->stride * s->ncpus + page - 1) / page * page;
+	s->map = mmap(NULL, s->size, PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.stages), 0);
+	if (s->map == MAP_FAILED)
+		s->map = NULL;
+	return s;
+}
+
+void ktr_stages__free(struct ktr_stages *s)
+{
+	if (!s)
+		return;
+	if (s->map)
+		munmap(s->map, s->size);
+	free(s);
+}
+
+/* Does CPU cpu's stage hold anything (a hint: BPF may be changing it)? */
+static int stages__held(const struct ktr_stages *s, int cpu)
+{
+	const volatile struct ktr_stage *st;
+
+	if (!s->map)
+		return 1;
+	st = (const volatile struct ktr_stage *)(s->map + s->stride * cpu);
+	return st->nrec || st->call.tid;
+}
+
+/*
+ * A program that holds the stage when the flush comes makes it answer 1:
+ * asked again, as the program is done within a microsecond.  A trace
+ * file's end waits for its records this way, before its route is free for
+ * another file.
+ */
+#define STAGES_TRIES 1000
+
+void ktr_stages__send(struct ktr_stages *s)
+{
+	if (!s || s->prog_fd < 0)
+		return;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		if (!stages__held(s, cpu))
+			continue;
+		/* an offline CPU says ENXIO: it holds nothing that will move */
+		for (int i = 0; i < STAGES_TRIES; i++)
+			if (bpf_prog_test_run_opts(s->prog_fd, &run) < 0 || run.retval != 1)
+				break;
+	}
+}

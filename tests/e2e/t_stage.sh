@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# The stages (bpf_shared.h): records gathered per CPU and a call's CALL
+# kept until its return must still reach the file as BSD writes it.
+#  - A call that blocks has its CALL in the file while it blocks (the
+#    switch that takes the thread off its CPU makes it), with -t c, where
+#    read's CALL is kept until its return, and with the default facilities,
+#    where it is made at entry and staged.
+#  - A process busy in user space after its calls, which makes no context
+#    switch, has its last calls in the file while it spins (the daemon
+#    sends each CPU's stage on at its tick).
+#  - A kept CALL keeps its entry time: before its RET's, after the RET
+#    before it.
+#  - A small ring (-b 4096) is sent stages no bigger than it can hold.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+SPIN=$PROGS/spin_after
+daemon_gone 10 # not one with another test's small ring
+# cat's read of the FIFO: 128 KiB into its buffer
+FIFO_READ=' CALL  read\(3,0x[0-9a-f]*,0x20000\)$'
+
+# blocked NAME TRSTR: cat blocked in a read of a FIFO, traced with TRSTR
+blocked()
+{
+	local name=$1 trstr=$2 i
+	mkfifo "$TMP/$name.fifo"
+	sleep 30 >"$TMP/$name.fifo" &
+	WRITER=$!
+	E2E_PIDS="${E2E_PIDS:-} $WRITER"
+	ktr_bg "$name" -t "$trstr" -f "$TMP/$name.ktr" cat "$TMP/$name.fifo"
+	for i in $(seq 50); do
+		"$KDUMP" -f "$TMP/$name.ktr" 2>/dev/null | grep -qE "$FIFO_READ" && break
+		sleep 0.1
+	done
+	sleep 0.3
+	"$KDUMP" -f "$TMP/$name.ktr" >"$TMP/$name.during" 2>/dev/null
+	kill "$WRITER"
+	wait_exit "$KTRPID" 20
+	kd "$name" "$TMP/$name.ktr"
+}
+
+blocked blk c
+check blk_call_while_blocked t_grep "$FIFO_READ" "$TMP/blk.during"
+check blk_last_while_blocked t_eq "$(tail -n 1 "$TMP/blk.during" | grep -cE "$FIFO_READ")" 1
+check blk_ret_after_it t_eq "$(grep -A1 -E "$FIFO_READ" "$TMP/blk.kd" | tail -n 1 |
+	awk '{ print $3, $4, $5 }')" "RET read 0"
+check blk_kdump_clean t_kdump_ok blk
+
+blocked dflt cn
+check dflt_call_while_blocked t_grep "$FIFO_READ" "$TMP/dflt.during"
+check dflt_last_while_blocked t_eq "$(tail -n 1 "$TMP/dflt.during" | grep -cE "$FIFO_READ")" 1
+
+# --- busy in user space after its calls ----------------------------------------------
+ktr_bg sp -t c -f "$TMP/sp.ktr" "$SPIN" 300 4000
+wait_line "$TMP/sp.out" '^spinning$' 20
+SP=$(role "$TMP/sp.out" pid)
+sleep 1
+"$KDUMP" -f "$TMP/sp.ktr" >"$TMP/sp.during" 2>/dev/null
+if kill -0 "$SP" 2>/dev/null; then
+	check spin_all_calls_in_file t_eq "$(grep -c ' RET   getpriority ' "$TMP/sp.during")" 300
+	check spin_last_is_a_ret t_eq "$(grep ' getpriority' "$TMP/sp.during" | tail -n 1 |
+		awk '{ print $3 }')" RET
+else
+	skip spin_all_calls_in_file "the spinner ended within a second"
+fi
+wait_exit "$KTRPID" 20
+check spin_exit_0 t_eq "$WRC" 0
+
+# --- entry times ----------------------------------------------------------------------
+ktr ts -t c -f "$TMP/ts.ktr" "$PROGS/getppid_loop" 2000
+check ts_exit_0 t_krc 0 ts
+"$KDUMP" -T -f "$TMP/ts.ktr" >"$TMP/ts.kd"
+# each getppid CALL's time after the RET before it and before its own RET
+# (seconds and nanoseconds compared apart: a double has not the digits)
+awk 'function lt(a, b,   x, y) { split(a, x, "."); split(b, y, ".")
+		return x[1] + 0 < y[1] + 0 || (x[1] == y[1] && x[2] + 0 < y[2] + 0) }
+	$4 == "CALL" && $5 == "getppid" { c = $3; have = 1; next }
+	$4 == "RET" && $5 == "getppid" && have {
+		n++; if ((last != "" && lt(c, last)) || !lt(c, $3)) bad++
+		if (c "" == $3 "") same++; last = $3; have = 0 }
+	END { printf "%d %d %d\n", n, bad, same }' "$TMP/ts.kd" >"$TMP/ts.check"
+read -r npairs nbad nsame <"$TMP/ts.check"
+check ts_all_pairs t_eq "$npairs" 2000
+check ts_call_before_ret t_eq "$nbad" 0
+check ts_call_time_is_entry t_eq "$nsame" 0
+
+# --- a small ring ----------------------------------------------------------------------
+# the smallest (4 KiB): a stage is sent on before it outgrows what the ring
+# can take, so the first calls of a storm that starts on an empty ring are
+# there (a stage as big as the ring would be lost whole, each time), and
+# what is kept and lost adds up
+daemon_gone 10
+ktr small -b 4096 -t c -f "$TMP/small.ktr" /bin/sh -c "sleep 0.3; exec env -i $SPIN 3000 0 0"
+kd small "$TMP/small.ktr"
+read -r nrec nlost _ <<<"$(ktr_summary small)"
+check small_storm_head_there t_num "$(q "$TMP/small.norm" '$4 == "CALL" && $5 ~ /^getpriority\(/' |
+	head -n 1 | sed -E 's/.*getpriority\([^,]*,([0-9]+).*/\1/')" -lt 100
+check small_adds_up t_num "$((nrec + nlost))" -ge 6000
+
+# leave no daemon with a small ring to the next test
+daemon_gone 10
+
+e2e_done
