@@ -11,6 +11,7 @@
 #include "ktr_clock.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
+#include "ktr_loader.h"
 #include "ktr_record.h"
 
 struct ktr_drain {
@@ -61,7 +62,7 @@ struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *fil
 	d->note_fn = note_fn;
 	d->note_ctx = note_ctx;
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
-	d->ring = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain__sample, d, NULL);
+	d->ring = ring_buffer__new(ktr_loader__rb_fd(), drain__sample, d, NULL);
 	if (!d->ring) {
 		ktr_drain__free(d);
 		errno = errno ? errno : ENOMEM;

@@ -20,6 +20,7 @@
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
+static int loader_rb_fd = -1, loader_scratch_fd = -1;
 
 static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 			       const struct ktr_sysent *tab, unsigned int n)
@@ -315,6 +316,37 @@ int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
 	return 0;
 }
 
+/*
+ * The daemon's own ring buffer and scratch area, made and put into their
+ * holders (map_shapes.bpf.h); 0 or -errno.
+ */
+static int loader__new_scratch(int ncpus)
+{
+	loader_scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
+					   KTR_SCRATCH_SIZE, ncpus, NULL);
+	return loader_scratch_fd < 0 ? -errno : 0;
+}
+
+static int loader__fill_holders(struct ktraceb_bpf *skel, size_t ring_bytes)
+{
+	__u32 zero = 0;
+
+	loader_rb_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, ring_bytes, NULL);
+	if (loader_rb_fd < 0)
+		return -errno;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rb_holder), &zero, &loader_rb_fd, 0) < 0 ||
+	    bpf_map_update_elem(bpf_map__fd(skel->maps.scratch_holder), &zero, &loader_scratch_fd,
+				0) < 0)
+		return -errno;
+	skel->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	return 0;
+}
+
+int ktr_loader__rb_fd(void)
+{
+	return loader_rb_fd;
+}
+
 /* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
 static __u32 loader__refuse_for_tests(void)
 {
@@ -354,9 +386,10 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	ncpus = libbpf_num_possible_cpus();
 	err = ncpus < 0 ? ncpus : 0;
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.scratch, ncpus);
+		err = loader__new_scratch(ncpus);
+	/* the holder's template: an inner array must have the size of the one put in */
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
+		err = bpf_map__set_inner_map_fd(skel->maps.scratch_holder, loader_scratch_fd);
 	if (!err && opts->procs_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
 	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
@@ -370,7 +403,6 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 			   ktr_arch_host.native, *ktr_arch_host.nnative);
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
-	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
 	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
 	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
 		skel->rodata->ktr_ncpus = ncpus;
@@ -379,6 +411,8 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	err = ktraceb_bpf__load(skel);
 	if (!err)
 		err = loader__load_parts(skel);
+	if (!err)
+		err = loader__fill_holders(skel, opts->ring_bytes);
 
 	if (err)
 		goto fail;
@@ -389,8 +423,7 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 	return skel;
 fail:
 	*why = loader__why(err);
-	ktraceb_bpf__destroy(skel);
-	loader__destroy_parts();
+	ktr_loader__destroy(skel);
 	errno = -err;
 	return NULL;
 }
@@ -442,4 +475,9 @@ void ktr_loader__destroy(struct ktraceb_bpf *skel)
 {
 	ktraceb_bpf__destroy(skel);
 	loader__destroy_parts();
+	if (loader_rb_fd >= 0)
+		close(loader_rb_fd);
+	if (loader_scratch_fd >= 0)
+		close(loader_scratch_fd);
+	loader_rb_fd = loader_scratch_fd = -1;
 }

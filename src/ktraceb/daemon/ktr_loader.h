@@ -40,6 +40,8 @@ const char *ktr_loader__missing(__u32 fac);
  */
 int ktr_loader__load_usdt(struct ktraceb_bpf *skel);
 void ktr_loader__destroy(struct ktraceb_bpf *skel);
+/* The daemon's ring buffer, which the programs find in their holder (map_shapes.bpf.h). */
+int ktr_loader__rb_fd(void);
 /*
  * Detach the always-on programs (the syscall, process and signal
  * tracepoints), keeping them loaded and verified; attach them again.
