@@ -9,19 +9,19 @@
 #include "ktr_pin.h"
 
 struct ktr_attach {
-	struct ktraceb_bpf *skel;
+	struct ktr_bpf *b;
 	bool detached; /* no trace: the always-on programs detached */
 	bool pinned; /* links and procs pinned: a recording exists */
 	bool pin_failed; /* said once in the log */
 };
 
-struct ktr_attach *ktr_attach__new(struct ktraceb_bpf *skel)
+struct ktr_attach *ktr_attach__new(struct ktr_bpf *b)
 {
 	struct ktr_attach *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return NULL;
-	a->skel = skel;
+	a->b = b;
 	a->detached = true; /* the loader was told to defer it */
 	return a;
 }
@@ -31,7 +31,7 @@ void ktr_attach__free(struct ktr_attach *a)
 	if (!a)
 		return;
 	if (a->pinned)
-		ktr_pin__keep(a->skel, false);
+		ktr_pin__keep(a->b, false);
 	free(a);
 }
 
@@ -41,7 +41,7 @@ int ktr_attach__start(struct ktr_attach *a)
 
 	if (!a->detached)
 		return 0;
-	err = ktr_loader__attach(a->skel);
+	err = ktr_loader__attach(a->b);
 	if (err)
 		return err;
 	a->detached = false;
@@ -52,7 +52,7 @@ bool ktr_attach__idle(struct ktr_attach *a)
 {
 	if (a->detached)
 		return false;
-	ktr_loader__detach(a->skel);
+	ktr_loader__detach(a->b);
 	a->detached = true;
 	return true;
 }
@@ -61,17 +61,17 @@ void ktr_attach__enter(struct ktr_attach *a, bool want)
 {
 	if (a->detached)
 		return;
-	if (ktr_loader__attach_enter(a->skel, want) < 0)
+	if (ktr_loader__attach_enter(a->b, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the syscall entry program");
 	else if (want && a->pinned)
-		ktr_pin__keep(a->skel, true); /* its link outlives us with the others */
+		ktr_pin__keep(a->b, true); /* its link outlives us with the others */
 }
 
 void ktr_attach__csw(struct ktr_attach *a, bool want)
 {
 	if (want && ktr_loader__missing(KTRFAC_CSW))
 		return; /* said to each trace that asked (ktr_request_set.c) */
-	if (ktr_loader__attach_csw(a->skel, want) < 0)
+	if (ktr_loader__attach_csw(a->b, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }
 
@@ -79,7 +79,7 @@ void ktr_attach__pins(struct ktr_attach *a, bool want)
 {
 	if (want == a->pinned || !ktr_pin__enabled())
 		return;
-	if (ktr_pin__keep(a->skel, want) == 0 || !want)
+	if (ktr_pin__keep(a->b, want) == 0 || !want)
 		a->pinned = want;
 	else if (!a->pin_failed)
 		syslog(LOG_WARNING, "cannot pin the programs: recordings end with the daemon");

@@ -1,26 +1,29 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_captures.h"
 #include "ktr_arch.h"
 #include "ktr_kernel_caps.h"
+#include "ktr_link.h"
 #include "ktr_loader.h"
+#include "ktr_pin.h"
 #include "ktr_refusal.h"
 #include "syscalltab.h"
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
-static int loader_rb_fd = -1, loader_scratch_fd = -1;
 
 static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 			       const struct ktr_sysent *tab, unsigned int n)
@@ -64,8 +67,9 @@ enum ktr_usdt_mode ktr_loader__usdt_mode(void)
  * the maps, then two more instances of the same object, sharing its maps,
  * load their halves of the programs at once on two CPUs.  The USDT program,
  * the costliest after sys_exit, is loaded by a fourth only when a trace
- * first needs it (ktr_loader__load_usdt).  The skeleton the daemon uses is
- * the maps' one, its program pointers set to where each program loaded.
+ * first needs it (ktr_loader__load_usdt).  The daemon keeps the maps'
+ * skeleton and each program's descriptor (ktr_bpf.h); the other instances
+ * go once loaded.
  */
 enum loader_part {
 	PART_MAPS,
@@ -74,8 +78,6 @@ enum loader_part {
 	PART_USDT,
 	PART_N,
 };
-
-static struct ktraceb_bpf *loader_parts[PART_N];
 
 /*
  * The programs a trace can do without: when the kernel refuses one, its
@@ -149,7 +151,13 @@ static enum loader_part prog__part(const char *name)
 	return PART_EXIT;
 }
 
-/* Attached with the others by ktraceb_bpf__attach()? */
+/* Attached on the tracepoint it was loaded for (tp_btf), by a link of its own here? */
+static bool prog__tp_btf(const struct ktr_bpf *b, size_t i)
+{
+	return bpf_program__type(*b->skel->skeleton->progs[i].prog) == BPF_PROG_TYPE_TRACING;
+}
+
+/* Attached with the others by ktr_loader__attach()? */
 static bool prog__autoattach(const char *name)
 {
 	static const char *const apart[] = {
@@ -177,29 +185,23 @@ static bool prog__autoattach(const char *name)
 	return true;
 }
 
-/* Another instance of the object, on skel's maps, loading only part's programs. */
-static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part part)
+/* Another instance of the object, on b's maps, loading only part's programs. */
+static struct ktraceb_bpf *part__open(const struct ktr_bpf *b, enum loader_part part)
 {
+	const struct bpf_object_skeleton *s = b->skel->skeleton;
 	struct ktraceb_bpf *p = ktraceb_bpf__open();
 	struct bpf_program *prog;
-	struct bpf_map *map;
 	int err = 0;
 
 	if (!p)
 		return NULL;
-	bpf_object__for_each_map(map, p->obj) {
-		const struct bpf_map *own =
-			bpf_object__find_map_by_name(skel->obj, bpf_map__name(map));
-
-		err = own ? bpf_map__reuse_fd(map, bpf_map__fd(own)) : -ENOENT;
-		if (err)
-			break;
-	}
+	/* the same object: its maps in the same order */
+	for (int i = 0; i < s->map_cnt && !err; i++)
+		err = bpf_map__reuse_fd(*p->skeleton->maps[i].map, bpf_map__fd(*s->maps[i].map));
 	bpf_object__for_each_program(prog, p->obj) {
 		const char *name = bpf_program__name(prog);
 
 		bpf_program__set_autoload(prog, prog__part(name) == part && !prog__missing(name));
-		bpf_program__set_autoattach(prog, prog__autoattach(bpf_program__name(prog)));
 	}
 	if (!err && part == PART_USDT && loader_usdt_mode == KTR_USDT_MULTI)
 		err = bpf_program__set_expected_attach_type(p->progs.ktr_usdt_record,
@@ -212,14 +214,19 @@ static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part
 	return p;
 }
 
-/* skel's program pointers to those p loaded. */
-static void part__adopt(struct ktraceb_bpf *skel, struct ktraceb_bpf *p)
+/* The descriptors of the programs p loaded, b's from now on; 0 or -errno. */
+static int part__take(struct ktr_bpf *b, const struct ktraceb_bpf *p)
 {
-	const struct bpf_object_skeleton *s = skel->skeleton, *ps = p->skeleton;
+	const struct bpf_object_skeleton *ps = p->skeleton;
 
-	for (int i = 0; i < s->prog_cnt; i++)
-		if (bpf_program__autoload(*ps->progs[i].prog))
-			*s->progs[i].prog = *ps->progs[i].prog;
+	for (int i = 0; i < ps->prog_cnt; i++) {
+		if (!bpf_program__autoload(*ps->progs[i].prog))
+			continue;
+		b->prog_fd[i] = fcntl(bpf_program__fd(*ps->progs[i].prog), F_DUPFD_CLOEXEC, 3);
+		if (b->prog_fd[i] < 0)
+			return -errno;
+	}
+	return 0;
 }
 
 struct part_load {
@@ -235,69 +242,72 @@ static void *part__load_thread(void *arg)
 	return NULL;
 }
 
-static void loader__destroy_parts(void);
-
-/* The programs of PART_EXIT and PART_ENTER, loaded side by side; 0 or -errno. */
-static int loader__load_halves(struct ktraceb_bpf *skel)
+/* The programs of PART_EXIT and PART_ENTER, loaded side by side into b; 0 or -errno. */
+static int loader__load_halves(struct ktr_bpf *b)
 {
-	struct part_load enter = { 0 };
+	struct part_load exit = { 0 }, enter = { 0 };
 	pthread_t tid;
 	bool threaded;
 	int err = 0;
 
-	loader_parts[PART_EXIT] = part__open(skel, PART_EXIT);
-	if (!loader_parts[PART_EXIT])
-		return errno ? -errno : -ENOMEM;
-	enter.p = loader_parts[PART_ENTER] = part__open(skel, PART_ENTER);
-	if (!enter.p)
-		return errno ? -errno : -ENOMEM;
+	exit.p = part__open(b, PART_EXIT);
+	enter.p = exit.p ? part__open(b, PART_ENTER) : NULL;
+	if (!enter.p) {
+		err = errno ? -errno : -ENOMEM;
+		ktraceb_bpf__destroy(exit.p);
+		return err;
+	}
 	threaded = pthread_create(&tid, NULL, part__load_thread, &enter) == 0;
 	if (!threaded)
 		part__load_thread(&enter);
-	err = ktraceb_bpf__load(loader_parts[PART_EXIT]);
+	part__load_thread(&exit);
 	if (threaded)
 		pthread_join(tid, NULL);
+	err = exit.err ? exit.err : enter.err;
 	if (!err)
-		err = enter.err;
-	if (err)
-		return err;
-	part__adopt(skel, loader_parts[PART_EXIT]);
-	part__adopt(skel, loader_parts[PART_ENTER]);
-	return 0;
+		err = part__take(b, exit.p);
+	if (!err)
+		err = part__take(b, enter.p);
+	/* the programs live on in b's descriptors: libbpf's copies of the object go */
+	ktraceb_bpf__destroy(exit.p);
+	ktraceb_bpf__destroy(enter.p);
+	return err;
+}
+
+static void loader__close_progs(struct ktr_bpf *b)
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		if (b->prog_fd[i] >= 0)
+			close(b->prog_fd[i]);
+		b->prog_fd[i] = -1;
+	}
 }
 
 /* Both halves, again without each optional program the kernel refused. */
-static int loader__load_parts(struct ktraceb_bpf *skel)
+static int loader__load_parts(struct ktr_bpf *b)
 {
 	int err;
 
 	for (size_t tries = 0;; tries++) {
 		ktr_refusal__clear();
-		err = loader__load_halves(skel);
+		err = loader__load_halves(b);
 		if (!err || tries == N_OPTIONAL || !optional__refused())
 			return err;
-		loader__destroy_parts();
+		loader__close_progs(b);
 	}
 }
 
-static void loader__destroy_parts(void)
+int ktr_loader__load_usdt(struct ktr_bpf *b)
 {
-	for (int i = PART_N - 1; i > PART_MAPS; i--) {
-		ktraceb_bpf__destroy(loader_parts[i]);
-		loader_parts[i] = NULL;
-	}
-}
-
-int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
-{
+	const size_t usdt = KTR_PROG(ktr_usdt_record);
 	struct ktraceb_bpf *p;
 	int err;
 
-	if (loader_parts[PART_USDT])
+	if (b->prog_fd[usdt] >= 0)
 		return 0;
 	if (ktr_loader__missing(KTRFAC_USER))
 		return -ENOTSUP;
-	p = part__open(skel, PART_USDT);
+	p = part__open(b, PART_USDT);
 	if (!p)
 		return errno ? -errno : -ENOMEM;
 	ktr_refusal__clear();
@@ -308,43 +318,51 @@ int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
 			snprintf(optional_missing[optional__index("ktr_usdt_record")],
 				 sizeof(optional_missing[0]), "cannot load the USDT program: %s",
 				 strerror(-err));
-		ktraceb_bpf__destroy(p);
-		return err;
+	} else {
+		err = part__take(b, p);
 	}
-	loader_parts[PART_USDT] = p;
-	part__adopt(skel, p);
+	ktraceb_bpf__destroy(p);
+	return err;
+}
+
+/* The .bss map, mapped: what the daemon and the programs share (ktr_procmap.c). */
+static int loader__map_bss(struct ktr_bpf *b)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *mem;
+
+	b->bss_bytes = (bpf_map__value_size(b->skel->maps.bss) + page - 1) / page * page;
+	mem = mmap(NULL, b->bss_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, ktr_bpf__map_fd(b, bss),
+		   0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	b->bss = mem;
 	return 0;
 }
 
 /*
- * The daemon's own ring buffer and scratch area, made and put into their
- * holders (map_shapes.bpf.h); 0 or -errno.
+ * The daemon's own ring buffer and scratch area (a slot per possible CPU),
+ * made and put into their holders (map_shapes.bpf.h); 0 or -errno.
  */
-static int loader__new_scratch(int ncpus)
+static int loader__new_scratch(struct ktr_bpf *b, int ncpus)
 {
-	loader_scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
-					   KTR_SCRATCH_SIZE, ncpus, NULL);
-	return loader_scratch_fd < 0 ? -errno : 0;
+	b->scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
+				       KTR_SCRATCH_SIZE, ncpus, NULL);
+	return b->scratch_fd < 0 ? -errno : 0;
 }
 
-static int loader__fill_holders(struct ktraceb_bpf *skel, size_t ring_bytes)
+static int loader__fill_holders(struct ktr_bpf *b, size_t ring_bytes)
 {
 	__u32 zero = 0;
 
-	loader_rb_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, ring_bytes, NULL);
-	if (loader_rb_fd < 0)
+	b->rb_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, ring_bytes, NULL);
+	if (b->rb_fd < 0)
 		return -errno;
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rb_holder), &zero, &loader_rb_fd, 0) < 0 ||
-	    bpf_map_update_elem(bpf_map__fd(skel->maps.scratch_holder), &zero, &loader_scratch_fd,
-				0) < 0)
+	if (bpf_map_update_elem(ktr_bpf__map_fd(b, rb_holder), &zero, &b->rb_fd, 0) < 0 ||
+	    bpf_map_update_elem(ktr_bpf__map_fd(b, scratch_holder), &zero, &b->scratch_fd, 0) < 0)
 		return -errno;
-	skel->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
 	return 0;
-}
-
-int ktr_loader__rb_fd(void)
-{
-	return loader_rb_fd;
 }
 
 /* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
@@ -364,41 +382,13 @@ static __u32 loader__refuse_for_tests(void)
 	return 0;
 }
 
-struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
+/* What the programs are loaded with, into skel's .rodata: the same for a kept one. */
+static void loader__configure(struct ktraceb_bpf *skel, int ncpus)
 {
-	struct ktraceb_bpf *skel;
 	struct bpf_program *prog;
-	int ncpus, err;
 
-	ktr_refusal__listen(opts->verbose);
-	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
-		*why = access("/sys/kernel/btf/vmlinux", R_OK) == 0 && geteuid() != 0 ?
-			       "probing BPF needs root, or CAP_BPF and CAP_PERFMON" :
-			       "kernel has no BPF ring buffer (needs Linux 5.8 or later)";
-		errno = ENOTSUP;
-		return NULL;
-	}
-	skel = ktraceb_bpf__open();
-	if (!skel) {
-		*why = loader__why(-errno);
-		return NULL;
-	}
-	ncpus = libbpf_num_possible_cpus();
-	err = ncpus < 0 ? ncpus : 0;
-	if (!err)
-		err = loader__new_scratch(ncpus);
-	/* the holder's template: an inner array must have the size of the one put in */
-	if (!err)
-		err = bpf_map__set_inner_map_fd(skel->maps.scratch_holder, loader_scratch_fd);
-	if (!err && opts->procs_fd > 0)
-		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
-	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
-		err = bpf_map__reuse_fd(skel->maps.selects, opts->selects_fd);
-	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
-	if (err)
-		goto fail;
 	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
 			   ktr_arch_host.native, *ktr_arch_host.nnative);
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
@@ -408,76 +398,160 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		skel->rodata->ktr_ncpus = ncpus;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
 			   skel->rodata->ktr_capwhen64);
-	err = ktraceb_bpf__load(skel);
-	if (!err)
-		err = loader__load_parts(skel);
-	if (!err)
-		err = loader__fill_holders(skel, opts->ring_bytes);
-
-	if (err)
-		goto fail;
-	if (!opts->defer_attach)
-		err = ktraceb_bpf__attach(skel);
-	if (err)
-		goto fail;
-	return skel;
-fail:
-	*why = loader__why(err);
-	ktr_loader__destroy(skel);
-	errno = -err;
-	return NULL;
 }
 
-void ktr_loader__detach(struct ktraceb_bpf *skel)
+/* A handle with nothing in it yet: every descriptor -1. */
+static struct ktr_bpf *loader__new(void)
 {
-	const struct bpf_object_skeleton *s = skel->skeleton;
+	struct ktr_bpf *b = calloc(1, sizeof(*b));
 
-	/* a pinned link would outlive its destruction: the programs must go */
-	for (int i = 0; i < s->prog_cnt; i++)
-		if (*s->progs[i].link && bpf_link__pin_path(*s->progs[i].link))
-			bpf_link__unpin(*s->progs[i].link);
-	ktraceb_bpf__detach(skel);
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		b->prog_fd[i] = b->link_fd[i] = -1;
+	b->rb_fd = b->scratch_fd = -1;
+	return b;
 }
 
-/* One of the programs attached apart, into its skeleton link (pinned with the others). */
-static int loader__attach_apart(struct bpf_program *prog, struct bpf_link **link, bool want)
+/* b's skeleton opened and configured, its scratch area made; 0 or -errno. */
+static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 {
-	if (want && !*link) {
-		*link = bpf_program__attach(prog);
-		if (!*link)
-			return -errno;
-	} else if (!want && *link) {
-		if (bpf_link__pin_path(*link))
-			bpf_link__unpin(*link);
-		bpf_link__destroy(*link);
-		*link = NULL;
+	int ncpus = libbpf_num_possible_cpus(), err;
+
+	b->skel = ktraceb_bpf__open();
+	if (!b->skel)
+		return -errno;
+	err = ncpus < 0 ? ncpus : loader__new_scratch(b, ncpus);
+	/* the holder's template: an inner array must have the size of the one put in */
+	if (!err)
+		err = bpf_map__set_inner_map_fd(b->skel->maps.scratch_holder, b->scratch_fd);
+	if (!err && opts->procs_fd > 0)
+		err = bpf_map__reuse_fd(b->skel->maps.procs, opts->procs_fd);
+	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
+		err = bpf_map__reuse_fd(b->skel->maps.selects, opts->selects_fd);
+	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
+	loader__configure(b->skel, ncpus);
+	return err;
+}
+
+struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
+{
+	struct ktr_bpf *b;
+	int err;
+
+	ktr_refusal__listen(opts->verbose);
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
+		*why = access("/sys/kernel/btf/vmlinux", R_OK) == 0 && geteuid() != 0 ?
+			       "probing BPF needs root, or CAP_BPF and CAP_PERFMON" :
+			       "kernel has no BPF ring buffer (needs Linux 5.8 or later)";
+		errno = ENOTSUP;
+		return NULL;
+	}
+	b = loader__new();
+	if (!b) {
+		*why = "out of memory";
+		return NULL;
+	}
+	err = loader__open(b, opts);
+	/* the maps first, by the object with every program left out */
+	if (!err)
+		err = ktraceb_bpf__load(b->skel);
+	if (!err)
+		err = loader__load_parts(b);
+	if (!err)
+		err = loader__map_bss(b);
+	if (!err)
+		err = loader__fill_holders(b, opts->ring_bytes);
+	if (!err && !opts->defer_attach)
+		err = ktr_loader__attach(b);
+	if (err) {
+		*why = loader__why(err);
+		ktr_loader__destroy(b);
+		errno = -err;
+		return NULL;
+	}
+	return b;
+}
+
+/* The program of index i's link (if attached) closed: it is detached, unless pinned. */
+static void loader__unlink(struct ktr_bpf *b, size_t i)
+{
+	if (b->link_fd[i] < 0)
+		return;
+	/* a pinned link would outlive its descriptor: the program must go */
+	ktr_pin__unpin_link(b, i);
+	close(b->link_fd[i]);
+	b->link_fd[i] = -1;
+}
+
+void ktr_loader__detach(struct ktr_bpf *b)
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (prog__tp_btf(b, i))
+			loader__unlink(b, i);
+}
+
+/* One of the programs attached apart (want) or detached. */
+static int loader__attach_apart(struct ktr_bpf *b, size_t i, bool want)
+{
+	if (want && b->link_fd[i] < 0) {
+		int fd = b->prog_fd[i] >= 0 ? ktr_link__tp_btf(b->prog_fd[i]) : -ENOENT;
+
+		if (fd < 0)
+			return fd;
+		b->link_fd[i] = fd;
+	} else if (!want) {
+		loader__unlink(b, i);
 	}
 	return 0;
 }
 
-int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want)
+int ktr_loader__attach_enter(struct ktr_bpf *b, bool want)
 {
-	return loader__attach_apart(skel->progs.ktr_syscall_enter, &skel->links.ktr_syscall_enter,
-				    want);
+	return loader__attach_apart(b, KTR_PROG(ktr_syscall_enter), want);
 }
 
-int ktr_loader__attach_csw(struct ktraceb_bpf *skel, bool want)
+int ktr_loader__attach_csw(struct ktr_bpf *b, bool want)
 {
-	return loader__attach_apart(skel->progs.ktr_csw_switch, &skel->links.ktr_csw_switch, want);
+	return loader__attach_apart(b, KTR_PROG(ktr_csw_switch), want);
 }
 
-int ktr_loader__attach(struct ktraceb_bpf *skel)
+int ktr_loader__attach(struct ktr_bpf *b)
 {
-	return ktraceb_bpf__attach(skel);
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		int err = prog__tp_btf(b, i) && prog__autoattach(ktr_bpf__prog_name(b, i)) ?
+				  loader__attach_apart(b, i, true) :
+				  0;
+
+		if (err) {
+			ktr_loader__detach(b);
+			return err;
+		}
+	}
+	return 0;
 }
 
-void ktr_loader__destroy(struct ktraceb_bpf *skel)
+void ktr_loader__destroy(struct ktr_bpf *b)
 {
-	ktraceb_bpf__destroy(skel);
-	loader__destroy_parts();
-	if (loader_rb_fd >= 0)
-		close(loader_rb_fd);
-	if (loader_scratch_fd >= 0)
-		close(loader_scratch_fd);
-	loader_rb_fd = loader_scratch_fd = -1;
+	__u32 zero = 0;
+
+	if (!b)
+		return;
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (b->link_fd[i] >= 0)
+			close(b->link_fd[i]);
+	/* the ring and the scratch area are the daemon's alone: they go with it */
+	if (b->skel && ktr_bpf__map_fd(b, rb_holder) >= 0) {
+		bpf_map_delete_elem(ktr_bpf__map_fd(b, rb_holder), &zero);
+		bpf_map_delete_elem(ktr_bpf__map_fd(b, scratch_holder), &zero);
+	}
+	if (b->bss)
+		munmap(b->bss, b->bss_bytes);
+	loader__close_progs(b);
+	if (b->rb_fd >= 0)
+		close(b->rb_fd);
+	if (b->scratch_fd >= 0)
+		close(b->scratch_fd);
+	ktraceb_bpf__destroy(b->skel);
+	free(b);
 }

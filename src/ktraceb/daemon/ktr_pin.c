@@ -20,7 +20,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "build_id.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_pin.h"
 #include "common/ktr_proto.h"
 
@@ -264,9 +264,24 @@ void ktr_pin__drop_old_links(void)
 	ktr_pin__tidy();
 }
 
-int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
+static void pin__link_path(char *buf, size_t size, const struct ktr_bpf *b, size_t i)
 {
-	const struct bpf_object_skeleton *s = skel->skeleton;
+	snprintf(buf, size, "%s/" LINK_PREFIX "%s", pin_dir, ktr_bpf__prog_name(b, i));
+}
+
+void ktr_pin__unpin_link(struct ktr_bpf *b, size_t i)
+{
+	char path[PATH_MAX];
+
+	if (!b->link_pinned[i])
+		return;
+	pin__link_path(path, sizeof(path), b, i);
+	unlink(path);
+	b->link_pinned[i] = false;
+}
+
+int ktr_pin__keep(struct ktr_bpf *b, bool keep)
+{
 	char path[PATH_MAX];
 	int err = 0;
 
@@ -274,32 +289,31 @@ int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
 		return keep ? -ENOTSUP : 0;
 	if (keep)
 		mkdir(pin_dir, 0700);
-	for (int i = 0; i < s->prog_cnt; i++) {
-		struct bpf_link *link = *s->progs[i].link;
-
-		if (!link)
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		if (b->link_fd[i] < 0 || !keep) {
+			ktr_pin__unpin_link(b, i);
 			continue;
-		snprintf(path, sizeof(path), "%s/" LINK_PREFIX "%s", pin_dir, s->progs[i].name);
-		if (keep && !err && !bpf_link__pin_path(link))
-			err = bpf_link__pin(link,
-					    path); /* links attached since the last call too */
-		else if (!keep && bpf_link__pin_path(link))
-			bpf_link__unpin(link);
+		}
+		if (err || b->link_pinned[i])
+			continue; /* links attached since the last call are pinned too */
+		pin__link_path(path, sizeof(path), b, i);
+		if (bpf_obj_pin(b->link_fd[i], path) < 0)
+			err = -errno;
+		b->link_pinned[i] = !err;
 	}
 	snprintf(path, sizeof(path), "%s/procs", pin_dir);
-	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 && errno != EEXIST)
+	if (keep && !err && bpf_obj_pin(ktr_bpf__map_fd(b, procs), path) < 0 && errno != EEXIST)
 		err = -errno;
 	if (!keep || err)
 		unlink(path);
 	/* the syscall selections the procs map's entries name (ktr_selection.h) */
 	snprintf(path, sizeof(path), "%s/selects", pin_dir);
-	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.selects), path) < 0 &&
-	    errno != EEXIST)
+	if (keep && !err && bpf_obj_pin(ktr_bpf__map_fd(b, selects), path) < 0 && errno != EEXIST)
 		err = -errno;
 	if (!keep || err)
 		unlink(path);
 	if (err && keep)
-		ktr_pin__keep(skel, false);
+		ktr_pin__keep(b, false);
 	if (!keep)
 		ktr_pin__tidy();
 	return err;

@@ -20,7 +20,7 @@
 
 #define KTR_PIN_DIR "/sys/fs/bpf/ktraceb"
 
-struct ktraceb_bpf;
+struct ktr_bpf;
 
 /*
  * Set up the pin directory of this build (bpffs mounted if it is not),
@@ -56,9 +56,11 @@ void ktr_pin__tidy(void);
 void ktr_pin__drop_old_links(void);
 
 /*
- * Pin (keep true) or unpin the procs map and every attached link of skel;
+ * Pin (keep true) or unpin the procs map and every attached link of b;
  * pinning again pins the links attached since.
  */
-int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep);
+int ktr_pin__keep(struct ktr_bpf *b, bool keep);
+/* The link of b's program of index i unpinned, if it is (it is being detached). */
+void ktr_pin__unpin_link(struct ktr_bpf *b, size_t i);
 
 #endif /* KTRACEB_KTR_PIN_H */
