@@ -244,12 +244,21 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	if (why)
 		return why;
 	want_csw = ktr_takeover__recordings(&d->rooms);
-	err = ktr_attach__start(d->rooms.attach);
-	if (!err)
-		ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
-	/* ours before the dead daemon's go, not at the first tick: no switch unseen */
-	if (!err && want_csw)
-		ktr_attach__csw(d->rooms.attach, true);
+	/*
+	 * Recordings taken over: ours before the dead daemon's go, not at the
+	 * first tick, so that nothing goes unseen.  Else at the first trace:
+	 * the first tick would detach them again, and a tracepoint attached,
+	 * detached and attached again waits for an RCU grace period
+	 * (tracepoint_add_func(), TP_TRANSITION_SYNC_1_0_1).
+	 */
+	err = 0;
+	if (ktr_files__count(d->rooms.files)) {
+		err = ktr_attach__start(d->rooms.attach);
+		if (!err)
+			ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
+		if (!err && want_csw)
+			ktr_attach__csw(d->rooms.attach, true);
+	}
 	ktr_pin__drop_old_links();
 	if (err) {
 		ktr_loader__destroy(d->bpf);
