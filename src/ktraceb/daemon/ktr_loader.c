@@ -19,6 +19,7 @@
 #include "ktr_link.h"
 #include "ktr_loader.h"
 #include "ktr_pin.h"
+#include "ktr_progcache.h"
 #include "ktr_refusal.h"
 #include "syscalltab.h"
 
@@ -93,7 +94,7 @@ static const struct {
 	{ "ktr_usdt_record", KTRFAC_USER },
 };
 #define N_OPTIONAL (sizeof(optional_progs) / sizeof(optional_progs[0]))
-static char optional_missing[N_OPTIONAL][320];
+static char optional_missing[N_OPTIONAL][KTR_PROGCACHE_WHY];
 
 static int optional__index(const char *prog)
 {
@@ -114,7 +115,7 @@ static bool prog__missing(const char *name)
 /* The last refusal, if of an optional program, makes it missing: true then. */
 static bool optional__refused(void)
 {
-	char why[320], prog[64];
+	char why[KTR_PROGCACHE_WHY], prog[64];
 	int i;
 
 	if (!ktr_refusal__prog(prog, sizeof(prog)))
@@ -314,12 +315,18 @@ int ktr_loader__load_usdt(struct ktr_bpf *b)
 	err = ktraceb_bpf__load(p);
 	if (err) {
 		/* said once, and never tried again */
-		if (!optional__refused())
-			snprintf(optional_missing[optional__index("ktr_usdt_record")],
-				 sizeof(optional_missing[0]), "cannot load the USDT program: %s",
-				 strerror(-err));
+		int o = optional__index("ktr_usdt_record");
+
+		/* the verifier's refusal holds for the next daemons too, another error not */
+		if (optional__refused())
+			ktr_progcache__add(b, usdt, optional_missing[o]);
+		else
+			snprintf(optional_missing[o], sizeof(optional_missing[0]),
+				 "cannot load the USDT program: %s", strerror(-err));
 	} else {
 		err = part__take(b, p);
+		if (!err)
+			ktr_progcache__add(b, usdt, NULL);
 	}
 	ktraceb_bpf__destroy(p);
 	return err;
@@ -340,10 +347,7 @@ static int loader__map_bss(struct ktr_bpf *b)
 	return 0;
 }
 
-/*
- * The daemon's own ring buffer and scratch area (a slot per possible CPU),
- * made and put into their holders (map_shapes.bpf.h); 0 or -errno.
- */
+/* The daemon's own scratch area (a slot per possible CPU: map_shapes.bpf.h); 0 or -errno. */
 static int loader__new_scratch(struct ktr_bpf *b, int ncpus)
 {
 	b->scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
@@ -351,18 +355,119 @@ static int loader__new_scratch(struct ktr_bpf *b, int ncpus)
 	return b->scratch_fd < 0 ? -errno : 0;
 }
 
-static int loader__fill_holders(struct ktr_bpf *b, size_t ring_bytes)
-{
-	__u32 zero = 0;
+/*
+ * Each holder's entry set (to *inner, or to a ring buffer of ring_bytes
+ * made first) or taken out (inner NULL).  An update of an array of maps
+ * from user space takes effect at once, but the call returns only after
+ * an RCU grace period (the kernel's maybe_wait_bpf_programs(): no program
+ * uses the old entry any more), 10 ms and often much more: the longest
+ * step of a start from kept programs, and of an end.  Nothing here needs
+ * that wait, so each update is made by a thread of its own, and the
+ * loader waits only until the entry reads back as set: the programs use
+ * it from then on.  The threads end by themselves after the grace period.
+ */
+struct holder {
+	int holder_fd;
+	int *inner;
+	size_t ring_bytes; /* > 0: *inner is a ring buffer to make */
+	__u32 id; /* the inner map's, once it is made */
+	int err;
+	bool done;
+};
 
-	b->rb_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, ring_bytes, NULL);
-	if (b->rb_fd < 0)
-		return -errno;
-	if (bpf_map_update_elem(ktr_bpf__map_fd(b, rb_holder), &zero, &b->rb_fd, 0) < 0 ||
-	    bpf_map_update_elem(ktr_bpf__map_fd(b, scratch_holder), &zero, &b->scratch_fd, 0) < 0)
-		return -errno;
+static struct holder loader_holders[2]; /* the ring buffer's and the scratch area's */
+static pthread_t loader_holder_tids[2];
+static bool loader_holder_threads[2];
+
+static void *holder__run(void *arg)
+{
+	struct holder *h = arg;
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info), zero = 0;
+	int err = 0;
+
+	if (h->ring_bytes) {
+		*h->inner = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, h->ring_bytes, NULL);
+		if (*h->inner < 0)
+			err = -errno;
+	}
+	if (!err && h->inner && bpf_obj_get_info_by_fd(*h->inner, &info, &len) < 0)
+		err = -errno;
+	__atomic_store_n(&h->id, info.id, __ATOMIC_RELEASE);
+	if (!err &&
+	    (h->inner ? bpf_map_update_elem(h->holder_fd, &zero, h->inner, 0) :
+			bpf_map_delete_elem(h->holder_fd, &zero)) < 0 &&
+	    (h->inner || errno != ENOENT))
+		err = -errno;
+	h->err = err;
+	__atomic_store_n(&h->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Holder i's update begun (the last one's thread done first). */
+static void holder__start(int i, int holder_fd, int *inner, size_t ring_bytes)
+{
+	struct holder *h = &loader_holders[i];
+
+	if (loader_holder_threads[i])
+		pthread_join(loader_holder_tids[i], NULL);
+	*h = (struct holder){ .holder_fd = holder_fd, .inner = inner, .ring_bytes = ring_bytes };
+	loader_holder_threads[i] = pthread_create(&loader_holder_tids[i], NULL, holder__run, h) ==
+				   0;
+	if (!loader_holder_threads[i])
+		holder__run(h);
+}
+
+/* Holder i's entry as its update left it, whether or not the call has returned; 0 or -errno. */
+static int holder__wait(int i)
+{
+	struct holder *h = &loader_holders[i];
+	__u32 zero = 0, id;
+
+	for (;;) {
+		if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE))
+			return h->err;
+		id = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE);
+		if (!h->inner && bpf_map_lookup_elem(h->holder_fd, &zero, &id) < 0 &&
+		    errno == ENOENT)
+			return 0;
+		if (h->inner && id && bpf_map_lookup_elem(h->holder_fd, &zero, &id) == 0 &&
+		    id == __atomic_load_n(&h->id, __ATOMIC_ACQUIRE))
+			return 0;
+		usleep(20);
+	}
+}
+
+/* The ring buffer and the scratch area into their holders: begun; loader__filled() ends it. */
+static void loader__fill(struct ktr_bpf *b, size_t ring_bytes)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), &b->rb_fd, ring_bytes);
+	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), &b->scratch_fd, 0);
+}
+
+static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
+{
+	int err = holder__wait(0), err2 = holder__wait(1);
+
+	if (err || err2)
+		return err ? err : err2;
 	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	/*
+	 * Ours now: a system-wide trace leaves the daemon's own writes out, and
+	 * a daemon that starts from kept programs and finds it set knows the one
+	 * before did not end (ktr_progcache__reset); cleared at our end.
+	 */
+	b->bss->ktr_daemon_tgid = getpid();
 	return 0;
+}
+
+/* Both holders emptied: the ring and the scratch area are the daemon's alone, and go with it. */
+static void loader__empty(struct ktr_bpf *b)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), NULL, 0);
+	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), NULL, 0);
+	holder__wait(0);
+	holder__wait(1);
 }
 
 /* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
@@ -431,13 +536,78 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 		err = bpf_map__reuse_fd(b->skel->maps.selects, opts->selects_fd);
 	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
 	loader__configure(b->skel, ncpus);
+	ktr_progcache__init(b, ncpus, loader_usdt_mode == KTR_USDT_MULTI ? ATTACH_UPROBE_MULTI : 0);
+	return err;
+}
+
+/* The kernel's reasons for the programs it refused, by program (ktr_progcache.h). */
+static void loader__refusals(const struct ktr_bpf *b, char (*refused)[KTR_PROGCACHE_WHY])
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		int o = optional__index(ktr_bpf__prog_name(b, i));
+
+		snprintf(refused[i], KTR_PROGCACHE_WHY, "%s", o >= 0 ? optional_missing[o] : "");
+	}
+}
+
+/* The refusals a cache kept, as if said here; false if a program may not be refused. */
+static bool loader__take_refusals(const struct ktr_bpf *b, char (*refused)[KTR_PROGCACHE_WHY])
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		int o = optional__index(ktr_bpf__prog_name(b, i));
+
+		if (refused[i][0] && o < 0)
+			return false;
+		if (refused[i][0])
+			memcpy(optional_missing[o], refused[i], KTR_PROGCACHE_WHY); /* terminated */
+	}
+	return true;
+}
+
+/* b's programs and maps as an earlier daemon kept them, emptied (ktr_progcache.h); 0 or -errno. */
+static int loader__open_kept(struct ktr_bpf *b, size_t ring_bytes)
+{
+	char refused[KTR_NPROGS][KTR_PROGCACHE_WHY];
+	int err = ktr_progcache__open(b, refused), err2;
+
+	if (!err && !loader__take_refusals(b, refused))
+		err = -EINVAL;
+	if (!err)
+		err = loader__map_bss(b);
+	if (err)
+		return err;
+	loader__fill(b, ring_bytes);
+	err = ktr_progcache__reset(b);
+	err2 = loader__filled(b, ring_bytes);
+	return err ? err : err2;
+}
+
+/* b's programs loaded and verified now, and kept for the next daemon; 0 or -errno. */
+static int loader__load_fresh(struct ktr_bpf *b, size_t ring_bytes)
+{
+	char refused[KTR_NPROGS][KTR_PROGCACHE_WHY];
+	/* the maps first, by the object with every program left out */
+	int err = ktraceb_bpf__load(b->skel);
+
+	if (!err)
+		err = loader__load_parts(b);
+	if (!err) {
+		loader__refusals(b, refused);
+		ktr_progcache__save(b, refused); /* without, the next daemon loads them again */
+	}
+	if (!err)
+		err = loader__map_bss(b);
+	if (!err) {
+		loader__fill(b, ring_bytes);
+		err = loader__filled(b, ring_bytes);
+	}
 	return err;
 }
 
 struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
 {
 	struct ktr_bpf *b;
-	int err;
+	int err, kept;
 
 	ktr_refusal__listen(opts->verbose);
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
@@ -448,20 +618,22 @@ struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char 
 		return NULL;
 	}
 	b = loader__new();
-	if (!b) {
-		*why = "out of memory";
-		return NULL;
+	err = b ? loader__open(b, opts) : -ENOMEM;
+	/*
+	 * The programs an earlier daemon kept, unless a dead daemon's
+	 * recordings wait to be taken over (opts->procs_fd): its links run the
+	 * programs it ran.  Kept ones that cannot be used are dropped, and the
+	 * programs loaded afresh into an object they have not been near.
+	 */
+	kept = !err && opts->procs_fd <= 0 ? loader__open_kept(b, opts->ring_bytes) : -ENOENT;
+	if (!err && kept && kept != -ENOENT) {
+		ktr_progcache__drop();
+		ktr_loader__destroy(b);
+		b = loader__new();
+		err = b ? loader__open(b, opts) : -ENOMEM;
 	}
-	err = loader__open(b, opts);
-	/* the maps first, by the object with every program left out */
-	if (!err)
-		err = ktraceb_bpf__load(b->skel);
-	if (!err)
-		err = loader__load_parts(b);
-	if (!err)
-		err = loader__map_bss(b);
-	if (!err)
-		err = loader__fill_holders(b, opts->ring_bytes);
+	if (!err && kept)
+		err = loader__load_fresh(b, opts->ring_bytes);
 	if (!err && !opts->defer_attach)
 		err = ktr_loader__attach(b);
 	if (err) {
@@ -533,20 +705,17 @@ int ktr_loader__attach(struct ktr_bpf *b)
 
 void ktr_loader__destroy(struct ktr_bpf *b)
 {
-	__u32 zero = 0;
-
 	if (!b)
 		return;
 	for (size_t i = 0; i < KTR_NPROGS; i++)
 		if (b->link_fd[i] >= 0)
 			close(b->link_fd[i]);
-	/* the ring and the scratch area are the daemon's alone: they go with it */
-	if (b->skel && ktr_bpf__map_fd(b, rb_holder) >= 0) {
-		bpf_map_delete_elem(ktr_bpf__map_fd(b, rb_holder), &zero);
-		bpf_map_delete_elem(ktr_bpf__map_fd(b, scratch_holder), &zero);
-	}
-	if (b->bss)
+	if (b->rb_fd >= 0)
+		loader__empty(b); /* they were filled */
+	if (b->bss) {
+		b->bss->ktr_daemon_tgid = 0; /* a clean end (ktr_loader__load) */
 		munmap(b->bss, b->bss_bytes);
+	}
 	loader__close_progs(b);
 	if (b->rb_fd >= 0)
 		close(b->rb_fd);
@@ -554,4 +723,5 @@ void ktr_loader__destroy(struct ktr_bpf *b)
 		close(b->scratch_fd);
 	ktraceb_bpf__destroy(b->skel);
 	free(b);
+	ktr_progcache__release();
 }

@@ -37,8 +37,6 @@ struct ktr_syswide *ktr_syswide__new(struct ktr_bpf *b, struct ktr_files *files,
 	sw->ep = ep;
 	sw->wake = wake;
 	sw->ring_bytes = ring_bytes;
-	/* a system-wide trace of the daemon's own writes would feed itself */
-	b->bss->ktr_daemon_tgid = getpid();
 	return sw;
 }
 
