@@ -38,6 +38,26 @@ static __u64 hash__add(__u64 h, const void *data, size_t len)
 	return h;
 }
 
+/* Remove every cache directory of this build but keep (NULL: all). */
+static void cache__remove_others(const char *keep)
+{
+	const char *dir = ktr_pin__dir();
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	char path[PATH_MAX];
+
+	if (!dp)
+		return;
+	while ((de = readdir(dp))) {
+		if (strncmp(de->d_name, CACHE_PREFIX, strlen(CACHE_PREFIX)) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!keep || strcmp(path, keep) != 0)
+			ktr_pin__remove_tree(path);
+	}
+	closedir(dp);
+}
+
 /*
  * The cache is one daemon's at a time: a daemon that has just stopped
  * taking requests may still be emptying the holders (ktr_loader.c) when
@@ -75,6 +95,8 @@ bool ktr_progcache__init(const struct ktr_bpf *b, int ncpus, __u32 usdt_type)
 		return false;
 	snprintf(cache_dir, sizeof(cache_dir), "%s/" CACHE_PREFIX "%016llx", ktr_pin__dir(),
 		 (unsigned long long)h);
+	/* another configuration's, or what a daemon killed while saving left: never used */
+	cache__remove_others(cache_dir);
 	return true;
 }
 
@@ -233,26 +255,6 @@ int ktr_progcache__open(struct ktr_bpf *b, char (*refused)[KTR_PROGCACHE_WHY])
 	syslog(LOG_WARNING, "%s: not the programs this daemon would load (%s): loaded afresh",
 	       cache_dir, strerror(err == -ENOENT ? EINVAL : -err));
 	return err == -ENOENT ? -EINVAL : err;
-}
-
-/* Remove every cache directory of this build but keep (NULL: all). */
-static void cache__remove_others(const char *keep)
-{
-	const char *dir = ktr_pin__dir();
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-	char path[PATH_MAX];
-
-	if (!dp)
-		return;
-	while ((de = readdir(dp))) {
-		if (strncmp(de->d_name, CACHE_PREFIX, strlen(CACHE_PREFIX)) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!keep || strcmp(path, keep) != 0)
-			ktr_pin__remove_tree(path);
-	}
-	closedir(dp);
 }
 
 /* Every map and loaded program of b, and the refusals, pinned into dir; 0 or -errno. */
