@@ -200,6 +200,33 @@ mv "$C" "$BDIR/cache-0123456789abcdef" # another configuration's
 stray otherconf
 check otherconf_removed t_eq "$(find "$BDIR" -name 'cache-0123456789abcdef' | wc -l)" 0
 
+# --- a program the kernel refused stays refused, with its reason; one a trace needs cannot be
+# progidx NAME: the program's index in the object (the key of the cache's refusals)
+progidx() { sed -n 's/.*s->progs\[\([0-9]*\)\]\.name = "'"$1"'";/\1/p' "$O/ktraceb.skel.h"; }
+# refuse NAME REASON: the cache says the kernel refused NAME, for REASON, and has no such program
+refuse()
+{
+	local i=$(progidx "$1") k v
+	k=$(printf '%02x 00 00 00' "$i")
+	v=$(printf '%s' "$2" | od -An -tx1 -v | tr -s ' \n' ' ')
+	v="$v $(yes 00 | head -n $((320 - ${#2})) | tr '\n' ' ')"
+	bpftool map update pinned "$(cdir)/refused" key hex $k value hex $v &&
+		rm -f "$(cdir)/prog-$1"
+}
+P4=$(pinned)
+refuse ktr_csw_switch "a reason of the test's"
+ktr csw -t cw -f "$TMP/csw.ktr" /bin/true
+check refused_kept_trace_ok t_krc 0 csw
+check refused_kept_said t_grep \
+	'^ktraceb: -t w: context switches are not recorded on this kernel: a reason of the test.s$' "$TMP/csw.err"
+kd csw "$TMP/csw.ktr"
+check refused_kept_rest_recorded t_num "$(qn "$TMP/csw.norm" '$4 == "CALL"')" -gt 5
+no_daemon
+check refused_kept_cache_used t_eq "$(pinned)" "$(echo "$P4" | grep -v '^ktr_csw_switch ')"
+refuse ktr_syscall_exit "not a program a trace can do without"
+stray refusedneeded
+check refusedneeded_csw_back t_num "$(pinned | grep -c '^ktr_csw_switch ')" -eq 1
+
 # --- KTRACEB_REFUSE_PROG: the tests' refused programs never meet the cache -------------
 P2=$(pinned)
 sleep 60 &

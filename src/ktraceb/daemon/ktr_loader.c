@@ -550,17 +550,19 @@ static void loader__refusals(const struct ktr_bpf *b, char (*refused)[KTR_PROGCA
 	}
 }
 
-/* The refusals a cache kept, as if said here; false if a program may not be refused. */
+/*
+ * The refusals a cache kept, as if said here; false, and none taken, if
+ * one is of a program no trace can do without.
+ */
 static bool loader__take_refusals(const struct ktr_bpf *b, char (*refused)[KTR_PROGCACHE_WHY])
 {
-	for (size_t i = 0; i < KTR_NPROGS; i++) {
-		int o = optional__index(ktr_bpf__prog_name(b, i));
-
-		if (refused[i][0] && o < 0)
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (refused[i][0] && optional__index(ktr_bpf__prog_name(b, i)) < 0)
 			return false;
-		if (refused[i][0])
-			memcpy(optional_missing[o], refused[i], KTR_PROGCACHE_WHY); /* terminated */
-	}
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (refused[i][0]) /* terminated */
+			memcpy(optional_missing[optional__index(ktr_bpf__prog_name(b, i))],
+			       refused[i], KTR_PROGCACHE_WHY);
 	return true;
 }
 
@@ -628,6 +630,8 @@ struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char 
 	kept = !err && opts->procs_fd <= 0 ? loader__open_kept(b, opts->ring_bytes) : -ENOENT;
 	if (!err && kept && kept != -ENOENT) {
 		ktr_progcache__drop();
+		/* what it said is not believed */
+		memset(optional_missing, 0, sizeof(optional_missing));
 		ktr_loader__destroy(b);
 		b = loader__new();
 		err = b ? loader__open(b, opts) : -ENOMEM;
