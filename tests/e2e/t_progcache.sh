@@ -9,10 +9,11 @@
 #  - while no daemon runs, nothing is attached and the holders of the ring
 #    buffer and the scratch area are empty
 #  - a daemon killed -9 mid-trace leaves nothing for the next one: no entry,
-#    no record of its ring, no loss
+#    kernel event, selection or loss in the maps, no record of its ring
 #  - what does not look as this build's object would (a map of another
 #    shape, a map where a program belongs, another configuration's
-#    directory) is not used, and the trace still works
+#    directory, a refusal of a program every trace needs) is not used, and
+#    the trace still works; a refusal of an optional program is said again
 #  - KTRACEB_REFUSE_PROG and a user's own daemon neither use nor write it
 #  - the USDT program, loaded when first needed, joins the cache then
 . "$(dirname "$0")/lib.sh"
@@ -154,14 +155,18 @@ no_daemon
 check k9_left_entries t_num "$(mapn map-procs)" -gt 0
 check k9_left_event t_num "$(mapn map-tp_wanted)" -gt 0
 check k9_left_selection t_num "$(mapn map-selects)" -gt 0
-check k9_left_losses t_num "$(mapn map-lost)" -gt 0
+LEFT_LOST=$(mapn map-lost) # none if the daemon kept up even with 4 KiB (a slow machine)
 # the next daemon, from the cache: none of it, while it traces and in its file
 keeper after1
 check k9_no_entry_left t_eq "$(bpftool -j map dump pinned "$(cdir)/map-procs" |
 	jq -c '[.[].formatted.key]')" "[$KEEP]"
 check k9_no_event_left t_eq "$(mapn map-tp_wanted) $(mapn map-tp_events)" "0 0"
 check k9_no_selection_left t_eq "$(mapn map-selects)" 0
-check k9_no_loss_left t_eq "$(mapn map-lost)" 0
+if [ "$LEFT_LOST" -gt 0 ]; then
+	check k9_no_loss_left t_eq "$(mapn map-lost)" 0
+else
+	skip k9_no_loss_left "the dead daemon lost nothing"
+fi
 ktr after -t c -f "$TMP/after.ktr" /bin/true
 kill "$BUSY" "$KEEP"
 wait "$BUSY" "$KEEP" 2>/dev/null
