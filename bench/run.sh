@@ -4,7 +4,9 @@
 #
 # make bench: the cost of tracing, ktraceb against strace and perf trace.
 # The workloads: `true` (the fixed cost of starting each tracer: for ktraceb
-# a cold start, loading and attaching the BPF programs), a loop of getppid
+# a cold start, the first since boot loading and verifying the BPF programs,
+# a later one opening the programs the last daemon kept pinned, both
+# attaching them), a loop of getppid
 # calls (the worst case: nothing but syscalls), tar of /usr/include into a
 # file (many small file system calls, and the data read and written) and dd
 # with 1k blocks traced with -t ci (many small reads and writes, whose data
@@ -12,7 +14,7 @@
 # F` and `perf trace -o F` (when perf trace works here), in one run of this
 # script.  Apart from the startup row, ktraceb runs with its daemon already
 # up (kept alive by a trace of an idle process), as on a machine where
-# ktraceb is in use; the startup row shows what a cold start adds.  The
+# ktraceb is in use; the startup rows show what a cold start adds.  The
 # table shows for each:
 #   seconds    median wall time of BENCH_RUNS runs (one run when a run is > 10 s)
 #   slowdown   seconds / untraced seconds
@@ -20,7 +22,8 @@
 #   expected   what the program made (getppid: N; others: strace's count)
 #   lost       records the tracer says it lost (ktraceb stderr, perf LOST)
 #   bytes      size of the trace file
-# Workloads: true (cold, and with the daemon up), getppid, open/read/close,
+# Workloads: true (cold: the first since boot, and with the programs kept;
+# with the daemon up), getppid, open/read/close,
 # fork+exec, two threads writing (bench/workloads), tar, find.
 # After the table: the tax an untraced process pays while ktraceb traces
 # others, right after the last trace ended, and with two empty programs on
@@ -45,6 +48,7 @@ cd "$(dirname "$0")/.." || exit 1
 O=${O:-build}
 KTRACEB=$O/ktraceb
 KDUMP=$O/kdump
+BUILD_ID=$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$/\1/p' "$O/gen/build_id.h" 2>/dev/null)
 LOOP=$O/tests/progs/getppid_loop
 N=${BENCH_N:-2000000}
 RUNS=${BENCH_RUNS:-3}
@@ -109,6 +113,8 @@ run_once()
 	shift 2
 	rm -f "$f" "$TMP/stderr"
 	[ "$tracer" = ktraceb ] && [ -z "$KEEPER" ] && no_daemon
+	# the first cold start since boot: no programs kept by an earlier daemon
+	[ "$tracer" = ktraceb ] && [ -n "$FIRST" ] && rm -rf "/sys/fs/bpf/ktraceb/${BUILD_ID:-none}"/cache-*
 	t0=$(now_ns)
 	case $tracer in
 	none) "$@" >/dev/null 2>"$TMP/stderr" ;;
@@ -216,7 +222,10 @@ bench()
 trap 'drop_daemon; rm -rf "$TMP"' EXIT
 KFLAGS=
 WARM=
-bench "true (cold start)" all true
+FIRST=1
+bench "true (cold, first since boot)" all true
+FIRST=
+bench "true (cold, programs kept)" all true
 WARM=1
 bench "true (daemon up)" all true
 bench "getppid x$N" getppid "$LOOP" "$N"
@@ -543,7 +552,8 @@ if [ -s "$KD_OUT" ]; then
 	echo
 fi
 echo "kernel $(uname -r), $(nproc) CPUs; median of $RUNS runs (1 when a run took > 10 s);"
-echo "ktraceb: cold start in the first row, a running daemon in the others; it also"
+echo "ktraceb: cold starts in the first two rows (the first since boot, then with the"
+echo "programs the last daemon kept pinned), a running daemon in the others; it also"
 echo "records the execvp PATH probes (failed execve calls) that strace counts too"
 
 # --- compressed traces: tar and find with and without -z ------------------------

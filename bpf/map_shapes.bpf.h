@@ -16,11 +16,6 @@
 #include <bpf/bpf_core_read.h>
 #include "ktraceb/bpf_shared.h"
 
-#define KTR_MAP_RB                                                                        \
-	struct {                                                                          \
-		__uint(type, BPF_MAP_TYPE_RINGBUF);                                       \
-		__uint(max_entries, 1 << 24);                                             \
-	}
 #define KTR_MAP_PROCS                                                                     \
 	struct {                                                                          \
 		__uint(type, BPF_MAP_TYPE_HASH);                                          \
@@ -42,14 +37,6 @@
 		__type(key, struct ktr_file_key);                                         \
 		__type(value, __u8);                                                      \
 	}
-#define KTR_MAP_SCRATCH                                                                   \
-	struct {                                                                          \
-		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
-		__uint(max_entries, 1);                                                   \
-		__type(key, __u32);                                                       \
-		__type(value, struct ktr_scratch);                                        \
-	}
-
 /* each CPU's stage (bpf_shared.h); the loader sets one element per possible CPU */
 #define KTR_MAP_STAGES                                                                    \
 	struct {                                                                          \
@@ -72,6 +59,46 @@
 struct ktr_scratch {
 	char bytes[KTR_SCRATCH_SIZE];
 };
+
+/*
+ * The ring buffer and the scratch area (a slot per possible CPU) are the
+ * daemon's own: it makes them as it starts and takes them out as it ends,
+ * and the programs reach them through a holder of one entry (an array of
+ * maps; record.bpf.h, rec__ring() and rec__scratch()).  So programs kept
+ * loaded between daemons (ktr_progcache.h) hold neither the ring (16 MiB
+ * by default, sized by -b) nor 256 KiB per CPU while nothing traces, and
+ * a new daemon never reads a record a dead one's ring still held.  The
+ * kernel compares a ring buffer put into the holder with this template by
+ * type alone, whatever its size (bpf_map_meta_equal; inner ring buffers
+ * since Linux 5.10); the scratch area's slots the loader sets to the
+ * possible CPUs, which an inner array must match.
+ */
+struct ktr_rb_map {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 16); /* a page on every arm64 page size */
+};
+
+struct ktr_scratch_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct ktr_scratch));
+};
+
+#define KTR_MAP_RB_HOLDER                                                                 \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);                                 \
+		__uint(max_entries, 1);                                                   \
+		__type(key, __u32);                                                       \
+		__array(values, struct ktr_rb_map);                                       \
+	}
+#define KTR_MAP_SCRATCH_HOLDER                                                            \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);                                 \
+		__uint(max_entries, 1);                                                   \
+		__type(key, __u32);                                                       \
+		__array(values, struct ktr_scratch_map);                                  \
+	}
 
 /*
  * The flight recorders (ktraceb -R; bpf_shared.h gives the layout): each

@@ -2,16 +2,17 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The maps and configuration every ktraceb program shares, defined once
- * (maps.bpf.h declares them for the others).  The loader sizes rb (power
- * of two) and scratch (one slot per CPU) before load and fills the syscall
- * tables from the generated syscall table.
+ * (maps.bpf.h declares them for the others).  The loader sizes the
+ * scratch area's holder (one slot per CPU) before load and fills the
+ * syscall tables from the generated syscall table; the daemon puts its
+ * ring buffer and scratch area into their holders (map_shapes.bpf.h).
  */
 #include "map_shapes.bpf.h"
 
-KTR_MAP_RB rb SEC(".maps");
+KTR_MAP_RB_HOLDER rb_holder SEC(".maps");
 KTR_MAP_PROCS procs SEC(".maps");
 KTR_MAP_LOST lost SEC(".maps");
-KTR_MAP_SCRATCH scratch SEC(".maps");
+KTR_MAP_SCRATCH_HOLDER scratch_holder SEC(".maps");
 /* each CPU's records gathered for the ring (bpf_shared.h, stage.bpf.h) */
 KTR_MAP_STAGES stages SEC(".maps");
 KTR_MAP_QUIET usdt_quiet SEC(".maps");
@@ -24,16 +25,17 @@ KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");
 __u64 ktr_traced[KTR_TRACED_WORDS] = {};
 struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES] = {};
 __u64 ktr_procs_gen = 0;
+/* a quarter of the ring, set by the daemon that made it (map_shapes.bpf.h) */
+__u64 ktr_wakeup_bytes = 0;
 struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};
 __u32 ktr_stage_on = 0;
+/* KTR_STAGE_BYTES, less for a ring that could not take a whole stage often; set by the daemon */
+__u32 ktr_stage_bytes = 0;
 
 const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS] = {};
 const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS] = {};
-const volatile __u64 ktr_wakeup_bytes = 1 << 22;
-/* KTR_STAGE_BYTES, less for a ring that could not take a whole stage often */
-const volatile __u32 ktr_stage_bytes = KTR_STAGE_BYTES;
 /* possible CPUs: a loop over them is as long for the verifier as here */
 const volatile __u32 ktr_ncpus = KTR_FLIGHT_MAX_CPUS;
 const volatile __u32 ktr_refuse_prog = 0; /* bpf_shared.h, KTR_REFUSE_* */

@@ -10,10 +10,10 @@
 
 #include "map_shapes.bpf.h"
 
-extern KTR_MAP_RB rb SEC(".maps");
+extern KTR_MAP_RB_HOLDER rb_holder SEC(".maps");
 extern KTR_MAP_PROCS procs SEC(".maps");
 extern KTR_MAP_LOST lost SEC(".maps");
-extern KTR_MAP_SCRATCH scratch SEC(".maps");
+extern KTR_MAP_SCRATCH_HOLDER scratch_holder SEC(".maps");
 extern KTR_MAP_STAGES stages SEC(".maps");
 extern KTR_MAP_QUIET usdt_quiet SEC(".maps");
 extern KTR_MAP_SELECTS selects SEC(".maps");
@@ -25,8 +25,6 @@ extern const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_pathmask64[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_nargs32[KTR_MAX_SYSCALLS];
 extern const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS];
-extern const volatile __u64 ktr_wakeup_bytes;
-extern const volatile __u32 ktr_stage_bytes; /* a stage is sent on past this */
 extern const volatile __u32 ktr_ncpus;
 extern const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS];
 extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES];
@@ -37,7 +35,9 @@ extern const volatile __u32 ktr_refuse_prog;
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
 extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];
 extern __u64 ktr_procs_gen;
+extern __u64 ktr_wakeup_bytes;
 extern struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS];
+extern __u32 ktr_stage_bytes; /* a stage is sent on past this */
 extern __u32 ktr_stage_on; /* the daemon's: the switch program is attached (bpf_shared.h) */
 
 /*

@@ -58,13 +58,25 @@ static __always_inline bool rec__to_flight(__u32 route)
  * the clock.  A few records more waiting change nothing at a quarter of
  * the ring.
  */
+/* The daemon's ring buffer, NULL between daemons (map_shapes.bpf.h). */
+static __always_inline void *rec__ring(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&rb_holder, &zero);
+}
+
 static __always_inline __u64 rec__wakeup_flag(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id() & (KTR_WAKEUP_CPUS - 1);
+	void *ring;
 
 	if (++ktr_wakeup_ticks[cpu].n % KTR_WAKEUP_EVERY)
 		return BPF_RB_NO_WAKEUP;
-	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
+	ring = rec__ring();
+	if (!ring)
+		return BPF_RB_NO_WAKEUP;
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
 		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
@@ -111,9 +123,10 @@ static __always_inline void rec__header_current(struct ktr_header *h, int type, 
 /* The per-CPU scratch area for records whose size is known only at run time. */
 static __always_inline struct ktr_sample *rec__scratch(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
+	void *scratch = bpf_map_lookup_elem(&scratch_holder, &zero);
 
-	return bpf_map_lookup_elem(&scratch, &cpu);
+	return scratch ? bpf_map_lookup_elem(scratch, &cpu) : NULL;
 }
 
 /*
@@ -158,6 +171,7 @@ static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int 
 	struct rec_ref r = { .rec = NULL, .stage = NULL, .where = REC_RING, .len = len };
 	struct ktr_stage *st;
 	struct ktr_sample *s;
+	void *ring;
 
 	if (rec__to_flight(route)) {
 		r.where = REC_FLIGHT;
@@ -168,7 +182,8 @@ static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int 
 		s = stage__room(st, route);
 	} else {
 		rec__stage_out();
-		s = bpf_ringbuf_reserve(&rb, size, 0);
+		ring = rec__ring();
+		s = ring ? bpf_ringbuf_reserve(ring, size, 0) : NULL;
 		if (!s)
 			rec__count_lost(route, 1);
 	}
@@ -211,6 +226,7 @@ static __always_inline void rec__submit(struct rec_ref r)
 static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64 len)
 {
 	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
+	void *ring;
 
 	s->route = route;
 	s->reserved = 0;
@@ -222,7 +238,8 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 	barrier_var(size); /* the verifier must see this bound, clang may not drop it */
 	if (size > KTR_SCRATCH_SIZE)
 		size = KTR_SCRATCH_SIZE;
-	if (bpf_ringbuf_output(&rb, s, size, rec__wakeup_flag()) < 0)
+	ring = rec__ring();
+	if (!ring || bpf_ringbuf_output(ring, s, size, rec__wakeup_flag()) < 0)
 		rec__count_lost(route, 1);
 }
 
@@ -244,13 +261,15 @@ static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int typ
 static __always_inline bool note__emit(__u32 route, __u32 kind, __u32 pid, __u32 child,
 				       __u32 flags)
 {
+	void *ring;
 	struct {
 		struct ktr_sample s;
 		struct ktr_note n;
 	} *rec;
 
 	rec__stage_out(); /* the records before it are the daemon's to see first */
-	rec = bpf_ringbuf_reserve(&rb, sizeof(*rec), 0);
+	ring = rec__ring();
+	rec = ring ? bpf_ringbuf_reserve(ring, sizeof(*rec), 0) : NULL;
 	if (!rec) {
 		if (kind != KTR_NOTE_EXIT && kind != KTR_NOTE_FLIGHT)
 			rec__count_lost(route, 1);

@@ -23,6 +23,7 @@ struct stage_call_rec {
 __noinline int stage__send(struct ktr_stage *st)
 {
 	__u64 len, flags;
+	void *ring;
 
 	if (!st)
 		return 0;
@@ -33,10 +34,11 @@ __noinline int stage__send(struct ktr_stage *st)
 			len = sizeof(st->buf);
 		st->head.route = KTR_ROUTE_BATCH;
 		st->head.reserved = len;
-		flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
+		ring = rec__ring();
+		flags = ring && bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
 				BPF_RB_FORCE_WAKEUP :
 				BPF_RB_NO_WAKEUP;
-		if (bpf_ringbuf_output(&rb, &st->head, sizeof(st->head) + len, flags) < 0)
+		if (!ring || bpf_ringbuf_output(ring, &st->head, sizeof(st->head) + len, flags) < 0)
 			rec__count_lost(st->route, st->nrec);
 	}
 	st->len = 0;

@@ -207,7 +207,9 @@ check k9_crash_written t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" && $5 ~ /killed b
 check k9_crash_ends_exit t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" { crash = $5 ~ /killed by/; next }
 	crash && $1 == pid' pid="$K9" | tail -n 1 | cut -f4,5)" $'EXIT\tkilled by SIGSEGV'
 daemon_gone 20
-check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 1 2>/dev/null | wc -l)" 0
+# a recording's pins all gone; the programs kept for the next daemon stay (ktr_progcache.h)
+check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 2 -not -path '*/cache-*' \
+	2>/dev/null | wc -l)" 0
 
 # -z and a kill -9 before the recording's first dump: the next daemon writes
 # it compressed all the same (the ring keeps how its file is written)
@@ -339,6 +341,8 @@ if user_setup; then
 	# a pin directory a user could write to is never used: what is pinned
 	# there (a ring's owner and path) would be believed by the next daemon
 	daemon_gone 20
+	# this build's kept programs go too: the directory is empty unless other builds have some
+	rm -rf "/sys/fs/bpf/ktraceb/$BUILD_ID"
 	rmdir /sys/fs/bpf/ktraceb 2>/dev/null # if empty
 	if [ ! -e /sys/fs/bpf/ktraceb ] && mkdir /sys/fs/bpf/ktraceb 2>/dev/null; then
 		chown "$KUID" /sys/fs/bpf/ktraceb

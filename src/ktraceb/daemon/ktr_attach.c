@@ -6,11 +6,12 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
 #include "ktr_attach.h"
+#include "ktr_bpf.h"
 #include "ktr_loader.h"
 #include "ktr_pin.h"
 
 struct ktr_attach {
-	struct ktraceb_bpf *skel;
+	struct ktr_bpf *b;
 	bool detached; /* no trace: the always-on programs detached */
 	bool pinned; /* links and procs pinned: a recording exists */
 	bool pin_failed; /* said once in the log */
@@ -18,13 +19,13 @@ struct ktr_attach {
 	bool csw_wanted; /* some process is traced with 'w' */
 };
 
-struct ktr_attach *ktr_attach__new(struct ktraceb_bpf *skel)
+struct ktr_attach *ktr_attach__new(struct ktr_bpf *b)
 {
 	struct ktr_attach *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return NULL;
-	a->skel = skel;
+	a->b = b;
 	a->detached = true; /* the loader was told to defer it */
 	return a;
 }
@@ -34,7 +35,7 @@ void ktr_attach__free(struct ktr_attach *a)
 	if (!a)
 		return;
 	if (a->pinned)
-		ktr_pin__keep(a->skel, false);
+		ktr_pin__keep(a->b, false);
 	free(a);
 }
 
@@ -47,11 +48,11 @@ static void attach__staging_on(struct ktr_attach *a)
 {
 	if (a->staging || ktr_loader__missing(KTRFAC_CSW))
 		return;
-	if (ktr_loader__attach_csw(a->skel, true) < 0) {
+	if (ktr_loader__attach_csw(a->b, true) < 0) {
 		syslog(LOG_WARNING, "cannot attach the context-switch program: records unstaged");
 		return;
 	}
-	__atomic_store_n(&a->skel->bss->ktr_stage_on, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&a->b->bss->ktr_stage_on, 1, __ATOMIC_SEQ_CST);
 	a->staging = true;
 }
 
@@ -60,10 +61,10 @@ static void attach__staging_off(struct ktr_attach *a)
 {
 	if (!a->staging)
 		return;
-	__atomic_store_n(&a->skel->bss->ktr_stage_on, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&a->b->bss->ktr_stage_on, 0, __ATOMIC_SEQ_CST);
 	a->staging = false;
 	if (!a->csw_wanted)
-		ktr_loader__attach_csw(a->skel, false);
+		ktr_loader__attach_csw(a->b, false);
 }
 
 int ktr_attach__start(struct ktr_attach *a)
@@ -72,7 +73,7 @@ int ktr_attach__start(struct ktr_attach *a)
 
 	if (!a->detached)
 		return 0;
-	err = ktr_loader__attach(a->skel);
+	err = ktr_loader__attach(a->b);
 	if (err)
 		return err;
 	a->detached = false;
@@ -84,7 +85,7 @@ bool ktr_attach__idle(struct ktr_attach *a)
 	if (a->detached)
 		return false;
 	attach__staging_off(a);
-	ktr_loader__detach(a->skel);
+	ktr_loader__detach(a->b);
 	a->detached = true;
 	return true;
 }
@@ -93,10 +94,10 @@ void ktr_attach__enter(struct ktr_attach *a, bool want)
 {
 	if (a->detached)
 		return;
-	if (ktr_loader__attach_enter(a->skel, want) < 0)
+	if (ktr_loader__attach_enter(a->b, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the syscall entry program");
 	else if (want && a->pinned)
-		ktr_pin__keep(a->skel, true); /* its link outlives us with the others */
+		ktr_pin__keep(a->b, true); /* its link outlives us with the others */
 }
 
 void ktr_attach__stages(struct ktr_attach *a, bool want)
@@ -114,7 +115,7 @@ void ktr_attach__csw(struct ktr_attach *a, bool want)
 		return; /* said to each trace that asked (ktr_request_set.c) */
 	if (a->staging)
 		return; /* attached for the stages, which the 'w' records go through too */
-	if (ktr_loader__attach_csw(a->skel, want) < 0)
+	if (ktr_loader__attach_csw(a->b, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }
 
@@ -122,7 +123,7 @@ void ktr_attach__pins(struct ktr_attach *a, bool want)
 {
 	if (want == a->pinned || !ktr_pin__enabled())
 		return;
-	if (ktr_pin__keep(a->skel, want) == 0 || !want)
+	if (ktr_pin__keep(a->b, want) == 0 || !want)
 		a->pinned = want;
 	else if (!a->pin_failed)
 		syslog(LOG_WARNING, "cannot pin the programs: recordings end with the daemon");

@@ -18,10 +18,10 @@
 #include <stdbool.h>
 
 struct ktr_attach;
-struct ktraceb_bpf;
+struct ktr_bpf;
 
-/* skel's programs, loaded and not attached yet. */
-struct ktr_attach *ktr_attach__new(struct ktraceb_bpf *skel);
+/* b's programs, loaded and not attached yet. */
+struct ktr_attach *ktr_attach__new(struct ktr_bpf *b);
 /* Unpinned (the daemon ends: its recordings with it). */
 void ktr_attach__free(struct ktr_attach *a);
 

@@ -23,7 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_proto.h"
 #include "ktr_attach.h"
@@ -56,7 +56,7 @@
  * trace's buffers, anything else a connection (ktr_conn.h).
  */
 struct daemon {
-	struct ktraceb_bpf *skel;
+	struct ktr_bpf *bpf;
 	struct ktr_config config;
 	struct ktr_rooms rooms; /* each room's state is its own */
 	int ep;
@@ -164,7 +164,7 @@ static void daemon__teardown(struct daemon *d)
 	ktr_drain__free(k->drain);
 	ktr_procmap__free(k->procs);
 	ktr_selection__free(k->selection);
-	ktr_loader__destroy(d->skel);
+	ktr_loader__destroy(d->bpf);
 	ktr_files__free(k->files);
 	close(d->ep);
 }
@@ -205,14 +205,14 @@ static unsigned int daemon__raise_nofile(void)
 /* The rooms the programs' maps are in: trace files, the procs map, the attachment. */
 static const char *daemon__rooms(struct daemon *d)
 {
-	struct ktr_flight_maps maps = { .rings_fd = bpf_map__fd(d->skel->maps.flights),
-					.ctls_fd = bpf_map__fd(d->skel->maps.flight_ctls) };
+	struct ktr_flight_maps maps = { .rings_fd = ktr_bpf__map_fd(d->bpf, flights),
+					.ctls_fd = ktr_bpf__map_fd(d->bpf, flight_ctls) };
 
 	d->rooms.config = &d->config;
 	d->rooms.files = ktr_files__new(&maps);
-	d->rooms.procs = ktr_procmap__new(d->skel);
-	d->rooms.attach = ktr_attach__new(d->skel);
-	d->rooms.selection = ktr_selection__new(bpf_map__fd(d->skel->maps.selects));
+	d->rooms.procs = ktr_procmap__new(d->bpf);
+	d->rooms.attach = ktr_attach__new(d->bpf);
+	d->rooms.selection = ktr_selection__new(ktr_bpf__map_fd(d->bpf, selects));
 	return d->rooms.files && d->rooms.procs && d->rooms.attach && d->rooms.selection ?
 		       NULL :
 		       "out of memory";
@@ -233,29 +233,38 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	o.procs_fd = ktr_pin__init() ? ktr_pin__old_procs() : -1;
 	o.selects_fd = o.procs_fd > 0 ? ktr_pin__old_selects() : -1;
 	o.defer_attach = true;
-	d->skel = ktr_loader__load(&o, &why);
+	d->bpf = ktr_loader__load(&o, &why);
 	if (o.procs_fd > 0)
 		close(o.procs_fd);
 	if (o.selects_fd > 0)
 		close(o.selects_fd);
-	if (!d->skel)
+	if (!d->bpf)
 		return why;
 	why = daemon__rooms(d);
 	if (why)
 		return why;
 	want_csw = ktr_takeover__recordings(&d->rooms);
-	err = ktr_attach__start(d->rooms.attach);
-	if (!err)
-		ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
-	if (!err)
-		ktr_attach__stages(d->rooms.attach, ktr_files__need_stage(d->rooms.files));
-	/* ours before the dead daemon's go, not at the first tick: no switch unseen */
-	if (!err && want_csw)
-		ktr_attach__csw(d->rooms.attach, true);
+	/*
+	 * Recordings taken over: ours before the dead daemon's go, not at the
+	 * first tick, so that nothing goes unseen.  Else at the first trace:
+	 * the first tick would detach them again, and a tracepoint attached,
+	 * detached and attached again waits for an RCU grace period
+	 * (tracepoint_add_func(), TP_TRANSITION_SYNC_1_0_1).
+	 */
+	err = 0;
+	if (ktr_files__count(d->rooms.files)) {
+		err = ktr_attach__start(d->rooms.attach);
+		if (!err)
+			ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
+		if (!err)
+			ktr_attach__stages(d->rooms.attach, ktr_files__need_stage(d->rooms.files));
+		if (!err && want_csw)
+			ktr_attach__csw(d->rooms.attach, true);
+	}
 	ktr_pin__drop_old_links();
 	if (err) {
-		ktr_loader__destroy(d->skel);
-		d->skel = NULL;
+		ktr_loader__destroy(d->bpf);
+		d->bpf = NULL;
 		return "cannot attach the BPF programs";
 	}
 	return NULL;
@@ -295,13 +304,13 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	why = daemon__load(d, opts);
 	if (why)
 		return why;
-	k->drain = ktr_drain__new(d->skel, k->files, daemon__note, d);
+	k->drain = ktr_drain__new(d->bpf, k->files, daemon__note, d);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!k->drain || d->ep < 0)
 		return "cannot set up the ring buffer";
-	k->usdt = ktr_usdt__new(d->skel, ktr_loader__usdt_mode(), &hooks);
-	k->tp = ktr_tp__new(d->skel);
-	k->syswide = ktr_syswide__new(d->skel, k->files, d->ep, d, d->config.ring_bytes);
+	k->usdt = ktr_usdt__new(d->bpf, ktr_loader__usdt_mode(), &hooks);
+	k->tp = ktr_tp__new(d->bpf);
+	k->syswide = ktr_syswide__new(d->bpf, k->files, d->ep, d, d->config.ring_bytes);
 	k->conns = ktr_conns__new(listen_fd, d->ep, fd_limit);
 	if (!k->usdt || !k->tp || !k->syswide || !k->conns)
 		return "out of memory";

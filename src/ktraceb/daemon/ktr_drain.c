@@ -7,7 +7,7 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_clock.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
@@ -78,7 +78,7 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files,
+struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_files *files,
 				 ktr_drain_note_fn note_fn, void *note_ctx)
 {
 	struct ktr_drain *d = calloc(1, sizeof(*d));
@@ -88,9 +88,9 @@ struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *fil
 	d->files = files;
 	d->note_fn = note_fn;
 	d->note_ctx = note_ctx;
-	d->lost_fd = bpf_map__fd(skel->maps.lost);
-	d->ring = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain__sample, d, NULL);
-	d->stages = ktr_stages__new(skel);
+	d->lost_fd = ktr_bpf__map_fd(b, lost);
+	d->ring = ring_buffer__new(b->rb_fd, drain__sample, d, NULL);
+	d->stages = ktr_stages__new(b);
 	if (!d->ring) {
 		ktr_drain__free(d);
 		errno = errno ? errno : ENOMEM;

@@ -11,7 +11,7 @@
 
 #include <linux/types.h>
 
-struct ktraceb_bpf;
+struct ktr_bpf;
 struct ktr_writer;
 struct ktr_drain;
 
@@ -21,8 +21,8 @@ struct ktr_note;
 /* Called for each note (KTR_ROUTE_DAEMON sample) as the ring is drained. */
 typedef void (*ktr_drain_note_fn)(void *ctx, const struct ktr_note *note);
 
-/* The drain of skel's ring into the trace files of table files. */
-struct ktr_drain *ktr_drain__new(struct ktraceb_bpf *skel, struct ktr_files *files,
+/* The drain of b's ring into the trace files of table files. */
+struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_files *files,
 				 ktr_drain_note_fn note_fn, void *note_ctx);
 void ktr_drain__free(struct ktr_drain *d);
 

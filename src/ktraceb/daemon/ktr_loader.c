@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_captures.h"
 #include "ktr_arch.h"
 #include "ktr_kernel_caps.h"
+#include "ktr_link.h"
 #include "ktr_loader.h"
+#include "ktr_pin.h"
+#include "ktr_progcache.h"
 #include "ktr_refusal.h"
 #include "syscalltab.h"
 
@@ -95,8 +100,9 @@ enum ktr_usdt_mode ktr_loader__usdt_mode(void)
  * the maps, then two more instances of the same object, sharing its maps,
  * load their halves of the programs at once on two CPUs.  The USDT program,
  * the costliest after sys_exit, is loaded by a fourth only when a trace
- * first needs it (ktr_loader__load_usdt).  The skeleton the daemon uses is
- * the maps' one, its program pointers set to where each program loaded.
+ * first needs it (ktr_loader__load_usdt).  The daemon keeps the maps'
+ * skeleton and each program's descriptor (ktr_bpf.h); the other instances
+ * go once loaded.
  */
 enum loader_part {
 	PART_MAPS,
@@ -105,8 +111,6 @@ enum loader_part {
 	PART_USDT,
 	PART_N,
 };
-
-static struct ktraceb_bpf *loader_parts[PART_N];
 
 /*
  * The programs a trace can do without: when the kernel refuses one, its
@@ -122,7 +126,7 @@ static const struct {
 	{ "ktr_usdt_record", KTRFAC_USER },
 };
 #define N_OPTIONAL (sizeof(optional_progs) / sizeof(optional_progs[0]))
-static char optional_missing[N_OPTIONAL][320];
+static char optional_missing[N_OPTIONAL][KTR_PROGCACHE_WHY];
 
 static int optional__index(const char *prog)
 {
@@ -143,7 +147,7 @@ static bool prog__missing(const char *name)
 /* The last refusal, if of an optional program, makes it missing: true then. */
 static bool optional__refused(void)
 {
-	char why[320], prog[64];
+	char why[KTR_PROGCACHE_WHY], prog[64];
 	int i;
 
 	if (!ktr_refusal__prog(prog, sizeof(prog)))
@@ -180,7 +184,13 @@ static enum loader_part prog__part(const char *name)
 	return PART_EXIT;
 }
 
-/* Attached with the others by ktraceb_bpf__attach()? */
+/* Attached on the tracepoint it was loaded for (tp_btf), by a link of its own here? */
+static bool prog__tp_btf(const struct ktr_bpf *b, size_t i)
+{
+	return bpf_program__type(*b->skel->skeleton->progs[i].prog) == BPF_PROG_TYPE_TRACING;
+}
+
+/* Attached with the others by ktr_loader__attach()? */
 static bool prog__autoattach(const char *name)
 {
 	static const char *const apart[] = {
@@ -210,29 +220,23 @@ static bool prog__autoattach(const char *name)
 	return true;
 }
 
-/* Another instance of the object, on skel's maps, loading only part's programs. */
-static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part part)
+/* Another instance of the object, on b's maps, loading only part's programs. */
+static struct ktraceb_bpf *part__open(const struct ktr_bpf *b, enum loader_part part)
 {
+	const struct bpf_object_skeleton *s = b->skel->skeleton;
 	struct ktraceb_bpf *p = ktraceb_bpf__open();
 	struct bpf_program *prog;
-	struct bpf_map *map;
 	int err = 0;
 
 	if (!p)
 		return NULL;
-	bpf_object__for_each_map(map, p->obj) {
-		const struct bpf_map *own =
-			bpf_object__find_map_by_name(skel->obj, bpf_map__name(map));
-
-		err = own ? bpf_map__reuse_fd(map, bpf_map__fd(own)) : -ENOENT;
-		if (err)
-			break;
-	}
+	/* the same object: its maps in the same order */
+	for (int i = 0; i < s->map_cnt && !err; i++)
+		err = bpf_map__reuse_fd(*p->skeleton->maps[i].map, bpf_map__fd(*s->maps[i].map));
 	bpf_object__for_each_program(prog, p->obj) {
 		const char *name = bpf_program__name(prog);
 
 		bpf_program__set_autoload(prog, prog__part(name) == part && !prog__missing(name));
-		bpf_program__set_autoattach(prog, prog__autoattach(bpf_program__name(prog)));
 	}
 	if (!err && part == PART_USDT && loader_usdt_mode == KTR_USDT_MULTI)
 		err = bpf_program__set_expected_attach_type(p->progs.ktr_usdt_record,
@@ -245,14 +249,19 @@ static struct ktraceb_bpf *part__open(struct ktraceb_bpf *skel, enum loader_part
 	return p;
 }
 
-/* skel's program pointers to those p loaded. */
-static void part__adopt(struct ktraceb_bpf *skel, struct ktraceb_bpf *p)
+/* The descriptors of the programs p loaded, b's from now on; 0 or -errno. */
+static int part__take(struct ktr_bpf *b, const struct ktraceb_bpf *p)
 {
-	const struct bpf_object_skeleton *s = skel->skeleton, *ps = p->skeleton;
+	const struct bpf_object_skeleton *ps = p->skeleton;
 
-	for (int i = 0; i < s->prog_cnt; i++)
-		if (bpf_program__autoload(*ps->progs[i].prog))
-			*s->progs[i].prog = *ps->progs[i].prog;
+	for (int i = 0; i < ps->prog_cnt; i++) {
+		if (!bpf_program__autoload(*ps->progs[i].prog))
+			continue;
+		b->prog_fd[i] = fcntl(bpf_program__fd(*ps->progs[i].prog), F_DUPFD_CLOEXEC, 3);
+		if (b->prog_fd[i] < 0)
+			return -errno;
+	}
+	return 0;
 }
 
 struct part_load {
@@ -268,85 +277,234 @@ static void *part__load_thread(void *arg)
 	return NULL;
 }
 
-static void loader__destroy_parts(void);
-
-/* The programs of PART_EXIT and PART_ENTER, loaded side by side; 0 or -errno. */
-static int loader__load_halves(struct ktraceb_bpf *skel)
+/* The programs of PART_EXIT and PART_ENTER, loaded side by side into b; 0 or -errno. */
+static int loader__load_halves(struct ktr_bpf *b)
 {
-	struct part_load enter = { 0 };
+	struct part_load exit = { 0 }, enter = { 0 };
 	pthread_t tid;
 	bool threaded;
 	int err = 0;
 
-	loader_parts[PART_EXIT] = part__open(skel, PART_EXIT);
-	if (!loader_parts[PART_EXIT])
-		return errno ? -errno : -ENOMEM;
-	enter.p = loader_parts[PART_ENTER] = part__open(skel, PART_ENTER);
-	if (!enter.p)
-		return errno ? -errno : -ENOMEM;
+	exit.p = part__open(b, PART_EXIT);
+	enter.p = exit.p ? part__open(b, PART_ENTER) : NULL;
+	if (!enter.p) {
+		err = errno ? -errno : -ENOMEM;
+		ktraceb_bpf__destroy(exit.p);
+		return err;
+	}
 	threaded = pthread_create(&tid, NULL, part__load_thread, &enter) == 0;
 	if (!threaded)
 		part__load_thread(&enter);
-	err = ktraceb_bpf__load(loader_parts[PART_EXIT]);
+	part__load_thread(&exit);
 	if (threaded)
 		pthread_join(tid, NULL);
+	err = exit.err ? exit.err : enter.err;
 	if (!err)
-		err = enter.err;
-	if (err)
-		return err;
-	part__adopt(skel, loader_parts[PART_EXIT]);
-	part__adopt(skel, loader_parts[PART_ENTER]);
-	return 0;
+		err = part__take(b, exit.p);
+	if (!err)
+		err = part__take(b, enter.p);
+	/* the programs live on in b's descriptors: libbpf's copies of the object go */
+	ktraceb_bpf__destroy(exit.p);
+	ktraceb_bpf__destroy(enter.p);
+	return err;
+}
+
+static void loader__close_progs(struct ktr_bpf *b)
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		if (b->prog_fd[i] >= 0)
+			close(b->prog_fd[i]);
+		b->prog_fd[i] = -1;
+	}
 }
 
 /* Both halves, again without each optional program the kernel refused. */
-static int loader__load_parts(struct ktraceb_bpf *skel)
+static int loader__load_parts(struct ktr_bpf *b)
 {
 	int err;
 
 	for (size_t tries = 0;; tries++) {
 		ktr_refusal__clear();
-		err = loader__load_halves(skel);
+		err = loader__load_halves(b);
 		if (!err || tries == N_OPTIONAL || !optional__refused())
 			return err;
-		loader__destroy_parts();
+		loader__close_progs(b);
 	}
 }
 
-static void loader__destroy_parts(void)
+int ktr_loader__load_usdt(struct ktr_bpf *b)
 {
-	for (int i = PART_N - 1; i > PART_MAPS; i--) {
-		ktraceb_bpf__destroy(loader_parts[i]);
-		loader_parts[i] = NULL;
-	}
-}
-
-int ktr_loader__load_usdt(struct ktraceb_bpf *skel)
-{
+	const size_t usdt = KTR_PROG(ktr_usdt_record);
 	struct ktraceb_bpf *p;
 	int err;
 
-	if (loader_parts[PART_USDT])
+	if (b->prog_fd[usdt] >= 0)
 		return 0;
 	if (ktr_loader__missing(KTRFAC_USER))
 		return -ENOTSUP;
-	p = part__open(skel, PART_USDT);
+	p = part__open(b, PART_USDT);
 	if (!p)
 		return errno ? -errno : -ENOMEM;
 	ktr_refusal__clear();
 	err = ktraceb_bpf__load(p);
 	if (err) {
 		/* said once, and never tried again */
-		if (!optional__refused())
-			snprintf(optional_missing[optional__index("ktr_usdt_record")],
-				 sizeof(optional_missing[0]), "cannot load the USDT program: %s",
-				 strerror(-err));
-		ktraceb_bpf__destroy(p);
-		return err;
+		int o = optional__index("ktr_usdt_record");
+
+		/* the verifier's refusal holds for the next daemons too, another error not */
+		if (optional__refused())
+			ktr_progcache__add(b, usdt, optional_missing[o]);
+		else
+			snprintf(optional_missing[o], sizeof(optional_missing[0]),
+				 "cannot load the USDT program: %s", strerror(-err));
+	} else {
+		err = part__take(b, p);
+		if (!err)
+			ktr_progcache__add(b, usdt, NULL);
 	}
-	loader_parts[PART_USDT] = p;
-	part__adopt(skel, p);
+	ktraceb_bpf__destroy(p);
+	return err;
+}
+
+/* The .bss map, mapped: what the daemon and the programs share (ktr_procmap.c). */
+static int loader__map_bss(struct ktr_bpf *b)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *mem;
+
+	b->bss_bytes = (bpf_map__value_size(b->skel->maps.bss) + page - 1) / page * page;
+	mem = mmap(NULL, b->bss_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, ktr_bpf__map_fd(b, bss),
+		   0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	b->bss = mem;
 	return 0;
+}
+
+/* The daemon's own scratch area (a slot per possible CPU: map_shapes.bpf.h); 0 or -errno. */
+static int loader__new_scratch(struct ktr_bpf *b, int ncpus)
+{
+	b->scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
+				       KTR_SCRATCH_SIZE, ncpus, NULL);
+	return b->scratch_fd < 0 ? -errno : 0;
+}
+
+/*
+ * Each holder's entry set (to *inner, or to a ring buffer of ring_bytes
+ * made first) or taken out (inner NULL).  An update of an array of maps
+ * from user space takes effect at once, but the call returns only after
+ * an RCU grace period (the kernel's maybe_wait_bpf_programs(): no program
+ * uses the old entry any more), 10 ms and often much more: the longest
+ * step of a start from kept programs, and of an end.  Nothing here needs
+ * that wait, so each update is made by a thread of its own, and the
+ * loader waits only until the entry reads back as set: the programs use
+ * it from then on.  The threads end by themselves after the grace period.
+ */
+struct holder {
+	int holder_fd;
+	int *inner;
+	size_t ring_bytes; /* > 0: *inner is a ring buffer to make */
+	__u32 id; /* the inner map's, once it is made */
+	int err;
+	bool done;
+};
+
+static struct holder loader_holders[2]; /* the ring buffer's and the scratch area's */
+static pthread_t loader_holder_tids[2];
+static bool loader_holder_threads[2];
+
+static void *holder__run(void *arg)
+{
+	struct holder *h = arg;
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info), zero = 0;
+	int err = 0;
+
+	if (h->ring_bytes) {
+		*h->inner = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, h->ring_bytes, NULL);
+		if (*h->inner < 0)
+			err = -errno;
+	}
+	if (!err && h->inner && bpf_obj_get_info_by_fd(*h->inner, &info, &len) < 0)
+		err = -errno;
+	__atomic_store_n(&h->id, info.id, __ATOMIC_RELEASE);
+	if (!err &&
+	    (h->inner ? bpf_map_update_elem(h->holder_fd, &zero, h->inner, 0) :
+			bpf_map_delete_elem(h->holder_fd, &zero)) < 0 &&
+	    (h->inner || errno != ENOENT))
+		err = -errno;
+	h->err = err;
+	__atomic_store_n(&h->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Holder i's update begun (the last one's thread done first). */
+static void holder__start(int i, int holder_fd, int *inner, size_t ring_bytes)
+{
+	struct holder *h = &loader_holders[i];
+
+	if (loader_holder_threads[i])
+		pthread_join(loader_holder_tids[i], NULL);
+	*h = (struct holder){ .holder_fd = holder_fd, .inner = inner, .ring_bytes = ring_bytes };
+	loader_holder_threads[i] = pthread_create(&loader_holder_tids[i], NULL, holder__run, h) ==
+				   0;
+	if (!loader_holder_threads[i])
+		holder__run(h);
+}
+
+/* Holder i's entry as its update left it, whether or not the call has returned; 0 or -errno. */
+static int holder__wait(int i)
+{
+	struct holder *h = &loader_holders[i];
+	__u32 zero = 0, id;
+
+	for (;;) {
+		if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE))
+			return h->err;
+		id = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE);
+		if (!h->inner && bpf_map_lookup_elem(h->holder_fd, &zero, &id) < 0 &&
+		    errno == ENOENT)
+			return 0;
+		if (h->inner && id && bpf_map_lookup_elem(h->holder_fd, &zero, &id) == 0 &&
+		    id == __atomic_load_n(&h->id, __ATOMIC_ACQUIRE))
+			return 0;
+		usleep(20);
+	}
+}
+
+/* The ring buffer and the scratch area into their holders: begun; loader__filled() ends it. */
+static void loader__fill(struct ktr_bpf *b, size_t ring_bytes)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), &b->rb_fd, ring_bytes);
+	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), &b->scratch_fd, 0);
+}
+
+static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
+{
+	int err = holder__wait(0), err2 = holder__wait(1);
+
+	if (err || err2)
+		return err ? err : err2;
+	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	/* a stage is at most an eighth of the ring: a small ring still takes many */
+	b->bss->ktr_stage_bytes = ring_bytes / 8 < KTR_STAGE_BYTES ? ring_bytes / 8 :
+								     KTR_STAGE_BYTES;
+	/*
+	 * Ours now: a system-wide trace leaves the daemon's own writes out, and
+	 * a daemon that starts from kept programs and finds it set knows the one
+	 * before did not end (ktr_progcache__reset); cleared at our end.
+	 */
+	b->bss->ktr_daemon_tgid = getpid();
+	return 0;
+}
+
+/* Both holders emptied: the ring and the scratch area are the daemon's alone, and go with it. */
+static void loader__empty(struct ktr_bpf *b)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), NULL, 0);
+	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), NULL, 0);
+	holder__wait(0);
+	holder__wait(1);
 }
 
 /* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
@@ -366,11 +524,132 @@ static __u32 loader__refuse_for_tests(void)
 	return 0;
 }
 
-struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
+/* What the programs are loaded with, into skel's .rodata: the same for a kept one. */
+static void loader__configure(struct ktraceb_bpf *skel, int ncpus)
 {
-	struct ktraceb_bpf *skel;
 	struct bpf_program *prog;
-	int ncpus, err;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
+	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
+			   ktr_arch_host.native, *ktr_arch_host.nnative);
+	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
+			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
+	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
+	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
+		skel->rodata->ktr_ncpus = ncpus;
+	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
+			   skel->rodata->ktr_capwhen64);
+	loader__fill_between(skel);
+}
+
+/* A handle with nothing in it yet: every descriptor -1. */
+static struct ktr_bpf *loader__new(void)
+{
+	struct ktr_bpf *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		b->prog_fd[i] = b->link_fd[i] = -1;
+	b->rb_fd = b->scratch_fd = -1;
+	return b;
+}
+
+/* b's skeleton opened and configured, its scratch area made; 0 or -errno. */
+static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
+{
+	int ncpus = libbpf_num_possible_cpus(), err;
+
+	b->skel = ktraceb_bpf__open();
+	if (!b->skel)
+		return -errno;
+	err = ncpus < 0 ? ncpus : loader__new_scratch(b, ncpus);
+	/* the holder's template: an inner array must have the size of the one put in */
+	if (!err)
+		err = bpf_map__set_inner_map_fd(b->skel->maps.scratch_holder, b->scratch_fd);
+	if (!err)
+		err = bpf_map__set_max_entries(b->skel->maps.stages, ncpus);
+	if (!err && opts->procs_fd > 0)
+		err = bpf_map__reuse_fd(b->skel->maps.procs, opts->procs_fd);
+	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
+		err = bpf_map__reuse_fd(b->skel->maps.selects, opts->selects_fd);
+	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
+	loader__configure(b->skel, ncpus);
+	ktr_progcache__init(b, ncpus, loader_usdt_mode == KTR_USDT_MULTI ? ATTACH_UPROBE_MULTI : 0);
+	return err;
+}
+
+/* The kernel's reasons for the programs it refused, by program (ktr_progcache.h). */
+static void loader__refusals(const struct ktr_bpf *b, char (*refused)[KTR_PROGCACHE_WHY])
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		int o = optional__index(ktr_bpf__prog_name(b, i));
+
+		snprintf(refused[i], KTR_PROGCACHE_WHY, "%s", o >= 0 ? optional_missing[o] : "");
+	}
+}
+
+/*
+ * The refusals a cache kept, as if said here; false, and none taken, if
+ * one is of a program no trace can do without.
+ */
+static bool loader__take_refusals(const struct ktr_bpf *b, char (*refused)[KTR_PROGCACHE_WHY])
+{
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (refused[i][0] && optional__index(ktr_bpf__prog_name(b, i)) < 0)
+			return false;
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (refused[i][0]) /* terminated */
+			memcpy(optional_missing[optional__index(ktr_bpf__prog_name(b, i))],
+			       refused[i], KTR_PROGCACHE_WHY);
+	return true;
+}
+
+/* b's programs and maps as an earlier daemon kept them, emptied (ktr_progcache.h); 0 or -errno. */
+static int loader__open_kept(struct ktr_bpf *b, size_t ring_bytes)
+{
+	char refused[KTR_NPROGS][KTR_PROGCACHE_WHY];
+	int err = ktr_progcache__open(b, refused), err2;
+
+	if (!err && !loader__take_refusals(b, refused))
+		err = -EINVAL;
+	if (!err)
+		err = loader__map_bss(b);
+	if (err)
+		return err;
+	loader__fill(b, ring_bytes);
+	err = ktr_progcache__reset(b);
+	err2 = loader__filled(b, ring_bytes);
+	return err ? err : err2;
+}
+
+/* b's programs loaded and verified now, and kept for the next daemon; 0 or -errno. */
+static int loader__load_fresh(struct ktr_bpf *b, size_t ring_bytes)
+{
+	char refused[KTR_NPROGS][KTR_PROGCACHE_WHY];
+	/* the maps first, by the object with every program left out */
+	int err = ktraceb_bpf__load(b->skel);
+
+	if (!err)
+		err = loader__load_parts(b);
+	if (!err) {
+		loader__refusals(b, refused);
+		ktr_progcache__save(b, refused); /* without, the next daemon loads them again */
+	}
+	if (!err)
+		err = loader__map_bss(b);
+	if (!err) {
+		loader__fill(b, ring_bytes);
+		err = loader__filled(b, ring_bytes);
+	}
+	return err;
+}
+
+struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
+{
+	struct ktr_bpf *b;
+	int err, kept;
 
 	ktr_refusal__listen(opts->verbose);
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
@@ -380,106 +659,113 @@ struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const c
 		errno = ENOTSUP;
 		return NULL;
 	}
-	skel = ktraceb_bpf__open();
-	if (!skel) {
-		*why = loader__why(-errno);
+	b = loader__new();
+	err = b ? loader__open(b, opts) : -ENOMEM;
+	/*
+	 * The programs an earlier daemon kept, unless a dead daemon's
+	 * recordings wait to be taken over (opts->procs_fd): its links run the
+	 * programs it ran.  Kept ones that cannot be used are dropped, and the
+	 * programs loaded afresh into an object they have not been near.
+	 */
+	kept = !err && opts->procs_fd <= 0 ? loader__open_kept(b, opts->ring_bytes) : -ENOENT;
+	if (!err && kept && kept != -ENOENT) {
+		ktr_progcache__drop();
+		/* what it said is not believed */
+		memset(optional_missing, 0, sizeof(optional_missing));
+		ktr_loader__destroy(b);
+		b = loader__new();
+		err = b ? loader__open(b, opts) : -ENOMEM;
+	}
+	if (!err && kept)
+		err = loader__load_fresh(b, opts->ring_bytes);
+	if (!err && !opts->defer_attach)
+		err = ktr_loader__attach(b);
+	if (err) {
+		*why = loader__why(err);
+		ktr_loader__destroy(b);
+		errno = -err;
 		return NULL;
 	}
-	ncpus = libbpf_num_possible_cpus();
-	err = ncpus < 0 ? ncpus : 0;
-	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.scratch, ncpus);
-	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.stages, ncpus);
-	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.rb, opts->ring_bytes);
-	if (!err && opts->procs_fd > 0)
-		err = bpf_map__reuse_fd(skel->maps.procs, opts->procs_fd);
-	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
-		err = bpf_map__reuse_fd(skel->maps.selects, opts->selects_fd);
-	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, false);
-	if (err)
-		goto fail;
-	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
-			   ktr_arch_host.native, *ktr_arch_host.nnative);
-	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
-			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
-	skel->rodata->ktr_wakeup_bytes = opts->ring_bytes / 4;
-	/* a stage is at most an eighth of the ring: a small ring still takes many */
-	skel->rodata->ktr_stage_bytes =
-		opts->ring_bytes / 8 < KTR_STAGE_BYTES ? opts->ring_bytes / 8 : KTR_STAGE_BYTES;
-	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
-	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
-		skel->rodata->ktr_ncpus = ncpus;
-	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
-			   skel->rodata->ktr_capwhen64);
-	loader__fill_between(skel);
-	err = ktraceb_bpf__load(skel);
-	if (!err)
-		err = loader__load_parts(skel);
-
-	if (err)
-		goto fail;
-	if (!opts->defer_attach)
-		err = ktraceb_bpf__attach(skel);
-	if (err)
-		goto fail;
-	return skel;
-fail:
-	*why = loader__why(err);
-	ktraceb_bpf__destroy(skel);
-	loader__destroy_parts();
-	errno = -err;
-	return NULL;
+	return b;
 }
 
-void ktr_loader__detach(struct ktraceb_bpf *skel)
+/* The program of index i's link (if attached) closed: it is detached, unless pinned. */
+static void loader__unlink(struct ktr_bpf *b, size_t i)
 {
-	const struct bpf_object_skeleton *s = skel->skeleton;
-
-	/* a pinned link would outlive its destruction: the programs must go */
-	for (int i = 0; i < s->prog_cnt; i++)
-		if (*s->progs[i].link && bpf_link__pin_path(*s->progs[i].link))
-			bpf_link__unpin(*s->progs[i].link);
-	ktraceb_bpf__detach(skel);
+	if (b->link_fd[i] < 0)
+		return;
+	/* a pinned link would outlive its descriptor: the program must go */
+	ktr_pin__unpin_link(b, i);
+	close(b->link_fd[i]);
+	b->link_fd[i] = -1;
 }
 
-/* One of the programs attached apart, into its skeleton link (pinned with the others). */
-static int loader__attach_apart(struct bpf_program *prog, struct bpf_link **link, bool want)
+void ktr_loader__detach(struct ktr_bpf *b)
 {
-	if (want && !*link) {
-		*link = bpf_program__attach(prog);
-		if (!*link)
-			return -errno;
-	} else if (!want && *link) {
-		if (bpf_link__pin_path(*link))
-			bpf_link__unpin(*link);
-		bpf_link__destroy(*link);
-		*link = NULL;
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (prog__tp_btf(b, i))
+			loader__unlink(b, i);
+}
+
+/* One of the programs attached apart (want) or detached. */
+static int loader__attach_apart(struct ktr_bpf *b, size_t i, bool want)
+{
+	if (want && b->link_fd[i] < 0) {
+		int fd = b->prog_fd[i] >= 0 ? ktr_link__tp_btf(b->prog_fd[i]) : -ENOENT;
+
+		if (fd < 0)
+			return fd;
+		b->link_fd[i] = fd;
+	} else if (!want) {
+		loader__unlink(b, i);
 	}
 	return 0;
 }
 
-int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want)
+int ktr_loader__attach_enter(struct ktr_bpf *b, bool want)
 {
-	return loader__attach_apart(skel->progs.ktr_syscall_enter, &skel->links.ktr_syscall_enter,
-				    want);
+	return loader__attach_apart(b, KTR_PROG(ktr_syscall_enter), want);
 }
 
-int ktr_loader__attach_csw(struct ktraceb_bpf *skel, bool want)
+int ktr_loader__attach_csw(struct ktr_bpf *b, bool want)
 {
-	return loader__attach_apart(skel->progs.ktr_csw_switch, &skel->links.ktr_csw_switch, want);
+	return loader__attach_apart(b, KTR_PROG(ktr_csw_switch), want);
 }
 
-int ktr_loader__attach(struct ktraceb_bpf *skel)
+int ktr_loader__attach(struct ktr_bpf *b)
 {
-	return ktraceb_bpf__attach(skel);
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		int err = prog__tp_btf(b, i) && prog__autoattach(ktr_bpf__prog_name(b, i)) ?
+				  loader__attach_apart(b, i, true) :
+				  0;
+
+		if (err) {
+			ktr_loader__detach(b);
+			return err;
+		}
+	}
+	return 0;
 }
 
-void ktr_loader__destroy(struct ktraceb_bpf *skel)
+void ktr_loader__destroy(struct ktr_bpf *b)
 {
-	ktraceb_bpf__destroy(skel);
-	loader__destroy_parts();
+	if (!b)
+		return;
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (b->link_fd[i] >= 0)
+			close(b->link_fd[i]);
+	if (b->rb_fd >= 0)
+		loader__empty(b); /* they were filled */
+	if (b->bss) {
+		b->bss->ktr_daemon_tgid = 0; /* a clean end (ktr_loader__load) */
+		munmap(b->bss, b->bss_bytes);
+	}
+	loader__close_progs(b);
+	if (b->rb_fd >= 0)
+		close(b->rb_fd);
+	if (b->scratch_fd >= 0)
+		close(b->scratch_fd);
+	ktraceb_bpf__destroy(b->skel);
+	free(b);
+	ktr_progcache__release();
 }

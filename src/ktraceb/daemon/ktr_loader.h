@@ -10,7 +10,7 @@
 
 #include "ktr_kernel_caps.h"
 
-struct ktraceb_bpf;
+struct ktr_bpf;
 
 struct ktr_loader_opts {
 	size_t ring_bytes;		/* power of two, >= page size */
@@ -21,10 +21,11 @@ struct ktr_loader_opts {
 };
 
 /*
- * The loaded and attached (unless defer_attach) programs, or NULL with errno set and *why a short
- * reason ("kernel has no BTF", "needs root or CAP_BPF and CAP_PERFMON").
+ * The loaded and attached (unless defer_attach) programs (ktr_bpf.h), or NULL
+ * with errno set and *why a short reason ("kernel has no BTF", "needs root or
+ * CAP_BPF and CAP_PERFMON").
  */
-struct ktraceb_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why);
+struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why);
 
 /* How the loaded programs attach USDT probes (facility 'u'; ktr_kernel_caps.h). */
 enum ktr_usdt_mode ktr_loader__usdt_mode(void);
@@ -38,26 +39,26 @@ const char *ktr_loader__missing(__u32 fac);
  * The USDT program, loaded when a trace first needs it (its verification
  * is a third of a cold start): 0, or -errno (-ENOTSUP: mode NONE).
  */
-int ktr_loader__load_usdt(struct ktraceb_bpf *skel);
-void ktr_loader__destroy(struct ktraceb_bpf *skel);
+int ktr_loader__load_usdt(struct ktr_bpf *b);
+void ktr_loader__destroy(struct ktr_bpf *b);
 /*
  * Detach the always-on programs (the syscall, process and signal
  * tracepoints), keeping them loaded and verified; attach them again.
  * Detached, they cost untraced processes nothing.  0 or -errno.
  */
-void ktr_loader__detach(struct ktraceb_bpf *skel);
-int ktr_loader__attach(struct ktraceb_bpf *skel);
+void ktr_loader__detach(struct ktr_bpf *b);
+int ktr_loader__attach(struct ktr_bpf *b);
 /*
  * The sys_enter program, attached apart (want) or detached: every syscall
  * on the machine pays for it, and only CALL records and argument captures
  * need it.  0 or -errno.
  */
-int ktr_loader__attach_enter(struct ktraceb_bpf *skel, bool want);
+int ktr_loader__attach_enter(struct ktr_bpf *b, bool want);
 /*
  * The sched_switch program (facility w), likewise: every context switch on
- * the machine pays for it.  In a skeleton link, so that a recording's pins
- * keep it while no daemon runs.  0 or -errno.
+ * the machine pays for it.  Its link is pinned with the others while a
+ * recording exists, so that it goes on while no daemon runs.  0 or -errno.
  */
-int ktr_loader__attach_csw(struct ktraceb_bpf *skel, bool want);
+int ktr_loader__attach_csw(struct ktr_bpf *b, bool want);
 
 #endif /* KTRACEB_KTR_LOADER_H */

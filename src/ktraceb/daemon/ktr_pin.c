@@ -20,7 +20,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "build_id.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_pin.h"
 #include "common/ktr_proto.h"
 
@@ -37,7 +37,7 @@ static bool pin__is_bpffs(const char *path)
 	return statfs(path, &sf) == 0 && sf.f_type == BPF_FS_MAGIC;
 }
 
-/* Remove every pin in dir, then dir; returns how many rings were in it. */
+/* Remove every pin in dir and in its directories, then dir; returns how many rings were in it. */
 static int pin__remove_dir(const char *dir)
 {
 	DIR *dp = opendir(dir);
@@ -48,15 +48,23 @@ static int pin__remove_dir(const char *dir)
 	if (!dp)
 		return 0;
 	while ((de = readdir(dp))) {
-		if (de->d_name[0] == '.')
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		rings += strncmp(de->d_name, RING_PREFIX, strlen(RING_PREFIX)) == 0;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
+		if (de->d_type == DT_DIR)
+			pin__remove_dir(path); /* a cache of programs (ktr_progcache.h) */
+		else
+			unlink(path);
 	}
 	closedir(dp);
 	rmdir(dir);
 	return rings;
+}
+
+void ktr_pin__remove_tree(const char *dir)
+{
+	pin__remove_dir(dir);
 }
 
 /*
@@ -82,11 +90,11 @@ static bool pin__build_alive(const char *id)
  * it is believed (a ring's owner and path, ktr_flight__open), so a
  * directory another user could have filled is never used.
  */
-static bool pin__dir_ok(const char *path)
+bool ktr_pin__dir_ok(const char *path, bool create)
 {
 	struct stat st;
 
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+	if (create && mkdir(path, 0700) < 0 && errno != EEXIST)
 		return false;
 	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
 	       !(st.st_mode & 022);
@@ -103,7 +111,7 @@ bool ktr_pin__init(void)
 		return false;
 	if (!pin__is_bpffs("/sys/fs/bpf") && mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") < 0)
 		return false;
-	if (!pin__dir_ok(KTR_PIN_DIR))
+	if (!ktr_pin__dir_ok(KTR_PIN_DIR, true))
 		return false;
 	dp = opendir(KTR_PIN_DIR);
 	if (!dp)
@@ -124,7 +132,7 @@ bool ktr_pin__init(void)
 	}
 	closedir(dp);
 	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
-	if (!pin__dir_ok(path))
+	if (!ktr_pin__dir_ok(path, true))
 		return false;
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
 	return true;
@@ -133,15 +141,29 @@ bool ktr_pin__init(void)
 bool ktr_pin__left(void)
 {
 	char path[PATH_MAX];
-	struct stat st;
+	struct dirent *de;
+	bool left = false;
+	DIR *dp;
 
 	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
-	return stat(path, &st) == 0;
+	dp = opendir(path);
+	if (!dp)
+		return false;
+	/* a recording's pins; the programs kept for the next daemon wait for nothing */
+	while (!left && (de = readdir(dp)))
+		left = de->d_type != DT_DIR;
+	closedir(dp);
+	return left;
 }
 
 bool ktr_pin__enabled(void)
 {
 	return pin_dir[0] != 0;
+}
+
+const char *ktr_pin__dir(void)
+{
+	return pin_dir;
 }
 
 static void pin__route_path(char *buf, size_t size, const char *prefix, __u32 route)
@@ -264,9 +286,24 @@ void ktr_pin__drop_old_links(void)
 	ktr_pin__tidy();
 }
 
-int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
+static void pin__link_path(char *buf, size_t size, const struct ktr_bpf *b, size_t i)
 {
-	const struct bpf_object_skeleton *s = skel->skeleton;
+	snprintf(buf, size, "%s/" LINK_PREFIX "%s", pin_dir, ktr_bpf__prog_name(b, i));
+}
+
+void ktr_pin__unpin_link(struct ktr_bpf *b, size_t i)
+{
+	char path[PATH_MAX];
+
+	if (!b->link_pinned[i])
+		return;
+	pin__link_path(path, sizeof(path), b, i);
+	unlink(path);
+	b->link_pinned[i] = false;
+}
+
+int ktr_pin__keep(struct ktr_bpf *b, bool keep)
+{
 	char path[PATH_MAX];
 	int err = 0;
 
@@ -274,32 +311,31 @@ int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep)
 		return keep ? -ENOTSUP : 0;
 	if (keep)
 		mkdir(pin_dir, 0700);
-	for (int i = 0; i < s->prog_cnt; i++) {
-		struct bpf_link *link = *s->progs[i].link;
-
-		if (!link)
+	for (size_t i = 0; i < KTR_NPROGS; i++) {
+		if (b->link_fd[i] < 0 || !keep) {
+			ktr_pin__unpin_link(b, i);
 			continue;
-		snprintf(path, sizeof(path), "%s/" LINK_PREFIX "%s", pin_dir, s->progs[i].name);
-		if (keep && !err && !bpf_link__pin_path(link))
-			err = bpf_link__pin(link,
-					    path); /* links attached since the last call too */
-		else if (!keep && bpf_link__pin_path(link))
-			bpf_link__unpin(link);
+		}
+		if (err || b->link_pinned[i])
+			continue; /* links attached since the last call are pinned too */
+		pin__link_path(path, sizeof(path), b, i);
+		if (bpf_obj_pin(b->link_fd[i], path) < 0)
+			err = -errno;
+		b->link_pinned[i] = !err;
 	}
 	snprintf(path, sizeof(path), "%s/procs", pin_dir);
-	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.procs), path) < 0 && errno != EEXIST)
+	if (keep && !err && bpf_obj_pin(ktr_bpf__map_fd(b, procs), path) < 0 && errno != EEXIST)
 		err = -errno;
 	if (!keep || err)
 		unlink(path);
 	/* the syscall selections the procs map's entries name (ktr_selection.h) */
 	snprintf(path, sizeof(path), "%s/selects", pin_dir);
-	if (keep && !err && bpf_obj_pin(bpf_map__fd(skel->maps.selects), path) < 0 &&
-	    errno != EEXIST)
+	if (keep && !err && bpf_obj_pin(ktr_bpf__map_fd(b, selects), path) < 0 && errno != EEXIST)
 		err = -errno;
 	if (!keep || err)
 		unlink(path);
 	if (err && keep)
-		ktr_pin__keep(skel, false);
+		ktr_pin__keep(b, false);
 	if (!keep)
 		ktr_pin__tidy();
 	return err;

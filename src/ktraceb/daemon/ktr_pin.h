@@ -6,9 +6,11 @@
  * build (KTR_PIN_DIR/<build id>), so that a kill -9 of the daemon leaves
  * the recordings recording.  A crash meanwhile freezes its ring in BPF;
  * the next daemon adopts what is pinned (ktr_takeover.c), writes the frozen
- * rings and keeps recording the others.  Pins exist only while recordings
- * do: the last one's end removes them, and a daemon of another build
- * removes (and logs) what a dead one of an older build left (a build whose
+ * rings and keeps recording the others.  A recording's pins exist only
+ * while it does: the last one's end removes them.  The directory also
+ * holds, in a directory of its own, the programs kept for the next daemon
+ * (ktr_progcache.h).  A daemon of another build removes (and logs) what a
+ * dead one of an older build left, its kept programs too (a build whose
  * daemon still answers keeps its own).
  */
 #ifndef KTRACEB_KTR_PIN_H
@@ -20,7 +22,7 @@
 
 #define KTR_PIN_DIR "/sys/fs/bpf/ktraceb"
 
-struct ktraceb_bpf;
+struct ktr_bpf;
 
 /*
  * Set up the pin directory of this build (bpffs mounted if it is not),
@@ -29,8 +31,20 @@ struct ktraceb_bpf;
  */
 bool ktr_pin__init(void);
 bool ktr_pin__enabled(void);
+/* This build's pin directory ("" when pinning is off). */
+const char *ktr_pin__dir(void);
+/*
+ * Is path (made first if create) a directory of root's that nobody else
+ * may write to?  What is pinned elsewhere is never believed.
+ */
+bool ktr_pin__dir_ok(const char *path, bool create);
+/* Every pin under dir removed, and dir. */
+void ktr_pin__remove_tree(const char *dir);
 
-/* Did a daemon of this build leave pins (a recording may wait for a daemon)? */
+/*
+ * Did a daemon of this build leave a recording's pins (it may wait for a
+ * daemon)?  The programs kept for the next daemon (ktr_progcache.h) are not.
+ */
 bool ktr_pin__left(void);
 
 /* The paths of a recording's ring and of its control map ("" if pinning is off). */
@@ -56,9 +70,11 @@ void ktr_pin__tidy(void);
 void ktr_pin__drop_old_links(void);
 
 /*
- * Pin (keep true) or unpin the procs map and every attached link of skel;
+ * Pin (keep true) or unpin the procs map and every attached link of b;
  * pinning again pins the links attached since.
  */
-int ktr_pin__keep(struct ktraceb_bpf *skel, bool keep);
+int ktr_pin__keep(struct ktr_bpf *b, bool keep);
+/* The link of b's program of index i unpinned, if it is (it is being detached). */
+void ktr_pin__unpin_link(struct ktr_bpf *b, size_t i);
 
 #endif /* KTRACEB_KTR_PIN_H */

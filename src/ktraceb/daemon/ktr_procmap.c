@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "ktr_clock.h"
@@ -26,18 +26,18 @@
 #include "ktr_usdt.h"
 
 struct ktr_procmap {
-	struct ktraceb_bpf *skel;
+	struct ktraceb_bpf__bss *bss;
 	int fd;
 };
 
-struct ktr_procmap *ktr_procmap__new(struct ktraceb_bpf *skel)
+struct ktr_procmap *ktr_procmap__new(struct ktr_bpf *b)
 {
 	struct ktr_procmap *pm = calloc(1, sizeof(*pm));
 
 	if (!pm)
 		return NULL;
-	pm->skel = skel;
-	pm->fd = bpf_map__fd(skel->maps.procs);
+	pm->bss = b->bss;
+	pm->fd = ktr_bpf__map_fd(b, procs);
 	return pm;
 }
 
@@ -53,7 +53,7 @@ bool ktr_procmap__get(const struct ktr_procmap *pm, __u32 pid, struct ktr_proc_s
 
 void ktr_procmap__mark_traced(struct ktr_procmap *pm, __u32 tgid)
 {
-	__atomic_fetch_or(&pm->skel->bss->ktr_traced[KTR_TRACED_WORD(tgid)], KTR_TRACED_BIT(tgid),
+	__atomic_fetch_or(&pm->bss->ktr_traced[KTR_TRACED_WORD(tgid)], KTR_TRACED_BIT(tgid),
 			  __ATOMIC_SEQ_CST);
 }
 
@@ -63,19 +63,19 @@ int ktr_procmap__put(struct ktr_procmap *pm, __u32 tgid, const struct ktr_proc_s
 {
 	int err = bpf_map_update_elem(pm->fd, &tgid, ps, flags);
 
-	__atomic_fetch_add(&pm->skel->bss->ktr_procs_gen, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&pm->bss->ktr_procs_gen, 1, __ATOMIC_SEQ_CST);
 	return err;
 }
 
 void ktr_procmap__drop(struct ktr_procmap *pm, __u32 tgid)
 {
 	bpf_map_delete_elem(pm->fd, &tgid);
-	__atomic_fetch_add(&pm->skel->bss->ktr_procs_gen, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&pm->bss->ktr_procs_gen, 1, __ATOMIC_SEQ_CST);
 }
 
 void ktr_procmap__untrace_all(struct ktr_procmap *pm)
 {
-	memset(pm->skel->bss->ktr_traced, 0, sizeof(pm->skel->bss->ktr_traced));
+	memset(pm->bss->ktr_traced, 0, sizeof(pm->bss->ktr_traced));
 }
 
 int ktr_procmap__keys(const struct ktr_procmap *pm, int r, __u32 **out)

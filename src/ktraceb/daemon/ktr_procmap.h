@@ -31,10 +31,10 @@ struct ktr_proc_state;
 struct ktr_procmap;
 struct ktr_request;
 struct ktr_rooms;
-struct ktraceb_bpf;
+struct ktr_bpf;
 
-/* The procs map of skel (a dead daemon's, if the loader was given it: ktr_pin.h). */
-struct ktr_procmap *ktr_procmap__new(struct ktraceb_bpf *skel);
+/* The procs map of b (a dead daemon's, if the loader was given it: ktr_pin.h). */
+struct ktr_procmap *ktr_procmap__new(struct ktr_bpf *b);
 void ktr_procmap__free(struct ktr_procmap *pm);
 
 /* Process pid's entry into *ps: false if it has none. */

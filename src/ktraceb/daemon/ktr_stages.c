@@ -8,7 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_stages.h"
 
 struct ktr_stages {
@@ -19,18 +19,18 @@ struct ktr_stages {
 	unsigned char *map; /* the stages, read only */
 };
 
-struct ktr_stages *ktr_stages__new(struct ktraceb_bpf *skel)
+struct ktr_stages *ktr_stages__new(const struct ktr_bpf *b)
 {
 	struct ktr_stages *s = calloc(1, sizeof(*s));
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (!s)
 		return NULL;
-	s->prog_fd = bpf_program__fd(skel->progs.ktr_stage_flush);
-	s->ncpus = bpf_map__max_entries(skel->maps.stages);
+	s->prog_fd = b->prog_fd[KTR_PROG(ktr_stage_flush)];
+	s->ncpus = bpf_map__max_entries(b->skel->maps.stages);
 	s->stride = (sizeof(struct ktr_stage) + 7) & ~(size_t)7;
 	s->size = (s->stride * s->ncpus + page - 1) / page * page;
-	s->map = mmap(NULL, s->size, PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.stages), 0);
+	s->map = mmap(NULL, s->size, PROT_READ, MAP_SHARED, ktr_bpf__map_fd(b, stages), 0);
 	if (s->map == MAP_FAILED)
 		s->map = NULL;
 	return s;

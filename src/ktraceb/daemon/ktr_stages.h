@@ -12,11 +12,11 @@
 #ifndef KTRACEB_KTR_STAGES_H
 #define KTRACEB_KTR_STAGES_H
 
-struct ktraceb_bpf;
+struct ktr_bpf;
 struct ktr_stages;
 
-/* skel's stages; NULL if they cannot be mapped (the flushes then go to every CPU). */
-struct ktr_stages *ktr_stages__new(struct ktraceb_bpf *skel);
+/* b's stages; NULL if they cannot be mapped (the flushes then go to every CPU). */
+struct ktr_stages *ktr_stages__new(const struct ktr_bpf *b);
 void ktr_stages__free(struct ktr_stages *s);
 
 /* What each CPU's stage holds, into the ring buffer now. */

@@ -8,14 +8,14 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "ktr_cpubuf.h"
 #include "ktr_files.h"
 #include "ktr_syswide.h"
 
 struct ktr_syswide {
-	struct ktraceb_bpf *skel;
+	struct ktr_bpf *b;
 	struct ktr_files *files;
 	int ep;
 	void *wake;
@@ -25,20 +25,18 @@ struct ktr_syswide {
 	struct ktr_cpubuf *cpubuf; /* its per-CPU buffers */
 };
 
-struct ktr_syswide *ktr_syswide__new(struct ktraceb_bpf *skel, struct ktr_files *files, int ep,
-				     void *wake, unsigned long long ring_bytes)
+struct ktr_syswide *ktr_syswide__new(struct ktr_bpf *b, struct ktr_files *files, int ep, void *wake,
+				     unsigned long long ring_bytes)
 {
 	struct ktr_syswide *sw = calloc(1, sizeof(*sw));
 
 	if (!sw)
 		return NULL;
-	sw->skel = skel;
+	sw->b = b;
 	sw->files = files;
 	sw->ep = ep;
 	sw->wake = wake;
 	sw->ring_bytes = ring_bytes;
-	/* a system-wide trace of the daemon's own writes would feed itself */
-	skel->bss->ktr_daemon_tgid = getpid();
 	return sw;
 }
 
@@ -70,7 +68,7 @@ int ktr_syswide__start(struct ktr_syswide *sw, __u32 r, bool alone, char *msg)
 	}
 	if (sw->route)
 		return 0;
-	sw->cpubuf = ktr_cpubuf__new(bpf_map__fd(sw->skel->maps.tp_cpu_out), sw->files, r,
+	sw->cpubuf = ktr_cpubuf__new(ktr_bpf__map_fd(sw->b, tp_cpu_out), sw->files, r,
 				     syswide__cpubuf_bytes(sw));
 	if (!sw->cpubuf) {
 		int err = -errno;
@@ -82,13 +80,13 @@ int ktr_syswide__start(struct ktr_syswide *sw, __u32 r, bool alone, char *msg)
 	epoll_ctl(sw->ep, EPOLL_CTL_ADD, ktr_cpubuf__epoll_fd(sw->cpubuf), &ev);
 	sw->alone = alone;
 	sw->route = r;
-	sw->skel->bss->ktr_syswide_route = r;
+	sw->b->bss->ktr_syswide_route = r;
 	return 0;
 }
 
 void ktr_syswide__end(struct ktr_syswide *sw)
 {
-	sw->skel->bss->ktr_syswide_route = 0;
+	sw->b->bss->ktr_syswide_route = 0;
 	sw->alone = false;
 	if (sw->cpubuf) {
 		epoll_ctl(sw->ep, EPOLL_CTL_DEL, ktr_cpubuf__epoll_fd(sw->cpubuf), NULL);

@@ -14,13 +14,13 @@
 
 struct ktr_files;
 struct ktr_syswide;
-struct ktraceb_bpf;
+struct ktr_bpf;
 
 /*
- * None yet, for skel's programs into files' files; the buffers, when one
+ * None yet, for b's programs into files' files; the buffers, when one
  * starts, wake the loop's epoll ep with wake, and share ring_bytes out.
  */
-struct ktr_syswide *ktr_syswide__new(struct ktraceb_bpf *skel, struct ktr_files *files, int ep,
+struct ktr_syswide *ktr_syswide__new(struct ktr_bpf *b, struct ktr_files *files, int ep,
 				     void *wake, unsigned long long ring_bytes);
 /* Ended first, if one runs. */
 void ktr_syswide__free(struct ktr_syswide *sw);

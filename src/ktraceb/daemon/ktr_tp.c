@@ -10,18 +10,19 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_tracefs.h"
 #include "ktr_clock.h"
 #include "ktr_files.h"
+#include "ktr_link.h"
 #include "ktr_record.h"
 #include "ktr_tp.h"
 
 struct tp_event {
 	__u32 id;
 	char name[KTR_TP_NAME_MAX];
-	struct bpf_link *link;
+	int link_fd;
 };
 
 struct tp_pair {
@@ -30,7 +31,7 @@ struct tp_pair {
 };
 
 struct ktr_tp {
-	struct bpf_program *prog;
+	const struct ktr_bpf *b; /* its program's descriptor */
 	int wanted_fd, events_fd;
 	struct tp_event *ev;
 	unsigned int nev;
@@ -43,15 +44,15 @@ struct ktr_tp_set {
 	struct ktr_tp_fmt fmt[];
 };
 
-struct ktr_tp *ktr_tp__new(struct ktraceb_bpf *skel)
+struct ktr_tp *ktr_tp__new(const struct ktr_bpf *b)
 {
 	struct ktr_tp *tp = calloc(1, sizeof(*tp));
 
 	if (!tp)
 		return NULL;
-	tp->prog = skel->progs.ktr_tp_record;
-	tp->wanted_fd = bpf_map__fd(skel->maps.tp_wanted);
-	tp->events_fd = bpf_map__fd(skel->maps.tp_events);
+	tp->b = b;
+	tp->wanted_fd = ktr_bpf__map_fd(b, tp_wanted);
+	tp->events_fd = ktr_bpf__map_fd(b, tp_events);
 	return tp;
 }
 
@@ -60,7 +61,7 @@ void ktr_tp__free(struct ktr_tp *tp)
 	if (!tp)
 		return;
 	for (unsigned int i = 0; i < tp->nev; i++)
-		bpf_link__destroy(tp->ev[i].link);
+		close(tp->ev[i].link_fd);
 	free(tp->ev);
 	free(tp->pairs);
 	free(tp);
@@ -218,8 +219,6 @@ static void tp__subject(const struct ktr_tp_fmt *fmt, struct ktr_tp_event *val)
 static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, char *msg)
 {
 	struct ktr_tp_event val = { .tp_fixed = (__u16)fmt->fixed, .tp_nloc = (__u16)fmt->nloc };
-	const char *colon = strchr(fmt->f.tf_name, ':');
-	char subsys[KTR_TP_NAME_MAX];
 	struct tp_event *ev = tp__event(tp, fmt->f.tf_id), *v;
 
 	if (ev)
@@ -241,15 +240,11 @@ static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, char *msg
 	memset(ev, 0, sizeof(*ev));
 	ev->id = fmt->f.tf_id;
 	snprintf(ev->name, sizeof(ev->name), "%s", fmt->f.tf_name);
-	snprintf(subsys, sizeof(subsys), "%.*s", (int)(colon - fmt->f.tf_name), fmt->f.tf_name);
-	{
-		/* the program knows its event by the cookie (bpf/tp.bpf.c) */
-		LIBBPF_OPTS(bpf_tracepoint_opts, o, .bpf_cookie = fmt->f.tf_id);
-
-		ev->link = bpf_program__attach_tracepoint_opts(tp->prog, subsys, colon + 1, &o);
-	}
-	if (!ev->link) {
-		int err = -errno;
+	/* the program knows its event by the cookie (bpf/tp.bpf.c) */
+	ev->link_fd = ktr_link__tracepoint(tp->b->prog_fd[KTR_PROG(ktr_tp_record)], fmt->f.tf_id,
+					   fmt->f.tf_id);
+	if (ev->link_fd < 0) {
+		int err = ev->link_fd;
 
 		ktr_proto__msg_add(msg, "-e %s: cannot attach: %s\n", fmt->f.tf_name,
 				   strerror(-err));
@@ -333,7 +328,7 @@ void ktr_tp__forget(struct ktr_tp *tp, __u32 r)
 			i++;
 			continue;
 		}
-		bpf_link__destroy(tp->ev[i].link);
+		close(tp->ev[i].link_fd);
 		bpf_map_delete_elem(tp->events_fd, &tp->ev[i].id);
 		tp->ev[i] = tp->ev[--tp->nev];
 	}

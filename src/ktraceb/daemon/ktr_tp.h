@@ -17,9 +17,9 @@
 
 struct ktr_tp;
 struct ktr_tracefile;
-struct ktraceb_bpf;
+struct ktr_bpf;
 
-struct ktr_tp *ktr_tp__new(struct ktraceb_bpf *skel);
+struct ktr_tp *ktr_tp__new(const struct ktr_bpf *b);
 void ktr_tp__free(struct ktr_tp *tp);
 
 /*

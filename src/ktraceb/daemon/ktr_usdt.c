@@ -12,13 +12,13 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_look.h"
 #include "ktr_usdt_proc.h"
 
-struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
+struct ktr_usdt *ktr_usdt__new(struct ktr_bpf *b, enum ktr_usdt_mode mode,
 			       const struct ktr_usdt_hooks *hooks)
 {
 	struct ktr_usdt *u = calloc(1, sizeof(*u));
@@ -30,11 +30,11 @@ struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode
 		free(u);
 		return NULL;
 	}
-	u->skel = skel;
+	u->b = b;
 	u->mode = mode;
 	u->hooks = *hooks;
-	u->sites_fd = bpf_map__fd(skel->maps.usdt_sites);
-	u->quiet_fd = bpf_map__fd(skel->maps.usdt_quiet);
+	u->sites_fd = ktr_bpf__map_fd(b, usdt_sites);
+	u->quiet_fd = ktr_bpf__map_fd(b, usdt_quiet);
 	u->used_ids[0] = 1; /* id 0 is "none" */
 	u->next_id = 1;
 	return u;

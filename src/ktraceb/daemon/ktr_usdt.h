@@ -32,7 +32,7 @@
 #include "ktr_loader.h"
 #include "ktr_usdt_elf.h"
 
-struct ktraceb_bpf;
+struct ktr_bpf;
 struct ktr_usdt;
 
 /* What the daemon is told. */
@@ -57,7 +57,7 @@ struct ktr_usdt_hooks {
 #define KTR_USDT_OBJECTS 0x2 /* -k: their build ids and paths, told (hooks.object) */
 
 /* mode: ktr_loader__usdt_mode(); with KTR_USDT_NONE nothing is ever attached. */
-struct ktr_usdt *ktr_usdt__new(struct ktraceb_bpf *skel, enum ktr_usdt_mode mode,
+struct ktr_usdt *ktr_usdt__new(struct ktr_bpf *b, enum ktr_usdt_mode mode,
 			       const struct ktr_usdt_hooks *hooks);
 /* Detach every probe, end every look (released, each process held for one). */
 void ktr_usdt__free(struct ktr_usdt *u);

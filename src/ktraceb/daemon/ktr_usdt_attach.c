@@ -17,7 +17,8 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktraceb.skel.h"
+#include "ktr_bpf.h"
+#include "ktr_link.h"
 #include "ktr_usdt_attach.h"
 
 /* What uid holds, where it is counted (NULL: no slot free, nothing may be taken). */
@@ -100,8 +101,8 @@ static int use__attach_multi(struct ktr_usdt *u, struct usdt_use *use, const cha
 		cookies[n++] = f->ids[i];
 	}
 	if (n) {
-		use->multi_fd = link__uprobe_multi(bpf_program__fd(u->skel->progs.ktr_usdt_record),
-						   path, offs, refs, cookies, n, pid);
+		use->multi_fd = link__uprobe_multi(u->b->prog_fd[KTR_PROG(ktr_usdt_record)], path,
+						   offs, refs, cookies, n, pid);
 		if (use->multi_fd < 0)
 			err = -errno;
 	}
@@ -119,19 +120,18 @@ static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char
 	use->links = calloc(f->nnotes, sizeof(*use->links));
 	if (!use->links)
 		return -ENOMEM;
+	for (int i = 0; i < f->nnotes; i++)
+		use->links[i] = -1;
 	for (int i = 0; i < f->nnotes && !err; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, opts);
-
 		if (!f->ids[i])
 			continue;
-		opts.bpf_cookie = f->ids[i];
-		opts.ref_ctr_offset = f->notes[i].sema_off;
-		use->links[i] = bpf_program__attach_uprobe_opts(u->skel->progs.ktr_usdt_record, pid,
-								path, f->notes[i].pc_off, &opts);
-		if (use->links[i])
+		use->links[i] = ktr_link__uprobe(u->b->prog_fd[KTR_PROG(ktr_usdt_record)], path,
+						 f->notes[i].pc_off, f->notes[i].sema_off, pid,
+						 f->ids[i]);
+		if (use->links[i] >= 0)
 			use->nprobes++;
 		else
-			err = -errno;
+			err = use->links[i];
 	}
 	return err;
 }
@@ -159,7 +159,7 @@ int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid)
  */
 struct closing {
 	int fd;
-	struct bpf_link **links;
+	int *links;
 	int nlinks;
 	struct closing *next;
 };
@@ -177,7 +177,8 @@ static void closing__do(struct closing *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	for (int i = 0; i < c->nlinks; i++)
-		bpf_link__destroy(c->links[i]);
+		if (c->links[i] >= 0)
+			close(c->links[i]);
 	free(c->links);
 	free(c);
 }
@@ -255,7 +256,8 @@ void usdt_use__detach(struct ktr_usdt *u, struct usdt_use *use, uid_t owner)
 		if (use->multi_fd >= 0)
 			close(use->multi_fd);
 		for (int i = 0; use->links && i < use->f->nnotes; i++)
-			bpf_link__destroy(use->links[i]);
+			if (use->links[i] >= 0)
+				close(use->links[i]);
 		free(use->links);
 	}
 	use->multi_fd = -1;

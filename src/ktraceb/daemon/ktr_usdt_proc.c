@@ -136,7 +136,7 @@ int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file 
 			   f->path, p->owner, UID_PROBES_MAX);
 		return -EDQUOT;
 	}
-	err = ktr_loader__load_usdt(u->skel);
+	err = ktr_loader__load_usdt(u->b);
 	if (err) {
 		usdt__warn(u, p->pid, "-t u: USDT probes are not recorded on this kernel: %s",
 			   ktr_loader__missing(KTRFAC_USER) ?: strerror(-err));

@@ -51,7 +51,7 @@ struct usdt_file {
 struct usdt_use {
 	struct usdt_file *f;
 	int multi_fd; /* its uprobe_multi link, or -1 */
-	struct bpf_link **links; /* else a perf-event uprobe per note */
+	int *links; /* else a perf-event uprobe per note (its link's descriptor, or -1) */
 	unsigned int nprobes; /* attached, charged to the owner */
 	unsigned long rodata; /* its read-only mappings when last faulted in (usdt_maps__rodata) */
 };
@@ -89,7 +89,7 @@ struct usdt_look {
 };
 
 struct ktr_usdt {
-	struct ktraceb_bpf *skel;
+	struct ktr_bpf *b;
 	enum ktr_usdt_mode mode;
 	struct ktr_usdt_hooks hooks;
 	int sites_fd;
