@@ -21,17 +21,9 @@
 #define KTRACEB_RECORD_BPF_H
 
 #include "maps.bpf.h"
+#include "ring.bpf.h"
 #include "flight.bpf.h"
 #include "stage.bpf.h"
-
-/*
- * One array for every file, shared by all CPUs: losses happen only when the
- * ring is full, so the atomic adds cost nothing on the normal path.  Slot 0
- * counts every loss, so the drainer looks further only when it moved.
- * record.bpf.c: one function, not inlined in every path.
- */
-int rec__count_lost(__u32 route, __u32 n);
-__u32 rec__flags(__u32 tid); /* record.bpf.c: ktr_flags of a record about thread tid */
 
 /*
  * Does route's file have a flight recorder?  An inlined lookup (an array of
@@ -46,78 +38,6 @@ static __always_inline bool rec__to_flight(__u32 route)
 
 	asm volatile("" : "+r"(flight));
 	return flight;
-}
-
-/*
- * Wake the drainer only when a quarter of the ring is waiting: a wakeup per
- * record would cost more than the record.  The drainer also polls on a
- * timer, so nothing waits longer than its poll interval.  Each CPU asks
- * the ring only at every KTR_WAKEUP_EVERY-th record: the query reads the
- * consumer's position, a cache line the drainer writes on another CPU,
- * and asking at each record cost a traced syscall more than anything but
- * the clock.  A few records more waiting change nothing at a quarter of
- * the ring.
- */
-/* The daemon's ring buffer, NULL between daemons (map_shapes.bpf.h). */
-static __always_inline void *rec__ring(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&rb_holder, &zero);
-}
-
-static __always_inline __u64 rec__wakeup_flag(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id() & (KTR_WAKEUP_CPUS - 1);
-	void *ring;
-
-	if (++ktr_wakeup_ticks[cpu].n % KTR_WAKEUP_EVERY)
-		return BPF_RB_NO_WAKEUP;
-	ring = rec__ring();
-	if (!ring)
-		return BPF_RB_NO_WAKEUP;
-	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= ktr_wakeup_bytes ?
-		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-}
-
-/*
- * Fill every header byte: ring memory is not zeroed.  task is a trusted BTF
- * pointer, so its comm is read with plain (CO-RE relocated) loads rather
- * than bpf_probe_read_kernel() calls: this runs twice per syscall.
- * rec__header_at() for a record of an event at time ns.
- */
-static __always_inline void rec__header_at(struct ktr_header *h, int type, int len, __u32 pid,
-					   __u32 tid, struct task_struct *task, __u64 ns)
-{
-	const __u64 *comm = (const __u64 *)task->comm;
-
-	h->ktr_len = len;
-	h->ktr_type = type;
-	h->ktr_flags = rec__flags(tid);
-	h->ktr_pid = pid;
-	h->ktr_tid = tid;
-	/* comm is 16 bytes, NUL-terminated by the kernel; byte 16 and the pad are ours */
-	((__u64 *)h->ktr_comm)[0] = comm[0];
-	((__u64 *)h->ktr_comm)[1] = comm[1];
-	h->ktr_comm[16] = 0;
-	__builtin_memset(h->ktr_pad, 0, sizeof(h->ktr_pad));
-	h->ktr_time_sec = 0;
-	h->ktr_time_usec = 0;
-	h->ktr_mono_ns = ns;
-}
-
-static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,
-					__u32 tid, struct task_struct *task)
-{
-	rec__header_at(h, type, len, pid, tid, task, bpf_ktime_get_ns());
-}
-
-/* Header for a record about the current thread. */
-static __always_inline void rec__header_current(struct ktr_header *h, int type, int len)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-
-	rec__header(h, type, len, task->tgid, task->pid, task);
 }
 
 /* The per-CPU scratch area for records whose size is known only at run time. */

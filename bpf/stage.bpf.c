@@ -6,7 +6,8 @@
  * else would for a while (a thread busy in user space, or in a long
  * syscall, makes no context switch).
  */
-#include "record.bpf.h"
+#include "ring.bpf.h"
+#include "stage.bpf.h"
 
 /* A CALL record as the stage holds it: room for every argument. */
 struct stage_call_rec {

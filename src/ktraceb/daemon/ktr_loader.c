@@ -13,64 +13,17 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_bpf.h"
-#include "ktr_captures.h"
-#include "ktr_arch.h"
+#include "ktr_holders.h"
 #include "ktr_kernel_caps.h"
 #include "ktr_link.h"
 #include "ktr_loader.h"
 #include "ktr_pin.h"
 #include "ktr_progcache.h"
 #include "ktr_refusal.h"
-#include "syscalltab.h"
+#include "ktr_rodata.h"
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
-
-static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
-			       const struct ktr_sysent *tab, unsigned int n)
-{
-	for (unsigned int nr = 0; nr < KTR_MAX_SYSCALLS; nr++) {
-		/* unknown numbers keep all six registers: nothing is thrown away */
-		nargs[nr] = KTR_MAXARGS;
-		pathmask[nr] = 0;
-		if (nr < n && tab[nr].name) {
-			nargs[nr] = tab[nr].narg;
-			pathmask[nr] = tab[nr].pathmask;
-		}
-	}
-}
-
-/*
- * What comes between each native call's CALL and RET, and which calls make
- * their CALL at entry whatever the trace (bpf_shared.h, ktr_between64).
- */
-static void loader__fill_between(struct ktraceb_bpf *skel)
-{
-	static const char *const at_entry[] = {
-		"exit", "exit_group", "execve",	      "execveat",	 "clone", "clone3",
-		"fork", "vfork",      "rt_sigreturn", "restart_syscall", "prctl",
-	};
-	const struct ktr_sysent *tab = ktr_arch_host.native;
-	unsigned int n = *ktr_arch_host.nnative;
-
-	for (unsigned int nr = 0; nr < KTR_MAX_SYSCALLS; nr++) {
-		__u32 b = 0;
-
-		if (skel->rodata->ktr_pathmask64[nr])
-			b |= KTRFAC_NAMEI;
-		if (skel->rodata->ktr_capwhen64[nr])
-			b |= KTRFAC_STRUCT;
-		if (skel->rodata->ktr_genio64[nr] != KTR_GIO_NONE)
-			b |= KTRFAC_GENIO;
-		if (nr >= n || !tab[nr].name)
-			b |= KTR_CALL_AT_ENTRY;
-		for (size_t i = 0;
-		     !(b & KTR_CALL_AT_ENTRY) && i < sizeof(at_entry) / sizeof(at_entry[0]); i++)
-			if (strcmp(tab[nr].name, at_entry[i]) == 0)
-				b |= KTR_CALL_AT_ENTRY;
-		skel->rodata->ktr_between64[nr] = b;
-	}
-}
 
 static const char *loader__why(int err)
 {
@@ -381,110 +334,13 @@ static int loader__map_bss(struct ktr_bpf *b)
 	return 0;
 }
 
-/* The daemon's own scratch area (a slot per possible CPU: map_shapes.bpf.h); 0 or -errno. */
-static int loader__new_scratch(struct ktr_bpf *b, int ncpus)
-{
-	b->scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
-				       KTR_SCRATCH_SIZE, ncpus, NULL);
-	return b->scratch_fd < 0 ? -errno : 0;
-}
-
-/*
- * Each holder's entry set (to *inner, or to a ring buffer of ring_bytes
- * made first) or taken out (inner NULL).  An update of an array of maps
- * from user space takes effect at once, but the call returns only after
- * an RCU grace period (the kernel's maybe_wait_bpf_programs(): no program
- * uses the old entry any more), 10 ms and often much more: the longest
- * step of a start from kept programs, and of an end.  Nothing here needs
- * that wait, so each update is made by a thread of its own, and the
- * loader waits only until the entry reads back as set: the programs use
- * it from then on.  The threads end by themselves after the grace period.
- */
-struct holder {
-	int holder_fd;
-	int *inner;
-	size_t ring_bytes; /* > 0: *inner is a ring buffer to make */
-	__u32 id; /* the inner map's, once it is made */
-	int err;
-	bool done;
-};
-
-static struct holder loader_holders[2]; /* the ring buffer's and the scratch area's */
-static pthread_t loader_holder_tids[2];
-static bool loader_holder_threads[2];
-
-static void *holder__run(void *arg)
-{
-	struct holder *h = arg;
-	struct bpf_map_info info = { 0 };
-	__u32 len = sizeof(info), zero = 0;
-	int err = 0;
-
-	if (h->ring_bytes) {
-		*h->inner = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, h->ring_bytes, NULL);
-		if (*h->inner < 0)
-			err = -errno;
-	}
-	if (!err && h->inner && bpf_obj_get_info_by_fd(*h->inner, &info, &len) < 0)
-		err = -errno;
-	__atomic_store_n(&h->id, info.id, __ATOMIC_RELEASE);
-	if (!err &&
-	    (h->inner ? bpf_map_update_elem(h->holder_fd, &zero, h->inner, 0) :
-			bpf_map_delete_elem(h->holder_fd, &zero)) < 0 &&
-	    (h->inner || errno != ENOENT))
-		err = -errno;
-	h->err = err;
-	__atomic_store_n(&h->done, true, __ATOMIC_RELEASE);
-	return NULL;
-}
-
-/* Holder i's update begun (the last one's thread done first). */
-static void holder__start(int i, int holder_fd, int *inner, size_t ring_bytes)
-{
-	struct holder *h = &loader_holders[i];
-
-	if (loader_holder_threads[i])
-		pthread_join(loader_holder_tids[i], NULL);
-	*h = (struct holder){ .holder_fd = holder_fd, .inner = inner, .ring_bytes = ring_bytes };
-	loader_holder_threads[i] = pthread_create(&loader_holder_tids[i], NULL, holder__run, h) ==
-				   0;
-	if (!loader_holder_threads[i])
-		holder__run(h);
-}
-
-/* Holder i's entry as its update left it, whether or not the call has returned; 0 or -errno. */
-static int holder__wait(int i)
-{
-	struct holder *h = &loader_holders[i];
-	__u32 zero = 0, id;
-
-	for (;;) {
-		if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE))
-			return h->err;
-		id = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE);
-		if (!h->inner && bpf_map_lookup_elem(h->holder_fd, &zero, &id) < 0 &&
-		    errno == ENOENT)
-			return 0;
-		if (h->inner && id && bpf_map_lookup_elem(h->holder_fd, &zero, &id) == 0 &&
-		    id == __atomic_load_n(&h->id, __ATOMIC_ACQUIRE))
-			return 0;
-		usleep(20);
-	}
-}
-
-/* The ring buffer and the scratch area into their holders: begun; loader__filled() ends it. */
-static void loader__fill(struct ktr_bpf *b, size_t ring_bytes)
-{
-	holder__start(0, ktr_bpf__map_fd(b, rb_holder), &b->rb_fd, ring_bytes);
-	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), &b->scratch_fd, 0);
-}
-
+/* The holders filled (ktr_holders__fill), and what goes with the ring into .bss; 0 or -errno. */
 static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
 {
-	int err = holder__wait(0), err2 = holder__wait(1);
+	int err = ktr_holders__wait();
 
-	if (err || err2)
-		return err ? err : err2;
+	if (err)
+		return err;
 	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
 	/* a stage is at most an eighth of the ring: a small ring still takes many */
 	b->bss->ktr_stage_bytes = ring_bytes / 8 < KTR_STAGE_BYTES ? ring_bytes / 8 :
@@ -496,51 +352,6 @@ static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
 	 */
 	b->bss->ktr_daemon_tgid = getpid();
 	return 0;
-}
-
-/* Both holders emptied: the ring and the scratch area are the daemon's alone, and go with it. */
-static void loader__empty(struct ktr_bpf *b)
-{
-	holder__start(0, ktr_bpf__map_fd(b, rb_holder), NULL, 0);
-	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), NULL, 0);
-	holder__wait(0);
-	holder__wait(1);
-}
-
-/* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
-static __u32 loader__refuse_for_tests(void)
-{
-	static const char *const names[] = {
-		[KTR_REFUSE_CSW] = "ktr_csw_switch",
-		[KTR_REFUSE_TP] = "ktr_tp_record",
-		[KTR_REFUSE_USDT] = "ktr_usdt_record",
-		[KTR_REFUSE_SYS_ENTER] = "ktr_syscall_enter",
-	};
-	const char *name = getenv("KTRACEB_REFUSE_PROG");
-
-	for (__u32 i = 1; name && i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
-			return i;
-	return 0;
-}
-
-/* What the programs are loaded with, into skel's .rodata: the same for a kept one. */
-static void loader__configure(struct ktraceb_bpf *skel, int ncpus)
-{
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, false);
-	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
-			   ktr_arch_host.native, *ktr_arch_host.nnative);
-	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
-			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
-	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
-	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
-		skel->rodata->ktr_ncpus = ncpus;
-	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
-			   skel->rodata->ktr_capwhen64);
-	loader__fill_between(skel);
 }
 
 /* A handle with nothing in it yet: every descriptor -1. */
@@ -560,11 +371,12 @@ static struct ktr_bpf *loader__new(void)
 static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 {
 	int ncpus = libbpf_num_possible_cpus(), err;
+	struct bpf_program *prog;
 
 	b->skel = ktraceb_bpf__open();
 	if (!b->skel)
 		return -errno;
-	err = ncpus < 0 ? ncpus : loader__new_scratch(b, ncpus);
+	err = ncpus < 0 ? ncpus : ktr_holders__new_scratch(b, ncpus);
 	/* the holder's template: an inner array must have the size of the one put in */
 	if (!err)
 		err = bpf_map__set_inner_map_fd(b->skel->maps.scratch_holder, b->scratch_fd);
@@ -575,7 +387,9 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 	if (!err && opts->procs_fd > 0 && opts->selects_fd > 0)
 		err = bpf_map__reuse_fd(b->skel->maps.selects, opts->selects_fd);
 	loader_usdt_mode = ktr_caps__usdt_mode(loader_usdt_why, sizeof(loader_usdt_why));
-	loader__configure(b->skel, ncpus);
+	bpf_object__for_each_program(prog, b->skel->obj)
+		bpf_program__set_autoload(prog, false);
+	ktr_rodata__fill(b->skel, ncpus);
 	ktr_progcache__init(b, ncpus, loader_usdt_mode == KTR_USDT_MULTI ? ATTACH_UPROBE_MULTI : 0);
 	return err;
 }
@@ -618,7 +432,7 @@ static int loader__open_kept(struct ktr_bpf *b, size_t ring_bytes)
 		err = loader__map_bss(b);
 	if (err)
 		return err;
-	loader__fill(b, ring_bytes);
+	ktr_holders__fill(b, ring_bytes);
 	err = ktr_progcache__reset(b);
 	err2 = loader__filled(b, ring_bytes);
 	return err ? err : err2;
@@ -640,7 +454,7 @@ static int loader__load_fresh(struct ktr_bpf *b, size_t ring_bytes)
 	if (!err)
 		err = loader__map_bss(b);
 	if (!err) {
-		loader__fill(b, ring_bytes);
+		ktr_holders__fill(b, ring_bytes);
 		err = loader__filled(b, ring_bytes);
 	}
 	return err;
@@ -755,7 +569,7 @@ void ktr_loader__destroy(struct ktr_bpf *b)
 		if (b->link_fd[i] >= 0)
 			close(b->link_fd[i]);
 	if (b->rb_fd >= 0)
-		loader__empty(b); /* they were filled */
+		ktr_holders__empty(b); /* they were filled */
 	if (b->bss) {
 		b->bss->ktr_daemon_tgid = 0; /* a clean end (ktr_loader__load) */
 		munmap(b->bss, b->bss_bytes);

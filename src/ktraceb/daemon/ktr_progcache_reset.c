@@ -108,7 +108,7 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 
 	for (size_t i = 0; i < sizeof(hashes) / sizeof(hashes[0]) && !err; i++)
 		err = reset__hash(hashes[i]);
-	/* slot 0 counts every loss (record.bpf.c): zero, so is every other */
+	/* slot 0 counts every loss (ring.bpf.c): zero, so is every other */
 	if (!err &&
 	    (bpf_map_lookup_elem(bpf_map__fd(skel->maps.lost), &(__u32){ 0 }, &lost) < 0 || lost))
 		err = reset__array(skel->maps.lost);

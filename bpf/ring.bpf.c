@@ -2,12 +2,12 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * What every record needs that is worth a function of its own, verified
- * once rather than inlined in every record site (record.bpf.h declares
+ * once rather than inlined in every record site (ring.bpf.h declares
  * them): a loss counted for its file, and the header's flags.
  */
-#include "maps.bpf.h"
+#include "ring.bpf.h"
 
-/* record.bpf.h says why one array for all CPUs, and slot 0 */
+/* ring.bpf.h says why one array for all CPUs, and slot 0 */
 __noinline int rec__count_lost(__u32 route, __u32 n)
 {
 	__u32 all = 0;

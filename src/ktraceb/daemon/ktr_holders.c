@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ktr_bpf.h"
+#include "ktr_holders.h"
+
+int ktr_holders__new_scratch(struct ktr_bpf *b, int ncpus)
+{
+	b->scratch_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scratch", sizeof(__u32),
+				       KTR_SCRATCH_SIZE, ncpus, NULL);
+	return b->scratch_fd < 0 ? -errno : 0;
+}
+
+/*
+ * Each holder's entry set (to *inner, or to a ring buffer of ring_bytes
+ * made first) or taken out (inner NULL).  An update of an array of maps
+ * from user space takes effect at once, but the call returns only after
+ * an RCU grace period (the kernel's maybe_wait_bpf_programs(): no program
+ * uses the old entry any more), 10 ms and often much more: the longest
+ * step of a start from kept programs, and of an end.  Nothing here needs
+ * that wait, so each update is made by a thread of its own, and the
+ * loader waits only until the entry reads back as set: the programs use
+ * it from then on.  The threads end by themselves after the grace period.
+ */
+struct holder {
+	int holder_fd;
+	int *inner;
+	size_t ring_bytes; /* > 0: *inner is a ring buffer to make */
+	__u32 id; /* the inner map's, once it is made */
+	int err;
+	bool done;
+};
+
+static struct holder holders[2]; /* the ring buffer's and the scratch area's */
+static pthread_t holder_tids[2];
+static bool holder_threads[2];
+
+static void *holder__run(void *arg)
+{
+	struct holder *h = arg;
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info), zero = 0;
+	int err = 0;
+
+	if (h->ring_bytes) {
+		*h->inner = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, h->ring_bytes, NULL);
+		if (*h->inner < 0)
+			err = -errno;
+	}
+	if (!err && h->inner && bpf_obj_get_info_by_fd(*h->inner, &info, &len) < 0)
+		err = -errno;
+	__atomic_store_n(&h->id, info.id, __ATOMIC_RELEASE);
+	if (!err &&
+	    (h->inner ? bpf_map_update_elem(h->holder_fd, &zero, h->inner, 0) :
+			bpf_map_delete_elem(h->holder_fd, &zero)) < 0 &&
+	    (h->inner || errno != ENOENT))
+		err = -errno;
+	h->err = err;
+	__atomic_store_n(&h->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Holder i's update begun (the last one's thread done first). */
+static void holder__start(int i, int holder_fd, int *inner, size_t ring_bytes)
+{
+	struct holder *h = &holders[i];
+
+	if (holder_threads[i])
+		pthread_join(holder_tids[i], NULL);
+	*h = (struct holder){ .holder_fd = holder_fd, .inner = inner, .ring_bytes = ring_bytes };
+	holder_threads[i] = pthread_create(&holder_tids[i], NULL, holder__run, h) == 0;
+	if (!holder_threads[i])
+		holder__run(h);
+}
+
+/* Holder i's entry as its update left it, whether or not the call has returned; 0 or -errno. */
+static int holder__wait(int i)
+{
+	struct holder *h = &holders[i];
+	__u32 zero = 0, id;
+
+	for (;;) {
+		if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE))
+			return h->err;
+		id = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE);
+		if (!h->inner && bpf_map_lookup_elem(h->holder_fd, &zero, &id) < 0 &&
+		    errno == ENOENT)
+			return 0;
+		if (h->inner && id && bpf_map_lookup_elem(h->holder_fd, &zero, &id) == 0 &&
+		    id == __atomic_load_n(&h->id, __ATOMIC_ACQUIRE))
+			return 0;
+		usleep(20);
+	}
+}
+
+void ktr_holders__fill(struct ktr_bpf *b, size_t ring_bytes)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), &b->rb_fd, ring_bytes);
+	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), &b->scratch_fd, 0);
+}
+
+int ktr_holders__wait(void)
+{
+	int err = holder__wait(0), err2 = holder__wait(1);
+
+	return err ? err : err2;
+}
+
+void ktr_holders__empty(struct ktr_bpf *b)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), NULL, 0);
+	holder__start(1, ktr_bpf__map_fd(b, scratch_holder), NULL, 0);
+	ktr_holders__wait();
+}

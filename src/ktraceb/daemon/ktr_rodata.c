@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktraceb/bpf_shared.h"
+#include "ktraceb.skel.h"
+#include "ktr_arch.h"
+#include "ktr_captures.h"
+#include "ktr_rodata.h"
+#include "syscalltab.h"
+
+static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
+			       const struct ktr_sysent *tab, unsigned int n)
+{
+	for (unsigned int nr = 0; nr < KTR_MAX_SYSCALLS; nr++) {
+		/* unknown numbers keep all six registers: nothing is thrown away */
+		nargs[nr] = KTR_MAXARGS;
+		pathmask[nr] = 0;
+		if (nr < n && tab[nr].name) {
+			nargs[nr] = tab[nr].narg;
+			pathmask[nr] = tab[nr].pathmask;
+		}
+	}
+}
+
+/*
+ * What comes between each native call's CALL and RET, and which calls make
+ * their CALL at entry whatever the trace (bpf_shared.h, ktr_between64).
+ */
+static void loader__fill_between(struct ktraceb_bpf *skel)
+{
+	static const char *const at_entry[] = {
+		"exit", "exit_group", "execve",	      "execveat",	 "clone", "clone3",
+		"fork", "vfork",      "rt_sigreturn", "restart_syscall", "prctl",
+	};
+	const struct ktr_sysent *tab = ktr_arch_host.native;
+	unsigned int n = *ktr_arch_host.nnative;
+
+	for (unsigned int nr = 0; nr < KTR_MAX_SYSCALLS; nr++) {
+		__u32 b = 0;
+
+		if (skel->rodata->ktr_pathmask64[nr])
+			b |= KTRFAC_NAMEI;
+		if (skel->rodata->ktr_capwhen64[nr])
+			b |= KTRFAC_STRUCT;
+		if (skel->rodata->ktr_genio64[nr] != KTR_GIO_NONE)
+			b |= KTRFAC_GENIO;
+		if (nr >= n || !tab[nr].name)
+			b |= KTR_CALL_AT_ENTRY;
+		for (size_t i = 0;
+		     !(b & KTR_CALL_AT_ENTRY) && i < sizeof(at_entry) / sizeof(at_entry[0]); i++)
+			if (strcmp(tab[nr].name, at_entry[i]) == 0)
+				b |= KTR_CALL_AT_ENTRY;
+		skel->rodata->ktr_between64[nr] = b;
+	}
+}
+
+/* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
+static __u32 loader__refuse_for_tests(void)
+{
+	static const char *const names[] = {
+		[KTR_REFUSE_CSW] = "ktr_csw_switch",
+		[KTR_REFUSE_TP] = "ktr_tp_record",
+		[KTR_REFUSE_USDT] = "ktr_usdt_record",
+		[KTR_REFUSE_SYS_ENTER] = "ktr_syscall_enter",
+	};
+	const char *name = getenv("KTRACEB_REFUSE_PROG");
+
+	for (__u32 i = 1; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return 0;
+}
+
+void ktr_rodata__fill(struct ktraceb_bpf *skel, int ncpus)
+{
+	loader__fill_table(skel->rodata->ktr_nargs64, skel->rodata->ktr_pathmask64,
+			   ktr_arch_host.native, *ktr_arch_host.nnative);
+	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
+			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
+	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
+	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
+		skel->rodata->ktr_ncpus = ncpus;
+	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,
+			   skel->rodata->ktr_capwhen64);
+	loader__fill_between(skel);
+}
