@@ -61,15 +61,69 @@ static __always_inline void flight__copy_slot(struct ktr_flight_slot *sl, const 
  * steps), then fill each, its position written last.  A frozen ring keeps
  * the record out and counts it.
  */
+/* A compact entry of h (a RET, PSIG or EXIT; nothing else) into the next slot of cpu's region. */
+static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ctl *ctl,
+						struct ktr_flight_head *hd, __u32 cpu,
+						struct ktr_header *h)
+{
+	struct ktr_flight_slot *sl;
+	int type = h->ktr_type;
+	__u64 pos;
+
+	if (type != KTR_SYSRET && type != KTR_PSIG && type != KTR_EXIT)
+		return; /* compact keeps only these */
+	pos = __sync_fetch_and_add(&hd->head, 1);
+	hd->records++;
+	sl = flight__slot(ring, ctl, hd, cpu, pos);
+	if (!sl)
+		return;
+	flight__compact(h, sl);
+	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
+	sl->nslots = 1;
+	barrier();
+	sl->pos = (__u32)pos;
+}
+
+/* The whole record h, cut to KTR_FLIGHT_MAX_SLOTS, into the next slots of cpu's region. */
+static __always_inline void flight__put_full(void *ring, struct ktr_flight_ctl *ctl,
+					     struct ktr_flight_head *hd, __u32 cpu, __u32 per,
+					     struct ktr_header *h)
+{
+	struct ktr_flight_slot *sl;
+	__u32 total, n;
+	__u64 pos;
+
+	total = sizeof(*h) + (__u32)h->ktr_len;
+	if (total > KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA) {
+		total = KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA;
+		h->ktr_len = total - sizeof(*h); /* cut, as a GIO is cut at -s bytes */
+	}
+	n = (total + KTR_FLIGHT_SLOT_DATA - 1) / KTR_FLIGHT_SLOT_DATA;
+	if (n > per)
+		return;
+	pos = __sync_fetch_and_add(&hd->head, n);
+	hd->records++; /* a count, not a position: a rare race costs one in the total */
+	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
+		if (i >= n)
+			break;
+		sl = flight__slot(ring, ctl, hd, cpu, pos + i);
+		if (!sl)
+			break;
+		flight__copy_slot(sl, (const __u64 *)((const char *)h + i * KTR_FLIGHT_SLOT_DATA));
+		sl->idx = i;
+		sl->nslots = n;
+		barrier();
+		sl->pos = (__u32)(pos + i);
+	}
+}
+
 __noinline int flight__send(struct ktr_scratch *sc)
 {
 	struct ktr_sample *s = (void *)sc;
 	struct ktr_header *h;
 	struct ktr_flight_ctl *ctl;
 	struct ktr_flight_head *hd;
-	struct ktr_flight_slot *sl;
-	__u32 cpu, route, total, n, per;
-	__u64 pos;
+	__u32 cpu, route, per;
 	void *ring, *ctls;
 
 	if (!sc)
@@ -92,45 +146,10 @@ __noinline int flight__send(struct ktr_scratch *sc)
 	per = ctl->per_cpu;
 	if (!per)
 		return 0;
-	if (ctl->flags & KTR_FLIGHT_F_COMPACT) {
-		int type = h->ktr_type;
-
-		if (type != KTR_SYSRET && type != KTR_PSIG && type != KTR_EXIT)
-			return 0; /* compact keeps only these */
-		pos = __sync_fetch_and_add(&hd->head, 1);
-		hd->records++;
-		sl = flight__slot(ring, ctl, hd, cpu, pos);
-		if (!sl)
-			return 0;
-		flight__compact(h, sl);
-		sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
-		sl->nslots = 1;
-		barrier();
-		sl->pos = (__u32)pos;
-		return 0;
-	}
-	total = sizeof(*h) + (__u32)h->ktr_len;
-	if (total > KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA) {
-		total = KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA;
-		h->ktr_len = total - sizeof(*h); /* cut, as a GIO is cut at -s bytes */
-	}
-	n = (total + KTR_FLIGHT_SLOT_DATA - 1) / KTR_FLIGHT_SLOT_DATA;
-	if (n > per)
-		return 0;
-	pos = __sync_fetch_and_add(&hd->head, n);
-	hd->records++; /* a count, not a position: a rare race costs one in the total */
-	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
-		if (i >= n)
-			break;
-		sl = flight__slot(ring, ctl, hd, cpu, pos + i);
-		if (!sl)
-			break;
-		flight__copy_slot(sl, (const __u64 *)((const char *)h + i * KTR_FLIGHT_SLOT_DATA));
-		sl->idx = i;
-		sl->nslots = n;
-		barrier();
-		sl->pos = (__u32)(pos + i);
-	}
+	if (ctl->flags & KTR_FLIGHT_F_COMPACT)
+		flight__put_compact(ring, ctl, hd, cpu, h);
+	else
+		flight__put_full(ring, ctl, hd, cpu, per, h);
 	return 0;
 }
 
