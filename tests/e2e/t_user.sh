@@ -141,9 +141,15 @@ events "$TMP/late.norm" >"$TMP/late.got"
 per_tid "$TMP/late.got" >"$TMP/late.got.bytid"
 per_tid "$TMP/late.want" >"$TMP/late.want.bytid"
 check late_some_events t_num "$(wc -l <"$TMP/late.got")" -gt 100
-grep "^[a-z]* $LATE " "$TMP/late.got" >"$TMP/late.main.got"
+# from the third round the trace has: where probes are attached one by one
+# (perf-event uprobes, kernels without uprobe_multi), the first rounds may
+# have only some of them, and an emulated kernel takes milliseconds each
+grep "^[a-z]* $LATE " "$TMP/late.got" |
+	awk '$1 == "enter" && $3 == 0 && $4 == "app" && $5 == "round" { r++ } r >= 3' \
+		>"$TMP/late.main.got"
 grep "^[a-z]* $LATE " "$TMP/late.want" | tail -n "$(wc -l <"$TMP/late.main.got")" \
 	>"$TMP/late.main.want"
+check late_main_rounds_there t_num "$(wc -l <"$TMP/late.main.got")" -gt 50
 check late_events_are_the_end_of_the_run t_same_events "$TMP/late.main.want" "$TMP/late.main.got"
 check late_no_invalid t_nogrep 'invalid' "$TMP/late.kd"
 
@@ -175,6 +181,8 @@ ktr onoff -t u -f "$TMP/onoff.ktr" -p "$ONOFF"
 check sdt_onoff_attached t_krc 0 onoff
 wait_line "$TMP/onoff.pout" '^sem [0-9]+ 1$' 30
 sleep 1
+# the iterations that saw the semaphore raised before the clear was even sent
+ARMED_BEFORE=$(grep -c '^sem [0-9]* 1$' "$TMP/onoff.pout")
 ktr onoffc -c -p "$ONOFF"
 for _ in $(seq 300); do
 	[ "$(sem_values)" = "0 1 0 " ] && break
@@ -186,10 +194,12 @@ check sdt_sem_off_on_off t_eq "$(sem_values)" "0 1 0 "
 kd onoff "$TMP/onoff.ktr"
 # the clear stops the recording at once and takes the probes out after (the
 # kernel lowers the semaphores as each goes): the iterations in between saw
-# the semaphore raised and were not recorded, a few under emulation
+# the semaphore raised and were not recorded (more of them the slower the
+# kernel lets probes go), but every one before the clear was (the one then
+# between its line and its hit aside), and none that did not see it raised
 HITS=$(q "$TMP/onoff.norm" '$4 == "USER" && $5 ~ /uevtest:hit/' | wc -l)
 ARMED=$(grep -c '^sem [0-9]* 1$' "$TMP/onoff.pout")
-check sdt_hits_while_armed t_num "$HITS" -ge $((ARMED - 4))
+check sdt_hits_while_armed t_num "$HITS" -ge $((ARMED_BEFORE - 1))
 check sdt_no_hits_unarmed t_num "$HITS" -le "$ARMED"
 
 # --- 4: a library loaded late with dlopen ----------------------------------------
