@@ -304,6 +304,12 @@ daemon_prog()
 	return 1
 }
 
+# info_pid FILE: the pid of the daemon that wrote FILE (its FILEINFO record, INFO)
+info_pid()
+{
+	"$KDUMP" -f "$1" 2>/dev/null | awk '$3 == "INFO" { split($1, a, ":"); print a[1]; exit }'
+}
+
 # daemon_pid: the process listening on this build's root daemon socket
 daemon_pid()
 {

@@ -46,7 +46,13 @@ check tp_rest_recorded t_num "$(qn "$TMP/tp.norm" '$4 == "CALL"')" -gt 5
 
 # --- the USDT program, loaded when a trace first needs it: said then -------------
 if [ -x "$SDT" ]; then
-	refused usdt ktr_usdt_record -t cu -f "$TMP/usdt.ktr" "$SDT" 2
+	# a trace of a sleeper keeps that daemon up for both (an emulated kernel
+	# can take longer over the first one's checks than a daemon idles)
+	sleep 120 &
+	KEEP=$!
+	E2E_PIDS="${E2E_PIDS:-} $KEEP"
+	refused keep ktr_usdt_record -t c -p "$KEEP" -f "$TMP/keep.ktr"
+	KTRACEB_REFUSE_PROG=ktr_usdt_record ktr usdt -t cu -f "$TMP/usdt.ktr" "$SDT" 2
 	check usdt_runs t_krc 0 usdt
 	check usdt_said t_grep "^ktraceb: -t u: USDT probes are not recorded on this kernel: $(printf "$REASON" ktr_usdt_record)\$" \
 		"$TMP/usdt.err"
@@ -57,6 +63,9 @@ if [ -x "$SDT" ]; then
 	ktr usdt2 -t cu -f "$TMP/usdt2.ktr" "$SDT" 1
 	check usdt_next_trace_said t_grep '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
 		"$TMP/usdt2.err"
+	check usdt_same_daemon t_eq "$(info_pid "$TMP/usdt2.ktr")" "$(info_pid "$TMP/usdt.ktr")"
+	kill "$KEEP" 2>/dev/null
+	wait "$KEEP" 2>/dev/null
 fi
 
 # --- a program every trace needs: nothing runs, one line says why ----------------

@@ -40,11 +40,7 @@ check one_grows grows "$TMP/one.ktr"
 check two_grows grows "$TMP/two.ktr"
 check cmd_grows grows "$TMP/cmd.ktr"
 [ -n "$USER_OK" ] && check user_grows grows "$UDIR/user.ktr"
-# one daemon writes every file: the FILEINFO record (INFO) carries its pid
-info_pid()
-{
-	"$KDUMP" -f "$1" 2>/dev/null | awk '$3 == "INFO" { split($1, a, ":"); print a[1]; exit }'
-}
+# one daemon writes every file: the FILEINFO record (INFO) carries its pid (info_pid)
 D=$(info_pid "$TMP/one.ktr")
 check same_daemon_root t_eq "$(info_pid "$TMP/two.ktr") $(info_pid "$TMP/cmd.ktr")" "$D $D"
 [ -n "$USER_OK" ] && check same_daemon_user t_eq "$(info_pid "$UDIR/user.ktr")" "$D"

@@ -95,7 +95,8 @@ check ts_call_time_is_entry t_eq "$nsame" 0
 # there (a stage as big as the ring would be lost whole, each time), and
 # what is kept and lost adds up
 daemon_gone 10
-ktr small -b 4096 -t c -f "$TMP/small.ktr" /bin/sh -c "sleep 0.3; exec env -i $SPIN 3000 0 0"
+# (the storm after a pause in which the daemon takes what the exec made)
+ktr small -b 4096 -t c -f "$TMP/small.ktr" env -i "$SPIN" 3000 0 0 300
 kd small "$TMP/small.ktr"
 read -r nrec nlost _ <<<"$(ktr_summary small)"
 check small_storm_head_there t_num "$(q "$TMP/small.norm" '$4 == "CALL" && $5 ~ /^getpriority\(/' |

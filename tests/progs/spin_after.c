@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * spin_after N MS [TAG]: N getpriority(PRIO_PROCESS, TAG + i) calls, i
- * from 0 (TAG default 4747: which call a record is of is in its second
- * argument), then "spinning" on stdout, then MS milliseconds of work
+ * spin_after N MS [TAG [PAUSE]]: after PAUSE ms asleep (default 0), N
+ * getpriority(PRIO_PROCESS, TAG + i) calls, i from 0 (TAG default 4747:
+ * which call a record is of is in its second argument), then "spinning" on stdout, then MS milliseconds of work
  * in user space with no syscall at all, so its CPU makes no context
  * switch of its own: what t_stage.sh needs to see that the last calls
  * reach the trace file while it spins.  The end comes by a timer set
@@ -36,13 +36,15 @@ int main(int argc, char **argv)
 	volatile unsigned long work = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: spin_after N MS [TAG]\n");
+		fprintf(stderr, "usage: spin_after N MS [TAG [PAUSE]]\n");
 		return 2;
 	}
 	n = strtoul(argv[1], NULL, 0);
 	ms = strtoll(argv[2], NULL, 0);
 	if (argc > 3)
 		tag = strtol(argv[3], NULL, 0);
+	if (argc > 4)
+		usleep((useconds_t)strtoul(argv[4], NULL, 0) * 1000);
 	setvbuf(stdout, NULL, _IONBF, 0);
 	printf("pid %d\n", getpid());
 	for (i = 0; i < n; i++)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <syslog.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -17,6 +19,7 @@ struct ktr_stages {
 	size_t stride; /* an element of the array map: its value, to 8 bytes */
 	size_t size;
 	unsigned char *map; /* the stages, read only */
+	bool said; /* a stage that could not be sent, said once in the log */
 };
 
 struct ktr_stages *ktr_stages__new(const struct ktr_bpf *b)
@@ -58,24 +61,40 @@ static int stages__held(const struct ktr_stages *s, int cpu)
 
 /*
  * A program that holds the stage when the flush comes makes it answer 1:
- * asked again, as the program is done within a microsecond.  A trace
- * file's end waits for its records this way, before its route is free for
- * another file.
+ * asked again, at once a few times, as the program is done within a
+ * microsecond, then with short sleeps: a virtual CPU can stop for
+ * milliseconds in the middle of a program (an emulated machine runs its
+ * CPUs in turns), and a trace file's end waits for its records this way,
+ * before its route is free for another file.
  */
-#define STAGES_TRIES 1000
+#define STAGES_HOT_TRIES 100
+#define STAGES_WAIT_US	 100
+#define STAGES_WAITS	 2000 /* 0.2 s at most */
+
+/* CPU cpu's stage sent on: 0, or -1 if it stayed held or the kernel said no. */
+static int stages__send_cpu(const struct ktr_stages *s, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+	for (int i = 0; i < STAGES_HOT_TRIES + STAGES_WAITS; i++) {
+		if (i >= STAGES_HOT_TRIES)
+			usleep(STAGES_WAIT_US);
+		/* an offline CPU says ENXIO: it holds nothing that will move */
+		if (bpf_prog_test_run_opts(s->prog_fd, &run) < 0)
+			return errno == ENXIO ? 0 : -1;
+		if (run.retval != 1)
+			return 0;
+	}
+	return -1;
+}
 
 void ktr_stages__send(struct ktr_stages *s)
 {
 	if (!s || s->prog_fd < 0)
 		return;
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
-		if (!stages__held(s, cpu))
-			continue;
-		/* an offline CPU says ENXIO: it holds nothing that will move */
-		for (int i = 0; i < STAGES_TRIES; i++)
-			if (bpf_prog_test_run_opts(s->prog_fd, &run) < 0 || run.retval != 1)
-				break;
-	}
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (stages__held(s, cpu) && stages__send_cpu(s, cpu) < 0 && !s->said) {
+			syslog(LOG_WARNING, "cannot send CPU %d's stage on: %m", cpu);
+			s->said = true;
+		}
 }
