@@ -8,8 +8,9 @@
 #    and records what a fresh load records
 #  - while no daemon runs, nothing is attached and the holders of the ring
 #    buffer and the scratch area are empty
-#  - a daemon killed -9 mid-trace leaves nothing for the next one: no entry,
-#    kernel event, selection or loss in the maps, no record of its ring
+#  - a daemon killed -9 mid-trace leaves nothing for the next one, which
+#    loads afresh: no entry, kernel event, selection or loss in the maps, no
+#    record of its ring
 #  - what does not look as this build's object would (a map of another
 #    shape, a map where a program belongs, another configuration's
 #    directory, a refusal of a program every trace needs) is not used, and
@@ -171,7 +172,11 @@ ktr after -t c -f "$TMP/after.ktr" /bin/true
 kill "$BUSY" "$KEEP"
 wait "$BUSY" "$KEEP" 2>/dev/null
 kd after "$TMP/after.ktr"
-check k9_next_uses_cache t_eq "$(pinned)" "$P1"
+# a daemon that did not end leaves its programs to be loaded afresh (what it
+# left is not looked through: on 6.1 each look into an array of maps waits
+# for an RCU grace period), as many as before
+check k9_next_remade t_eq "$(pinned | awk '{ print $1 }')" "$(echo "$P1" | awk '{ print $1 }')"
+check k9_next_new_ids t_eq "$(pinned | grep -cxF -f <(echo "$P1"))" 0
 check k9_next_has_its_own t_num "$(qn "$TMP/after.norm" '$3 == "true" && $4 == "CALL"')" -gt 5
 check k9_no_dead_ring_record t_eq "$(qn "$TMP/after.norm" '$1 == pid || $5 ~ /getppid/' pid="$BUSY")" 0
 check k9_no_loss t_eq "$(qn "$TMP/after.norm" '$4 == "LOST"') $(ktr_summary after | cut -d' ' -f2)" "0 0"

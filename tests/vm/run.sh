@@ -229,7 +229,7 @@ timeout -k 10 "${KTR_VM_WALL:-3600}" $QEMU \
 	-kernel "$vmlinuz" -initrd "$cmdroot/initrd.img" \
 	-append "console=$CONSOLE panic=-1 quiet loglevel=${KTR_VM_LOGLEVEL:-3} rdinit=/init" \
 	-virtfs local,path="${KTR_VM_ROOT:-/}",mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log" | grep --line-buffered -E "$SHOW"
+	</dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log" | grep --line-buffered -E "$SHOW"
 set -e
 echo "vmtest: $(basename "$vmlinuz"): $(($(date +%s) - start)) s; its console: $log" >&2
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <bpf/bpf.h>
@@ -483,6 +484,9 @@ struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char 
 	 */
 	kept = !err && opts->procs_fd <= 0 ? loader__open_kept(b, opts->ring_bytes) : -ENOENT;
 	if (!err && kept && kept != -ENOENT) {
+		if (kept == -ESTALE)
+			syslog(LOG_NOTICE,
+			       "the daemon before did not end: its kept programs are loaded afresh");
 		ktr_progcache__drop();
 		/* what it said is not believed */
 		memset(optional_missing, 0, sizeof(optional_missing));

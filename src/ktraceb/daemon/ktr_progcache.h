@@ -64,7 +64,8 @@ void ktr_progcache__add(const struct ktr_bpf *b, size_t i, const char *why);
 /*
  * What the daemon before left in the maps of b, just opened from the cache,
  * emptied: traced processes and their bits, selections, losses, kernel
- * events, USDT sites, a dead daemon's recorders.  0 or -errno.
+ * events, USDT sites.  0 or -errno; -ESTALE if that daemon did not end
+ * (killed, crashed): its programs are to be loaded afresh.
  */
 int ktr_progcache__reset(struct ktr_bpf *b);
 /* The cache removed: it could not be used after all. */

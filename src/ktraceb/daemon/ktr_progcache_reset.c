@@ -6,10 +6,11 @@
  * as one that has just loaded.  A daemon ends by emptying what it used
  * (its traces' entries go with them, the loader empties the holders and
  * marks .bss clean), so after a clean end all this finds nothing, in a
- * few system calls; after a crash or a kill -9 it finds whatever was
- * left.  Kept programs are used only when the daemon before left no
- * recording to take over (ktr_takeover.h): nothing of theirs runs then,
- * and nothing in the maps is anyone's.
+ * few system calls; after a crash or a kill -9 the kept programs are not
+ * used (-ESTALE: the loader drops them and loads afresh).  Kept programs
+ * are used only when the daemon before left no recording to take over
+ * (ktr_takeover.h): nothing of theirs runs then, and nothing in the maps
+ * is anyone's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -73,26 +74,9 @@ out:
 	return err;
 }
 
-/*
- * Every entry of an array of maps taken out (a dead daemon's recorders).
- * Looked up first: a delete from an array of maps waits for an RCU grace
- * period, on older kernels even when there was nothing to delete.
- */
-static void reset__maps_of(const struct bpf_map *m)
-{
-	int fd = bpf_map__fd(m);
-	__u32 id;
-
-	for (__u32 i = 0; i < bpf_map__max_entries(m); i++)
-		if (bpf_map_lookup_elem(fd, &i, &id) == 0)
-			bpf_map_delete_elem(fd, &i);
-}
-
 int ktr_progcache__reset(struct ktr_bpf *b)
 {
 	struct ktraceb_bpf *skel = b->skel;
-	/* a daemon ends by clearing this; set, the one before did not end */
-	bool dirty = b->bss->ktr_daemon_tgid != 0;
 	/*
 	 * Not usdt_quiet: the files a look found no probe in (ktr_usdt_file.c)
 	 * have none whichever daemon looked, as for a daemon that lived on; a
@@ -106,6 +90,16 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 	__u64 lost = 0;
 	int err = 0;
 
+	/*
+	 * A daemon ends by clearing this; set, the one before did not end
+	 * (killed, crashed), and what it left may be anywhere, recorders in
+	 * the arrays of maps too.  Those are not looked through: before Linux
+	 * 6.3 or so every look into an array of maps from user space waits
+	 * for an RCU grace period, and their thousands of slots took minutes
+	 * on 6.1.  Its programs are loaded afresh instead.
+	 */
+	if (b->bss->ktr_daemon_tgid != 0)
+		return -ESTALE;
 	for (size_t i = 0; i < sizeof(hashes) / sizeof(hashes[0]) && !err; i++)
 		err = reset__hash(hashes[i]);
 	/* slot 0 counts every loss (ring.bpf.c): zero, so is every other */
@@ -116,15 +110,6 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 		err = reset__array(skel->maps.selects);
 	if (err)
 		return err;
-	/* recorders end with their trace: only a daemon that died leaves some */
-	if (dirty) {
-		reset__maps_of(skel->maps.flight_ctls);
-		reset__maps_of(skel->maps.flights);
-		/* a stage a daemon's end did not send on holds its files' records */
-		err = reset__array(skel->maps.stages);
-		if (err)
-			return err;
-	}
 	/* nothing runs the programs now: plain stores are enough */
 	memset(b->bss->ktr_traced, 0, sizeof(b->bss->ktr_traced));
 	memset(b->bss->ktr_proc_copies, 0, sizeof(b->bss->ktr_proc_copies));
