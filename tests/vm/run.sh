@@ -223,7 +223,7 @@ CONSOLE=ttyS0
 echo "vmtest: booting $(basename "$vmlinuz") under qemu (no KVM: emulated)" >&2
 start=$(date +%s)
 set +e
-timeout -k 10 "${KTR_VM_WALL:-3600}" $QEMU \
+timeout -k 10 "${KTR_VM_WALL:-2400}" $QEMU \
 	"${MACHINE[@]}" -smp "$CPUS" -m "$MEM" -accel tcg,thread=single \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$vmlinuz" -initrd "$cmdroot/initrd.img" \
