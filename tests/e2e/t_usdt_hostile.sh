@@ -107,20 +107,29 @@ check bomb_no_descriptor_kept t_num "$(ls "/proc/$D/fd" | wc -l)" -le "$FD0"
 check bomb_no_memory_kept t_num $(($(awk '/^VmRSS:/ { print $2 }' "/proc/$D/status") - RSS0)) -lt 8192
 
 # --- 3: an untraced process pays nothing for someone else's probes -------------------
-# usdt_runs: how often this daemon's USDT program ran (kernel.bpf_stats_enabled)
+# usdt_runs: "ID COUNT": this build's USDT program (the daemon's, or the one
+# kept pinned for the next daemon when none runs) and how often it ran
+# (kernel.bpf_stats_enabled)
 usdt_runs()
 {
-	local id
-	id=$(daemon_prog ktr_usdt_record) || return 0
-	bpftool prog show id "$id" -j 2>/dev/null | jq -r '.run_cnt // 0'
+	local id f
+	if ! id=$(daemon_prog ktr_usdt_record); then
+		for f in /sys/fs/bpf/ktraceb/"$BUILD_ID"/cache-*/prog-ktr_usdt_record; do
+			[ -e "$f" ] && id=$(bpftool prog show pinned "$f" -j 2>/dev/null | jq -r '.id')
+		done
+	fi
+	[ -n "$id" ] || return 0
+	echo "$id $(bpftool prog show id "$id" -j 2>/dev/null | jq -r '.run_cnt // 0')"
 }
 if sysctl -q -w kernel.bpf_stats_enabled=1 2>/dev/null && command -v jq >/dev/null; then
-	R0=$(usdt_runs)
+	read -r ID0 R0 <<<"$(usdt_runs)"
 	bg twin "$UBIN/uev_loop" 3000 # nobody traces it
 	TWIN=$BGPID
 	wait_line "$TMP/twin.pout" '^pid ' 10
 	plain loop -t u -f "$UDIR/loop.ktr" "$UBIN/uev_loop" 1000
-	R1=$(usdt_runs)
+	read -r ID1 R1 <<<"$(usdt_runs)"
+	# a program loaded since (a fresh daemon's) has run only since
+	[ "${ID0:-}" = "${ID1:-}" ] || R0=0
 	wait_exit "$TWIN" 30
 	HITS=$(awk '$1 == "hits" { print $2 }' "$TMP/loop.out")
 	TWIN_HITS=$(awk '$1 == "hits" { print $2 }' "$TMP/twin.pout")
