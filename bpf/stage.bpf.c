@@ -9,18 +9,6 @@
 #include "ring.bpf.h"
 #include "stage.bpf.h"
 
-/* A CALL record as the stage holds it: room for every argument. */
-struct stage_call_rec {
-	struct ktr_sample s;
-	struct ktr_header h;
-	struct {
-		__s16 ktr_code;
-		__s16 ktr_narg;
-		__u32 ktr_pad;
-		__u64 ktr_args[KTR_MAXARGS];
-	} c;
-};
-
 __noinline int stage__send(struct ktr_stage *st)
 {
 	__u64 len, flags;
@@ -55,7 +43,7 @@ __noinline int stage__send(struct ktr_stage *st)
 __noinline int stage__call_out(struct ktr_stage *st)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct stage_call_rec *rec;
+	struct call_sample *rec;
 	struct ktr_stage_call *c;
 	__u32 route, narg;
 	int len;
@@ -74,7 +62,7 @@ __noinline int stage__call_out(struct ktr_stage *st)
 	if (narg > KTR_MAXARGS)
 		narg = KTR_MAXARGS;
 	len = sizeof(rec->c) - sizeof(rec->c.ktr_args) + narg * sizeof(__u64);
-	rec = (struct stage_call_rec *)stage__room(st, route);
+	rec = (struct call_sample *)stage__room(st, route);
 	rec__header_at(&rec->h, KTR_SYSCALL, len, task->tgid, task->pid, task, c->mono_ns);
 	rec->c.ktr_code = c->code;
 	rec->c.ktr_narg = narg;

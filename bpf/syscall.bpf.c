@@ -32,17 +32,6 @@
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
 
-struct call_sample {
-	struct ktr_sample s;
-	struct ktr_header h;
-	struct {
-		__s16 ktr_code;
-		__s16 ktr_narg;
-		__u32 ktr_pad;
-		__u64 ktr_args[KTR_MAXARGS];
-	} c; /* struct ktr_syscall with room for every argument */
-};
-
 struct ret_sample {
 	struct ktr_sample s;
 	struct ktr_header h;
