@@ -12,11 +12,16 @@
 
 #include "maps.bpf.h"
 
+/* False if process tgid is not traced: most are not, and one load says so (bpf_shared.h). */
+static __always_inline bool proc__may_be_traced(__u32 tgid)
+{
+	return ktr_traced[KTR_TRACED_WORD(tgid)] & KTR_TRACED_BIT(tgid);
+}
+
 /* The tracing state of process tgid, NULL if it is not traced. */
 static __always_inline struct ktr_proc_state *proc__lookup_tgid(__u32 tgid)
 {
-	/* most processes are not traced: one load says so (bpf_shared.h) */
-	if (!(ktr_traced[KTR_TRACED_WORD(tgid)] & KTR_TRACED_BIT(tgid)))
+	if (!proc__may_be_traced(tgid))
 		return NULL;
 	return bpf_map_lookup_elem(&procs, &tgid);
 }
@@ -66,7 +71,8 @@ static __always_inline __u64 proc__copy_seq(struct ktr_proc_copy *cp)
  * The tracing state of task's process for the syscall programs: its copy
  * (bpf_shared.h) when it is good, read into *copy, else the procs entry,
  * copied for the next time.  NULL if it is not traced.  The copy is only
- * read: a caller that changes the state gets the entry (QUIET, HOLD).
+ * read: a caller that changes the state takes the entry (QUIET here; HELD
+ * through proc__lookup_tgid).
  */
 static __always_inline struct ktr_proc_state *proc__lookup_syscall(struct task_struct *task,
 								  struct ktr_proc_state *copy)
@@ -76,7 +82,7 @@ static __always_inline struct ktr_proc_state *proc__lookup_syscall(struct task_s
 	struct ktr_proc_state *ps;
 	__u64 gen, seq;
 
-	if (!(ktr_traced[KTR_TRACED_WORD(tgid)] & KTR_TRACED_BIT(tgid)))
+	if (!proc__may_be_traced(tgid))
 		return NULL;
 	gen = *(volatile __u64 *)&ktr_procs_gen;
 	seq = proc__copy_seq(cp);
@@ -86,7 +92,7 @@ static __always_inline struct ktr_proc_state *proc__lookup_syscall(struct task_s
 			return copy;
 	}
 	ps = bpf_map_lookup_elem(&procs, &tgid);
-	if (!ps || (ps->flags & (KTR_PS_QUIET | KTR_PS_HOLD | KTR_PS_HELD)))
+	if (!ps || (ps->flags & (KTR_PS_QUIET | KTR_PS_HELD)))
 		return ps;
 	/* one writer at a time: seq odd is taken; a writer that loses skips */
 	if ((seq & 1) || __sync_val_compare_and_swap(&cp->seq, seq, seq + 1) != seq)

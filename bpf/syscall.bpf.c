@@ -339,6 +339,7 @@ static __always_inline bool syscall__defer_call(const struct ktr_proc_state *ps,
 	c->mono_ns = bpf_ktime_get_ns();
 	c->code = id;
 	c->narg = narg < KTR_MAXARGS ? narg : KTR_MAXARGS;
+	c->facs = ps->facs;
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		c->args[i] = args[i];
 	c->tid = task->pid;
@@ -353,31 +354,30 @@ struct pair_rec {
 };
 
 /*
- * The return of a call whose CALL the stage kept (syscall__defer_call):
+ * The return of a call whose CALL the stage st kept (syscall__defer_call):
  * nothing of the call's comes between, so the CALL, with its entry time,
- * and the RET go into the stage in one go, one header copied into the
- * other.  False if the current thread has no CALL kept there.
+ * and the RET go into the stage in one go, both headers written from the
+ * same values.  What the trace wants the entry kept (c->facs): the return
+ * needs no look at the process's state.  False if the current thread has
+ * no CALL kept there.
  */
-static __always_inline bool syscall__pair_out(struct task_struct *task,
-					      const struct ktr_proc_state *ps, long ret)
+static __always_inline bool syscall__pair_out(struct task_struct *task, struct ktr_stage *st,
+					      long ret)
 {
-	struct ktr_stage *st = stage__get();
-	struct ktr_stage_call *c;
+	struct ktr_stage_call *c = &st->call;
 	struct ktr_sample *s;
-	struct ktr_header *h;
 	struct ret_sample *r;
-	__u32 route, narg, len;
+	__u32 route, narg, len, flags;
 	__u64 stride;
 
-	if (!st || st->call.tid != (__u32)task->pid || !stage__enter(st))
+	if (!stage__enter(st))
 		return false;
-	c = &st->call;
 	if (c->tid != (__u32)task->pid) {
 		/* the daemon's flush made it a record between the look and the taking */
 		stage__leave(st);
 		return false;
 	}
-	if (!(ps->facs & KTRFAC_SYSRET)) {
+	if (!(c->facs & KTRFAC_SYSRET)) {
 		stage__call_out(st);
 		stage__leave(st);
 		return true;
@@ -385,18 +385,17 @@ static __always_inline bool syscall__pair_out(struct task_struct *task,
 	route = c->route;
 	narg = c->narg < KTR_MAXARGS ? c->narg : KTR_MAXARGS;
 	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
+	flags = rec__flags(task->pid);
 	s = stage__room(st, route); /* both fit: a record's room is the slack */
-	h = (struct ktr_header *)(s + 1);
-	rec__header_at(h, KTR_SYSCALL, len, task->tgid, task->pid, task, c->mono_ns);
+	rec__header_flags((struct ktr_header *)(s + 1), KTR_SYSCALL, len, flags, task->tgid,
+			  task->pid, task, c->mono_ns);
 	call__fill((struct call_sample *)s, c->code, narg, c->args);
 	stage__commit(st, s, route, len);
 	stride = stage__stride(len);
 	asm volatile("%0 &= %1" : "+r"(stride) : "i"(0xff)); /* for the verifier: 80 to 128 */
 	r = (struct ret_sample *)((unsigned char *)s + stride);
-	r->h = *h;
-	r->h.ktr_len = sizeof(struct ktr_sysret);
-	r->h.ktr_type = KTR_SYSRET;
-	r->h.ktr_mono_ns = bpf_ktime_get_ns();
+	rec__header_flags(&r->h, KTR_SYSRET, sizeof(struct ktr_sysret), flags, task->tgid,
+			  task->pid, task, bpf_ktime_get_ns());
 	ret__fill(r, c->code, ret);
 	stage__commit(st, &r->s, route, sizeof(struct ktr_sysret));
 	c->tid = 0;
@@ -456,7 +455,9 @@ static __always_inline void syscall__note_mmap(struct pt_regs *regs, struct ktr_
 	    ((args[2] & PROT_EXEC) ||
 	     ((args[2] & PROT_WRITE) &&
 	      (args[3] & (MAP_PRIVATE | MAP_FIXED)) == (MAP_PRIVATE | MAP_FIXED))))
-		note__file(ps, KTR_NOTE_MMAP, tgid, (__u64)syscall__fd_file(args[4]));
+		/* the entry, not the copy: a HOLD process is stopped there (HELD) */
+		note__file(proc__lookup_tgid(tgid), KTR_NOTE_MMAP, tgid,
+			   (__u64)syscall__fd_file(args[4]));
 }
 
 /* The CALL (and what a call's entry captures) of a call that waited for its return. */
@@ -479,18 +480,24 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct ktr_proc_state copy, *ps = proc__lookup_syscall(task, &copy);
+	struct ktr_proc_state copy, *ps;
 	const struct ktr_select_map *sel;
+	struct ktr_stage *st;
 	long id;
 	int compat;
 
+	if (!proc__may_be_traced(task->tgid))
+		return 0;
+	/* a CALL kept: nothing else of the call's to make, the state not needed */
+	st = stage__get();
+	if (st && st->call.tid == (__u32)task->pid && syscall__pair_out(task, st, ret))
+		return 0;
+	ps = proc__lookup_syscall(task, &copy);
 	if (!ps || (ps->flags & KTR_PS_QUIET))
 		return 0;
 	id = arch__syscall_nr(regs);
 	compat = arch__in_compat_syscall(task);
 	syscall__note_mmap(regs, ps, task->tgid, id, compat, ret);
-	if (syscall__pair_out(task, ps, ret))
-		return 0; /* a CALL kept: nothing else of the call's to make */
 	sel = select__of(ps);
 	if (sel && (!select__call(sel, id, compat) || !select__status(sel, ret)))
 		return 0;

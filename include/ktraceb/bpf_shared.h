@@ -184,7 +184,9 @@ struct ktr_wakeup_tick {
  * (exit), makes a new image (execve) or a child (clone), returns through
  * another path (rt_sigreturn) or renames its thread (prctl), and any
  * number the tables do not know.  A call of a trace with none of them
- * keeps its CALL in the stage until its return.
+ * keeps its CALL in the stage until its return.  mmap has KTRFAC_USER and
+ * KTRFAC_USTACK: its return may have the daemon look at the file it mapped
+ * (a note, and a stop), which only the return's full path makes.
  */
 #define KTR_CALL_AT_ENTRY 0x20000000
 #define KTR_STAGE_BYTES	 4096 /* gathered before one copy into the ring */
@@ -196,7 +198,7 @@ struct ktr_stage_call {
 	__u64 mono_ns; /* when it entered */
 	__s16 code;
 	__s16 narg;
-	__u32 pad;
+	__u32 facs; /* the trace's facilities at entry: its return needs no other look */
 	__u64 args[KTR_MAXARGS];
 };
 struct ktr_stage {
@@ -244,8 +246,9 @@ struct ktr_proc_state {
  * A copy is good while its gen is ktr_procs_gen: whoever changes the procs
  * map (the daemon, or a BPF program) bumps ktr_procs_gen after the change,
  * and every copy is stale.  seq is odd while a copy is written, 0 before
- * the first.  Entries a program changes in place (QUIET, HOLD, HELD) are
- * never copied.
+ * the first.  Entries a program changes in place (QUIET, HELD) are never
+ * copied; a HOLD one is, and what may set its HELD takes the entry itself
+ * (syscall__note_mmap, proc.bpf.c at exec).
  */
 #define KTR_PROC_COPIES 4096
 struct ktr_proc_copy {

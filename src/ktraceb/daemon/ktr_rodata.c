@@ -52,6 +52,9 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 		     !(b & KTR_CALL_AT_ENTRY) && i < sizeof(at_entry) / sizeof(at_entry[0]); i++)
 			if (strcmp(tab[nr].name, at_entry[i]) == 0)
 				b |= KTR_CALL_AT_ENTRY;
+		/* its return's note of a mapped file (syscall.bpf.c, syscall__note_mmap) */
+		if (nr < n && tab[nr].name && strcmp(tab[nr].name, "mmap") == 0)
+			b |= KTRFAC_USER | KTRFAC_USTACK;
 		skel->rodata->ktr_between64[nr] = b;
 	}
 }
@@ -64,6 +67,7 @@ static __u32 loader__refuse_for_tests(void)
 		[KTR_REFUSE_TP] = "ktr_tp_record",
 		[KTR_REFUSE_USDT] = "ktr_usdt_record",
 		[KTR_REFUSE_SYS_ENTER] = "ktr_syscall_enter",
+		[KTR_REFUSE_STAGE_SEND] = "stage_send",
 	};
 	const char *name = getenv("KTRACEB_REFUSE_PROG");
 
