@@ -90,12 +90,15 @@ int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task
 	struct ktr_stage *st = stage__get();
 
 	prog__refuse_for_tests(KTR_REFUSE_CSW);
+	if (prog__stage_stuck_for_tests())
+		st = NULL;
 	if (st && st->call.tid && stage__enter(st)) {
 		stage__call_out(st);
 		stage__leave(st);
 	}
 	csw__emit(prev, 1, preempt, prev_state);
 	csw__emit(next, 0, false, 0);
-	rec__stage_out();
+	if (st)
+		rec__stage_out();
 	return 0;
 }

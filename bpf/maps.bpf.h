@@ -63,4 +63,10 @@ static __always_inline void prog__refuse_for_tests(__u32 which)
 		asm volatile("r0 = *(u64 *)(r10 + 8)" ::: "r0");
 }
 
+/* The tests' stage that nothing but a full one sends on (KTR_REFUSE_STAGE_SEND). */
+static __always_inline bool prog__stage_stuck_for_tests(void)
+{
+	return ktr_refuse_prog == KTR_REFUSE_STAGE_SEND;
+}
+
 #endif /* KTRACEB_MAPS_BPF_H */

@@ -414,5 +414,12 @@ struct ktr_select_map {
 #define KTR_REFUSE_TP		2	/* ktr_tp_record */
 #define KTR_REFUSE_USDT		3	/* ktr_usdt_record */
 #define KTR_REFUSE_SYS_ENTER	4	/* ktr_syscall_enter */
+/*
+ * stage_send: no program refused, but neither the daemon's flush nor a
+ * context switch sends a stage on (ktr_stage_flush says it is held), as
+ * when a virtual CPU stops in the middle of a program: what a file whose
+ * records a stage keeps at its end looks like (t_stage.sh).
+ */
+#define KTR_REFUSE_STAGE_SEND	5
 
 #endif /* KTRACEB_BPF_SHARED_H */

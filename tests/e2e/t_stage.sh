@@ -14,6 +14,8 @@
 #  - A kept CALL keeps its entry time: before its RET's, after the RET
 #    before it.
 #  - A small ring (-b 4096) is sent stages no bigger than it can hold.
+#  - A file whose records a stage still holds at its end ends all the same,
+#    with them counted lost, and they reach no other file.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -103,7 +105,57 @@ check small_storm_head_there t_num "$(q "$TMP/small.norm" '$4 == "CALL" && $5 ~ 
 	head -n 1 | sed -E 's/.*getpriority\([^,]*,([0-9]+).*/\1/')" -lt 100
 check small_adds_up t_num "$((nrec + nlost))" -ge 6000
 
-# leave no daemon with a small ring to the next test
+# --- a stage still held at a file's end -------------------------------------------------
+# KTRACEB_REFUSE_PROG=stage_send: neither the daemon nor a context switch
+# sends a stage on, as when a virtual CPU stops in the middle of a program
+# for longer than the daemon asks.  A command that moves itself from CPU 0
+# to CPU 1 leaves its records on CPU 0 in that stage.  Its file ends all the
+# same, those records counted lost in it (what it has and what it lost add
+# up to what a run with stages sent has), and the next file of that daemon
+# gets none of them: its route goes to no other file while they may come.
 daemon_gone 10
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+	MOVER="taskset -c 0 sh -c 'read -r _ </dev/null; exec taskset -c 1 /bin/true'"
+	KTRACEB_REFUSE_PROG=none ktr moved -t c -f "$TMP/moved.ktr" sh -c "$MOVER"
+	read -r moved_rec moved_lost _ <<<"$(ktr_summary moved)"
+	daemon_gone 10
+	sleep 120 &
+	KEEP=$!
+	E2E_PIDS="${E2E_PIDS:-} $KEEP"
+	KTRACEB_REFUSE_PROG=stage_send ktr keep -t c -p "$KEEP" -f "$TMP/keep.ktr"
+	# a file ends at a tick, and by then the daemon has staging on
+	KTRACEB_REFUSE_PROG=stage_send ktr warm -t c -f "$TMP/warm.ktr" taskset -c 1 /bin/true
+	# (where the scheduler runs the command first decides what stays behind:
+	# tried again if nothing did)
+	for _ in 1 2 3; do
+		rm -f "$TMP/held.ktr"
+		KTRACEB_REFUSE_PROG=stage_send ktr held -t c -f "$TMP/held.ktr" sh -c "$MOVER"
+		read -r held_rec held_lost _ <<<"$(ktr_summary held)"
+		[ "${held_lost:-0}" -gt 0 ] && break
+	done
+	check held_exit_0 t_krc 0 held
+	kd held "$TMP/held.ktr"
+	check held_lost_said t_num "${held_lost:-0}" -gt 0
+	check held_lost_in_file t_eq "$(q "$TMP/held.norm" '$4 == "LOST"' | awk '{ n += $5 } END { print n + 0 }')" \
+		"${held_lost:-0}"
+	# (a LOST record is one of the records written)
+	check held_adds_up t_eq "$((held_rec - $(qn "$TMP/held.norm" '$4 == "LOST"') + held_lost))" \
+		"$((moved_rec + moved_lost))"
+	HELD_PID=$(q "$TMP/held.norm" '$4 == "ARGS"' | head -n 1 | cut -f 1)
+	# on CPU 0 at once: its records send the stage on, the earlier file's records in it first
+	KTRACEB_REFUSE_PROG=stage_send ktr next -t c -f "$TMP/next.ktr" taskset -c 0 /bin/true
+	check next_exit_0 t_krc 0 next
+	kd next "$TMP/next.ktr"
+	check next_has_its_own t_num "$(qn "$TMP/next.norm" '$4 == "CALL"')" -gt 5
+	check next_none_of_held t_eq "$(qn "$TMP/next.norm" '$1 == '"${HELD_PID:-0}")" 0
+	kill "$KEEP" 2>/dev/null
+	wait "$KEEP" 2>/dev/null
+else
+	skip held_at_end "one CPU, or no taskset"
+fi
+
+# leave no daemon with a small ring or a held stage to the next test (the
+# latter asks each CPU for 0.2 s at each tick before it idles out)
+daemon_gone 30
 
 e2e_done

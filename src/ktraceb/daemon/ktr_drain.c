@@ -140,6 +140,26 @@ int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
 	return ktr_tracefile__append_made(f, &h, &rec, d->wall_offset_ns);
 }
 
+unsigned int ktr_drain__held(const struct ktr_drain *d, __u32 route)
+{
+	return ktr_stages__held(d->stages, route);
+}
+
+int ktr_drain__account_held(struct ktr_drain *d, __u32 route, unsigned int n)
+{
+	struct ktr_tracefile *f = ktr_files__get(d->files, route);
+	struct ktr_header h;
+	struct ktr_lost rec;
+
+	if (!f || !n)
+		return 0;
+	f->lost_seen += n;
+	rec.lost = n;
+	rec.lost_total = f->lost_seen;
+	ktr_record__own(&h, KTR_LOST, sizeof(rec), 0);
+	return ktr_tracefile__append_made(f, &h, &rec, d->wall_offset_ns);
+}
+
 /* A KTR_LOST record into every file whose loss counter moved. */
 static void drain__account_lost(struct ktr_drain *d)
 {

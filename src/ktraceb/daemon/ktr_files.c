@@ -25,7 +25,54 @@ struct ktr_files {
 	unsigned int cap;
 	unsigned int used;
 	struct ktr_flight_maps flight_maps; /* where the recorders' rings go */
+	/*
+	 * routes of closed files whose records may still come (ktr_files__keep_route),
+	 * and those of them no stage held at the last look
+	 */
+	__u64 kept[KTR_MAX_ROUTES / 64];
+	__u64 kept_clear[KTR_MAX_ROUTES / 64];
+	unsigned int nkept;
 };
+
+static bool files__kept(const struct ktr_files *t, __u32 r)
+{
+	return t->nkept && (t->kept[r / 64] >> (r % 64)) & 1;
+}
+
+void ktr_files__keep_route(struct ktr_files *t, __u32 r)
+{
+	if (r == 0 || r >= KTR_MAX_ROUTES || files__kept(t, r))
+		return;
+	t->kept[r / 64] |= 1ull << (r % 64);
+	t->kept_clear[r / 64] &= ~(1ull << (r % 64));
+	t->nkept++;
+}
+
+/*
+ * A route is free at the second look in a row that finds none of its
+ * records in a stage: what a stage sent on just before the first look was
+ * still in the ring then, and the drain between the two took it.
+ */
+void ktr_files__release_routes(struct ktr_files *t, unsigned int (*held)(void *ctx, __u32 r),
+			       void (*freed)(void *ctx, __u32 r), void *ctx)
+{
+	for (__u32 r = 1; t->nkept && r < t->cap; r++) {
+		__u64 bit = 1ull << (r % 64);
+
+		if (!files__kept(t, r))
+			continue;
+		if (held(ctx, r)) {
+			t->kept_clear[r / 64] &= ~bit;
+		} else if (!(t->kept_clear[r / 64] & bit)) {
+			t->kept_clear[r / 64] |= bit;
+		} else {
+			t->kept[r / 64] &= ~bit;
+			t->kept_clear[r / 64] &= ~bit;
+			t->nkept--;
+			freed(ctx, r);
+		}
+	}
+}
 
 struct ktr_files *ktr_files__new(const struct ktr_flight_maps *maps)
 {
@@ -180,7 +227,7 @@ static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
 	if (uid != 0 && ktr_files__count_uid(t, uid) >= KTR_FILES_PER_UID)
 		return -EMFILE;
 	for (r = 1; r < t->cap && r < limit; r++)
-		if (!t->v[r].w)
+		if (!t->v[r].w && !files__kept(t, r))
 			return r;
 	*why = "too many trace files in use";
 	if (r >= limit)

@@ -39,6 +39,15 @@ const struct ktr_flight_maps *ktr_files__flight_maps(const struct ktr_files *t);
 struct ktr_tracefile *ktr_files__get(const struct ktr_files *t, __u32 r);
 /* The first route after r with a file, 0 after the last: for (r = next(t, 0); r; r = next(t, r)). */
 __u32 ktr_files__next(const struct ktr_files *t, __u32 r);
+/*
+ * Route r, its file closed, is given to no other file while held(ctx, r)
+ * says records of it are still on their way (they would reach that file);
+ * ktr_files__release_routes(), called after each drain of the ring, asks
+ * again, and calls freed(ctx, r) for each route it gives back.
+ */
+void ktr_files__keep_route(struct ktr_files *t, __u32 r);
+void ktr_files__release_routes(struct ktr_files *t, unsigned int (*held)(void *ctx, __u32 r),
+			       void (*freed)(void *ctx, __u32 r), void *ctx);
 /* Files open. */
 unsigned int ktr_files__count(const struct ktr_files *t);
 /* Is any of them a recording's (-R)? */

@@ -48,15 +48,38 @@ void ktr_stages__free(struct ktr_stages *s)
 	free(s);
 }
 
-/* Does CPU cpu's stage hold anything (a hint: BPF may be changing it)? */
-static int stages__held(const struct ktr_stages *s, int cpu)
+/* CPU cpu's stage, as mapped (its fields a hint: BPF may be changing them). */
+static const volatile struct ktr_stage *stages__cpu(const struct ktr_stages *s, int cpu)
+{
+	return (const volatile struct ktr_stage *)(s->map + s->stride * cpu);
+}
+
+/* Does CPU cpu's stage hold anything? */
+static int stages__holds(const struct ktr_stages *s, int cpu)
 {
 	const volatile struct ktr_stage *st;
 
 	if (!s->map)
 		return 1;
-	st = (const volatile struct ktr_stage *)(s->map + s->stride * cpu);
+	st = stages__cpu(s, cpu);
 	return st->nrec || st->call.tid;
+}
+
+unsigned int ktr_stages__held(const struct ktr_stages *s, __u32 r)
+{
+	unsigned int n = 0;
+
+	if (!s || !s->map)
+		return 0;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		const volatile struct ktr_stage *st = stages__cpu(s, cpu);
+
+		if (st->nrec && st->route == r)
+			n += st->nrec;
+		if (st->call.tid && st->call.route == r)
+			n++;
+	}
+	return n;
 }
 
 /*
@@ -93,7 +116,7 @@ void ktr_stages__send(struct ktr_stages *s)
 	if (!s || s->prog_fd < 0)
 		return;
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
-		if (stages__held(s, cpu) && stages__send_cpu(s, cpu) < 0 && !s->said) {
+		if (stages__holds(s, cpu) && stages__send_cpu(s, cpu) < 0 && !s->said) {
 			syslog(LOG_WARNING, "cannot send CPU %d's stage on: %m", cpu);
 			s->said = true;
 		}

@@ -12,6 +12,8 @@
 #ifndef KTRACEB_KTR_STAGES_H
 #define KTRACEB_KTR_STAGES_H
 
+#include <linux/types.h>
+
 struct ktr_bpf;
 struct ktr_stages;
 
@@ -21,5 +23,12 @@ void ktr_stages__free(struct ktr_stages *s);
 
 /* What each CPU's stage holds, into the ring buffer now. */
 void ktr_stages__send(struct ktr_stages *s);
+
+/*
+ * Records of route r the stages hold now, a waiting CALL counted as one:
+ * what a file that ends now would not have (read from the mapping, a
+ * count BPF may be changing: 0 when the stages cannot be mapped).
+ */
+unsigned int ktr_stages__held(const struct ktr_stages *s, __u32 r);
 
 #endif /* KTRACEB_KTR_STAGES_H */

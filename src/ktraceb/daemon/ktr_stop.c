@@ -60,10 +60,13 @@ void ktr_stop__waited(const struct ktr_rooms *k, struct ktr_conn *cn, bool gone)
 void ktr_stop__finish(const struct ktr_rooms *k, int r)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
+	unsigned int held = ktr_drain__held(k->drain, r);
 	int err;
 
 	/* losses counted since the tick's drain still go into this file */
 	ktr_drain__account_lost(k->drain, r);
+	/* and what a CPU's stage still holds of it: it will not reach the file */
+	ktr_drain__account_held(k->drain, r, held);
 	if ((__u32)r == ktr_syswide__route(k->syswide))
 		ktr_syswide__end(k->syswide);
 	if (ktr_recorder__due(f))
@@ -77,4 +80,6 @@ void ktr_stop__finish(const struct ktr_rooms *k, int r)
 	ktr_tp__forget(k->tp, r);
 	ktr_selection__leave(k->selection, r);
 	ktr_files__close(k->files, r);
+	if (held)
+		ktr_files__keep_route(k->files, r); /* no other file gets those records */
 }

@@ -6,6 +6,7 @@
 #include <syslog.h>
 
 #include "ktr_attach.h"
+#include "ktr_clock.h"
 #include "ktr_conn.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
@@ -37,6 +38,37 @@ void ktr_tick__conn_gone(void *rooms, struct ktr_conn *cn)
 	ktr_stop__waited(rooms, cn, true);
 }
 
+/*
+ * May the file of route r, whose processes are gone, end now?  Records of
+ * it may still be in a CPU's stage that a program held when the tick's
+ * drain asked for it (a virtual CPU stopped in the middle of a program):
+ * it waits for them, at most KTR_STAGE_WAIT_MS, then ends with them
+ * counted lost (ktr_stop__finish).
+ */
+#define KTR_STAGE_WAIT_MS 2000
+static bool tick__may_end(const struct ktr_rooms *k, __u32 r, struct ktr_tracefile *f)
+{
+	long long now;
+
+	if (!ktr_drain__held(k->drain, r))
+		return true;
+	now = ktr_now_ms();
+	if (!f->stage_wait_ms)
+		f->stage_wait_ms = now;
+	return now - f->stage_wait_ms >= KTR_STAGE_WAIT_MS;
+}
+
+static unsigned int tick__route_held(void *drain, __u32 r)
+{
+	return ktr_drain__held(drain, r);
+}
+
+/* A kept route free again: a loss counted for it since its file ended was counted there already. */
+static void tick__route_freed(void *drain, __u32 r)
+{
+	ktr_drain__reset_lost(drain, r);
+}
+
 /* Each trace file: a frozen recorder dumped, a file that cannot take more stopped, an unused one finished. */
 static void tick__files(const struct ktr_rooms *k)
 {
@@ -45,6 +77,8 @@ static void tick__files(const struct ktr_rooms *k)
 		bool live = f->nprocs || ktr_syswide__alone(k->syswide, r);
 		int werr;
 
+		if (live)
+			f->stage_wait_ms = 0;
 		if (ktr_recorder__due(f))
 			ktr_recorder__dump_frozen(f);
 		werr = ktr_tracefile__error(f);
@@ -52,9 +86,10 @@ static void tick__files(const struct ktr_rooms *k)
 			ktr_stop__live(k, r, werr, strerror(werr));
 		else if (live && ktr_tracefile__unlinked(f))
 			ktr_stop__live(k, r, ENOENT, "trace file deleted");
-		else if (!live)
+		else if (!live && tick__may_end(k, r, f))
 			ktr_stop__finish(k, r);
 	}
+	ktr_files__release_routes(k->files, tick__route_held, tick__route_freed, k->drain);
 }
 
 bool ktr_tick__run(const struct ktr_rooms *k)

@@ -34,6 +34,8 @@ struct ktr_tracefile {
 	struct ktr_flight *flight;	/* -R: records go here, to the file at a trigger */
 	bool info_written;		/* its INFO record is in the file */
 	long long last_dump_ms;		/* -D: one per KTR_DUMP_INTERVAL_MS */
+	long long stage_wait_ms;	/* when it began to wait, processes gone, for
+					   records a CPU's stage held (ktr_tick.c) */
 	/* a recorder's records made by ktraceb (event formats), for its next dump */
 	unsigned char *held;
 	size_t nheld;
