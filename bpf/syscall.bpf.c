@@ -347,19 +347,13 @@ static __always_inline bool syscall__defer_call(const struct ktr_proc_state *ps,
 	return true;
 }
 
-/* A CALL and its RET, one after the other in a stage. */
-struct pair_rec {
-	struct call_sample call; /* its stride: the arguments it has */
-	struct ret_sample ret;
-};
-
 /*
  * The return of a call whose CALL the stage st kept (syscall__defer_call):
  * nothing of the call's comes between, so the CALL, with its entry time,
  * and the RET go into the stage in one go, both headers written from the
- * same values.  What the trace wants the entry kept (c->facs): the return
- * needs no look at the process's state.  False if the current thread has
- * no CALL kept there.
+ * same values.  The trace's facilities came with the CALL (c->facs): the
+ * return needs no look at the process's state.  False if the current
+ * thread has no CALL kept there.
  */
 static __always_inline bool syscall__pair_out(struct task_struct *task, struct ktr_stage *st,
 					      long ret)
