@@ -146,16 +146,16 @@ static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
 	rec__submit(r);
 }
 
-static __always_inline void ret__fill(struct ret_sample *rec, long id, long ret)
+static __always_inline void ret__fill(struct ktr_sysret *r, long id, long ret)
 {
-	rec->r.ktr_code = id;
-	rec->r.ktr_eosys = 0;
+	r->ktr_code = id;
+	r->ktr_eosys = 0;
 	if (ret < 0 && ret >= -4095) {
-		rec->r.ktr_error = -ret;
-		rec->r.ktr_retval = -1;
+		r->ktr_error = -ret;
+		r->ktr_retval = -1;
 	} else {
-		rec->r.ktr_error = 0;
-		rec->r.ktr_retval = ret;
+		r->ktr_error = 0;
+		r->ktr_retval = ret;
 	}
 }
 
@@ -170,7 +170,7 @@ static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 ro
 				 sizeof(struct ktr_sysret));
 	if (!r.rec)
 		return;
-	ret__fill(r.rec, id, ret);
+	ret__fill(&((struct ret_sample *)r.rec)->r, id, ret);
 	rec__submit(r);
 }
 
@@ -350,19 +350,19 @@ static __always_inline bool syscall__defer_call(const struct ktr_proc_state *ps,
 /*
  * The return of a call whose CALL the stage st kept (syscall__defer_call):
  * nothing of the call's comes between, so the CALL, with its entry time,
- * and the RET go into the stage in one go, both headers written from the
- * same values.  The trace's facilities came with the CALL (c->facs): the
- * return needs no look at the process's state.  False if the current
+ * and the RET go into the stage as one record (KTR_STAGED_PAIR), one
+ * header for both.  The trace's facilities came with the CALL (c->facs):
+ * the return needs no look at the process's state.  False if the current
  * thread has no CALL kept there.
  */
 static __always_inline bool syscall__pair_out(struct task_struct *task, struct ktr_stage *st,
 					      long ret)
 {
 	struct ktr_stage_call *c = &st->call;
+	struct ktr_pair_ret *pr;
 	struct ktr_sample *s;
-	struct ret_sample *r;
-	__u32 route, narg, len, flags;
-	__u64 stride;
+	__u32 route, narg;
+	__u64 len;
 
 	if (!stage__enter(st))
 		return false;
@@ -379,19 +379,17 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 	route = c->route;
 	narg = c->narg < KTR_MAXARGS ? c->narg : KTR_MAXARGS;
 	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
-	flags = rec__flags(task->pid);
-	s = stage__room(st, route); /* both fit: a record's room is the slack */
-	rec__header_flags((struct ktr_header *)(s + 1), KTR_SYSCALL, len, flags, task->tgid,
-			  task->pid, task, c->mono_ns);
+	s = stage__room(st, route); /* it fits: a record's room is the slack */
+	rec__header_at((struct ktr_header *)(s + 1), KTR_STAGED_PAIR, len, task->tgid, task->pid,
+		       task, c->mono_ns);
 	call__fill((struct call_sample *)s, c->code, narg, c->args);
-	stage__commit(st, s, route, len);
-	stride = stage__stride(len);
-	asm volatile("%0 &= %1" : "+r"(stride) : "i"(0xff)); /* for the verifier: 80 to 128 */
-	r = (struct ret_sample *)((unsigned char *)s + stride);
-	rec__header_flags(&r->h, KTR_SYSRET, sizeof(struct ktr_sysret), flags, task->tgid,
-			  task->pid, task, bpf_ktime_get_ns());
-	ret__fill(r, c->code, ret);
-	stage__commit(st, &r->s, route, sizeof(struct ktr_sysret));
+	asm volatile("%0 &= %1" : "+r"(len) : "i"(0x3f)); /* for the verifier: 8 to 56 */
+	pr = (struct ktr_pair_ret *)((unsigned char *)s + sizeof(*s) + sizeof(struct ktr_header) +
+				     len);
+	pr->mono_ns = bpf_ktime_get_ns();
+	ret__fill(&pr->r, c->code, ret);
+	stage__commit(st, s, route, len + sizeof(*pr));
+	st->nrec++; /* two records */
 	c->tid = 0;
 	stage__leave(st);
 	return true;

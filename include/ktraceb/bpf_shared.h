@@ -189,6 +189,20 @@ struct ktr_wakeup_tick {
  * (a note, and a stop), which only the return's full path makes.
  */
 #define KTR_CALL_AT_ENTRY 0x20000000
+/*
+ * A kept CALL and its RET as one staged record (syscall.bpf.c,
+ * syscall__pair_out): the CALL's header with ktr_type KTR_STAGED_PAIR and
+ * ktr_len its payload's, that payload (struct ktr_syscall and its
+ * arguments), then struct ktr_pair_ret.  The drain writes the two records
+ * BSD has: the CALL, and the RET with the CALL's header, its own type,
+ * length and time.  A stage counts it as two records (nrec).  Never in a
+ * file.
+ */
+#define KTR_STAGED_PAIR	 0x7e01
+struct ktr_pair_ret {
+	__u64 mono_ns; /* the return's */
+	struct ktr_sysret r;
+};
 #define KTR_STAGE_BYTES	 4096 /* gathered before one copy into the ring */
 #define KTR_STAGE_SLACK	 512 /* the longest staged record, or a CALL and its RET */
 #define KTR_ROUTE_BATCH	 0xffffffffu

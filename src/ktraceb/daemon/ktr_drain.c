@@ -25,6 +25,41 @@ struct ktr_drain {
 	__s64 wall_offset_ns;
 };
 
+/*
+ * A staged CALL and RET (KTR_STAGED_PAIR, bpf_shared.h; h and room bytes
+ * from it) into f as the two records BSD has.
+ */
+static void drain__pair(struct ktr_drain *d, struct ktr_tracefile *f, const struct ktr_header *h,
+			size_t room)
+{
+	struct {
+		struct ktr_header h;
+		struct ktr_syscall c;
+		__u64 args[KTR_MAXARGS];
+	} call;
+	struct {
+		struct ktr_header h;
+		struct ktr_sysret r;
+	} ret;
+	struct ktr_pair_ret pr;
+	size_t len = (size_t)h->ktr_len;
+
+	if (h->ktr_len < (int)sizeof(call.c) || len > sizeof(call.c) + sizeof(call.args) ||
+	    sizeof(*h) + len + sizeof(pr) > room)
+		return; /* cannot be: BPF wrote it */
+	memcpy(&call, h, sizeof(*h) + len);
+	call.h.ktr_type = KTR_SYSCALL;
+	memcpy(&pr, (const unsigned char *)(h + 1) + len, sizeof(pr));
+	ret.h = call.h;
+	ret.h.ktr_type = KTR_SYSRET;
+	ret.h.ktr_len = sizeof(ret.r);
+	ret.h.ktr_mono_ns = pr.mono_ns;
+	ret.r = pr.r;
+	/* a write error sticks to its file: the RET is refused after it too */
+	ktr_tracefile__append(f, &call.h, sizeof(*h) + len, d->wall_offset_ns);
+	ktr_tracefile__append(f, &ret.h, sizeof(ret), d->wall_offset_ns);
+}
+
 /* One sample: a note, or a record for its file. */
 static void drain__one(struct ktr_drain *d, const struct ktr_sample *s, size_t size)
 {
@@ -43,6 +78,10 @@ static void drain__one(struct ktr_drain *d, const struct ktr_sample *s, size_t s
 	if (size < sizeof(*s) + sizeof(*h))
 		return;
 	f = ktr_files__get(d->files, s->route);
+	if (f && h->ktr_type == KTR_STAGED_PAIR) {
+		drain__pair(d, f, h, size - sizeof(*s));
+		return;
+	}
 	len = sizeof(*h) + (size_t)h->ktr_len;
 	if (!f || h->ktr_len < 0 || len > size - sizeof(*s))
 		return;
