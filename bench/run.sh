@@ -413,23 +413,38 @@ fi
 # --- where a traced syscall's time goes: each program's own run time ------------
 # kernel.bpf_stats_enabled: the kernel times every run of every program (it
 # adds two clock reads to each run, so the empty programs' row is the
-# measure's own floor).  getppid x N traced, full and compact recorder.
+# measure's own floor).  getppid x N traced, full and compact recorder; the
+# median of RUNS runs, each run's time and count taken apart (kept programs
+# carry their totals from one daemon to the next).
 PROG_ROWS=$TMP/prog_rows
 : >"$PROG_ROWS"
-prog_ns()
+prog_stats()
 {
 	bpftool prog show 2>/dev/null | awk -v want="$1" '
 		$0 ~ "name " want " " { for (i = 1; i < NF; i++) {
 			if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
-		END { if (c > 0) printf "%.0f", t / c; else printf "-" }'
+		END { printf "%d %d\n", t, c }'
 }
 prog_cost()
 {
-	local label=$1
+	local label=$1 i e0 n0 x0 m0 e1 n1 x1 m1
 	shift
 	sysctl -qw kernel.bpf_stats_enabled=1 || return
-	"$@" >/dev/null 2>&1
-	printf '%s\t%s\t%s\n' "$label" "$(prog_ns "$ENTER_PROG")" "$(prog_ns "$EXIT_PROG")" \
+	: >"$TMP/pc_enter"
+	: >"$TMP/pc_exit"
+	for ((i = 0; i < RUNS; i++)); do
+		read -r e0 n0 <<<"$(prog_stats "$ENTER_PROG")"
+		read -r x0 m0 <<<"$(prog_stats "$EXIT_PROG")"
+		"$@" >/dev/null 2>&1
+		read -r e1 n1 <<<"$(prog_stats "$ENTER_PROG")"
+		read -r x1 m1 <<<"$(prog_stats "$EXIT_PROG")"
+		# (a daemon that loaded its programs afresh: its totals are the run's)
+		[ "$n1" -lt "$n0" ] && e0=0 n0=0
+		[ "$m1" -lt "$m0" ] && x0=0 m0=0
+		[ "$n1" -gt "$n0" ] && echo $(((e1 - e0) / (n1 - n0))) >>"$TMP/pc_enter"
+		[ "$m1" -gt "$m0" ] && echo $(((x1 - x0) / (m1 - m0))) >>"$TMP/pc_exit"
+	done
+	printf '%s\t%s\t%s\n' "$label" "$(median <"$TMP/pc_enter")" "$(median <"$TMP/pc_exit")" \
 		>>"$PROG_ROWS"
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
@@ -537,7 +552,7 @@ if [ -s "$REC_ROWS" ]; then
 	echo
 fi
 if [ -s "$PROG_ROWS" ]; then
-	echo "BPF run time per program run, getppid x$N (kernel.bpf_stats_enabled, ns):"
+	echo "BPF run time per program run, getppid x$N (kernel.bpf_stats_enabled, ns, median of $RUNS runs):"
 	printf '  %-22s %10s %10s\n' "" sys_enter sys_exit
 	awk -F'\t' '{ printf "  %-22s %10s %10s\n", $1, $2, $3 }' "$PROG_ROWS"
 	echo
