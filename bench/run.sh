@@ -425,6 +425,10 @@ prog_stats()
 			if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
 		END { printf "%d %d\n", t, c }'
 }
+prog_median()
+{
+	if [ -s "$1" ]; then median <"$1"; else echo -; fi
+}
 prog_cost()
 {
 	local label=$1 i e0 n0 x0 m0 e1 n1 x1 m1
@@ -441,11 +445,42 @@ prog_cost()
 		# (a daemon that loaded its programs afresh: its totals are the run's)
 		[ "$n1" -lt "$n0" ] && e0=0 n0=0
 		[ "$m1" -lt "$m0" ] && x0=0 m0=0
-		[ "$n1" -gt "$n0" ] && echo $(((e1 - e0) / (n1 - n0))) >>"$TMP/pc_enter"
-		[ "$m1" -gt "$m0" ] && echo $(((x1 - x0) / (m1 - m0))) >>"$TMP/pc_exit"
+		# (a program that ran for no call of the loop was not attached: -)
+		[ $((n1 - n0)) -ge "$N" ] && echo $(((e1 - e0) / (n1 - n0))) >>"$TMP/pc_enter"
+		[ $((m1 - m0)) -ge "$N" ] && echo $(((x1 - x0) / (m1 - m0))) >>"$TMP/pc_exit"
 	done
-	printf '%s\t%s\t%s\n' "$label" "$(median <"$TMP/pc_enter")" "$(median <"$TMP/pc_exit")" \
-		>>"$PROG_ROWS"
+	printf '%s\t%s\t%s\n' "$label" "$(prog_median "$TMP/pc_enter")" \
+		"$(prog_median "$TMP/pc_exit")" >>"$PROG_ROWS"
+	sysctl -qw kernel.bpf_stats_enabled=0
+}
+# The same runs timed for ktraceb's programs and the empty ones attached
+# beside them (the machine's pace, which drifts between runs here by a
+# quarter, divides out): ktraceb's per-run time over the empty program's on
+# the same tracepoint, the median of RUNS runs.
+PROG_RATIO=$TMP/prog_ratio
+: >"$PROG_RATIO"
+prog_ratio()
+{
+	local i p s0 s1 t0 t1 c0 c1
+	sysctl -qw kernel.bpf_stats_enabled=1 || return
+	: >"$TMP/pr_enter"
+	: >"$TMP/pr_exit"
+	for ((i = 0; i < RUNS; i++)); do
+		for p in ktr_syscall_enter ktr_syscall_exit empty_enter empty_exit; do
+			prog_stats "$p"
+		done >"$TMP/pr_before"
+		"$@" >/dev/null 2>&1
+		for p in ktr_syscall_enter ktr_syscall_exit empty_enter empty_exit; do
+			prog_stats "$p"
+		done >"$TMP/pr_after"
+		paste -d ' ' "$TMP/pr_before" "$TMP/pr_after" | awk -v n="$N" '
+			{ t[NR] = $3 - $1; c[NR] = $4 - $2 }
+			END { if (c[1] >= n && c[3] >= n)
+				printf "%.2f\n", (t[1] / c[1]) / (t[3] / c[3]) >> "'"$TMP/pr_enter"'"
+			      if (c[2] >= n && c[4] >= n)
+				printf "%.2f\n", (t[2] / c[2]) / (t[4] / c[4]) >> "'"$TMP/pr_exit"'" }'
+	done
+	printf '%s\t%s\n' "$(prog_median "$TMP/pr_enter")" "$(prog_median "$TMP/pr_exit")" >"$PROG_RATIO"
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
 if command -v bpftool >/dev/null && sysctl -qw kernel.bpf_stats_enabled=0 2>/dev/null; then
@@ -461,7 +496,8 @@ if command -v bpftool >/dev/null && sysctl -qw kernel.bpf_stats_enabled=0 2>/dev
 		"$EMPTY" "$O/bench/empty_tp.bpf.o" >"$TMP/empty.out" 2>&1 &
 		EMPTY_PID=$!
 		for _ in $(seq 50); do grep -q attached "$TMP/empty.out" && break; sleep 0.1; done
-		grep -q attached "$TMP/empty.out" && prog_cost "empty programs" "$LOOP" "$N"
+		grep -q attached "$TMP/empty.out" && prog_cost "empty programs" "$LOOP" "$N" &&
+			prog_ratio "$KTRACEB" -f "$TMP/pc.ktr" "$LOOP" "$N"
 		kill "$EMPTY_PID" 2>/dev/null
 		wait "$EMPTY_PID" 2>/dev/null
 	fi
@@ -555,6 +591,8 @@ if [ -s "$PROG_ROWS" ]; then
 	echo "BPF run time per program run, getppid x$N (kernel.bpf_stats_enabled, ns, median of $RUNS runs):"
 	printf '  %-22s %10s %10s\n' "" sys_enter sys_exit
 	awk -F'\t' '{ printf "  %-22s %10s %10s\n", $1, $2, $3 }' "$PROG_ROWS"
+	[ -s "$PROG_RATIO" ] && awk -F'\t' '{ printf "  %-22s %9sx %9sx\n", "full / empty, same runs", $1, $2 }' \
+		"$PROG_RATIO"
 	echo
 fi
 if [ -n "${KD_tids:-}" ]; then
