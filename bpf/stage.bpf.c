@@ -76,7 +76,9 @@ __noinline int stage__call_out(struct ktr_stage *st)
 /*
  * Run by the daemon on a CPU (BPF_PROG_TEST_RUN, in an interrupt there):
  * a CALL of the thread it interrupted, and the stage, into the ring.  1
- * when a program it interrupted holds the stage: the daemon asks again.
+ * when a program it interrupted holds the stage: the daemon asks again; 2
+ * for the tests' stage that nothing sends on (KTR_REFUSE_STAGE_SEND): it
+ * does not.
  */
 SEC("raw_tp")
 int ktr_stage_flush(void *ctx)
@@ -88,7 +90,9 @@ int ktr_stage_flush(void *ctx)
 
 	if (!st)
 		return 0;
-	if (prog__stage_stuck_for_tests() || !stage__enter(st))
+	if (prog__stage_stuck_for_tests())
+		return 2;
+	if (!stage__enter(st))
 		return 1;
 	if (st->call.tid == (__u32)task->pid)
 		stage__call_out(st);

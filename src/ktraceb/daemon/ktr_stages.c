@@ -106,7 +106,7 @@ static int stages__send_cpu(const struct ktr_stages *s, int cpu)
 		if (bpf_prog_test_run_opts(s->prog_fd, &run) < 0)
 			return errno == ENXIO ? 0 : -1;
 		if (run.retval != 1)
-			return 0;
+			return 0; /* sent, or (2) the tests' stage that stays */
 	}
 	return -1;
 }
