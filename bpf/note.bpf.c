@@ -9,6 +9,7 @@
 #include "record.bpf.h"
 
 #define SIGSTOP 19
+#define SIGCONT 18
 
 __noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file)
 {
@@ -29,10 +30,22 @@ __noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u6
 		key.ino = BPF_CORE_READ(f, f_inode, i_ino);
 		hold = (ps->facs & KTRFAC_USTACK) || bpf_map_lookup_elem(&usdt_quiet, &key) == NULL;
 	}
-	if (!note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
+	/*
+	 * Stopped before the note goes: the daemon, woken by it at once on
+	 * another CPU, may continue the process before this program goes on
+	 * (a virtual CPU can pause here for long), and a stop after that
+	 * continue would last for ever.
+	 */
+	if (hold) {
+		ps->flags |= KTR_PS_HELD;
+		proc__changed();
+		bpf_send_signal(SIGSTOP);
+	}
+	if (note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
 		return 0;
-	ps->flags |= KTR_PS_HELD;
+	/* no note (the ring is full): nobody would continue it */
+	ps->flags &= ~KTR_PS_HELD;
 	proc__changed();
-	bpf_send_signal(SIGSTOP);
+	bpf_send_signal(SIGCONT);
 	return 0;
 }
