@@ -69,14 +69,10 @@ static __always_inline __u64 rec__wakeup_flag(void)
  * pointer, so its comm is read with plain (CO-RE relocated) loads rather
  * than bpf_probe_read_kernel() calls: this runs twice per syscall.  The
  * comm's last byte and the pad after it are one aligned word (ktr.h): one
- * store, where a byte and a memset made the next read of the header (a
- * RET's copy) wait for the store buffer.  rec__header_flags() for a record
- * whose ktr_flags the caller has, rec__header_at() for one of an event at
- * time ns.
+ * store.  rec__header_at() for a record of an event at time ns.
  */
-static __always_inline void rec__header_flags(struct ktr_header *h, int type, int len, __u32 flags,
-					      __u32 pid, __u32 tid, struct task_struct *task,
-					      __u64 ns)
+static __always_inline void rec__header_at(struct ktr_header *h, int type, int len, __u32 pid,
+					   __u32 tid, struct task_struct *task, __u64 ns)
 {
 	const __u64 *comm = (const __u64 *)task->comm;
 
@@ -85,7 +81,7 @@ static __always_inline void rec__header_flags(struct ktr_header *h, int type, in
 		       "the comm's last byte and the pad are one word");
 	h->ktr_len = len;
 	h->ktr_type = type;
-	h->ktr_flags = flags;
+	h->ktr_flags = rec__flags(tid);
 	h->ktr_pid = pid;
 	h->ktr_tid = tid;
 	/* comm is 16 bytes, NUL-terminated by the kernel; byte 16 and the pad are ours */
@@ -95,12 +91,6 @@ static __always_inline void rec__header_flags(struct ktr_header *h, int type, in
 	h->ktr_time_sec = 0;
 	h->ktr_time_usec = 0;
 	h->ktr_mono_ns = ns;
-}
-
-static __always_inline void rec__header_at(struct ktr_header *h, int type, int len, __u32 pid,
-					   __u32 tid, struct task_struct *task, __u64 ns)
-{
-	rec__header_flags(h, type, len, rec__flags(tid), pid, tid, task, ns);
 }
 
 static __always_inline void rec__header(struct ktr_header *h, int type, int len, __u32 pid,

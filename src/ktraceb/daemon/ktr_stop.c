@@ -80,6 +80,10 @@ void ktr_stop__finish(const struct ktr_rooms *k, int r)
 	ktr_tp__forget(k->tp, r);
 	ktr_selection__leave(k->selection, r);
 	ktr_files__close(k->files, r);
-	if (held)
-		ktr_files__keep_route(k->files, r); /* no other file gets those records */
+	/*
+	 * what a stage holds, and what a program that found the process just
+	 * before its trace ended makes, goes to no other file: the route is
+	 * free again only when the looks after two drains find none of it
+	 */
+	ktr_files__keep_route(k->files, r);
 }
