@@ -453,34 +453,40 @@ prog_cost()
 		"$(prog_median "$TMP/pc_exit")" >>"$PROG_ROWS"
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
-# The same runs timed for ktraceb's programs and the empty ones attached
-# beside them (the machine's pace, which drifts between runs here by a
-# quarter, divides out): ktraceb's per-run time over the empty program's on
-# the same tracepoint, the median of RUNS runs.
+# The same runs timed for ktraceb's programs and, attached beside them, the
+# empty ones and the ones that only read the clock (the machine's pace,
+# which drifts between runs here by a quarter, divides out): ktraceb's
+# per-run time over each floor's on the same tracepoint, the median of RUNS
+# runs.  Each of ktraceb's two programs reads the clock once (the CALL's
+# and the RET's times): the clock row is the floor of a program that does.
 PROG_RATIO=$TMP/prog_ratio
 : >"$PROG_RATIO"
 prog_ratio()
 {
-	local i p s0 s1 t0 t1 c0 c1
+	local i p floor progs="ktr_syscall_enter ktr_syscall_exit empty_enter empty_exit clock_enter clock_exit"
 	sysctl -qw kernel.bpf_stats_enabled=1 || return
-	: >"$TMP/pr_enter"
-	: >"$TMP/pr_exit"
-	for ((i = 0; i < RUNS; i++)); do
-		for p in ktr_syscall_enter ktr_syscall_exit empty_enter empty_exit; do
-			prog_stats "$p"
-		done >"$TMP/pr_before"
-		"$@" >/dev/null 2>&1
-		for p in ktr_syscall_enter ktr_syscall_exit empty_enter empty_exit; do
-			prog_stats "$p"
-		done >"$TMP/pr_after"
-		paste -d ' ' "$TMP/pr_before" "$TMP/pr_after" | awk -v n="$N" '
-			{ t[NR] = $3 - $1; c[NR] = $4 - $2 }
-			END { if (c[1] >= n && c[3] >= n)
-				printf "%.2f\n", (t[1] / c[1]) / (t[3] / c[3]) >> "'"$TMP/pr_enter"'"
-			      if (c[2] >= n && c[4] >= n)
-				printf "%.2f\n", (t[2] / c[2]) / (t[4] / c[4]) >> "'"$TMP/pr_exit"'" }'
+	for floor in empty clock; do
+		: >"$TMP/pr_${floor}_enter"
+		: >"$TMP/pr_${floor}_exit"
 	done
-	printf '%s\t%s\n' "$(prog_median "$TMP/pr_enter")" "$(prog_median "$TMP/pr_exit")" >"$PROG_RATIO"
+	for ((i = 0; i < RUNS; i++)); do
+		for p in $progs; do prog_stats "$p"; done >"$TMP/pr_before"
+		"$@" >/dev/null 2>&1
+		for p in $progs; do prog_stats "$p"; done >"$TMP/pr_after"
+		# rows: ktr enter, exit, empty enter, exit, clock enter, exit
+		paste -d ' ' "$TMP/pr_before" "$TMP/pr_after" | awk -v n="$N" -v tmp="$TMP/pr_" '
+			{ t[NR] = $3 - $1; c[NR] = $4 - $2 }
+			function ratio(k, f, file) {
+				if (c[k] >= n && c[f] >= n)
+					printf "%.2f\n", (t[k] / c[k]) / (t[f] / c[f]) >> file
+			}
+			END { ratio(1, 3, tmp "empty_enter"); ratio(2, 4, tmp "empty_exit")
+			      ratio(1, 5, tmp "clock_enter"); ratio(2, 6, tmp "clock_exit") }'
+	done
+	for floor in empty clock; do
+		printf '%s\t%s\t%s\n' "$floor" "$(prog_median "$TMP/pr_${floor}_enter")" \
+			"$(prog_median "$TMP/pr_${floor}_exit")" >>"$PROG_RATIO"
+	done
 	sysctl -qw kernel.bpf_stats_enabled=0
 }
 if command -v bpftool >/dev/null && sysctl -qw kernel.bpf_stats_enabled=0 2>/dev/null; then
@@ -496,10 +502,16 @@ if command -v bpftool >/dev/null && sysctl -qw kernel.bpf_stats_enabled=0 2>/dev
 		"$EMPTY" "$O/bench/empty_tp.bpf.o" >"$TMP/empty.out" 2>&1 &
 		EMPTY_PID=$!
 		for _ in $(seq 50); do grep -q attached "$TMP/empty.out" && break; sleep 0.1; done
-		grep -q attached "$TMP/empty.out" && prog_cost "empty programs" "$LOOP" "$N" &&
+		grep -q attached "$TMP/empty.out" && prog_cost "empty programs" "$LOOP" "$N"
+		ENTER_PROG=clock_enter EXIT_PROG=clock_exit
+		"$EMPTY" "$O/bench/empty_tp.bpf.o" clock_ >"$TMP/clock.out" 2>&1 &
+		CLOCK_PID=$!
+		for _ in $(seq 50); do grep -q attached "$TMP/clock.out" && break; sleep 0.1; done
+		grep -q attached "$TMP/clock.out" && prog_cost "a clock read only" "$LOOP" "$N"
+		grep -q attached "$TMP/empty.out" && grep -q attached "$TMP/clock.out" &&
 			prog_ratio "$KTRACEB" -f "$TMP/pc.ktr" "$LOOP" "$N"
-		kill "$EMPTY_PID" 2>/dev/null
-		wait "$EMPTY_PID" 2>/dev/null
+		kill "$EMPTY_PID" "$CLOCK_PID" 2>/dev/null
+		wait "$EMPTY_PID" "$CLOCK_PID" 2>/dev/null
 	fi
 	rm -f "$TMP/pc.ktr"
 fi
@@ -591,8 +603,8 @@ if [ -s "$PROG_ROWS" ]; then
 	echo "BPF run time per program run, getppid x$N (kernel.bpf_stats_enabled, ns, median of $RUNS runs):"
 	printf '  %-22s %10s %10s\n' "" sys_enter sys_exit
 	awk -F'\t' '{ printf "  %-22s %10s %10s\n", $1, $2, $3 }' "$PROG_ROWS"
-	[ -s "$PROG_RATIO" ] && awk -F'\t' '{ printf "  %-22s %9sx %9sx\n", "full / empty, same runs", $1, $2 }' \
-		"$PROG_RATIO"
+	[ -s "$PROG_RATIO" ] &&
+		awk -F'\t' '{ printf "  %-22s %9sx %9sx\n", "full / " $1 ", same runs", $2, $3 }' "$PROG_RATIO"
 	echo
 fi
 if [ -n "${KD_tids:-}" ]; then

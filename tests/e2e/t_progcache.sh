@@ -159,8 +159,18 @@ check k9_left_selection t_num "$(mapn map-selects)" -gt 0
 LEFT_LOST=$(mapn map-lost) # none if the daemon kept up even with 4 KiB (a slow machine)
 # the next daemon, from the cache: none of it, while it traces and in its file
 keeper after1
-check k9_no_entry_left t_eq "$(bpftool -j map dump pinned "$(cdir)/map-procs" |
-	jq -c '[.[].formatted.key]')" "[$KEEP]"
+check k9_next_traces t_krc 0 after1
+# procs_held: the keys of the cache's procs map; procs_named: each as "pid(comm)",
+# what a failure shows of whose they were
+procs_held() { bpftool -j map dump pinned "$(cdir)/map-procs" | jq -c '[.[].formatted.key]'; }
+procs_named()
+{
+	local pid
+	for pid in $(procs_held | tr -d '[]' | tr , ' '); do
+		printf '%s(%s) ' "$pid" "$(cat /proc/"$pid"/comm 2>/dev/null)"
+	done
+}
+check k9_no_entry_left t_eq "$(procs_held)" "[$KEEP]" "held: $(procs_named)"
 check k9_no_event_left t_eq "$(mapn map-tp_wanted) $(mapn map-tp_events)" "0 0"
 check k9_no_selection_left t_eq "$(mapn map-selects)" 0
 if [ "$LEFT_LOST" -gt 0 ]; then
