@@ -37,6 +37,7 @@
 #include "ktr_pin.h"
 #include "ktr_procmap.h"
 #include "ktr_request.h"
+#include "ktr_ring_gauge.h"
 #include "ktr_rooms.h"
 #include "ktr_selection.h"
 #include "ktr_stop.h"
@@ -45,6 +46,7 @@
 #include "ktr_tick.h"
 #include "ktr_tp.h"
 #include "ktr_usdt.h"
+#include "ktr_writer.h"
 
 #define KTR_TICK_MS	 50
 #define KTR_EXIT_TICK_MS 2 /* an early tick after an exit, at most this often */
@@ -60,6 +62,7 @@ struct daemon {
 	struct ktr_config config;
 	struct ktr_rooms rooms; /* each room's state is its own */
 	int ep;
+	struct ktr_ring_gauge *gauge; /* the ring's fill, for -z writers (ktr_writer__pace_by) */
 	bool exited; /* a traced process ended: tick now */
 	int idle_ticks;
 	char *answer; /* the answer to the request being served, or NULL */
@@ -162,6 +165,8 @@ static void daemon__teardown(struct daemon *d)
 	ktr_tp__free(k->tp);
 	ktr_syswide__free(k->syswide);
 	ktr_drain__free(k->drain);
+	ktr_writer__pace_by(NULL, NULL);
+	ktr_ring_gauge__free(d->gauge);
 	ktr_procmap__free(k->procs);
 	ktr_selection__free(k->selection);
 	ktr_loader__destroy(d->bpf);
@@ -305,6 +310,8 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	if (why)
 		return why;
 	k->drain = ktr_drain__new(d->bpf, k->files, daemon__note, d);
+	d->gauge = ktr_ring_gauge__new(d->bpf->rb_fd); /* none: -z compresses every member */
+	ktr_writer__pace_by(d->gauge ? ktr_ring_gauge__may_take : NULL, d->gauge);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!k->drain || d->ep < 0)
 		return "cannot set up the ring buffer";

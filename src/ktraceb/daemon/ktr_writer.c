@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -28,6 +29,7 @@ struct ktr_writer {
 	z_stream *z; /* -z: each write-out is one whole gzip member */
 	unsigned char *zbuf; /* its compressed bytes, deflateBound(WRITER_BUFSIZE) */
 	size_t zcap;
+	double z_ns_per_byte; /* what compressing cost the last time it was done */
 };
 
 /* The deflate state of a -z writer; 0 or -ENOMEM. */
@@ -43,7 +45,8 @@ static int writer__gzip_init(struct ktr_writer *w)
 		w->z = NULL;
 		return -ENOMEM;
 	}
-	w->zcap = deflateBound(w->z, WRITER_BUFSIZE) + 64;
+	/* level 1's bound, and room for stored blocks (5 bytes in each 64 KiB) */
+	w->zcap = deflateBound(w->z, WRITER_BUFSIZE) + 64 + WRITER_BUFSIZE / 1024;
 	w->zbuf = malloc(w->zcap);
 	return w->zbuf ? 0 : -ENOMEM;
 }
@@ -166,11 +169,49 @@ static int writer__write_out(struct ktr_writer *w)
  * killed, a full disk or an append later (-a, a recorder taken over) leaves
  * every earlier member whole.  A member cut short is cut off altogether.
  */
+/* The daemon's judge of whether compressing may take that long now (ktr_writer.h). */
+static bool (*writer_may_take)(void *ctx, long long ns);
+static void *writer_may_take_ctx;
+
+void ktr_writer__pace_by(bool (*may_take)(void *ctx, long long ns), void *ctx)
+{
+	writer_may_take = may_take;
+	writer_may_take_ctx = ctx;
+}
+
+static long long writer__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * -z in a burst: records can come faster than the daemon's one thread
+ * compresses them (tar's trace: about 850 MB/s, zlib's level 1 about 100),
+ * and the ring buffer fills while it does.  A member is stored instead
+ * (deflate's level 0: still gzip, about as fast as a plain write) when
+ * compressing it, as long as the last one took, would fill the ring past
+ * half at the pace it fills now: the burst costs file size, not records.
+ */
+static int writer__gzip_level(const struct ktr_writer *w)
+{
+	long long cost = (long long)(w->z_ns_per_byte * (double)w->len);
+
+	return !writer_may_take || writer_may_take(writer_may_take_ctx, cost) ?
+		       KTR_WRITER_GZIP_LEVEL :
+		       0;
+}
+
 static int writer__write_gzip(struct ktr_writer *w)
 {
+	long long t0 = writer__now_ns();
+	int level = writer__gzip_level(w);
 	size_t out, done;
 	int zerr, err;
 
+	deflateParams(w->z, level, Z_DEFAULT_STRATEGY); /* just reset: nothing to flush */
 	w->z->next_in = (Bytef *)w->buf;
 	w->z->avail_in = w->len;
 	w->z->next_out = w->zbuf;
@@ -178,6 +219,8 @@ static int writer__write_gzip(struct ktr_writer *w)
 	zerr = deflate(w->z, Z_FINISH);
 	out = w->zcap - w->z->avail_out;
 	deflateReset(w->z);
+	if (level)
+		w->z_ns_per_byte = (double)(writer__now_ns() - t0) / (double)(w->len ? w->len : 1);
 	if (zerr != Z_STREAM_END)
 		return writer__fail(w, -EIO, 0, 0);
 	err = writer__write_all(w, w->zbuf, out, &done);

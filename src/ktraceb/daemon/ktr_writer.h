@@ -11,7 +11,9 @@
  * A gzip writer (ktraceb -z) compresses each write-out of the buffer into
  * one whole gzip member (RFC 1952; a file of several members is one valid
  * gzip file), so the same holds of the file's uncompressed contents, and
- * gzip -t accepts the file after every write-out.
+ * gzip -t accepts the file after every write-out.  In a burst that the
+ * compression cannot keep up with, members are stored rather than
+ * compressed (ktr_writer__pace_by): the file grows, no record is lost.
  */
 #ifndef KTRACEB_KTR_WRITER_H
 #define KTRACEB_KTR_WRITER_H
@@ -29,6 +31,13 @@ struct ktr_writer;
  * trace 0.9 s against 1.4 s, for 6.1x against 6.7x smaller files.
  */
 #define KTR_WRITER_GZIP_LEVEL	1
+
+/*
+ * Who judges whether a -z member may be compressed now (may_take(ctx, ns):
+ * true if the daemon may spend ns on it), for every writer; a member it
+ * says no to is stored instead.  None: every member is compressed.
+ */
+void ktr_writer__pace_by(bool (*may_take)(void *ctx, long long ns), void *ctx);
 
 /*
  * A writer appending to fd (which it takes over), or NULL with errno set.
