@@ -32,7 +32,8 @@
 # copy of it is traced with -t u: libstdc++'s probes), the flight recorder
 # (-R: getppid x N then a crash, full and compact entries: seconds, records
 # kept of recorded, records per second, lost), the BPF programs' own run
-# time per run (bpf_stats; full, compact and empty programs), kdump on a
+# time per run (bpf_stats; full, compact and empty programs, and ones that
+# only read the clock), kdump on a
 # hostile file, and
 # kdump's text, JSON lines (-J) and timeline (-P) of the tar and find traces
 # (bench/kdump.sh: seconds, MB/s in and out); last

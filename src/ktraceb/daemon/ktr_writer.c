@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
 #include "ktraceb/ktr.h"
 #include "common/ktr_creds.h"
+#include "ktr_clock.h"
 #include "ktr_writer.h"
 
 #define WRITER_BUFSIZE (1 << 20)
@@ -163,12 +163,6 @@ static int writer__write_out(struct ktr_writer *w)
 	return 0;
 }
 
-/*
- * -z: buf as one whole gzip member (header, deflate data, trailer), so the
- * file is a valid multi-member gzip file after every write-out: a daemon
- * killed, a full disk or an append later (-a, a recorder taken over) leaves
- * every earlier member whole.  A member cut short is cut off altogether.
- */
 /* The daemon's judge of whether compressing may take that long now (ktr_writer.h). */
 static bool (*writer_may_take)(void *ctx, long long ns);
 static void *writer_may_take_ctx;
@@ -177,14 +171,6 @@ void ktr_writer__pace_by(bool (*may_take)(void *ctx, long long ns), void *ctx)
 {
 	writer_may_take = may_take;
 	writer_may_take_ctx = ctx;
-}
-
-static long long writer__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /*
@@ -204,9 +190,15 @@ static int writer__gzip_level(const struct ktr_writer *w)
 		       0;
 }
 
+/*
+ * -z: buf as one whole gzip member (header, deflate data, trailer), so the
+ * file is a valid multi-member gzip file after every write-out: a daemon
+ * killed, a full disk or an append later (-a, a recorder taken over) leaves
+ * every earlier member whole.  A member cut short is cut off altogether.
+ */
 static int writer__write_gzip(struct ktr_writer *w)
 {
-	long long t0 = writer__now_ns();
+	__u64 t0 = ktr_mono_ns();
 	int level = writer__gzip_level(w);
 	size_t out, done;
 	int zerr, err;
@@ -220,7 +212,7 @@ static int writer__write_gzip(struct ktr_writer *w)
 	out = w->zcap - w->z->avail_out;
 	deflateReset(w->z);
 	if (level)
-		w->z_ns_per_byte = (double)(writer__now_ns() - t0) / (double)(w->len ? w->len : 1);
+		w->z_ns_per_byte = (double)(ktr_mono_ns() - t0) / (double)(w->len ? w->len : 1);
 	if (zerr != Z_STREAM_END)
 		return writer__fail(w, -EIO, 0, 0);
 	err = writer__write_all(w, w->zbuf, out, &done);
