@@ -310,7 +310,11 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	if (why)
 		return why;
 	k->drain = ktr_drain__new(d->bpf, k->files, daemon__note, d);
-	d->gauge = ktr_ring_gauge__new(d->bpf->rb_fd); /* none: -z compresses every member */
+	d->gauge = ktr_ring_gauge__new(d->bpf->rb_fd);
+	if (!d->gauge)
+		syslog(LOG_WARNING,
+		       "the ring buffer's fill cannot be read: -z compresses every member, "
+		       "and may lose records in a burst");
 	ktr_writer__pace_by(d->gauge ? ktr_ring_gauge__may_take : NULL, d->gauge);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!k->drain || d->ep < 0)
