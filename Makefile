@@ -142,12 +142,14 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 	$(call msg,GEN,$@)
 	$(Q)scripts/gensyscalls.sh names $(SYSCALL_TBLS) > $@
 
-# A daemon serves only ktraceb commands built from the same sources: the id
-# goes into its socket name (ktr_proto.h), so two builds never share one.
+# A daemon serves only ktraceb commands built from the same sources in the
+# same build directory: the id goes into its socket name and its bpffs
+# directory (ktr_proto.h, ktr_pin.c), so two builds never share a daemon,
+# also two checkouts of one commit (their tests would clear each other's).
 BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* \
 	src/ktraceb/*/* src/common/* src/decode/tables/*)))
 $(O)/gen/build_id.h: FORCE | $(O)/gen
-	$(Q)id=$$(cat $(BUILD_ID_SRCS) | sha1sum | cut -c1-12); \
+	$(Q)id=$$( (cat $(BUILD_ID_SRCS); echo '$(abspath $(O))') | sha1sum | cut -c1-12); \
 	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 .PHONY: FORCE
