@@ -13,6 +13,7 @@
 #include "daemon/ktr_arch.h"
 #include "daemon/ktr_flight.h"
 #include "ktr_options.h"
+#include "ktr_usdt_list.h"
 #include "trstr.h"
 
 #define DEF_TRACEFILE  "ktrace.out"
@@ -132,13 +133,33 @@ static void parse_select(const char *arg, struct ktr_options *o)
 		errx(EX_USAGE, "-e %s: %s", arg, why);
 }
 
-/* -e subsys:event (a glob too), -e list, or a syscall selection (trace=, status=) */
+/* -e usdt:PROVIDER[:NAME] (globs too), -e usdt:list */
+static void parse_usdt(const char *arg, struct ktr_options *o)
+{
+	const char *spec = arg + strlen(KTR_USDT_SEL_ARG), *why;
+
+	if (strcmp(spec, "list") == 0) {
+		o->list_usdt = true;
+		return;
+	}
+	if (ktr_usdt_sel__add(o->usdt, sizeof(o->usdt), spec, &why) < 0)
+		errx(EX_USAGE, "-e %.*s: %s", KTR_USDT_SEL_TEXT, arg, why);
+}
+
+/*
+ * -e subsys:event (a glob too), -e list, a syscall selection (trace=,
+ * status=), or USDT probes (usdt:...: no kernel subsystem is named usdt)
+ */
 static void parse_event(const char *arg, struct ktr_options *o)
 {
 	const char *why;
 
 	if (ktr_select__is_arg(arg)) {
 		parse_select(arg, o);
+		return;
+	}
+	if (strncmp(arg, KTR_USDT_SEL_ARG, strlen(KTR_USDT_SEL_ARG)) == 0) {
+		parse_usdt(arg, o);
 		return;
 	}
 	if (strcmp(arg, "list") == 0) {
@@ -286,6 +307,7 @@ void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o)
 void ktr_options__request_select(const struct ktr_options *o, struct ktr_request_select *out)
 {
 	memset(out, 0, sizeof(*out));
+	memcpy(out->usdt, o->usdt, sizeof(out->usdt));
 	if (!ktr_select__active(&o->select))
 		return;
 	out->flags = o->select.calls_given ? KTR_SELECT_F_CALLS : 0;
@@ -295,6 +317,19 @@ void ktr_options__request_select(const struct ktr_options *o, struct ktr_request
 	memcpy(out->native, o->select.native, sizeof(out->native));
 	memcpy(out->compat, o->select.compat, sizeof(out->compat));
 	snprintf(out->text, sizeof(out->text), "%s", o->select.text);
+}
+
+/* -e usdt:: for a trace's processes, and it implies 'u'; -e usdt:list lists and exits. */
+static void usdt_checks(int argc, char **argv, struct ktr_options *o)
+{
+	if ((o->usdt[0] || o->list_usdt) && (o->clear || o->clear_all || o->dump || o->syswide))
+		errx(EX_USAGE, "-e usdt: names probes to arm: not with -c, -C, -D or -S");
+	if (o->usdt[0] && (o->flight_flags & KTR_FLIGHT_F_COMPACT))
+		errx(EX_USAGE, "-e usdt: a compact recorder keeps returns and signals only");
+	if (o->list_usdt)
+		exit(ktr_usdt_list(o, optind < argc ? argv + optind : NULL));
+	if (o->usdt[0])
+		o->facs |= KTRFAC_USER;
 }
 
 void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
@@ -315,6 +350,7 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 		errx(EX_USAGE, "-k: the stacks are those of the calls: trace them (-t c)");
 	if (o->list_events)
 		exit(list_events());
+	usdt_checks(argc, argv, o);
 	if (o->nevents)
 		o->facs |= KTRFAC_TRACEPOINT;
 	else if ((o->facs & KTRFAC_TRACEPOINT) && !o->clear && !o->clear_all)
