@@ -237,7 +237,7 @@ static void fill_usdt(struct ktr_request *req)
 		strcpy(u, "python:line");
 		u[KTR_USDT_SEL_TEXT - 1] = 'x';
 	} else {
-		strncpy(u, spec, KTR_USDT_SEL_TEXT);
+		memcpy(u, spec, strnlen(spec, KTR_USDT_SEL_TEXT));
 	}
 }
 
