@@ -29,6 +29,8 @@ static void usage_text(FILE *f)
 		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
 		"       ktraceb -D [-f trfile]\n"
 		"       ktraceb -e subsys:event ... (with either form above); ktraceb -e list\n"
+		"       ktraceb -e usdt:provider[:name] ... (with either form above)\n"
+		"       ktraceb -e usdt:list [-e usdt:pattern ...] -p pid | program\n"
 		"       ktraceb -S -e subsys:event ... [-f trfile] [command [args ...]]\n");
 }
 
@@ -48,8 +50,9 @@ static void help(void)
 	       "  n  path names (namei)\n"
 	       "  i  data read and written (genio), up to -s iosize bytes per I/O\n"
 	       "  s  signals delivered (psig)\n"
-	       "  u  user records: the USDT probes of the traced programs (utrace(),\n"
-	       "     spans of <ktraceb/utrace.h>, runtimes' and libraries' probes)\n"
+	       "  u  user records: the programs' own (utrace(), spans of\n"
+	       "     <ktraceb/utrace.h>: the ktraceb provider's USDT probes), and the\n"
+	       "     probes of runtimes and libraries -e usdt: names\n"
 	       "  w  context switches (csw)\n"
 	       "  k  kernel tracepoints, those -e names (implied by -e)\n"
 	       "  +  the default set\n"
@@ -60,6 +63,10 @@ static void help(void)
 	       "\n-e subsys:event: also record the kernel tracepoint subsys:event (globs\n"
 	       "such as sched:* too; repeatable) each time it fires in a traced process;\n"
 	       "-e list lists this kernel's events.\n"
+	       "\n-e usdt:provider[:name]: also arm those USDT probes (globs: usdt:python:*,\n"
+	       "usdt:*; repeatable; implies u), runtimes' and libraries' (python, libstdcxx,\n"
+	       "node...); those known to fire at high rates are said when armed.  -e\n"
+	       "usdt:list lists the probes of -p pid's files or of a program, and exits.\n"
 	       "\n-e trace=SET, -e status=SET: record only the system calls SET names,\n"
 	       "in strace's language: names, %%file %%process %%network %%signal %%ipc\n"
 	       "%%desc %%memory %%creds %%clock %%stat %%fstat %%lstat %%statfs %%pure, /regex,\n"
