@@ -50,8 +50,8 @@ TEST(add_canonical)
 
 TEST(add_refused)
 {
-	static const char *const bad[] = { "",	     ":x",	  "x:",	    "a:b:c", "py thon",
-					   "py/x",   "x:y.z",	  "x:$(id)", NULL };
+	static const char *const bad[] = { "",	   ":x",    "x:",      "a:b:c", "py thon",
+					   "py/x", "x:y.z", "x:$(id)", NULL };
 	char text[KTR_USDT_SEL_TEXT];
 	char longname[80];
 
@@ -85,7 +85,8 @@ TEST(add_bounded)
 	text[0] = '\0';
 	for (i = 0; i < 16; i++)
 		if (ktr_usdt_sel__add(text, sizeof(text),
-				      "abcdefghijklmnopqrstuvwxyz:abcdefghijklmnopqrstuvwxyz", &why) < 0)
+				      "abcdefghijklmnopqrstuvwxyz:abcdefghijklmnopqrstuvwxyz",
+				      &why) < 0)
 			break;
 	ASSERT_TRUE(i < 16, "383 characters in all");
 	ASSERT_TRUE(strlen(text) < KTR_USDT_SEL_TEXT, "text kept whole");

@@ -79,7 +79,8 @@ static int list__file(int fd, const char *path, const struct ktr_usdt_sel *sel)
 	    names = 0;
 
 	if (n < 0)
-		warnx("%s: cannot read its probe notes%s", path, n == -EFBIG ? ": past the limits" : "");
+		warnx("%s: cannot read its probe notes%s", path,
+		      n == -EFBIG ? ": past the limits" : "");
 	for (int i = 0; i < n; i++) {
 		const struct ktr_usdt_note *a = &notes[i];
 		char probe[2 * KTR_UREC_NAME_MAX];

@@ -66,8 +66,7 @@ static const char *part__check(const char *s, size_t len)
 }
 
 /* "provider:name" (or, if bare, "provider") into p; NULL or why not. */
-static const char *pattern__parse(const char *s, size_t len, bool bare,
-				  struct ktr_usdt_pattern *p)
+static const char *pattern__parse(const char *s, size_t len, bool bare, struct ktr_usdt_pattern *p)
 {
 	const char *colon = memchr(s, ':', len);
 	size_t plen = colon ? (size_t)(colon - s) : len;
@@ -206,8 +205,7 @@ static bool glob__match(const char *p, const char *s)
 	return !*p;
 }
 
-static bool pattern__match(const struct ktr_usdt_pattern *p, const char *provider,
-			   const char *name)
+static bool pattern__match(const struct ktr_usdt_pattern *p, const char *provider, const char *name)
 {
 	return glob__match(p->provider, provider) && glob__match(p->name, name);
 }
@@ -225,7 +223,8 @@ bool ktr_usdt_sel__match(const struct ktr_usdt_sel *sel, const char *provider, c
 static bool sel__has(const struct ktr_usdt_sel *sel, const struct ktr_usdt_pattern *p)
 {
 	for (unsigned int i = 0; i < sel->n; i++)
-		if (!strcmp(sel->pat[i].provider, p->provider) && !strcmp(sel->pat[i].name, p->name))
+		if (!strcmp(sel->pat[i].provider, p->provider) &&
+		    !strcmp(sel->pat[i].name, p->name))
 			return true;
 	return false;
 }
