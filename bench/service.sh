@@ -28,7 +28,7 @@
 #
 #   O=build bench/service.sh    BENCH_SERVICE_REQS (python requests, 2000),
 #                               BENCH_SERVICE_C_REQS (C server requests,
-#                               20000), BENCH_SERVICE_THREADS (client
+#                               50000), BENCH_SERVICE_THREADS (client
 #                               threads, 4), BENCH_RUNS (3),
 #                               BENCH_SERVICES ("python c")
 
@@ -41,7 +41,7 @@ SRV=$O/bench/http_srv
 LOAD=$O/bench/http_load
 PY=/usr/bin/python3
 PY_REQS=${BENCH_SERVICE_REQS:-2000}
-C_REQS=${BENCH_SERVICE_C_REQS:-20000}
+C_REQS=${BENCH_SERVICE_C_REQS:-50000}
 THREADS=${BENCH_SERVICE_THREADS:-4}
 RUNS=${BENCH_RUNS:-3}
 SERVICES=${BENCH_SERVICES:-python c}
