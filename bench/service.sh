@@ -141,7 +141,7 @@ attach()
 		sleep 1.5 # perf says nothing when it is attached
 		;;
 	esac
-	sleep 0.3 # ktraceb -p returns once set; the probes' looks end meanwhile
+	sleep 0.3 # ktraceb -p returns once set; the daemon reads the files' probes meanwhile
 }
 
 # detach TRACER FILE: the tracer off, its file complete

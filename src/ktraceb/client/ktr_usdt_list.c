@@ -19,7 +19,7 @@
 #include "ktr_options.h"
 #include "ktr_usdt_list.h"
 
-/* Root reads a user's files with that user's rights (as the daemon's looks do). */
+/* Root reads a user's files with that user's rights (as the daemon's file readers do). */
 static void list__drop(uid_t uid, gid_t gid)
 {
 	if (geteuid() != 0 || uid == 0)

@@ -182,7 +182,7 @@ void usdt_proc__unselect(struct ktr_usdt *u, struct usdt_proc *p)
 	p->sel = NULL;
 }
 
-/* A use of f by p with nothing armed: f stays known while p maps it, never looked at again. */
+/* A use of f by p with nothing armed: f stays known while p maps it, never read again. */
 static int proc__use_none(struct usdt_proc *p, struct usdt_file *f)
 {
 	struct usdt_use *uses = reallocarray(p->uses, p->nuses + 1, sizeof(*uses));
