@@ -196,6 +196,7 @@ $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktr
 $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
 	ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
+$(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o daemon/ktr_clock.o \
 	common/ktr_creds.o common/ktr_perm.o)
 
@@ -294,10 +295,17 @@ demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
 BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o \
-	$(O)/bench/throw_loop
+	$(O)/bench/throw_loop $(O)/bench/http_srv $(O)/bench/http_load
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
+	$(Q)O=$(O) bench/service.sh
+
+# bench/service.sh's threaded C server and its load client
+$(O)/bench/http_%: bench/http_%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
 
 $(O)/bench/spans: bench/spans.c include/ktraceb/utrace.h
 	@mkdir -p $(@D)

@@ -248,10 +248,11 @@ check k9w_switches_recorded_with_no_daemon t_num "$(newest CSW k9w "$K9W" 100)" 
 end_recording k9wc "$K9W"
 
 # USDT probes (-t u): the next daemon attaches them again when it takes the
-# recording over, so the process's newest records have its probes again
+# recording over, those its -e usdt: named (kept with the recording), so the
+# process's newest records have its probes again
 "$PROGS/uev_sdt" 3000 10 >"$TMP/k9u.out" & # outlives the takeover, emulated too
 K9U=$!
-record_then_kill9 k9ua "$K9U" -R 4m -t cu -f "$TMP/k9u.ktr"
+record_then_kill9 k9ua "$K9U" -R 4m -t cu -e usdt:uevtest -f "$TMP/k9u.ktr"
 ktr k9ud1 -D -f "$TMP/k9u.ktr" # takes it over
 check k9u_taken_over t_krc 0 k9ud1
 sleep 0.5

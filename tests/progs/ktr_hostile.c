@@ -16,7 +16,10 @@
  *        "reply error=E count=N msg=LINE|LINE" or "closed".  The event
  *        names (-e) come from $KTR_HOSTILE_EVENTS: long (64 bytes, no
  *        NUL), unpadded (bytes after the NUL), gap (the first unused), or
- *        names separated by commas, copied as they are.
+ *        names separated by commas, copied as they are.  The USDT
+ *        patterns (-e usdt:) come from $KTR_HOSTILE_USDT: long (384
+ *        bytes, no NUL), unpadded (bytes after the NUL), or text copied
+ *        as it is.
  *   garbage       short, long, wrong-magic and 200 random messages, each on
  *                 its own connection: "garbage answered=A closed=C hung=H"
  *   conns N HOLD  N idle connections, held HOLD seconds:
@@ -219,6 +222,25 @@ static void fill_events(struct ktr_request *req)
 	free(copy);
 }
 
+/* The request's USDT patterns from $KTR_HOSTILE_USDT (see the top). */
+static void fill_usdt(struct ktr_request *req)
+{
+	const char *spec = getenv("KTR_HOSTILE_USDT");
+	char *u = req->select.usdt;
+
+	if (!spec || !*spec)
+		return;
+	if (strcmp(spec, "long") == 0) {
+		memset(u, 'a', KTR_USDT_SEL_TEXT);
+		u[1] = ':';
+	} else if (strcmp(spec, "unpadded") == 0) {
+		strcpy(u, "python:line");
+		u[KTR_USDT_SEL_TEXT - 1] = 'x';
+	} else {
+		memcpy(u, spec, strnlen(spec, KTR_USDT_SEL_TEXT));
+	}
+}
+
 static int cmd_op(int argc, char **argv)
 {
 	struct ktr_request req = { .magic = KTR_PROTO_MAGIC };
@@ -235,6 +257,7 @@ static int cmd_op(int argc, char **argv)
 	req.flight_bytes = argc > 8 ? strtoull(argv[8], NULL, 0) : 0;
 	req.flight_flags = argc > 9 ? num(argv[9]) : 0;
 	fill_events(&req);
+	fill_usdt(&req);
 	if (strncmp(argv[5], "inode:", 6) == 0) {
 		struct stat st;
 

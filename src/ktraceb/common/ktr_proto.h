@@ -34,9 +34,10 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
+#include "ktr_usdt_sel.h"
 
 /* bumped whenever a message layout changes: old and new never mix */
-#define KTR_PROTO_MAGIC		0x6b747236	/* "ktr6" */
+#define KTR_PROTO_MAGIC		0x6b747237	/* "ktr7" */
 /* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
 #define KTR_RUN_DIR		"/run/ktraceb"
 #define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
@@ -67,9 +68,11 @@
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
 
 /*
- * A trace's syscall selection as a request carries it: the bitmaps over
- * the host's native and compat syscall numbers, the status filter, and the
- * selection's text for the file's KTR_FILTER record.
+ * A trace's selections as a request carries them: the syscall selection
+ * (the bitmaps over the host's native and compat syscall numbers, the
+ * status filter, and the selection's text for the file's KTR_FILTER
+ * record), and the USDT probes armed beside the ktraceb provider's
+ * (ktr_usdt_sel.h: -e usdt:PROVIDER:NAME; only with KTRFAC_USER).
  */
 #define KTR_SELECT_F_CALLS	0x1	/* trace= given: the bitmaps say */
 struct ktr_request_select {
@@ -78,6 +81,8 @@ struct ktr_request_select {
 	__u64 native[KTR_SELECT_WORDS];
 	__u64 compat[KTR_SELECT_WORDS];
 	char text[160];			/* NUL-terminated */
+	char usdt[KTR_USDT_SEL_TEXT];	/* "python:* node:gc__*", NUL-terminated and
+					   NUL-padded; empty: the ktraceb provider alone */
 };
 
 struct ktr_request {

@@ -101,7 +101,22 @@ static int request__events(const struct ktr_request *req, const char **bad)
 	return n;
 }
 
-/* Why a request's syscall selection is malformed, or NULL. */
+/* Why a request's USDT patterns are malformed (ktr_usdt_sel.h), or NULL. */
+static const char *request__usdt(const char usdt[KTR_USDT_SEL_TEXT])
+{
+	static const char zero[KTR_USDT_SEL_TEXT];
+	size_t len = strnlen(usdt, KTR_USDT_SEL_TEXT);
+	struct ktr_usdt_sel sel;
+	const char *why;
+
+	if (len == KTR_USDT_SEL_TEXT)
+		return "USDT patterns not NUL-terminated";
+	if (memcmp(usdt + len, zero, KTR_USDT_SEL_TEXT - len) != 0)
+		return "USDT patterns not NUL-padded";
+	return ktr_usdt_sel__parse(&sel, usdt, &why) < 0 ? why : NULL;
+}
+
+/* Why a request's selections (syscalls, USDT probes) are malformed, or NULL. */
 static const char *request__select(const struct ktr_request_select *sel, unsigned int takes)
 {
 	static const struct ktr_request_select none;
@@ -117,7 +132,7 @@ static const char *request__select(const struct ktr_request_select *sel, unsigne
 		return "selection text not NUL-terminated";
 	if (!sel->flags && !sel->status && sel->text[0])
 		return "selection text without a selection";
-	return NULL;
+	return request__usdt(sel->usdt);
 }
 
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */

@@ -55,6 +55,9 @@ bool ktr_takeover__recordings(const struct ktr_rooms *k)
 		if (f && f->flight) {
 			ktr_procmap__mark_traced(k->procs, keys[i]); /* a recording's: ours now */
 			ktr_selection__adopt(k->selection, ps.route, ps.select);
+			ktr_selection__adopt_usdt(k->selection, ps.route,
+						  ktr_flight__meta(f->flight)->usdt,
+						  sizeof(ktr_flight__meta(f->flight)->usdt));
 			want_csw |= (ps.facs & KTRFAC_CSW) != 0;
 			continue;
 		}
