@@ -136,14 +136,13 @@ static void conn__refusal(int sock, int error, const char *msg)
 {
 	struct ktr_conn tmp = { .sock = sock };
 	struct ktr_request req;
-	int fd;
 
 	/*
 	 * Take the request off the socket first: closing a unix socket with
 	 * unread data resets the peer, which would then never see the answer.
+	 * Whatever descriptors came with it are closed.
 	 */
-	if (ktr_proto__recv(sock, &req, sizeof(req), &fd) == 0 && fd >= 0)
-		close(fd);
+	ktr_proto__recv(sock, &req, sizeof(req), NULL);
 	ktr_conn__reply(&tmp, KTR_REPLY_RESULT, error, 0, msg, 0, 0, 0);
 }
 
@@ -252,21 +251,22 @@ void ktr_conns__accept(struct ktr_conns *cs, unsigned int other_fds)
 	}
 }
 
-int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req, int *fd)
+int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req,
+		      struct ktr_proto_fds *fds)
 {
 	int err;
 
-	*fd = -1;
+	*fds = (struct ktr_proto_fds){ .fd = -1 };
 	if (cn->dead)
 		return 0;
-	err = ktr_proto__recv(cn->sock, req, sizeof(*req), fd);
+	err = ktr_proto__recv(cn->sock, req, sizeof(*req), fds);
 	if (err == -EAGAIN)
 		return 0;
 	if (err || req->magic != KTR_PROTO_MAGIC) {
 		/* a wrong size, a wrong magic, the peer gone: nothing to answer */
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
+		if (fds->fd >= 0)
+			close(fds->fd);
+		fds->fd = -1;
 		cn->dead = true;
 		epoll_ctl(cs->ep, EPOLL_CTL_DEL, cn->sock, NULL);
 		return 0;

@@ -23,6 +23,7 @@
 struct ktr_caller;
 struct ktr_conn;
 struct ktr_conns;
+struct ktr_proto_fds;
 struct ktr_request;
 
 /*
@@ -41,12 +42,13 @@ void ktr_conns__free(struct ktr_conns *cs, void (*gone)(void *ctx, struct ktr_co
  */
 void ktr_conns__accept(struct ktr_conns *cs, unsigned int other_fds);
 /*
- * cn is readable: 1 with its request in req and the descriptor that came
- * with it in *fd (-1 if none; the caller's now), 0 if there is none, the
- * connection dropped if what came is no request.
+ * cn is readable: 1 with its request in req and what descriptors came
+ * with it in fds (ktr_proto.h: the first kept in fds->fd, the caller's
+ * now; every other closed already), 0 if there is none, the connection
+ * dropped if what came is no request.
  */
 int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req,
-		      int *fd);
+		      struct ktr_proto_fds *fds);
 /* Its request is served: not idle from now. */
 void ktr_conn__served(struct ktr_conns *cs, struct ktr_conn *cn);
 /*
