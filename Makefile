@@ -196,6 +196,7 @@ $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktr
 $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
 	ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
+$(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/ktr_share.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o daemon/ktr_clock.o \
 	common/ktr_creds.o common/ktr_perm.o)
 

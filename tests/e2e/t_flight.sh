@@ -315,7 +315,9 @@ if user_setup; then
 	check user_not_roots_process t_krc 1 uroot
 	check user_not_roots_msg t_grep "pid $RP: " "$TMP/uroot.err"
 	uktr ubig -R 300m -f "$UDIR/big.ktr" "$UBIN/crasher" ok 1
-	check user_ring_cap t_grep 'recorder: more than 256 MiB of rings' "$TMP/ubig.err"
+	check user_ring_cap t_grep \
+		'too many MiB of recorder rings for uid [0-9]+ \(a user may have 256 at once\)' \
+		"$TMP/ubig.err"
 	kill "$RP" 2>/dev/null
 
 	# a user's recording taken over after a kill -9: the new daemon opens its

@@ -36,7 +36,9 @@
  *                 arguments (a slow exec); ask AWAIT_EXEC on it meanwhile:
  *                 prints the reply, then "child=PID"
  *   files DIR PIDFILE  one SET per pid listed, each into its own new file
- *                 DIR/h.N: "files ok=K refused=R last=LINE"
+ *                 DIR/h.N (with a syscall selection if $KTR_HOSTILE_SELECT
+ *                 is 1, a recorder of $KTR_HOSTILE_FLIGHT bytes if set):
+ *                 "files ok=K refused=R last=LINE"
  *   squat NAME SECONDS  bind and listen on @NAME, answer nothing:
  *                 "squat bound pid=PID"
  *   squatmany PREFIX FIRST COUNT SECONDS  bind @PREFIXn for n in FIRST ..
@@ -504,6 +506,25 @@ static int cmd_awaitexec(char **argv)
 	return 0;
 }
 
+/*
+ * What each of files' SETs also asks, from the environment:
+ * KTR_HOSTILE_SELECT=1 a syscall selection (trace=read, syscall 0),
+ * KTR_HOSTILE_FLIGHT=BYTES a recorder of that size.
+ */
+static void files_extra(struct ktr_request *req)
+{
+	const char *sel = getenv("KTR_HOSTILE_SELECT"), *fl = getenv("KTR_HOSTILE_FLIGHT");
+
+	if (sel && *sel == '1') {
+		req->select.flags = KTR_SELECT_F_CALLS;
+		req->select.native[0] = 1;
+		req->select.compat[0] = 1 << 3; /* i386's read */
+		snprintf(req->select.text, sizeof(req->select.text), "trace=read");
+	}
+	if (fl && *fl)
+		req->flight_bytes = strtoull(fl, NULL, 0);
+}
+
 static int cmd_files(const char *dir, const char *pidfile)
 {
 	FILE *f = fopen(pidfile, "r");
@@ -523,6 +544,7 @@ static int cmd_files(const char *dir, const char *pidfile)
 		req.facs = KTRFAC_SYSCALL | KTRFAC_SYSRET;
 		req.pid = pid;
 		req.iosize = 0;
+		files_extra(&req);
 		if (fd < 0 || send_fds(s, &req, sizeof(req), &fd, 1) < 0 ||
 		    recv(s, &rep, sizeof(rep), 0) != (ssize_t)sizeof(rep))
 			return 1;

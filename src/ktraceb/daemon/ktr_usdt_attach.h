@@ -11,6 +11,7 @@
 #include "ktr_usdt_state.h"
 
 unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks);
+unsigned int usdt_uid__total(const struct ktr_usdt *u, bool looks);
 int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid);
 void usdt_use__detach(struct ktr_usdt *u, struct usdt_use *use, uid_t owner);
 void usdt_closer__finish(void);

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "ktr_loader.h"
+#include "ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_proc.h"
@@ -125,15 +126,18 @@ int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file 
 {
 	unsigned int *probes = p->owner ? usdt_uid__charge(u, p->owner, false) : NULL;
 	struct usdt_use *uses, *use;
+	char why[256];
 	int err;
 
 	if (usdt_proc__use(p, f))
 		return 0;
 	if (u->hooks.traced && !u->hooks.traced(u->hooks.ctx, p->pid))
 		return -ESRCH;
-	if (p->owner && (!probes || *probes + f->nnotes > UID_PROBES_MAX)) {
-		usdt__warn(u, p->pid, "USDT: %s: not probed: uid %u has %d probes attached already",
-			   f->path, p->owner, UID_PROBES_MAX);
+	if (p->owner &&
+	    (!probes || ktr_share__may(KTR_POOL_USDT_PROBES, p->owner, *probes,
+				       usdt_uid__total(u, false), f->nnotes, why, sizeof(why)))) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: %s", f->path,
+			   probes ? why : "too many users with USDT probes");
 		return -EDQUOT;
 	}
 	err = ktr_loader__load_usdt(u->b);
