@@ -58,7 +58,6 @@ hostile_cleanup()
 {
 	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
 	[ -n "$GROUP_CREATED" ] && groupdel "$SECGROUP" 2>/dev/null
-	chown root:root /run/ktraceb 2>/dev/null
 	user_cleanup
 }
 trap 'hostile_cleanup' EXIT
@@ -474,6 +473,7 @@ for ((i = 0; i < 50; i++)); do
 	sleep 0.1
 done
 check fdstorm_fds_after t_num "$(fdcount "$DPID")" -le "$FDB"
+check fdstorm_daemon_the_same t_eq "$(daemon_pid)" "$DPID"
 check fdstorm_root_served root_works fdstorm_root
 check fuzz_root_served root_works fuzz_root
 for ((i = 0; i < 80; i++)); do
@@ -492,10 +492,14 @@ if ! wait_no_daemon 15; then
 	e2e_done
 fi
 
-# /run/ktraceb must be root's own
-chown "$KUID" /run/ktraceb
-ktr rundir -f "$TMP/rundir.ktr" /bin/true
-chown root:root /run/ktraceb
+# /run/ktraceb must be root's own: one of the user's, bound over it in a mount
+# namespace of its own (the machine's stays root's for every other build)
+mkdir -p /run/ktraceb "$TMP/userrun"
+chown "$KUID" "$TMP/userrun"
+timeout -k 5 60 unshare -m --propagation private sh -c \
+	'mount --bind "$1" /run/ktraceb && exec "$2" -f "$3" /bin/true' rundir \
+	"$TMP/userrun" "$KTRACEB" "$TMP/rundir.ktr" >"$TMP/rundir.out" 2>"$TMP/rundir.err"
+KRC=$?
 check rundir_refused t_num "$KRC" -ne 0
 check rundir_message t_grep 'is not a directory only root can write to' "$TMP/rundir.err"
 check rundir_one_line t_oneline rundir
