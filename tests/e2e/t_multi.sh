@@ -101,9 +101,9 @@ own_only()
 	check "${1}_kdump_clean" t_kdump_ok "$1"
 	check "${1}_only_its_pid" t_eq "$(pids_of "$TMP/$1.norm")" "$3"
 	check "${1}_its_calls" t_num "$(qn "$TMP/$1.norm" '$4 == "CALL" && $5 ~ r' \
-		r="^getpriority\\(PRIO_PROCESS,($4|$(hexof "$4"))\\)\$")" -ge 5
+		r="^getpriority[(]PRIO_PROCESS,($4|$(hexof "$4"))[)]\$")" -ge 5
 	check "${1}_no_other_calls" t_eq "$(qn "$TMP/$1.norm" '$4 == "CALL" &&
-		$5 ~ /^getpriority/ && $5 !~ r' r="^getpriority\\(PRIO_PROCESS,($4|$(hexof "$4"))\\)\$")" 0
+		$5 ~ /^getpriority/ && $5 !~ r' r="^getpriority[(]PRIO_PROCESS,($4|$(hexof "$4"))[)]\$")" 0
 }
 own_only one "$TMP/one.ktr" "$X1" 4343
 own_only two "$TMP/two.ktr" "$X2" 4444
