@@ -19,6 +19,7 @@
 #  - the USDT program, loaded when first needed, joins the cache then
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
+own_bpffs "$@" # the pins it looks at: no other build's daemon touches them
 need_tracer
 command -v bpftool >/dev/null || {
 	skip all "no bpftool"

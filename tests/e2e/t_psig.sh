@@ -29,7 +29,7 @@ code_name()
 sig_rx()
 {
 	if [ "$1" -ge 32 ]; then
-		echo "(SIGRTMIN[+]$(($1 - 32))|SIG$1|SIGRT_$(($1 - 32)))"
+		echo "(SIGRTMIN[+]$(($1 - 32))|SIG$1|SIGRT_$(($1 - 32)))" # [+]: mawk and gawk alike
 	else
 		echo "SIG$(kill -l "$1")"
 	fi

@@ -300,9 +300,28 @@ static const struct request_kind *request__kind(__u32 op)
 	return op < sizeof(kinds) / sizeof(kinds[0]) && kinds[op].serve ? &kinds[op] : NULL;
 }
 
+/*
+ * Why the descriptors that came with a request are not what its kind
+ * takes (exactly one with TAKES_FD, else none), or NULL.  Those beyond
+ * the first are closed already (ktr_proto.h); the first is closed by
+ * ktr_request__handle when the request is refused.
+ */
+static const char *request__fds(unsigned int takes, const struct ktr_proto_fds *fds)
+{
+	unsigned int want = takes & TAKES_FD ? 1 : 0;
+
+	if (fds->cut)
+		return "control data cut short (too many descriptors)";
+	if (fds->n > want)
+		return want ? "more than one descriptor" : "descriptor not expected";
+	if (want && fds->fd < 0)
+		return "no trace file descriptor";
+	return NULL;
+}
+
 /* Why a request of kind (NULL: unknown) is malformed, or NULL. */
 static const char *request__bad(const struct request_kind *kind, const struct ktr_caller *c,
-				const struct ktr_request *req, int fd)
+				const struct ktr_request *req, const struct ktr_proto_fds *fds)
 {
 	const char *bad = NULL;
 	int nevents = request__events(req, &bad);
@@ -326,8 +345,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 		return "recorder fields only a SET takes";
 	if (!req->flight_bytes && req->flight_flags)
 		return "recorder flags without a recorder";
-	if (!!(takes & TAKES_FD) != (fd >= 0))
-		return fd >= 0 ? "descriptor not expected" : "no trace file descriptor";
+	if ((bad = request__fds(takes, fds)))
+		return bad;
 	if ((takes & NEEDS_TARGET) && !request__pid_ok(req->pid) &&
 	    !((req->flags & KTR_REQ_SYSWIDE) && req->pid == 0))
 		return "no process or process group";
@@ -342,8 +361,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 
 /* Is the request well formed and may this caller make it?  0 or -errno with a line in msg. */
 static int request__check(const struct ktr_rooms *k, const struct request_kind *kind,
-			  const struct ktr_caller *c, const struct ktr_request *req, int fd,
-			  char *msg)
+			  const struct ktr_caller *c, const struct ktr_request *req,
+			  const struct ktr_proto_fds *fds, char *msg)
 {
 	const char *bad;
 
@@ -358,7 +377,7 @@ static int request__check(const struct ktr_rooms *k, const struct request_kind *
 		ktr_proto__msg_add(msg, "caller is in another pid namespace\n");
 		return -EPERM;
 	}
-	bad = request__bad(kind, c, req, fd);
+	bad = request__bad(kind, c, req, fds);
 	if (bad) {
 		ktr_proto__msg_add(msg, "bad request: %s\n", bad);
 		return -EINVAL;
@@ -367,10 +386,10 @@ static int request__check(const struct ktr_rooms *k, const struct request_kind *
 }
 
 void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
-			 const struct ktr_request *req, int fd, char *msg)
+			 const struct ktr_request *req, const struct ktr_proto_fds *fds, char *msg)
 {
 	const struct request_kind *kind = request__kind(req->op);
-	int err, done = 0;
+	int err, done = 0, fd = fds->fd;
 
 	if (!msg) {
 		if (fd >= 0)
@@ -378,7 +397,7 @@ void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
 		ktr_conn__drop(cn);
 		return;
 	}
-	err = request__check(k, kind, ktr_conn__caller(cn), req, fd, msg);
+	err = request__check(k, kind, ktr_conn__caller(cn), req, fds, msg);
 	if (err && fd >= 0)
 		close(fd);
 	if (!err)

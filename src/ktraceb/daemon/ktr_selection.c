@@ -12,6 +12,7 @@
 #include "ktr_flight.h"
 #include "ktr_record.h"
 #include "ktr_selection.h"
+#include "ktr_share.h"
 #include "ktr_tracefile.h"
 
 /* A route's USDT patterns, if it has any (else the ktraceb provider's probes alone). */
@@ -28,6 +29,7 @@ struct ktr_selection {
 	__u64 decided[KTR_MAX_ROUTES / 64];
 	struct {
 		__u32 route; /* 0: the slot is free */
+		uid_t owner; /* its file's (ktr_share.h) */
 		struct ktr_request_select sel;
 	} slots[KTR_MAX_SELECTS]; /* slot 0 is never used: "every call" */
 	/* which routes have had their first request with 'u', and their patterns */
@@ -104,8 +106,35 @@ static void selection__write(struct ktr_tracefile *f, const struct ktr_request_s
 	filter__write(f, sel->status, sel->status ? KTR_FILTER_CALLS_AT_RETURN : 0, text);
 }
 
-/* A slot for route r, filled in BPF's map; 0 if none is free. */
-static __u16 selection__take(struct ktr_selection *s, __u32 r, const struct ktr_request_select *sel)
+/* Slots held by uid, and by everyone in *all. */
+static unsigned int selection__held(const struct ktr_selection *s, uid_t uid, unsigned int *all)
+{
+	unsigned int n = 0;
+
+	*all = 0;
+	for (unsigned int i = 1; i < KTR_MAX_SELECTS; i++)
+		if (s->slots[i].route) {
+			++*all;
+			n += s->slots[i].owner == uid;
+		}
+	return n;
+}
+
+/* May f's owner have one more slot (ktr_share.h)?  0, or -errno with a line in msg. */
+static int selection__may(const struct ktr_selection *s, const struct ktr_tracefile *f, char *msg)
+{
+	unsigned int all, mine = selection__held(s, f->owner, &all);
+	char why[256];
+	int err = ktr_share__may(KTR_POOL_SELECTS, f->owner, mine, all, 1, why, sizeof(why));
+
+	if (err)
+		ktr_proto__msg_add(msg, "%s: %s\n", ktr_tracefile__path(f), why);
+	return err;
+}
+
+/* A slot for route r of owner, filled in BPF's map; 0 if none is free. */
+static __u16 selection__take(struct ktr_selection *s, __u32 r, uid_t owner,
+			     const struct ktr_request_select *sel)
 {
 	struct ktr_select_map m = { .status = sel->status };
 
@@ -120,6 +149,7 @@ static __u16 selection__take(struct ktr_selection *s, __u32 r, const struct ktr_
 		if (bpf_map_update_elem(s->map_fd, &i, &m, BPF_ANY) < 0)
 			return 0;
 		s->slots[i].route = r;
+		s->slots[i].owner = owner;
 		s->slots[i].sel = *sel;
 		return i;
 	}
@@ -272,7 +302,11 @@ static int syscalls__join(struct ktr_selection *s, __u32 r, struct ktr_tracefile
 		return -EEXIST;
 	}
 	if (select__any(sel)) {
-		if (!selection__take(s, r, sel)) {
+		int err = selection__may(s, f, msg);
+
+		if (err)
+			return err;
+		if (!selection__take(s, r, f->owner, sel)) {
 			ktr_proto__msg_add(msg,
 					   "%s: too many traces with a syscall selection at once\n",
 					   ktr_tracefile__path(f));
@@ -300,7 +334,7 @@ int ktr_selection__join(struct ktr_selection *s, __u32 r, struct ktr_tracefile *
 	return err;
 }
 
-void ktr_selection__adopt(struct ktr_selection *s, __u32 r, __u16 slot)
+void ktr_selection__adopt(struct ktr_selection *s, __u32 r, uid_t owner, __u16 slot)
 {
 	struct ktr_select_map m;
 	__u32 key = slot;
@@ -312,6 +346,7 @@ void ktr_selection__adopt(struct ktr_selection *s, __u32 r, __u16 slot)
 	    bpf_map_lookup_elem(s->map_fd, &key, &m) < 0)
 		return;
 	s->slots[slot].route = r;
+	s->slots[slot].owner = owner;
 	s->slots[slot].sel.flags = KTR_SELECT_F_CALLS;
 	s->slots[slot].sel.status = m.status;
 	memcpy(s->slots[slot].sel.native, m.native, sizeof(m.native));

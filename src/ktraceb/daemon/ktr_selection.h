@@ -6,7 +6,8 @@
  * process tracing into it names (ktr_proc_state.select), and a KTR_FILTER
  * record saying it, first.  A file keeps the selection its first request
  * came with: a later request for the same file must bring the same one (a
- * trace half selected and half not would say nothing true).
+ * trace half selected and half not would say nothing true).  A user other
+ * than root holds at most a share of the slots (ktr_share.h).
  *
  * And their USDT patterns (-e usdt:PROVIDER:NAME, ktr_usdt_sel.h): which
  * probes beside the ktraceb provider's the processes tracing into a file
@@ -19,6 +20,7 @@
 #define KTRACEB_KTR_SELECTION_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
 struct ktr_request;
@@ -46,9 +48,9 @@ __u16 ktr_selection__slot(const struct ktr_selection *s, __u32 r);
 /*
  * A recording a dead daemon left (ktr_takeover.h), whose processes name
  * slot of the selects map taken over with them: the slot is route r's
- * again.  Its text is gone with that daemon.
+ * (its file owner's) again.  Its text is gone with that daemon.
  */
-void ktr_selection__adopt(struct ktr_selection *s, __u32 r, __u16 slot);
+void ktr_selection__adopt(struct ktr_selection *s, __u32 r, uid_t owner, __u16 slot);
 
 /*
  * The same, for the USDT patterns a dead daemon's recording was made with

@@ -38,6 +38,16 @@ unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks)
 	return looks ? &u->charges[free_slot].looks : &u->charges[free_slot].probes;
 }
 
+/* What all users hold together (looks: the looks running for them). */
+unsigned int usdt_uid__total(const struct ktr_usdt *u, bool looks)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < UID_SLOTS; i++)
+		n += looks ? u->charges[i].looks : u->charges[i].probes;
+	return n;
+}
+
 /* --- attaching ------------------------------------------------------------------ */
 
 /*

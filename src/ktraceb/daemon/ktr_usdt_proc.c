@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "ktr_loader.h"
+#include "ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_proc.h"
@@ -204,6 +205,7 @@ int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file 
 	unsigned int *probes = p->owner ? usdt_uid__charge(u, p->owner, false) : NULL;
 	unsigned int armed = usdt_file__armed(f, usdt_proc__sel(p));
 	struct usdt_use *uses, *use;
+	char why[256];
 	int err;
 
 	if (usdt_proc__use(p, f))
@@ -212,9 +214,11 @@ int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file 
 		return -ESRCH;
 	if (!armed)
 		return proc__use_none(p, f); /* not even the USDT program is loaded for it */
-	if (p->owner && (!probes || *probes + armed > UID_PROBES_MAX)) {
-		usdt__warn(u, p->pid, "USDT: %s: not probed: uid %u has %d probes attached already",
-			   f->path, p->owner, UID_PROBES_MAX);
+	if (p->owner &&
+	    (!probes || ktr_share__may(KTR_POOL_USDT_PROBES, p->owner, *probes,
+				       usdt_uid__total(u, false), armed, why, sizeof(why)))) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: %s", f->path,
+			   probes ? why : "too many users with USDT probes");
 		return -EDQUOT;
 	}
 	err = ktr_loader__load_usdt(u->b);

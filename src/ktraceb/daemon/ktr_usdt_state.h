@@ -26,12 +26,11 @@
 
 /*
  * What one user may take of what every trace shares: probes attached (the
- * kernel keeps a consumer for each, per process), and looks at files
- * under way.  Root's traces count nothing.
+ * kernel keeps a consumer for each, per process), looks at files under way
+ * and waiting, each its share of the pool (ktr_share.h).  Root's traces
+ * count nothing.
  */
-#define UID_PROBES_MAX 16384
 #define UID_SLOTS      64
-#define UID_LOOKS_MAX  4 /* at once; more wait their turn */
 #define LOOKS_MAX      16 /* at once, all users */
 #define LOOKS_QUEUED   256
 
