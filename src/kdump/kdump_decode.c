@@ -101,6 +101,23 @@ static int invalid(struct kd_event *ev)
 	return 0;
 }
 
+/*
+ * The ABI of a CALL or RET in a ktraceb file: its header says which table
+ * its number is from (ktr.h KTRH_ABI_*); an older file's says nothing,
+ * and its process's ABI is the call's.
+ */
+unsigned int kd_decoder__record_sv(const struct kd_decoder *d, const struct ktr_header *h)
+{
+	if (d->fmt.sys == KD_SYS_KTRACEB &&
+	    (h->ktr_type == KTR_SYSCALL || h->ktr_type == KTR_SYSRET)) {
+		if (h->ktr_flags & KTRH_ABI_COMPAT)
+			return KTR_SV_LINUX_I386;
+		if (h->ktr_flags & KTRH_ABI_NATIVE)
+			return KTR_SV_LINUX_AMD64;
+	}
+	return kd_decoder__sv_flags(d, h->ktr_pid);
+}
+
 static int dec_call(struct kd_decoder *d, struct kd_event *ev)
 {
 	struct kd_thread *t = kd_threads__get(&d->threads, ev->h->ktr_tid);
@@ -109,12 +126,14 @@ static int dec_call(struct kd_decoder *d, struct kd_event *ev)
 	if (!t)
 		return -ENOMEM;
 	ev->thread = t;
+	ev->sv_flags = kd_decoder__record_sv(d, ev->h);
 	if (ev->len < sizeof(sc))
 		return invalid(ev);
 	memcpy(&sc, ev->data, sizeof(sc));
 	/* the thread's last CALL names a sigreturn's RET, valid or not */
 	t->has_call = true;
 	t->last_call = sc.ktr_code;
+	t->last_sv = ev->sv_flags;
 	if (sc.ktr_narg < 0 || sc.ktr_narg > KD_SYSCALL_MAXARGS ||
 	    ev->len != sizeof(sc) + sizeof(__u64) * sc.ktr_narg)
 		return invalid(ev);
@@ -122,6 +141,26 @@ static int dec_call(struct kd_decoder *d, struct kd_event *ev)
 	ev->call.narg = sc.ktr_narg;
 	memcpy(ev->call.args, ev->data + sizeof(sc), sizeof(__u64) * sc.ktr_narg);
 	return 0;
+}
+
+static bool is_exec(unsigned int sv_flags, int code)
+{
+	const char *name = ktr_syscall_name(sv_flags, code);
+
+	return name && (strcmp(name, "execve") == 0 || strcmp(name, "execveat") == 0);
+}
+
+/*
+ * A successful exec's RET in a file whose RETs do not say their ABI: the
+ * kernel made the call look like the new image's execve (x86's
+ * set_personality_64bit), so it is named by its thread's CALL.
+ */
+static bool exec_ret_of_call(const struct kd_event *ev, const struct ktr_sysret *sr,
+			     const struct kd_thread *t)
+{
+	return !(ev->h->ktr_flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT)) && t->has_call &&
+	       sr->ktr_error == 0 && sr->ktr_retval == 0 && !ktr_bsd_abi(ev->sv_flags) &&
+	       is_exec(ev->sv_flags, sr->ktr_code) && is_exec(t->last_sv, t->last_call);
 }
 
 static int dec_ret(struct kd_decoder *d, struct kd_event *ev)
@@ -135,12 +174,22 @@ static int dec_ret(struct kd_decoder *d, struct kd_event *ev)
 	if (ev->len != sizeof(sr))
 		return invalid(ev);
 	memcpy(&sr, ev->data, sizeof(sr));
+	ev->sv_flags = kd_decoder__record_sv(d, ev->h);
 	ev->ret.raw_code = ev->ret.code = sr.ktr_code;
 	/* rt_sigreturn restores orig_ax = -1: the return is the thread's last call's */
-	if (sr.ktr_code < 0 && t->has_call)
+	if (sr.ktr_code < 0 && t->has_call) {
 		ev->ret.code = (__s16)t->last_call;
+		ev->sv_flags = t->last_sv;
+	} else if (exec_ret_of_call(ev, &sr, t)) {
+		ev->ret.code = (__s16)t->last_call;
+		ev->sv_flags = t->last_sv;
+	}
 	ev->ret.error = sr.ktr_error;
 	ev->ret.retval = sr.ktr_retval;
+	/* the exec's RET carries the id its thread called with (docs/FORMAT.md) */
+	if (sr.ktr_error == 0 && sr.ktr_retval == 0 && ev->h->ktr_tid != ev->h->ktr_pid &&
+	    d->fmt.sys == KD_SYS_KTRACEB && is_exec(ev->sv_flags, ev->ret.code))
+		ev->ret.new_tid = ev->h->ktr_pid;
 	return 0;
 }
 
@@ -152,7 +201,9 @@ static int dec_namei(struct kd_decoder *d, struct kd_event *ev)
 	if (t && t->has_call) {
 		ev->namei.has_call = true;
 		ev->namei.call = (__s16)t->last_call;
+		ev->sv_flags = t->last_sv;
 	}
+	ev->namei.cut = ev->len >= KTR_PATH_MAX && d->fmt.sys == KD_SYS_KTRACEB;
 	return 0;
 }
 
@@ -620,7 +671,8 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 	err = dec_type(d, ev);
 	if (err)
 		return err;
-	ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
+	if (!ev->sv_flags) /* the call's own, if the record has one (dec_call ...) */
+		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
 	return 0;

@@ -137,6 +137,8 @@ void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *
 		member_name(out, "errno",
 			    ev->bsd ? ktr_bsd_errno_name(ev->sv_flags, ev->ret.error) :
 				      ktr_errno_name(ev->ret.error));
+	if (ev->ret.new_tid)
+		fprintf(out, ",\"new_tid\":%d", ev->ret.new_tid);
 	fputs(",\"value\":", out);
 	cap = kd_capture__start(c);
 	if (cap)
