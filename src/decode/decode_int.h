@@ -9,7 +9,7 @@
  *   symtab.c escape.c errno.c signal.c   masks, numbers, strings, names
  *   decode_bsd.c syscalltab.c            the BSDs' names, the syscall tables
  *   argfmt.c                             the argument formatters shared
- *   decode_ioctl.c decode_{file,mem,proc,signal,net}.c   one family of syscalls each
+ *   decode_ioctl.c decode_{file,mem,proc,prctl,signal,net}.c   one family of syscalls each
  *   args.c sysret.c                      CALL arguments, RET values
  *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT (struct_int.h)
  */
@@ -83,11 +83,18 @@ struct ktr_argctx {
 };
 
 typedef void (*ktr_argfn)(FILE *out, const struct ktr_argctx *c, int i);
+/*
+ * How many of its arguments a call takes, as its others say (openat's mode
+ * only with O_CREAT or O_TMPFILE, fcntl's third only for some commands):
+ * the ones after are not shown, as strace does not show them.
+ */
+typedef int (*ktr_nargfn)(const struct ktr_argctx *c);
 
 /* One syscall's special formatters, by name; NULL means the generic rule. */
 struct ktr_scdec {
 	const char *name;
 	ktr_argfn fn[6];
+	ktr_nargfn nargs; /* NULL: all of them */
 };
 
 /* Formatters shared between families. */
@@ -97,6 +104,7 @@ void ktr_arg_fd(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_dfd(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_signal(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_mode(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_uid(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_clockid(FILE *out, const struct ktr_argctx *c, int i);
 
 /* Per-family tables, each sorted by name (the unit test checks it). */
@@ -110,6 +118,8 @@ extern const struct ktr_scdec ktr_scdec_signal[];
 extern const size_t ktr_nscdec_signal;
 extern const struct ktr_scdec ktr_scdec_net[];
 extern const size_t ktr_nscdec_net;
+extern const struct ktr_scdec ktr_scdec_prctl[];
+extern const size_t ktr_nscdec_prctl;
 
 /* ioctl request name, or NULL. */
 const char *ktr_ioctl_name(unsigned int req);

@@ -378,18 +378,18 @@ static void arg_shut(FILE *out, const struct ktr_argctx *c, int i)
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_net[] = {
-	{ KTR_SC(accept4), { F, H, H, arg_sockflags } },
-	{ KTR_SC(getsockopt), { F, arg_level, arg_optname, H, H } },
-	{ KTR_SC(recvfrom), { F, H, NULL, arg_msgflags, H, H } },
-	{ KTR_SC(recvmmsg), { F, H, NULL, arg_msgflags, H } },
-	{ KTR_SC(recvmmsg_time64), { F, H, NULL, arg_msgflags, H } },
-	{ KTR_SC(recvmsg), { F, H, arg_msgflags } },
-	{ KTR_SC(sendmmsg), { F, H, NULL, arg_msgflags } },
-	{ KTR_SC(sendmsg), { F, H, arg_msgflags } },
-	{ KTR_SC(sendto), { F, H, NULL, arg_msgflags, H, NULL } },
-	{ KTR_SC(setsockopt), { F, arg_level, arg_optname, H, NULL } },
-	{ KTR_SC(shutdown), { F, arg_shut } },
-	{ KTR_SC(socket), { arg_family, arg_socktype, arg_protocol } },
-	{ KTR_SC(socketpair), { arg_family, arg_socktype, arg_protocol, H } },
+	{ KTR_SC(accept4), { F, H, H, arg_sockflags }, NULL },
+	{ KTR_SC(getsockopt), { F, arg_level, arg_optname, H, H }, NULL },
+	{ KTR_SC(recvfrom), { F, H, NULL, arg_msgflags, H, H }, NULL },
+	{ KTR_SC(recvmmsg), { F, H, NULL, arg_msgflags, H }, NULL },
+	{ KTR_SC(recvmmsg_time64), { F, H, NULL, arg_msgflags, H }, NULL },
+	{ KTR_SC(recvmsg), { F, H, arg_msgflags }, NULL },
+	{ KTR_SC(sendmmsg), { F, H, NULL, arg_msgflags }, NULL },
+	{ KTR_SC(sendmsg), { F, H, arg_msgflags }, NULL },
+	{ KTR_SC(sendto), { F, H, NULL, arg_msgflags, H, NULL }, NULL },
+	{ KTR_SC(setsockopt), { F, arg_level, arg_optname, H, NULL }, NULL },
+	{ KTR_SC(shutdown), { F, arg_shut }, NULL },
+	{ KTR_SC(socket), { arg_family, arg_socktype, arg_protocol }, NULL },
+	{ KTR_SC(socketpair), { arg_family, arg_socktype, arg_protocol, H }, NULL },
 };
 const size_t ktr_nscdec_net = KTR_NELEM(ktr_scdec_net);
