@@ -19,6 +19,7 @@ static const struct {
 	{ ktr_scdec_file, &ktr_nscdec_file }, { ktr_scdec_mem, &ktr_nscdec_mem },
 	{ ktr_scdec_proc, &ktr_nscdec_proc }, { ktr_scdec_signal, &ktr_nscdec_signal },
 	{ ktr_scdec_net, &ktr_nscdec_net }, { ktr_scdec_prctl, &ktr_nscdec_prctl },
+	{ ktr_scdec_ipc, &ktr_nscdec_ipc }, { ktr_scdec_misc, &ktr_nscdec_misc },
 };
 
 static int scdec_cmp(const void *key, const void *ent)

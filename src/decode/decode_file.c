@@ -344,12 +344,7 @@ static void arg_flockop(FILE *out, const struct ktr_argctx *c, int i)
 
 static void arg_ioctlreq(FILE *out, const struct ktr_argctx *c, int i)
 {
-	const char *name = ktr_ioctl_name((unsigned int)c->a[i]);
-
-	if (name && !(c->flags & KTR_DEC_RAW))
-		fputs(name, out);
-	else
-		fprintf(out, "%#x", (unsigned int)c->a[i]);
+	ktr_print_ioctl_req(out, (__u32)c->a[i], c->flags);
 }
 
 /* The NONBLOCK/CLOEXEC pairs of the fd constructors all share O_* values. */

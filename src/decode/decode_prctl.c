@@ -10,8 +10,8 @@
 
 /* Options of every architecture: an option is the same number everywhere. */
 static const struct ktr_sym prctl_sym[] = {
-	{ 1, "PR_GET_PDEATHSIG" },
-	{ 2, "PR_SET_PDEATHSIG" },
+	{ 1, "PR_SET_PDEATHSIG" },
+	{ 2, "PR_GET_PDEATHSIG" },
 	{ 3, "PR_GET_DUMPABLE" },
 	{ 4, "PR_SET_DUMPABLE" },
 	{ 5, "PR_GET_UNALIGN" },
@@ -95,8 +95,8 @@ static const struct ktr_symtab prctl_tab = KTR_SYMTAB(prctl_sym);
 
 /* The options' own values, used below. */
 enum {
-	PR_GET_PDEATHSIG_ = 1,
-	PR_SET_PDEATHSIG_ = 2,
+	PR_SET_PDEATHSIG_ = 1,
+	PR_GET_PDEATHSIG_ = 2,
 	PR_GET_DUMPABLE_ = 3,
 	PR_SET_DUMPABLE_ = 4,
 	PR_GET_UNALIGN_ = 5,
