@@ -301,14 +301,14 @@ c-consts)
 	;;
 check-ioctls)
 	[ $# -ge 1 ] || usage
-	"$0" ioctls "${2:-}" >"${TMPDIR:-/tmp}/$me.$$.tbl"
+	"$0" ioctls "${2:-}" >"${TMPDIR:-/tmp}/$me.$$.tbl" 2>/dev/null
 	newtmp
 	mv "${TMPDIR:-/tmp}/$me.$$.tbl" "$tmp/new"
 	check "$1" "$tmp/new" 2 4
 	;;
 check-consts)
 	[ $# -ge 2 ] || usage
-	"$0" consts "$2" "${3:-}" >"${TMPDIR:-/tmp}/$me.$$.tbl"
+	"$0" consts "$2" "${3:-}" >"${TMPDIR:-/tmp}/$me.$$.tbl" 2>/dev/null
 	newtmp
 	awk -F'\t' '!/^#/ { print $1 ":" $2 "\t" $3 }' "$1" >"$tmp/old"
 	awk -F'\t' '!/^#/ { print $1 ":" $2 "\t" $3 }' "${TMPDIR:-/tmp}/$me.$$.tbl" >"$tmp/new"
