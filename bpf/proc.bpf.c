@@ -57,8 +57,7 @@ static __always_inline void proc__send_exec(struct ktr_sample *s, __u32 route, i
  * The exec'd file's path, from the kernel's copy: the old image is gone.
  * As a user path is (syscall.bpf.c): KTR_PATH_MAX bytes if cut there.
  */
-static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binprm *bprm,
-						  __u32 tid)
+static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binprm *bprm, __u32 tid)
 {
 	struct ktr_sample *s = rec__scratch();
 	struct ktr_header *h;

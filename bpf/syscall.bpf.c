@@ -78,8 +78,8 @@ struct {
 
 static __always_inline void syscall__exec_enter(struct task_struct *task, long id, int compat)
 {
-	struct exec_call *e = bpf_task_storage_get(&exec_calls, task, NULL,
-						   BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct exec_call *e =
+		bpf_task_storage_get(&exec_calls, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 
 	if (e) {
 		e->nr = id;
@@ -451,7 +451,8 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 	s = stage__room(st, route); /* it fits: a record's room is the slack */
 	rec__header_at((struct ktr_header *)(s + 1), KTR_STAGED_PAIR, len, task->tgid, task->pid,
 		       task, c->mono_ns);
-	((struct ktr_header *)(s + 1))->ktr_flags |= KTRH_ABI_NATIVE; /* a compat call is never kept */
+	/* a compat call is never kept: this one is the machine's own */
+	((struct ktr_header *)(s + 1))->ktr_flags |= KTRH_ABI_NATIVE;
 	call__fill((struct call_sample *)s, c->code, narg, c->args);
 	asm volatile("%0 &= %1" : "+r"(len) : "i"(0x3f)); /* for the verifier: 8 to 56 */
 	pr = (struct ktr_pair_ret *)((unsigned char *)s + sizeof(*s) + sizeof(struct ktr_header) +

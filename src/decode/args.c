@@ -18,8 +18,8 @@ static const struct {
 } families[] = {
 	{ ktr_scdec_file, &ktr_nscdec_file }, { ktr_scdec_mem, &ktr_nscdec_mem },
 	{ ktr_scdec_proc, &ktr_nscdec_proc }, { ktr_scdec_signal, &ktr_nscdec_signal },
-	{ ktr_scdec_net, &ktr_nscdec_net }, { ktr_scdec_prctl, &ktr_nscdec_prctl },
-	{ ktr_scdec_ipc, &ktr_nscdec_ipc }, { ktr_scdec_misc, &ktr_nscdec_misc },
+	{ ktr_scdec_net, &ktr_nscdec_net },   { ktr_scdec_prctl, &ktr_nscdec_prctl },
+	{ ktr_scdec_ipc, &ktr_nscdec_ipc },   { ktr_scdec_misc, &ktr_nscdec_misc },
 };
 
 static int scdec_cmp(const void *key, const void *ent)
@@ -168,8 +168,7 @@ static int nargs_taken(const struct ktr_scdec *d, const struct ktr_argctx *c)
 	return n < 0 ? 0 : n < c->narg ? n : c->narg;
 }
 
-int ktr_syscall_nargs_taken(unsigned int sv_flags, int code, int narg, const __u64 *args,
-			    int flags)
+int ktr_syscall_nargs_taken(unsigned int sv_flags, int code, int narg, const __u64 *args, int flags)
 {
 	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
 	struct ktr_argctx c = { args, narg, flags, sv_flags, se };

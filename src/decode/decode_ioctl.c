@@ -90,9 +90,9 @@ static void print_sym_or_num(FILE *out, const struct ktr_symtab *t, __u32 v, con
 static bool print_evdev(FILE *out, __u32 code)
 {
 	static const char *const by_nr[0x20] = {
-		[0x06] = "EVIOCGNAME", [0x07] = "EVIOCGPHYS", [0x08] = "EVIOCGUNIQ",
+		[0x06] = "EVIOCGNAME", [0x07] = "EVIOCGPHYS",	 [0x08] = "EVIOCGUNIQ",
 		[0x09] = "EVIOCGPROP", [0x0a] = "EVIOCGMTSLOTS", [0x18] = "EVIOCGKEY",
-		[0x19] = "EVIOCGLED",  [0x1a] = "EVIOCGSND",  [0x1b] = "EVIOCGSW",
+		[0x19] = "EVIOCGLED",  [0x1a] = "EVIOCGSND",	 [0x1b] = "EVIOCGSW",
 	};
 	__u32 nr = IOC_NR(code);
 
@@ -142,7 +142,8 @@ static bool print_macro(FILE *out, __u32 code)
 			return true;
 		}
 		if (dir == (IOC_READ | IOC_WRITE) && (nr == 0x06 || nr == 0x07)) {
-			fprintf(out, "%s(%u)", nr == 0x06 ? "HIDIOCSFEATURE" : "HIDIOCGFEATURE", size);
+			fprintf(out, "%s(%u)", nr == 0x06 ? "HIDIOCSFEATURE" : "HIDIOCGFEATURE",
+				size);
 			return true;
 		}
 		return false;
@@ -179,7 +180,7 @@ static bool print_macro(FILE *out, __u32 code)
 static void print_ioc(FILE *out, __u32 code)
 {
 	static const char *const dirs[4] = { "_IOC_NONE", "_IOC_WRITE", "_IOC_READ",
-					      "_IOC_READ|_IOC_WRITE" };
+					     "_IOC_READ|_IOC_WRITE" };
 	__u32 v[3] = { IOC_TYPE(code), IOC_NR(code), IOC_SIZE(code) };
 
 	fprintf(out, "_IOC(%s", dirs[IOC_DIR(code)]);

@@ -9,11 +9,11 @@
 #include <fcntl.h>
 #include "decode_int.h"
 
-#define K_AT_EXECVE_CHECK 0x10000
-#define K_UFFD_USER_MODE_ONLY 1
+#define K_AT_EXECVE_CHECK	       0x10000
+#define K_UFFD_USER_MODE_ONLY	       1
 #define K_REGISTER_USE_REGISTERED_RING 0x80000000U
-#define K_MPOL_MODE_FLAGS 0xe000U /* MPOL_F_STATIC_NODES | RELATIVE_NODES | NUMA_BALANCING */
-#define K_SECCOMP_SET_MODE_FILTER 1
+#define K_MPOL_MODE_FLAGS	       0xe000U /* MPOL_F_STATIC_NODES | RELATIVE_NODES | NUMA_BALANCING */
+#define K_SECCOMP_SET_MODE_FILTER      1
 
 static void arg_grnd(FILE *out, const struct ktr_argctx *c, int i)
 {
@@ -49,14 +49,16 @@ static void arg_seccomp_flags(FILE *out, const struct ktr_argctx *c, int i)
 static void arg_uring_register(FILE *out, const struct ktr_argctx *c, int i)
 {
 	__u32 op = (__u32)c->a[i];
-	const char *name = ktr_sym_name(&ktr_gen_uring_register, op & ~K_REGISTER_USE_REGISTERED_RING);
+	const char *name =
+		ktr_sym_name(&ktr_gen_uring_register, op & ~K_REGISTER_USE_REGISTERED_RING);
 
 	if ((c->flags & KTR_DEC_RAW) || !name) {
 		fprintf(out, "%#x", op);
 		return;
 	}
-	fprintf(out, "%s%s", op & K_REGISTER_USE_REGISTERED_RING ?
-				     "IORING_REGISTER_USE_REGISTERED_RING|" : "", name);
+	fprintf(out, "%s%s",
+		op & K_REGISTER_USE_REGISTERED_RING ? "IORING_REGISTER_USE_REGISTERED_RING|" : "",
+		name);
 }
 
 /* A memory policy: its mode, then its mode flags ("MPOL_BIND|MPOL_F_STATIC_NODES"). */
@@ -85,11 +87,11 @@ static void arg_mpol_get(FILE *out, const struct ktr_argctx *c, int i)
 
 /* The execution domains (linux/personality.h's low byte), by number. */
 static const struct ktr_sym per_sym[] = {
-	{ 0x00, "PER_LINUX" },	 { 0x01, "PER_SVR4" },	  { 0x02, "PER_SVR3" },
+	{ 0x00, "PER_LINUX" },	 { 0x01, "PER_SVR4" },	   { 0x02, "PER_SVR3" },
 	{ 0x03, "PER_SCOSVR3" }, { 0x04, "PER_WYSEV386" }, { 0x05, "PER_ISCR4" },
-	{ 0x06, "PER_BSD" },	 { 0x07, "PER_XENIX" },	  { 0x08, "PER_LINUX32" },
-	{ 0x09, "PER_IRIX32" },	 { 0x0a, "PER_IRIXN32" }, { 0x0b, "PER_IRIX64" },
-	{ 0x0c, "PER_RISCOS" },	 { 0x0d, "PER_SOLARIS" }, { 0x0e, "PER_UW7" },
+	{ 0x06, "PER_BSD" },	 { 0x07, "PER_XENIX" },	   { 0x08, "PER_LINUX32" },
+	{ 0x09, "PER_IRIX32" },	 { 0x0a, "PER_IRIXN32" },  { 0x0b, "PER_IRIX64" },
+	{ 0x0c, "PER_RISCOS" },	 { 0x0d, "PER_SOLARIS" },  { 0x0e, "PER_UW7" },
 	{ 0x0f, "PER_OSF4" },	 { 0x10, "PER_HPUX" },
 };
 static const struct ktr_symtab per_tab = KTR_SYMTAB(per_sym);

@@ -116,7 +116,7 @@ static const struct ktr_sym level_sym[] = {
 	KTR_SYM(SOL_IPV6),    KTR_SYM(SOL_ICMPV6),    { 132, "SOL_SCTP" },  { 136, "SOL_UDPLITE" },
 	KTR_SYM(SOL_RAW),     KTR_SYM(SOL_PACKET),    KTR_SYM(SOL_NETLINK), KTR_SYM(SOL_ALG),
 	KTR_SYM(SOL_TIPC),    KTR_SYM(SOL_BLUETOOTH), KTR_SYM(SOL_TLS),	    { 283, "SOL_XDP" },
-	{ 284, "SOL_MPTCP" }, { 285, "SOL_MCTP" },  { 281, "SOL_KCM" },
+	{ 284, "SOL_MPTCP" }, { 285, "SOL_MCTP" },    { 281, "SOL_KCM" },
 };
 static const struct ktr_symtab level_tab = KTR_SYMTAB(level_sym);
 
@@ -135,13 +135,20 @@ static void arg_optname(FILE *out, const struct ktr_argctx *c, int i)
 		int level;
 		const struct ktr_symtab *t;
 	} levels[] = {
-		{ SOL_SOCKET, &ktr_gen_so_socket },  { SOL_IP, &ktr_gen_so_ip },
-		{ SOL_IPV6, &ktr_gen_so_ipv6 },	     { SOL_TCP, &ktr_gen_so_tcp },
-		{ SOL_UDP, &ktr_gen_so_udp },	     { SOL_PACKET, &ktr_gen_so_packet },
-		{ SOL_NETLINK, &ktr_gen_so_netlink }, { SOL_ALG, &ktr_gen_so_alg },
-		{ SOL_TLS, &ktr_gen_so_tls },	     { SOL_RAW, &ktr_gen_so_raw },
-		{ SOL_ICMPV6, &ktr_gen_so_icmpv6 },  { 283 /* SOL_XDP */, &ktr_gen_so_xdp },
-		{ 284 /* SOL_MPTCP */, &ktr_gen_so_mptcp }, { 281 /* SOL_KCM */, &ktr_gen_so_kcm },
+		{ SOL_SOCKET, &ktr_gen_so_socket },
+		{ SOL_IP, &ktr_gen_so_ip },
+		{ SOL_IPV6, &ktr_gen_so_ipv6 },
+		{ SOL_TCP, &ktr_gen_so_tcp },
+		{ SOL_UDP, &ktr_gen_so_udp },
+		{ SOL_PACKET, &ktr_gen_so_packet },
+		{ SOL_NETLINK, &ktr_gen_so_netlink },
+		{ SOL_ALG, &ktr_gen_so_alg },
+		{ SOL_TLS, &ktr_gen_so_tls },
+		{ SOL_RAW, &ktr_gen_so_raw },
+		{ SOL_ICMPV6, &ktr_gen_so_icmpv6 },
+		{ 283 /* SOL_XDP */, &ktr_gen_so_xdp },
+		{ 284 /* SOL_MPTCP */, &ktr_gen_so_mptcp },
+		{ 281 /* SOL_KCM */, &ktr_gen_so_kcm },
 	};
 	int v = (int)c->a[i];
 

@@ -273,16 +273,46 @@ static const struct ktr_symtab set_vma_tab = KTR_SYMTAB(set_vma_sym);
 
 /* Capabilities (linux/capability.h), by number. */
 static const char *const cap_names[] = {
-	"CAP_CHOWN",		"CAP_DAC_OVERRIDE",	"CAP_DAC_READ_SEARCH",	"CAP_FOWNER",
-	"CAP_FSETID",		"CAP_KILL",		"CAP_SETGID",		"CAP_SETUID",
-	"CAP_SETPCAP",		"CAP_LINUX_IMMUTABLE",	"CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
-	"CAP_NET_ADMIN",	"CAP_NET_RAW",		"CAP_IPC_LOCK",		"CAP_IPC_OWNER",
-	"CAP_SYS_MODULE",	"CAP_SYS_RAWIO",	"CAP_SYS_CHROOT",	"CAP_SYS_PTRACE",
-	"CAP_SYS_PACCT",	"CAP_SYS_ADMIN",	"CAP_SYS_BOOT",		"CAP_SYS_NICE",
-	"CAP_SYS_RESOURCE",	"CAP_SYS_TIME",		"CAP_SYS_TTY_CONFIG",	"CAP_MKNOD",
-	"CAP_LEASE",		"CAP_AUDIT_WRITE",	"CAP_AUDIT_CONTROL",	"CAP_SETFCAP",
-	"CAP_MAC_OVERRIDE",	"CAP_MAC_ADMIN",	"CAP_SYSLOG",		"CAP_WAKE_ALARM",
-	"CAP_BLOCK_SUSPEND",	"CAP_AUDIT_READ",	"CAP_PERFMON",		"CAP_BPF",
+	"CAP_CHOWN",
+	"CAP_DAC_OVERRIDE",
+	"CAP_DAC_READ_SEARCH",
+	"CAP_FOWNER",
+	"CAP_FSETID",
+	"CAP_KILL",
+	"CAP_SETGID",
+	"CAP_SETUID",
+	"CAP_SETPCAP",
+	"CAP_LINUX_IMMUTABLE",
+	"CAP_NET_BIND_SERVICE",
+	"CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN",
+	"CAP_NET_RAW",
+	"CAP_IPC_LOCK",
+	"CAP_IPC_OWNER",
+	"CAP_SYS_MODULE",
+	"CAP_SYS_RAWIO",
+	"CAP_SYS_CHROOT",
+	"CAP_SYS_PTRACE",
+	"CAP_SYS_PACCT",
+	"CAP_SYS_ADMIN",
+	"CAP_SYS_BOOT",
+	"CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE",
+	"CAP_SYS_TIME",
+	"CAP_SYS_TTY_CONFIG",
+	"CAP_MKNOD",
+	"CAP_LEASE",
+	"CAP_AUDIT_WRITE",
+	"CAP_AUDIT_CONTROL",
+	"CAP_SETFCAP",
+	"CAP_MAC_OVERRIDE",
+	"CAP_MAC_ADMIN",
+	"CAP_SYSLOG",
+	"CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND",
+	"CAP_AUDIT_READ",
+	"CAP_PERFMON",
+	"CAP_BPF",
 	"CAP_CHECKPOINT_RESTORE",
 };
 
@@ -518,8 +548,8 @@ static const struct ktr_sym archprctl_sym[] = {
 };
 static const struct ktr_symtab archprctl_tab = KTR_SYMTAB(archprctl_sym);
 
-#define ARCH_GET_CPUID_		 0x1011
-#define ARCH_REQ_XCOMP_PERM_	 0x1023
+#define ARCH_GET_CPUID_		   0x1011
+#define ARCH_REQ_XCOMP_PERM_	   0x1023
 #define ARCH_REQ_XCOMP_GUEST_PERM_ 0x1025
 
 /*
@@ -527,13 +557,19 @@ static const struct ktr_symtab archprctl_tab = KTR_SYMTAB(archprctl_sym);
  * XFEATURE_* numbers): XTILE_CFG and XTILE_DATA are the AMX ones.
  */
 static const struct ktr_sym xfeature_sym[] = {
-	{ 0, "XFEATURE_FP" },	    { 1, "XFEATURE_SSE" },
-	{ 2, "XFEATURE_YMM" },	    { 3, "XFEATURE_BNDREGS" },
-	{ 4, "XFEATURE_BNDCSR" },   { 5, "XFEATURE_OPMASK" },
-	{ 6, "XFEATURE_ZMM_Hi256" }, { 7, "XFEATURE_Hi16_ZMM" },
+	{ 0, "XFEATURE_FP" },
+	{ 1, "XFEATURE_SSE" },
+	{ 2, "XFEATURE_YMM" },
+	{ 3, "XFEATURE_BNDREGS" },
+	{ 4, "XFEATURE_BNDCSR" },
+	{ 5, "XFEATURE_OPMASK" },
+	{ 6, "XFEATURE_ZMM_Hi256" },
+	{ 7, "XFEATURE_Hi16_ZMM" },
 	{ 8, "XFEATURE_PT_UNIMPLEMENTED_SO_FAR" },
-	{ 9, "XFEATURE_PKRU" },	    { 10, "XFEATURE_PASID" },
-	{ 15, "XFEATURE_LBR" },	    { 17, "XFEATURE_XTILE_CFG" },
+	{ 9, "XFEATURE_PKRU" },
+	{ 10, "XFEATURE_PASID" },
+	{ 15, "XFEATURE_LBR" },
+	{ 17, "XFEATURE_XTILE_CFG" },
 	{ 18, "XFEATURE_XTILE_DATA" },
 };
 static const struct ktr_symtab xfeature_tab = KTR_SYMTAB(xfeature_sym);

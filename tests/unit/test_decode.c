@@ -147,7 +147,8 @@ TEST(args_ioctl)
 	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80081272, 0x1000), "(3,BLKGETSIZE64,0x1000)",
 		     "BLKGETSIZE64");
 	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0xdeadbeef, 0),
-		     "(3,_IOC(_IOC_READ|_IOC_WRITE, 0xbe, 0xef, 0x1ead),0)", "unknown ioctl: its parts");
+		     "(3,_IOC(_IOC_READ|_IOC_WRITE, 0xbe, 0xef, 0x1ead),0)",
+		     "unknown ioctl: its parts");
 	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x8400941f, 0x1000), "(3,BTRFS_IOC_FS_INFO,0x1000)",
 		     "btrfs, from the generated table");
 	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x8400941e, 0x1000),
@@ -235,7 +236,8 @@ TEST(args_proc)
 		     "(PR_SET_SECCOMP,SECCOMP_MODE_FILTER,0x1000)", "seccomp filter");
 	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1026, 0), "(0x1026,0)",
 		     "0x1026 is no code (TILECFG is a feature)");
-	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1023, 18), "(ARCH_REQ_XCOMP_PERM,XFEATURE_XTILE_DATA)",
+	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1023, 18),
+		     "(ARCH_REQ_XCOMP_PERM,XFEATURE_XTILE_DATA)",
 		     "the feature ARCH_REQ_XCOMP_PERM asks for");
 	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1011, 0), "(ARCH_GET_CPUID)", "no argument");
 }
@@ -251,14 +253,14 @@ TEST(args_kernel_types)
 	ASSERT_STREQ(ARGS(__NR_getrandom, 0, 0x1000, 8, 1), "(0x1000,0x8,GRND_NONBLOCK)",
 		     "getrandom");
 	ASSERT_STREQ(ARGS(__NR_execveat, 0, FDCWD, 0x1000, 0x2000, 0x3000, 0x1100),
-		     "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)", "execveat");
+		     "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)",
+		     "execveat");
 	ASSERT_STREQ(ARGS(__NR_semctl, 0, 3, 0, 2, 0x1000), "(3,0,IPC_STAT,0x1000)", "semctl");
 	ASSERT_STREQ(ARGS(__NR_semctl, 0, 3, 0, 0x102, 0x1000), "(3,0,IPC_64|IPC_STAT,0x1000)",
 		     "semctl IPC_64");
 	ASSERT_STREQ(ARGS(__NR_shmctl, 0, 3, 14, 0x1000), "(3,SHM_INFO,0x1000)", "shmctl");
 	ASSERT_STREQ(ARGS(__NR_msgctl, 0, 3, 0, 0), "(3,IPC_RMID,0)", "msgctl");
-	ASSERT_STREQ(ARGS(__NR_semget, 0, 0, 1, 01600), "(IPC_PRIVATE,1,IPC_CREAT|0600)",
-		     "semget");
+	ASSERT_STREQ(ARGS(__NR_semget, 0, 0, 1, 01600), "(IPC_PRIVATE,1,IPC_CREAT|0600)", "semget");
 	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_IP, 42, 0x1000, 136),
 		     "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP from linux/in.h");
 	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, 6 /* SOL_TCP */, 1, 0x1000, 4),
@@ -269,13 +271,15 @@ TEST(args_kernel_types)
 		     "(3,SOL_PACKET,PACKET_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_PACKET");
 	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, 17 /* SOL_UDP */, 103, 0x1000, 4),
 		     "(3,SOL_UDP,UDP_SEGMENT,0x1000,0x4)", "SOL_UDP");
-	ASSERT_STREQ(ARGS(__NR_seccomp, 0, 1, 1, 0x1000), "(SECCOMP_SET_MODE_FILTER,"
-							"SECCOMP_FILTER_FLAG_TSYNC,0x1000)",
+	ASSERT_STREQ(ARGS(__NR_seccomp, 0, 1, 1, 0x1000),
+		     "(SECCOMP_SET_MODE_FILTER,"
+		     "SECCOMP_FILTER_FLAG_TSYNC,0x1000)",
 		     "seccomp");
 	ASSERT_STREQ(ARGS(__NR_io_uring_register, 0, 3, 2, 0x1000, 1),
 		     "(3,IORING_REGISTER_FILES,0x1000,0x1)", "io_uring_register");
 	ASSERT_STREQ(ARGS(__NR_mbind, 0, 0x1000, 0x1000, 0x8002, 0x2000, 2, 1),
-		     "(0x1000,0x1000,MPOL_BIND|MPOL_F_STATIC_NODES,0x2000,0x2,MPOL_MF_STRICT)", "mbind");
+		     "(0x1000,0x1000,MPOL_BIND|MPOL_F_STATIC_NODES,0x2000,0x2,MPOL_MF_STRICT)",
+		     "mbind");
 	ASSERT_STREQ(ARGS(__NR_set_mempolicy, 0, 4, 0, 0), "(MPOL_LOCAL,0,0)", "set_mempolicy");
 	ASSERT_STREQ(ARGS(__NR_personality, 0, 0x40000), "(PER_LINUX|ADDR_NO_RANDOMIZE)",
 		     "personality");
