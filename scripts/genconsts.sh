@@ -56,7 +56,10 @@ linux/hdreg.h ^HDIO_ 0x03
 linux/lp.h ^LP 0x06
 linux/fb.h ^FBIO 0x46
 linux/mroute.h ^SIOC 0x89
-linux/mroute6.h ^SIOC 0x89'
+linux/mroute6.h ^SIOC 0x89
+linux/loop.h ^LOOP_ 0x4c
+scsi/sg.h ^SG_ 0x22
+scsi/scsi_ioctl.h ^SCSI_IOCTL_ 0x53'
 
 # hex("0x54"): the number (mawk has no strtonum)
 AWK_HEX='function hex(s,   v, i) {
@@ -89,38 +92,53 @@ values()
 	h=$1
 	cat >"$tmp/names"
 	[ -s "$tmp/names" ] || return 0
-	for prelude in none full; do
-		cp "$tmp/names" "$tmp/try"
-		for round in 1 2 3 4 5 6 7 8; do
-			{
-				if [ $prelude = full ]; then
-					printf '#include <sys/types.h>\n#include <sys/socket.h>\n'
-					printf '#include <sys/time.h>\n#include <stdint.h>\n'
-					printf '#include <linux/types.h>\n#include <linux/posix_types.h>\n'
-				fi
-				printf '#include <linux/ioctl.h>\n#include <%s>\n#include <stdio.h>\n' "$h"
-				printf 'int main(void)\n{\n'
-				awk '{ printf "\tprintf(\"%%s\\t0x%%llx\\n\", \"%s\", (unsigned long long)(%s));\n", $1, $1 }' \
-					"$tmp/try"
-				printf '\treturn 0;\n}\n'
-			} >"$tmp/v.c"
-			if $CC -w -ftrack-macro-expansion=0 -I"$inc" $INCS -o "$tmp/v" "$tmp/v.c" \
-				2>"$tmp/err"; then
-				"$tmp/v"
-				return 0
+	if try_prelude none "$tmp/names"; then
+		# names refused alone may need another header's types (struct termios2)
+		[ -s "$tmp/dropped" ] || return 0
+		mv "$tmp/dropped" "$tmp/names2"
+		try_prelude full "$tmp/names2" || :
+		return 0
+	fi
+	try_prelude full "$tmp/names" || echo "$me: $h: does not compile, left out" >&2
+}
+
+# try_prelude none|full NAMES: print the values of the names that compile
+# (those refused into $tmp/dropped); false if the header itself does not.
+try_prelude()
+{
+	prelude=$1
+	cp "$2" "$tmp/try"
+	: >"$tmp/dropped"
+	for round in 1 2 3 4 5 6 7 8; do
+		{
+			if [ "$prelude" = full ]; then
+				printf '#include <sys/types.h>\n#include <sys/socket.h>\n#include <stdint.h>\n'
+				printf '#include <linux/types.h>\n#include <linux/posix_types.h>\n'
+				printf '#include <asm/termbits.h>\n#include <linux/fiemap.h>\n'
 			fi
-			# lines of v.c with an error: their names go; none: the header fails
-			grep -o '^[^:]*v\.c:[0-9]*:[0-9]*: error' "$tmp/err" |
-				sed 's/.*v\.c:\([0-9]*\):.*/\1/' | sort -un >"$tmp/bad" || :
-			[ -s "$tmp/bad" ] || break
-			head=$(grep -n '^int main' "$tmp/v.c" | cut -d: -f1)
-			awk -v head="$head" 'NR == FNR { bad[$1 - head - 1] = 1; next }
-				!(FNR in bad)' "$tmp/bad" "$tmp/try" >"$tmp/try2"
-			mv "$tmp/try2" "$tmp/try"
-			[ -s "$tmp/try" ] || return 0
-		done
+			printf '#include <linux/ioctl.h>\n#include <%s>\n#include <stdio.h>\n' "$h"
+			printf 'int main(void)\n{\n'
+			awk '{ printf "\tprintf(\"%%s\\t0x%%llx\\n\", \"%s\", (unsigned long long)(%s));\n", $1, $1 }' \
+				"$tmp/try"
+			printf '\treturn 0;\n}\n'
+		} >"$tmp/v.c"
+		if $CC -w -ftrack-macro-expansion=0 -I"$inc" $INCS -o "$tmp/v" "$tmp/v.c" \
+			2>"$tmp/err"; then
+			"$tmp/v"
+			return 0
+		fi
+		# lines of v.c with an error: their names go; none: the header fails
+		grep -o '^[^:]*v\.c:[0-9]*:[0-9]*: error' "$tmp/err" |
+			sed 's/.*v\.c:\([0-9]*\):.*/\1/' | sort -un >"$tmp/bad" || :
+		[ -s "$tmp/bad" ] || return 1
+		head=$(grep -n '^int main' "$tmp/v.c" | cut -d: -f1)
+		awk -v head="$head" 'NR == FNR { bad[$1 - head - 1] = 1; next }
+			(FNR in bad) { print >> drop; next } { print }' drop="$tmp/dropped" \
+			"$tmp/bad" "$tmp/try" >"$tmp/try2"
+		mv "$tmp/try2" "$tmp/try"
+		[ -s "$tmp/try" ] || return 0
 	done
-	echo "$me: $h: does not compile, left out" >&2
+	return 0
 }
 
 # The headers' package, as the table's first line says.
@@ -158,12 +176,14 @@ scan_ioctls()
 	: >"$tmp/all"
 	for d in "$inc" "$inc/$arch"; do
 		(cd "$d" && for sub in asm linux asm-generic sound drm mtd scsi rdma misc xen video; do
-			[ -d "$sub" ] && grep -rlE "$r_def$r_io" "$sub" 2>/dev/null || :
+			[ -d "$sub" ] && grep -rlE "$r_def(\\\$|$r_io)" "$sub" 2>/dev/null || :
 		done)
 	done | sort -u >"$tmp/headers"
 	while read -r h; do
 		p=$(header_path "$h")
-		grep -hE "$r_def$r_io" "$p" | sed -E 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+([A-Z0-9_]+).*/\1/' |
+		# a define continued on the next line (PTP_SYS_OFFSET_PRECISE) as one line
+		sed -e ':a' -e '/\\$/N; s/\\\n[[:space:]]*/ /; ta' "$p" | grep -hE "$r_def$r_io" |
+			sed -E 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+([A-Z0-9_]+).*/\1/' |
 			sort -u | values "$h" | sed "s|\$|	$h|" >>"$tmp/all"
 	done <"$tmp/headers"
 	echo "$IOCTL_NUMBERS" | while read -r h names type; do
