@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "kdump_abi.h"
 #include "kdump_decode.h"
 #include "kdump_map.h"
 #include "kdump_tp.h"
@@ -101,21 +102,10 @@ static int invalid(struct kd_event *ev)
 	return 0;
 }
 
-/*
- * The ABI of a CALL or RET in a ktraceb file: its header says which table
- * its number is from (ktr.h KTRH_ABI_*); an older file's says nothing,
- * and its process's ABI is the call's.
- */
+/* The ABI of a record's call (kdump_abi.h): its own, else its process's. */
 unsigned int kd_decoder__record_sv(const struct kd_decoder *d, const struct ktr_header *h)
 {
-	if (d->fmt.sys == KD_SYS_KTRACEB &&
-	    (h->ktr_type == KTR_SYSCALL || h->ktr_type == KTR_SYSRET)) {
-		if (h->ktr_flags & KTRH_ABI_COMPAT)
-			return KTR_SV_LINUX_I386;
-		if (h->ktr_flags & KTRH_ABI_NATIVE)
-			return KTR_SV_LINUX_AMD64;
-	}
-	return kd_decoder__sv_flags(d, h->ktr_pid);
+	return kd_abi_of_record(d->fmt.sys, h, kd_decoder__sv_flags(d, h->ktr_pid));
 }
 
 static int dec_call(struct kd_decoder *d, struct kd_event *ev)
@@ -143,26 +133,6 @@ static int dec_call(struct kd_decoder *d, struct kd_event *ev)
 	return 0;
 }
 
-static bool is_exec(unsigned int sv_flags, int code)
-{
-	const char *name = ktr_syscall_name(sv_flags, code);
-
-	return name && (strcmp(name, "execve") == 0 || strcmp(name, "execveat") == 0);
-}
-
-/*
- * A successful exec's RET in a file whose RETs do not say their ABI: the
- * kernel made the call look like the new image's execve (x86's
- * set_personality_64bit), so it is named by its thread's CALL.
- */
-static bool exec_ret_of_call(const struct kd_event *ev, const struct ktr_sysret *sr,
-			     const struct kd_thread *t)
-{
-	return !(ev->h->ktr_flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT)) && t->has_call &&
-	       sr->ktr_error == 0 && sr->ktr_retval == 0 && !ktr_bsd_abi(ev->sv_flags) &&
-	       is_exec(ev->sv_flags, sr->ktr_code) && is_exec(t->last_sv, t->last_call);
-}
-
 static int dec_ret(struct kd_decoder *d, struct kd_event *ev)
 {
 	struct kd_thread *t = kd_threads__get(&d->threads, ev->h->ktr_tid);
@@ -180,7 +150,7 @@ static int dec_ret(struct kd_decoder *d, struct kd_event *ev)
 	if (sr.ktr_code < 0 && t->has_call) {
 		ev->ret.code = (__s16)t->last_call;
 		ev->sv_flags = t->last_sv;
-	} else if (exec_ret_of_call(ev, &sr, t)) {
+	} else if (kd_abi_exec_ret_of_call(ev, &sr, t)) {
 		ev->ret.code = (__s16)t->last_call;
 		ev->sv_flags = t->last_sv;
 	}
@@ -188,7 +158,7 @@ static int dec_ret(struct kd_decoder *d, struct kd_event *ev)
 	ev->ret.retval = sr.ktr_retval;
 	/* the exec's RET carries the id its thread called with (docs/FORMAT.md) */
 	if (sr.ktr_error == 0 && sr.ktr_retval == 0 && ev->h->ktr_tid != ev->h->ktr_pid &&
-	    d->fmt.sys == KD_SYS_KTRACEB && is_exec(ev->sv_flags, ev->ret.code))
+	    d->fmt.sys == KD_SYS_KTRACEB && kd_abi_is_exec(ev->sv_flags, ev->ret.code))
 		ev->ret.new_tid = ev->h->ktr_pid;
 	return 0;
 }
