@@ -75,6 +75,9 @@ SYSCALL_ABIS := x86_64 i386 arm64
 SYSCALL_TBLS := $(SYSCALL_ABIS:%=src/decode/tables/syscall_%.tbl)
 SYSCALL_SIGS := src/decode/tables/syscalls.sig src/decode/tables/syscalls.extra
 GEN_SRCS := $(SYSCALL_ABIS:%=$(O)/gen/syscalls_%.c)
+# ioctl requests, socket options and flags, from the kernel's uapi headers
+# (scripts/genconsts.sh made the tables; the build makes C of them), for kdump
+CONST_GEN_SRCS := $(O)/gen/ioctls.c $(O)/gen/consts.c
 # each BSD's syscall and errno names, for kdump (src/decode/tables/bsd/)
 BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
 BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
@@ -83,7 +86,7 @@ KTRACEB_SRCS := $(wildcard src/ktraceb/*/*.c)
 KDUMP_SRCS := $(wildcard src/kdump/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
-	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o)
+	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o) $(CONST_GEN_SRCS:.c=.o)
 KTRACEB_OBJS := $(patsubst %.c,$(O)/%.o,$(KTRACEB_SRCS))
 KDUMP_OBJS := $(O)/src/kdump/kdump.o
 
@@ -137,6 +140,14 @@ $(O)/gen/bsd_%.c: src/decode/tables/bsd/%-syscalls.master src/decode/tables/bsd/
 		scripts/genbsdtables.sh | $(O)/gen
 	$(call msg,GEN,$@)
 	$(Q)scripts/genbsdtables.sh $* $(filter-out scripts/%,$^) > $@
+
+$(O)/gen/ioctls.c: src/decode/tables/ioctls.tbl scripts/genconsts.sh | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/genconsts.sh c-ioctls $< > $@
+
+$(O)/gen/consts.c: src/decode/tables/consts.tbl scripts/genconsts.sh | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/genconsts.sh c-consts $< > $@
 
 $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 	$(call msg,GEN,$@)
@@ -276,13 +287,13 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer $(CPPFLAGS_ALL)
 
 $(O)/tests/fuzz/reader_replay: tests/fuzz/replay.c tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) \
-		$(GEN_SRCS) $(BSD_GEN_SRCS) | $(O)/gen/syscall_names.h
+		$(GEN_SRCS) $(BSD_GEN_SRCS) $(CONST_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) $(KDUMP_LIBS) -o $@
 
 $(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) $(BSD_GEN_SRCS) \
-		| $(O)/gen/syscall_names.h
+		$(CONST_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) $(KDUMP_LIBS) -o $@

@@ -66,6 +66,14 @@
 					   record before it (a lockless ring's order) */
 #define KTRH_SYSWIDE		0x0004	/* ktraceb -S: a system-wide record (a TRACE, or
 					   a LOST of the CPU in KTRH_CPUID) */
+/*
+ * CALL and RET: the table the call's number is from, as the kernel took
+ * the call (one process can make both kinds: int 0x80 in a 64-bit
+ * program).  A record with neither (an older file's) is of its process's
+ * ABI, as its KTR_PROCCTOR says.
+ */
+#define KTRH_ABI_NATIVE		0x0008	/* the machine's own table (x86_64, arm64) */
+#define KTRH_ABI_COMPAT		0x0010	/* the 32-bit compat table (i386 on x86_64) */
 #define KTRH_CPUID_ENCODE(c)	((((__u16)(c)) & 0xFF) << 8)
 #define KTRH_CPUID_DECODE(f)	(((f) >> 8) & 0xFF)
 
@@ -99,7 +107,11 @@ struct ktr_sysret {
 	__s64 ktr_retval;		/* full 64-bit return; -1 on error */
 };
 
-/* KTR_NAMEI: the path bytes, no NUL.  Up to KTR_PATH_MAX - 1 bytes. */
+/*
+ * KTR_NAMEI: the path bytes, no NUL.  Up to KTR_PATH_MAX - 1 bytes; 0 for
+ * an empty path ("", AT_EMPTY_PATH); exactly KTR_PATH_MAX bytes for a path
+ * of KTR_PATH_MAX bytes or more, cut there (the kernel refuses those).
+ */
 #define KTR_PATH_MAX		4096
 
 /* KTR_GENIO: struct ktr_genio, then the bytes transferred */

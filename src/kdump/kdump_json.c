@@ -232,6 +232,8 @@ static int m_namei(struct json *j, const struct kd_event *ev)
 
 	fputs(",\"path\":", j->env.out);
 	kd_json_str(j->env.out, ev->data, ev->len);
+	if (ev->namei.cut)
+		fputs(",\"cut\":true", j->env.out);
 	if (name) {
 		fputs(",\"syscall\":", j->env.out);
 		kd_json_cstr(j->env.out, name);
