@@ -166,6 +166,13 @@ static bool prog__autoattach(const char *name)
 		"ktr_tp_record",
 		/* never attached: the daemon runs it on a CPU (ktr_drain.c) */
 		"ktr_stage_flush",
+		/*
+		 * attached only while a cgroup is traced (-G): the kernel
+		 * formats a path for each cgroup event a program is on
+		 */
+		"ktr_cgroup_attach",
+		"ktr_cgroup_mkdir",
+		"ktr_cgroup_rmdir",
 	};
 
 	for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
@@ -548,6 +555,20 @@ int ktr_loader__attach_enter(struct ktr_bpf *b, bool want)
 int ktr_loader__attach_csw(struct ktr_bpf *b, bool want)
 {
 	return loader__attach_apart(b, KTR_PROG(ktr_csw_switch), want);
+}
+
+int ktr_loader__attach_groups(struct ktr_bpf *b, bool want)
+{
+	const size_t progs[] = { KTR_PROG(ktr_cgroup_attach), KTR_PROG(ktr_cgroup_mkdir),
+				 KTR_PROG(ktr_cgroup_rmdir) };
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]) && !err; i++)
+		err = loader__attach_apart(b, progs[i], want);
+	if (err)
+		for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+			loader__attach_apart(b, progs[i], false);
+	return err;
 }
 
 int ktr_loader__attach(struct ktr_bpf *b)

@@ -60,5 +60,7 @@ int ktr_loader__attach_enter(struct ktr_bpf *b, bool want);
  * recording exists, so that it goes on while no daemon runs.  0 or -errno.
  */
 int ktr_loader__attach_csw(struct ktr_bpf *b, bool want);
+/* The cgroup programs (ktraceb -G) attached (want) or detached; 0 or -errno. */
+int ktr_loader__attach_groups(struct ktr_bpf *b, bool want);
 
 #endif /* KTRACEB_KTR_LOADER_H */
