@@ -22,6 +22,11 @@
 
 extern __u32 ktr_daemon_tgid; /* tp.bpf.c: never traced, whatever its group */
 
+/* Linux before 6.18: mm->flags a word, not a bitmap of one (mm_flags_t) */
+struct mm_struct___word {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
 /* Linux before 6.0: the ancestors' ids, not the ancestors */
 struct cgroup___ids {
 	u64 ancestor_ids[0];
@@ -100,8 +105,12 @@ static __always_inline int group__refuses(struct task_struct *task, const struct
 	if (caps || !mm)
 		return KTR_CGROUP_SKIP_PRIVILEGED;
 	/* mm->flags: a word, or a bitmap of one word since 6.18; the dumpable bits first */
-	bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
-			      (void *)mm + bpf_core_field_offset(struct mm_struct, flags));
+	if (bpf_core_field_exists(struct mm_struct___word, flags))
+		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
+				      (void *)mm + bpf_core_field_offset(struct mm_struct___word, flags));
+	else
+		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
+				      (void *)mm + bpf_core_field_offset(struct mm_struct, flags));
 	if ((mmflags & MMF_DUMPABLE_MASK) != SUID_DUMP_USER)
 		return KTR_CGROUP_SKIP_PRIVILEGED;
 	return -1;
