@@ -1,22 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Traced cgroups (ktraceb -G, bpf_shared.h): a process moved into a traced
- * group (or below one) is traced from its first system call there, one
- * moved out stops; a sub-group made is named in the trace; the group
- * removed and made again under its path (systemctl restart) is traced
- * again.  Forks are proc.bpf.c's.  The daemon attaches these only while a
- * group is traced: the kernel formats a path for each such event.  Only
- * the cgroup2 hierarchy counts (hierarchy 0): a move in a v1 hierarchy
- * changes no membership.
+ * Traced cgroups (ktraceb -G, bpf_shared.h): a process forked or moved into
+ * a traced group (or below one) is traced from its first system call
+ * there, one moved out stops; a sub-group made is named in the trace; the
+ * group removed and made again under its path (systemctl restart) is
+ * traced again.  Only the cgroup2 hierarchy counts (hierarchy 0): a move
+ * in a v1 hierarchy changes no membership.  The daemon loads these
+ * programs at the first -G (a cold start verifies none of them) and
+ * attaches them only while a group is traced: the kernel formats a path
+ * for each cgroup event a program is on.
  */
-#include "group.bpf.h"
+#include "procs.bpf.h"
+#include "record.bpf.h"
+
+/*
+ * The global functions below, each verified once, not in every path of the
+ * programs that call them: kernel pointers go to them as numbers
+ * (group__num), read with BPF_CORE_READ there.
+ */
+int group__slot_of(__u64 cg);
+int group__enter(__u64 task, __u32 slot, __u32 what, __u64 id, __u64 path);
+int group__record(__u32 route, __u64 task, __u32 what, __u64 id, __u64 path);
 
 #define PF_KTHREAD	  0x00200000
 #define MMF_DUMPABLE_MASK 3
 #define SUID_DUMP_USER	  1
+#define GROUP_WHAT(what, flags) ((what) | (flags) << 16)
 
 extern __u32 ktr_daemon_tgid; /* tp.bpf.c: never traced, whatever its group */
+
+/* A kernel pointer as a number, for a global function (the verifier takes no BTF pointer there). */
+static __always_inline __u64 group__num(const void *p)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &p);
+	return v;
+}
+
 
 /* Linux before 6.18: mm->flags a word, not a bitmap of one (mm_flags_t) */
 struct mm_struct___word {
@@ -263,12 +285,65 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 	return 1;
 }
 
+/* task's process, traced by its group (ps), moved out to cgroup id, path: no longer traced. */
+static __always_inline void group__leave(struct task_struct *task, struct ktr_proc_state *ps,
+					 __u64 id, const char *path)
+{
+	__u32 tgid = task->tgid;
+
+	group__record(ps->route, group__num(task), KTR_CGROUP_LEFT, id, group__num(path));
+	bpf_map_delete_elem(&procs, &tgid);
+	proc__changed();
+}
+
+/* A new thread of a process its group traces: its ids, for kdump -N. */
+static __always_inline void group__thread(struct task_struct *child)
+{
+	struct ktr_proc_state *ps = proc__lookup_tgid(child->tgid);
+
+	if (ps && (ps->flags & KTR_PS_GROUP) && !(ps->flags & KTR_PS_QUIET))
+		group__record(ps->route, group__num(child), KTR_CGROUP_THREAD, 0, 0);
+}
+
+/* A new process (child) not traced by its parent's trace: traced if its cgroup is. */
+static __always_inline bool group__fork(struct task_struct *child)
+{
+	struct cgroup *cg = BPF_CORE_READ(child, cgroups, dfl_cgrp);
+	__u32 slot = cg ? group__slot_of((__u64)cg) : 0;
+
+	return slot && group__enter(group__num(child), slot, KTR_CGROUP_FORKED,
+				    BPF_CORE_READ(cg, kn, id), 0);
+}
+
 /* cgrp (a tracepoint's) as a number, and whether it is of the cgroup2 hierarchy. */
 static __always_inline struct cgroup *cgroup__v2(struct cgroup *cgrp)
 {
 	if (!ktr_group_levels || BPF_CORE_READ(cgrp, root, hierarchy_id) != 0)
 		return NULL;
 	return BPF_CORE_READ(cgrp, self.cgroup);
+}
+
+/*
+ * A fork, beside proc.bpf.c's (which takes a child of a process traced with
+ * inheritance): a new thread of a process a group traces has its ids said;
+ * a new process not inherited is traced if its cgroup is (forked in a
+ * traced group, or into one with clone3's CLONE_INTO_CGROUP).
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(ktr_cgroup_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct ktr_proc_state *ps;
+
+	if (!ktr_group_levels)
+		return 0;
+	if (parent->tgid == child->tgid) {
+		group__thread(child);
+		return 0;
+	}
+	ps = proc__lookup_tgid(parent->tgid);
+	if (!ps || !(ps->facs & KTRFAC_INHERIT))
+		group__fork(child);
+	return 0;
 }
 
 SEC("tp_btf/cgroup_attach_task")

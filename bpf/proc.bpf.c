@@ -6,7 +6,6 @@
  */
 #include "procs.bpf.h"
 #include "record.bpf.h"
-#include "group.bpf.h"
 #include "note.bpf.h"
 #include "select.bpf.h"
 #include "arch.bpf.h"
@@ -95,56 +94,40 @@ static __always_inline void proc__emit_strings(__u32 route, int type, __u64 star
 	}
 }
 
-/*
- * The child of a process traced with inheritance (-i) gets its parent's
- * state.  The child keeps the parent's flags: a parent still awaiting its
- * exec makes a child that awaits its own, and a child of a pending parent
- * stays pending until the daemon's second look (ktr_procmap.c) takes it in
- * with the parent's other pending entries of the same file.
- */
-static __always_inline void proc__inherit(struct ktr_proc_state *ps, struct task_struct *child)
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ctgid = child->tgid;
-	struct ktr_proc_state cs = *ps;
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	struct ktr_proc_state *ps, cs;
 
+	if (ptgid == ctgid)
+		return 0; /* a new thread: traced with its process */
+	ps = proc__lookup_tgid(ptgid);
+	if (!ps)
+		return 0;
+	/* the child's copy of the parent's memory has its probes armed */
+	if (ps->facs & KTRFAC_USER)
+		note__emit(ps->route, KTR_NOTE_FORK, ptgid, ctgid,
+			   (ps->facs & KTRFAC_INHERIT) ? KTR_NOTE_CHILD_TRACED : 0);
+	if (!(ps->facs & KTRFAC_INHERIT))
+		return 0;
+	/*
+	 * The child keeps the parent's flags: a parent still awaiting its exec
+	 * makes a child that awaits its own, and a child of a pending parent
+	 * stays pending until the daemon's second look (ktr_procmap.c) takes
+	 * it in with the parent's other pending entries of the same file.
+	 */
+	cs = *ps;
 	cs.flags &= ~(KTR_PS_HOLD | KTR_PS_HELD); /* its parent is no ktraceb */
 	proc__mark_traced(ctgid);
 	if (bpf_map_update_elem(&procs, &ctgid, &cs, BPF_ANY) < 0) {
 		/* the child goes untraced: every record it would make is lost */
 		rec__count_lost(cs.route, 1);
-		return;
+		return 0;
 	}
 	proc__changed(); /* it may replace a stale entry of a reused pid */
 	if (!(cs.flags & KTR_PS_QUIET))
 		proc__emit_ctor(cs.route, cs.sv_flags, ctgid, child->pid, child);
-}
-
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *child)
-{
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	struct ktr_proc_state *ps;
-	bool child_traced;
-
-	if (ptgid == ctgid) {
-		/* a new thread: traced with its process; its ids said for a group's */
-		if (ktr_group_levels)
-			group__thread(child);
-		return 0;
-	}
-	ps = proc__lookup_tgid(ptgid);
-	if (ps && (ps->facs & KTRFAC_INHERIT)) {
-		/* the child's copy of the parent's memory has its probes armed */
-		if (ps->facs & KTRFAC_USER)
-			note__emit(ps->route, KTR_NOTE_FORK, ptgid, ctgid, KTR_NOTE_CHILD_TRACED);
-		proc__inherit(ps, child);
-		return 0;
-	}
-	/* forked in a traced group, or into one (clone3's CLONE_INTO_CGROUP) */
-	child_traced = ktr_group_levels && group__fork(child);
-	if (ps && (ps->facs & KTRFAC_USER))
-		note__emit(ps->route, KTR_NOTE_FORK, ptgid, ctgid,
-			   child_traced ? KTR_NOTE_CHILD_TRACED : 0);
 	return 0;
 }
 
@@ -177,7 +160,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 		__u32 tgid = p->tgid, slot = ps->group;
 		struct ktr_group *g;
 
-		/* a user's group: counted as left out, as at its entry */
+		/* a user's group (-G): counted as left out, as at its entry */
 		g = (ps->flags & KTR_PS_GROUP) ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 		if (g)
 			__sync_fetch_and_add(&g->skipped[KTR_CGROUP_SKIP_PRIVILEGED], 1);

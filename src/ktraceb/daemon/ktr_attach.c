@@ -120,6 +120,11 @@ void ktr_attach__csw(struct ktr_attach *a, bool want)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
 }
 
+int ktr_attach__load_groups(struct ktr_attach *a, const char **why)
+{
+	return ktr_loader__load_groups(a->b, why);
+}
+
 int ktr_attach__groups(struct ktr_attach *a, bool want)
 {
 	int err;

@@ -255,8 +255,14 @@ static int groups__start(const struct ktr_rooms *k, __u32 s, const struct ktr_gr
 {
 	struct ktr_groups *g = k->groups;
 	struct ktr_group_path key = { 0 };
-	int err = ktr_attach__groups(k->attach, true);
+	const char *why = NULL;
+	int err = ktr_attach__load_groups(k->attach, &why);
 
+	if (err) {
+		ktr_proto__msg_add(msg, "-G: cgroups are not traced on this kernel: %s\n", why);
+		return err;
+	}
+	err = ktr_attach__groups(k->attach, true);
 	snprintf(key.path, sizeof(key.path), "%s", grp->path);
 	if (!err && bpf_map_update_elem(g->groups_fd, &s, grp, BPF_ANY) < 0)
 		err = -errno;
