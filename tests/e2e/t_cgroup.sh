@@ -68,6 +68,12 @@ calls()
 		p="$2" t="$3" x="$(printf '0x%x' "$3")"
 }
 
+# root's daemon kept up by a trace of an idle process: it serves the user below too, and
+# no check waits for a cold start (slow under emulation: tests/vm/run.sh)
+bg keeper sleep 600
+ktr keep -t c -f "$TMP/keep.ktr" -p "$BGPID"
+check keeper_exit_0 t_krc 0 keep
+
 # --- a group traced whole, members first, then those that come ---------------------
 inbg m1 "$G/svc" "$ATT_TICK" 30 0 5101
 M1=$(wait_role "$TMP/m1.pout" pid)
