@@ -126,6 +126,23 @@ static void members__walk(struct members *m, int dfd, const char *path, unsigned
 	closedir(d);
 }
 
+/* Is pid a kernel thread (the root group lists them)?  Its stat's flags say. */
+static bool member__kthread(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	p = f && fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	if (f)
+		fclose(f);
+	/* ") S ppid pgrp session tty tpgid flags" */
+	return p && sscanf(p, ") %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & 0x00200000); /* PF_KTHREAD */
+}
+
 /* Why c may not trace pid (ktr_perm__canset refused it), as a KTR_CGROUP_SKIP_*. */
 static int member__why(const struct ktr_caller *c, pid_t pid, __u32 facs)
 {
@@ -153,8 +170,8 @@ static int member__put(const struct ktr_rooms *k, const struct ktr_caller *c,
 	const char *why;
 	int err;
 
-	if (pid == getpid())
-		return -2; /* the daemon itself: never */
+	if (pid == getpid() || member__kthread(pid))
+		return -2; /* the daemon itself, or no system call to trace */
 	if (traced && !(old.flags & KTR_PS_GROUP))
 		return KTR_CGROUP_SKIP_TRACED; /* -p, -i, a command: that trace stays */
 	if (traced && old.group == tmpl->group && old.route == tmpl->route)
