@@ -35,6 +35,13 @@ if [ ! -x "$ROOT/bin/sh" ]; then
 	mv "$ROOT.new" "$ROOT"
 fi
 CGM=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
+MOUNTED=
+# a machine with no cgroup file system at all (a test VM's bare init): cgroup2 where
+# nspawn looks for the host's
+if [ -z "$CGM" ] && ! mountpoint -q /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup; then
+	CGM=/sys/fs/cgroup
+	MOUNTED=$CGM
+fi
 if [ -z "$CGM" ]; then
 	skip all "no cgroup2 hierarchy mounted (systemd-nspawn needs the host's)"
 	e2e_done
@@ -59,6 +66,7 @@ ct_cleanup()
 	for d in $(find "$CGM/ktr-e2e-$$" -depth -type d 2>/dev/null); do
 		rmdir "$d" 2>/dev/null
 	done
+	[ -n "$MOUNTED" ] && umount "$MOUNTED"
 	e2e_cleanup
 }
 trap ct_cleanup EXIT
