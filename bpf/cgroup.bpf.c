@@ -23,9 +23,9 @@ int group__slot_of(__u64 cg);
 int group__enter(__u64 task, __u32 slot, __u32 what, __u64 id, __u64 path);
 int group__record(__u32 route, __u64 task, __u32 what, __u64 id, __u64 path);
 
-#define PF_KTHREAD	  0x00200000
-#define MMF_DUMPABLE_MASK 3
-#define SUID_DUMP_USER	  1
+#define PF_KTHREAD		0x00200000
+#define MMF_DUMPABLE_MASK	3
+#define SUID_DUMP_USER		1
 #define GROUP_WHAT(what, flags) ((what) | (flags) << 16)
 
 extern __u32 ktr_daemon_tgid; /* tp.bpf.c: never traced, whatever its group */
@@ -38,7 +38,6 @@ static __always_inline __u64 group__num(const void *p)
 	bpf_probe_read_kernel(&v, sizeof(v), &p);
 	return v;
 }
-
 
 /* Linux before 6.18: mm->flags a word, not a bitmap of one (mm_flags_t) */
 struct mm_struct___word {
@@ -64,10 +63,10 @@ static __always_inline __u64 group__ancestor_id(struct cgroup *cg, __u32 level)
 		if (a)
 			id = BPF_CORE_READ(a, kn, id);
 	} else {
-		bpf_probe_read_kernel(&id, sizeof(id),
-				      (void *)cg +
-					      bpf_core_field_offset(struct cgroup___ids, ancestor_ids) +
-					      level * sizeof(id));
+		bpf_probe_read_kernel(
+			&id, sizeof(id),
+			(void *)cg + bpf_core_field_offset(struct cgroup___ids, ancestor_ids) +
+				level * sizeof(id));
 	}
 	return id;
 }
@@ -135,7 +134,8 @@ static __always_inline int group__refuses(struct task_struct *task, const struct
 	/* mm->flags: a word, or a bitmap of one word since 6.18; the dumpable bits first */
 	if (bpf_core_field_exists(struct mm_struct___word, flags))
 		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
-				      (void *)mm + bpf_core_field_offset(struct mm_struct___word, flags));
+				      (void *)mm + bpf_core_field_offset(struct mm_struct___word,
+									 flags));
 	else
 		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
 				      (void *)mm + bpf_core_field_offset(struct mm_struct, flags));

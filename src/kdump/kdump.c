@@ -84,10 +84,10 @@ static unsigned int flag_of(int ch)
 		char letter;
 		unsigned int flag;
 	} flags[] = {
-		{ 'c', KD_CPU },   { 'E', KD_ELAPSED }, { 'G', KD_TREE },    { 'H', KD_TIDCOL },
-		{ 'J', KD_JSON },  { 'l', KD_FOLLOW },	{ 'P', KD_CHROME },  { 'R', KD_RELTIME },
-		{ 'N', KD_NSPID },
-		{ 's', KD_NOGIO }, { 'S', KD_SYSNR },	{ 'T', KD_ABSTIME }, { 'Y', KD_SUMMARY },
+		{ 'c', KD_CPU },     { 'E', KD_ELAPSED }, { 'G', KD_TREE },   { 'H', KD_TIDCOL },
+		{ 'J', KD_JSON },    { 'l', KD_FOLLOW },  { 'P', KD_CHROME }, { 'R', KD_RELTIME },
+		{ 'N', KD_NSPID },   { 's', KD_NOGIO },	  { 'S', KD_SYSNR },  { 'T', KD_ABSTIME },
+		{ 'Y', KD_SUMMARY },
 	};
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)

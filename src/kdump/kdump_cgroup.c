@@ -76,7 +76,8 @@ int kd_cgroups__decode(struct kd_cgroups *cg, struct kd_event *ev)
 	struct kd_map_ent *e;
 	int err = 0;
 
-	if (ev->len <= sizeof(*c) || strnlen(path, ev->len - sizeof(*c)) + 1 != ev->len - sizeof(*c))
+	if (ev->len <= sizeof(*c) ||
+	    strnlen(path, ev->len - sizeof(*c)) + 1 != ev->len - sizeof(*c))
 		return ev->valid = false, 0;
 	memcpy(c, ev->data, sizeof(*c));
 	if (c->kc_what < KTR_CGROUP_MEMBER || c->kc_what > KTR_CGROUP_SKIPPED)
@@ -160,7 +161,8 @@ static bool container_of(const char *comp, const char *parent, char *buf, size_t
 	if (strncmp(comp, "libpod-conmon-", 14) == 0)
 		return false; /* podman's monitor, beside the container */
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		if (!cut(comp, forms[i].prefix, forms[i].suffix, forms[i].most, name, sizeof(name)) &&
+		if (!cut(comp, forms[i].prefix, forms[i].suffix, forms[i].most, name,
+			 sizeof(name)) &&
 		    !(i == 1 && cut(comp, "libpod-", "", 12, name, sizeof(name))))
 			continue;
 		unescape(name);
@@ -189,7 +191,10 @@ bool kd_cgroup_container(const char *path, char *buf, size_t size)
 static void body_skipped(FILE *out, const struct ktr_cgroup *c)
 {
 	static const char *const what[KTR_CGROUP_SKIPS] = {
-		"another user's", "set-id or privileged", "traced by root", "traced already",
+		"another user's",
+		"set-id or privileged",
+		"traced by root",
+		"traced already",
 	};
 	bool any = false;
 
@@ -220,10 +225,14 @@ static void body_where(FILE *out, const struct kd_event *ev)
 void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
 	static const char *const what[] = {
-		[KTR_CGROUP_MEMBER] = "in ",	       [KTR_CGROUP_FORKED] = "forked in ",
-		[KTR_CGROUP_MOVED] = "moved into ",    [KTR_CGROUP_THREAD] = "new thread",
-		[KTR_CGROUP_LEFT] = "moved out to ",   [KTR_CGROUP_MADE] = "group made: ",
-		[KTR_CGROUP_REMOVED] = "group removed: ", [KTR_CGROUP_SKIPPED] = "",
+		[KTR_CGROUP_MEMBER] = "in ",
+		[KTR_CGROUP_FORKED] = "forked in ",
+		[KTR_CGROUP_MOVED] = "moved into ",
+		[KTR_CGROUP_THREAD] = "new thread",
+		[KTR_CGROUP_LEFT] = "moved out to ",
+		[KTR_CGROUP_MADE] = "group made: ",
+		[KTR_CGROUP_REMOVED] = "group removed: ",
+		[KTR_CGROUP_SKIPPED] = "",
 	};
 	const struct ktr_cgroup *c = &ev->cgroup.c;
 

@@ -400,9 +400,9 @@ static int m_object(struct json *j, const struct kd_event *ev)
 static int m_cgroup(struct json *j, const struct kd_event *ev)
 {
 	static const char *const what[] = {
-		[KTR_CGROUP_MEMBER] = "member", [KTR_CGROUP_FORKED] = "forked",
-		[KTR_CGROUP_MOVED] = "moved",	[KTR_CGROUP_THREAD] = "thread",
-		[KTR_CGROUP_LEFT] = "left",	[KTR_CGROUP_MADE] = "made",
+		[KTR_CGROUP_MEMBER] = "member",	  [KTR_CGROUP_FORKED] = "forked",
+		[KTR_CGROUP_MOVED] = "moved",	  [KTR_CGROUP_THREAD] = "thread",
+		[KTR_CGROUP_LEFT] = "left",	  [KTR_CGROUP_MADE] = "made",
 		[KTR_CGROUP_REMOVED] = "removed", [KTR_CGROUP_SKIPPED] = "skipped",
 	};
 	const struct ktr_cgroup *c = &ev->cgroup.c;

@@ -124,8 +124,12 @@ TEST(span_step_once_for_every_sink)
 static int cgroup_rec(void *buf, __u32 what, __u32 flags, __u64 id, int ns_pid, int ns_tid,
 		      const char *path)
 {
-	struct ktr_cgroup c = { .kc_id = id, .kc_what = what, .kc_flags = flags,
-				.kc_ns_pid = ns_pid, .kc_ns_tid = ns_tid, .kc_pidns = 4026532551u };
+	struct ktr_cgroup c = { .kc_id = id,
+				.kc_what = what,
+				.kc_flags = flags,
+				.kc_ns_pid = ns_pid,
+				.kc_ns_tid = ns_tid,
+				.kc_pidns = 4026532551u };
 
 	memcpy(buf, &c, sizeof(c));
 	strcpy((char *)buf + sizeof(c), path);
@@ -154,7 +158,8 @@ TEST(cgroup_records_name_ids_and_paths)
 	ASSERT_TRUE(ev.ns_pid == 1 && ev.ns_tid == 7, "any record of the thread has them");
 	h = header(KTR_SYSCALL, 4000, 4011, 0, 3);
 	kd_decoder__decode(kd, &h, buf, &ev);
-	ASSERT_TRUE(ev.ns_pid == 1 && ev.ns_tid == 0, "a thread never said: its process's pid only");
+	ASSERT_TRUE(ev.ns_pid == 1 && ev.ns_tid == 0,
+		    "a thread never said: its process's pid only");
 	/* a fork's record names the traced group; its sub-group's path from an earlier record */
 	n = cgroup_rec(buf, KTR_CGROUP_FORKED, KTR_CGROUP_F_GROUP_PATH, 77, 2, 2, "/machine.slice");
 	h = header(KTR_CGROUP, 4100, 4100, n, 4);
@@ -185,10 +190,11 @@ TEST(cgroup_records_name_ids_and_paths)
 					box, sizeof(box)) &&
 			    strcmp(box, "docker 0123456789ab") == 0,
 		    "docker's cgroupfs driver");
-	ASSERT_TRUE(kd_cgroup_container("/machine.slice/systemd-nspawn@deb\\x2dtest.service/payload",
-					box, sizeof(box)) &&
-			    strcmp(box, "systemd-nspawn deb-test") == 0,
-		    "nspawn's unit, systemd's escape undone");
+	ASSERT_TRUE(
+		kd_cgroup_container("/machine.slice/systemd-nspawn@deb\\x2dtest.service/payload",
+				    box, sizeof(box)) &&
+			strcmp(box, "systemd-nspawn deb-test") == 0,
+		"nspawn's unit, systemd's escape undone");
 	ASSERT_TRUE(kd_cgroup_container("/user.slice/user-1000.slice/user@1000.service/user.slice/"
 					"libpod-abcdef0123456789.scope/container",
 					box, sizeof(box)) &&

@@ -346,7 +346,8 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 	if (o->group && (o->pid || o->command || o->clear_all || o->syswide))
 		errx(EX_USAGE, "-G names the processes: not with -p, -g, a command, -C or -S");
 	if (o->group && (o->descend || (o->facs & KTRFAC_INHERIT)))
-		errx(EX_USAGE, "-G follows the group's processes, forked or moved in: not with -d or -i");
+		errx(EX_USAGE,
+		     "-G follows the group's processes, forked or moved in: not with -d or -i");
 	/* -D: only the file */
 	if (o->dump &&
 	    (o->pid || o->command || o->clear || o->clear_all || o->flight_bytes || o->gzip))

@@ -37,11 +37,11 @@ static void run__group(const struct ktr_options *o, struct ktr_request *req)
 	int err;
 
 	if (ktr_cgroupfs__mount(mnt, sizeof(mnt)) < 0)
-		errx(1, "-G %s: no cgroup2 file system is mounted (cgroup v2; mount -t cgroup2 "
-			"none DIR)",
+		errx(1,
+		     "-G %s: no cgroup2 file system is mounted (cgroup v2; mount -t cgroup2 "
+		     "none DIR)",
 		     o->group);
-	err = ktr_cgroupfs__resolve(mnt, o->group, req->cgroup, &req->cgroup_id, why,
-				    sizeof(why));
+	err = ktr_cgroupfs__resolve(mnt, o->group, req->cgroup, &req->cgroup_id, why, sizeof(why));
 	if (err && !(o->clear && err == -ENOENT && ktr_cgroupfs__path_ok(req->cgroup)))
 		errx(1, "-G %s", why);
 	req->flags |= KTR_REQ_CGROUP;

@@ -15,9 +15,9 @@
 #include "ktraceb/ktr.h"
 #include "ktr_cgroupfs.h"
 
-#define CGROUP2_MAGIC	 0x63677270
-#define SEARCH_DEPTH	 16 /* a name is looked for this deep at most */
-#define SEARCH_MATCHES	 4
+#define CGROUP2_MAGIC  0x63677270
+#define SEARCH_DEPTH   16 /* a name is looked for this deep at most */
+#define SEARCH_MATCHES 4
 
 int ktr_cgroupfs__mount(char *mnt, size_t size)
 {
@@ -148,8 +148,7 @@ static void cgroupfs__systemd(const char *unit, char *path, size_t size)
 }
 
 /* A name with no slash: a directory of that name, the root's first, or systemd's unit. */
-static int cgroupfs__by_name(const char *mnt, const char *name, char *path, char *why,
-			     size_t wsize)
+static int cgroupfs__by_name(const char *mnt, const char *name, char *path, char *why, size_t wsize)
 {
 	struct search s = { .name = name };
 	int fd;
@@ -165,17 +164,19 @@ static int cgroupfs__by_name(const char *mnt, const char *name, char *path, char
 		return 0;
 	}
 	if (s.n > 1) {
-		snprintf(why, wsize, "%s: %s%d groups have that name (%s, %s%s): name one by its path",
-			 name, s.n == SEARCH_MATCHES ? "at least " : "", s.n, s.found[0],
-			 s.found[1], s.n > 2 ? ", ..." : "");
+		snprintf(why, wsize,
+			 "%s: %s%d groups have that name (%s, %s%s): name one by its path", name,
+			 s.n == SEARCH_MATCHES ? "at least " : "", s.n, s.found[0], s.found[1],
+			 s.n > 2 ? ", ..." : "");
 		return -EEXIST;
 	}
 	cgroupfs__systemd(name, path, KTR_CGROUP_PATH_MAX);
 	if (path[0] == '/')
 		return 0;
 	snprintf(why, wsize, "%s: no such group in %s%s", name, mnt,
-		 access("/run/systemd/system", F_OK) == 0 ? ", and systemd has none (is it running?)" :
-							      "");
+		 access("/run/systemd/system", F_OK) == 0 ?
+			 ", and systemd has none (is it running?)" :
+			 "");
 	return -ENOENT;
 }
 
@@ -189,8 +190,8 @@ int ktr_cgroupfs__resolve(const char *mnt, const char *name, char *path, __u64 *
 	*id = 0;
 	if (!strchr(name, '/')) {
 		err = cgroupfs__by_name(mnt, name, path, why, wsize);
-	} else if (name[0] == '/' && realpath(name, real) &&
-		   strncmp(real, mnt, mlen) == 0 && (real[mlen] == '/' || real[mlen] == '\0')) {
+	} else if (name[0] == '/' && realpath(name, real) && strncmp(real, mnt, mlen) == 0 &&
+		   (real[mlen] == '/' || real[mlen] == '\0')) {
 		/* a directory under the mount point */
 		snprintf(path, KTR_CGROUP_PATH_MAX, "%s", real[mlen] ? real + mlen : "/");
 	} else {

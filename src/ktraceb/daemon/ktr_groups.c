@@ -222,8 +222,7 @@ static __u32 groups__new_slot(struct ktr_groups *g, const char *path, char *msg)
 	for (__u32 s = 1; s < KTR_MAX_GROUPS; s++)
 		if (!g->slot[s].used)
 			return s;
-	ktr_proto__msg_add(msg, "-G %s: %d groups are traced already\n", path,
-			   KTR_MAX_GROUPS - 1);
+	ktr_proto__msg_add(msg, "-G %s: %d groups are traced already\n", path, KTR_MAX_GROUPS - 1);
 	return 0;
 }
 
@@ -250,8 +249,8 @@ static void groups__state(const struct ktr_rooms *k, const struct ktr_caller *c,
 }
 
 /* BPF told of the new group of slot s: its programs, state, id, path, level last.  0 or -errno. */
-static int groups__start(const struct ktr_rooms *k, __u32 s, const struct ktr_group *grp,
-			 __u64 id, char *msg)
+static int groups__start(const struct ktr_rooms *k, __u32 s, const struct ktr_group *grp, __u64 id,
+			 char *msg)
 {
 	struct ktr_groups *g = k->groups;
 	struct ktr_group_path key = { 0 };
@@ -278,8 +277,11 @@ static int groups__start(const struct ktr_rooms *k, __u32 s, const struct ktr_gr
 			ktr_attach__groups(k->attach, false);
 		return err;
 	}
-	g->slot[s] = (struct group_slot){ .used = true, .id = id, .route = grp->ps.route,
-					  .level = grp->level, .owner = grp->uid,
+	g->slot[s] = (struct group_slot){ .used = true,
+					  .id = id,
+					  .route = grp->ps.route,
+					  .level = grp->level,
+					  .owner = grp->uid,
 					  .root = (grp->ps.facs & KTRFAC_ROOT) != 0 };
 	snprintf(g->slot[s].path, sizeof(g->slot[s].path), "%s", grp->path);
 	g->nused++;
@@ -300,7 +302,8 @@ static int groups__move(const struct ktr_rooms *k, const struct ktr_caller *c, _
 					      "traced by another user");
 		return -EPERM;
 	}
-	if (bpf_map_lookup_elem(k->groups->groups_fd, &s, &old) == 0 && old.ps.route == grp->ps.route)
+	if (bpf_map_lookup_elem(k->groups->groups_fd, &s, &old) == 0 &&
+	    old.ps.route == grp->ps.route)
 		grp->ps.facs |= old.ps.facs; /* the same file: the facilities or'ed */
 	gs->route = grp->ps.route;
 	return groups__put(k, s, grp);
@@ -310,7 +313,10 @@ static int groups__move(const struct ktr_rooms *k, const struct ktr_caller *c, _
 static void groups__say_out(const char *path, const __u64 out[KTR_CGROUP_SKIPS], char *msg)
 {
 	static const char *const what[KTR_CGROUP_SKIPS] = {
-		"another user's", "set-id or privileged", "traced by root", "traced already",
+		"another user's",
+		"set-id or privileged",
+		"traced by root",
+		"traced already",
 	};
 	char line[256];
 	size_t used = 0;

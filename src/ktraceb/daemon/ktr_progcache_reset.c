@@ -84,8 +84,8 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 	 * cold start: ktraceb's own command waits for its looks).
 	 */
 	const struct bpf_map *hashes[] = {
-		skel->maps.procs,      skel->maps.tp_wanted,   skel->maps.tp_events,
-		skel->maps.usdt_sites, skel->maps.fatal_codes, skel->maps.group_ids,
+		skel->maps.procs,	skel->maps.tp_wanted,	skel->maps.tp_events,
+		skel->maps.usdt_sites,	skel->maps.fatal_codes, skel->maps.group_ids,
 		skel->maps.group_paths,
 	};
 	__u64 lost = 0;

@@ -129,8 +129,8 @@ static int request__foreground(const struct ktr_rooms *k, struct ktr_conn *cn, i
  * signals and exits, so the programs need not even build the rest.
  */
 const struct ktr_request *ktr_request__for_file(const struct ktr_rooms *k,
-						   const struct ktr_request *req, int r,
-						   struct ktr_request *eff)
+						const struct ktr_request *req, int r,
+						struct ktr_request *eff)
 {
 	const struct ktr_tracefile *f = ktr_files__get(k->files, r);
 
@@ -254,8 +254,8 @@ static int set__procs(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 		*err = -ESRCH;
 		return 0;
 	}
-	done = ktr_procmap__set(k, ktr_conn__caller(cn), ktr_request__for_file(k, req, r, &eff), pids,
-				n, r, msg);
+	done = ktr_procmap__set(k, ktr_conn__caller(cn), ktr_request__for_file(k, req, r, &eff),
+				pids, n, r, msg);
 	free(pids);
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))
