@@ -86,36 +86,32 @@ no_daemon()
 
 # busy: NPROC getppid loops started in the busy group, waited for
 BUSY="for i in \$(seq $NPROC); do \"$LOOP\" $CALLS >/dev/null & done; wait"
-busy_in_group()
+
+# cpu CMD: run CMD (a shell command), print the CPU seconds (user + system) its
+# processes took: on a loaded machine a truer cost than the wall time
+cpu()
 {
-	sh -c "echo \$\$ >\"$G/busy/cgroup.procs\"; $BUSY"
+	bash -c "$1; times" | awk 'NR == 2 { split($0, t, /[ ms]+/); print t[1] * 60 + t[2] + t[3] * 60 + t[4] }'
 }
 
-# run MODE: one run's seconds; the trace in $TMP/MODE.ktr
+# run MODE: one run's CPU seconds; the trace in $TMP/MODE.ktr
 run()
 {
-	local mode=$1 t0 t1
+	local mode=$1 busy="echo \$\$ >'$G/busy/cgroup.procs'; $BUSY"
 	rm -f "$TMP/$mode.ktr"
 	case $mode in
 	none)
-		t0=$(now_ns)
-		busy_in_group
-		t1=$(now_ns)
+		cpu "$busy"
 		;;
 	G)
 		"$KTRACEB" -t c -f "$TMP/G.ktr" -G "$G/busy" 2>/dev/null
-		t0=$(now_ns)
-		busy_in_group
-		t1=$(now_ns)
+		cpu "$busy"
 		"$KTRACEB" -c -G "$G/busy" 2>"$TMP/G.err"
 		;;
 	i)
-		t0=$(now_ns)
-		"$KTRACEB" -i -t c -f "$TMP/i.ktr" sh -c "$BUSY" 2>"$TMP/i.err"
-		t1=$(now_ns)
+		cpu "'$KTRACEB' -i -t c -f '$TMP/i.ktr' sh -c '$BUSY' 2>'$TMP/i.err'"
 		;;
 	esac
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
 
 # the trace's getppid returns and its lost records
@@ -136,7 +132,7 @@ IDLE=$!
 "$KTRACEB" -t c -f "$TMP/keep.ktr" -p "$IDLE" 2>/dev/null
 printf '1. %d busy processes of %d getppid calls each, in a group; median of %d runs\n' \
 	"$NPROC" "$CALLS" "$RUNS"
-printf '  %-26s %8s %10s %18s %7s\n' "how" seconds "ns/call" "captured/expected" "LOST"
+printf '  %-26s %8s %10s %18s %7s\n' "how" "CPU s" "ns/call" "captured/expected" "LOST"
 base=
 for mode in none G i; do
 	: >"$TMP/times"
@@ -152,7 +148,7 @@ for mode in none G i; do
 	i) label="ktraceb -i sh (inherited)" ;;
 	esac
 	printf '  %-26s %8.3f %10s %18s %7s\n' "$label" "$secs" \
-		"$(awk -v s="$secs" -v b="$base" -v c="$CALLS" 'BEGIN { printf "%.0f", (s - b) * 1e9 / c }')" \
+		"$(awk -v s="$secs" -v b="$base" -v c="$((NPROC * CALLS))" 'BEGIN { printf "%.0f", (s - b) * 1e9 / c }')" \
 		"$got/$((NPROC * CALLS))" "$lost"
 done
 
@@ -162,21 +158,17 @@ IDLE=
 # --- the tax outside the group -------------------------------------------------------
 tax()
 {
-	local what=$1 t0 t1
 	: >"$TMP/tax"
 	for ((r = 0; r < RUNS; r++)); do
-		t0=$(now_ns)
-		if [ "$what" = getppid ]; then
-			"$LOOP" "$N" >/dev/null
+		if [ "$1" = getppid ]; then
+			cpu "'$LOOP' $N >/dev/null" >>"$TMP/tax"
 		else
-			"$WL" forks "$FORKS" >/dev/null
+			cpu "'$WL' forks $FORKS >/dev/null" >>"$TMP/tax"
 		fi
-		t1=$(now_ns)
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$TMP/tax"
 	done
 	median <"$TMP/tax"
 }
-printf '\n2. the tax outside: untraced loops, median of %d runs (seconds; ns per call or fork)\n' "$RUNS"
+printf '\n2. the tax outside: untraced loops, median of %d runs (CPU seconds; ns per call or fork)\n' "$RUNS"
 printf '  %-34s %12s %8s %12s %8s\n' "while" "getppid x$N" ns "forks x$FORKS" ns
 row()
 {
