@@ -61,7 +61,7 @@
 #define KTR_REQ_GZIP		0x8	/* -z: a new trace file is written gzip-compressed */
 #define KTR_REQ_SYSWIDE		0x10	/* -S: the events of every task (root's only); pid 0:
 					   no process, until CLEARFILE or CLEARALL */
-#define KTR_REQ_CGROUP		0x20	/* -G: SET or CLEAR the cgroup named by cgroup and
+#define KTR_REQ_CGROUP		0x100	/* -G: SET or CLEAR the cgroup named by cgroup and
 					   cgroup_id (pid 0), its processes now and later */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP)
