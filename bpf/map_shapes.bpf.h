@@ -55,6 +55,29 @@
 		__type(value, struct ktr_select_map);                                     \
 	}
 
+/* The traced cgroups (bpf_shared.h, ktraceb -G): slots, and slots by cgroup id and by path. */
+#define KTR_MAP_GROUPS                                                                    \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
+		__uint(max_entries, KTR_MAX_GROUPS);                                      \
+		__type(key, __u32);                                                       \
+		__type(value, struct ktr_group);                                          \
+	}
+#define KTR_MAP_GROUP_IDS                                                                 \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_HASH);                                          \
+		__uint(max_entries, KTR_MAX_GROUP_IDS);                                   \
+		__type(key, __u64);                                                       \
+		__type(value, __u32);                                                     \
+	}
+#define KTR_MAP_GROUP_PATHS                                                               \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_HASH);                                          \
+		__uint(max_entries, KTR_MAX_GROUPS);                                      \
+		__type(key, struct ktr_group_path);                                       \
+		__type(value, __u32);                                                     \
+	}
+
 /* One CPU's room for a record whose size is known only at run time. */
 struct ktr_scratch {
 	char bytes[KTR_SCRATCH_SIZE];

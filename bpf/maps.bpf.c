@@ -21,10 +21,16 @@ KTR_MAP_SELECTS selects SEC(".maps");
 /* the recorders' rings and control maps, by route: the daemon puts both there */
 KTR_MAP_FLIGHTS flights SEC(".maps");
 KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");
+/* the traced cgroups (ktraceb -G): slots, slots by cgroup id, slots by path */
+KTR_MAP_GROUPS groups SEC(".maps");
+KTR_MAP_GROUP_IDS group_ids SEC(".maps");
+KTR_MAP_GROUP_PATHS group_paths SEC(".maps");
 
 __u64 ktr_traced[KTR_TRACED_WORDS] = {};
 struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES] = {};
 __u64 ktr_procs_gen = 0;
+/* the levels of the traced cgroups, a bit each; 0: none (bpf_shared.h) */
+__u64 ktr_group_levels = 0;
 /* a quarter of the ring, set by the daemon that made it (map_shapes.bpf.h) */
 __u64 ktr_wakeup_bytes = 0;
 struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};

@@ -19,6 +19,9 @@ extern KTR_MAP_QUIET usdt_quiet SEC(".maps");
 extern KTR_MAP_SELECTS selects SEC(".maps");
 extern KTR_MAP_FLIGHTS flights SEC(".maps");
 extern KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");
+extern KTR_MAP_GROUPS groups SEC(".maps");
+extern KTR_MAP_GROUP_IDS group_ids SEC(".maps");
+extern KTR_MAP_GROUP_PATHS group_paths SEC(".maps");
 
 /* Set by the loader between open and load. */
 extern const volatile __u8 ktr_nargs64[KTR_MAX_SYSCALLS];
@@ -35,6 +38,7 @@ extern const volatile __u32 ktr_refuse_prog;
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
 extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];
 extern __u64 ktr_procs_gen;
+extern __u64 ktr_group_levels;
 extern __u64 ktr_wakeup_bytes;
 extern struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS];
 extern __u32 ktr_stage_bytes; /* a stage is sent on past this */

@@ -177,7 +177,13 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	 * of a set-id image either.
 	 */
 	if (BPF_CORE_READ_BITFIELD(bprm, secureexec) && !(ps->facs & KTRFAC_ROOT)) {
-		__u32 tgid = p->tgid;
+		__u32 tgid = p->tgid, slot = ps->group;
+		struct ktr_group *g;
+
+		/* a user's group (-G): counted as left out, as at its entry */
+		g = (ps->flags & KTR_PS_GROUP) ? bpf_map_lookup_elem(&groups, &slot) : NULL;
+		if (g)
+			__sync_fetch_and_add(&g->skipped[KTR_CGROUP_SKIP_PRIVILEGED], 1);
 
 		bpf_map_delete_elem(&procs, &tgid);
 		proc__changed();

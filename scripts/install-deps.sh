@@ -6,6 +6,8 @@
 # only the packages that are missing, with one apt-get update first.  Then
 # mounts tracefs if it is not mounted (the tracer attaches to BTF tracepoints
 # and does not need it, but perf trace and bpftool do; failure is ignored).
+# systemd-container and debootstrap: t_container.sh runs a Debian root built
+# with debootstrap under systemd-nspawn (ktraceb -G on a real container).
 # Run as root, or with sudo available.
 #
 #   scripts/install-deps.sh [--cross] [--vm] [--deb]
@@ -42,7 +44,7 @@ done
 # autoconf, automake: bench/strace_tests.sh builds strace's test programs with them
 PKGS="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev pkg-config make gcc libc6-dev
 linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
-coreutils procps tar python3 jq autoconf automake"
+coreutils procps tar python3 jq autoconf automake systemd-container debootstrap"
 
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=

@@ -75,6 +75,7 @@ struct ktr_sample {
 #define KTR_NOTE_MMAP	      2
 #define KTR_NOTE_FORK	      3
 #define KTR_NOTE_EXIT	      5 /* a traced process ended: its file may be done */
+#define KTR_NOTE_ENTER	      6 /* a process entered a traced cgroup: its probes need a look */
 #define KTR_NOTE_CHILD_TRACED 0x1 /* FORK: the child inherited the tracing */
 #define KTR_NOTE_HELD	      0x2 /* the process waits for SIGCONT (KTR_PS_HOLD) */
 struct ktr_note {
@@ -234,7 +235,7 @@ struct ktr_proc_state {
 	__u32 sv_flags; /* ABI, as in KTR_PROCCTOR */
 	__u32 iosize; /* GENIO bytes kept per I/O */
 	__u16 select; /* its trace's syscall selection (selects), 0 for every call */
-	__u16 pad;
+	__u16 group; /* KTR_PS_GROUP: its group's slot (groups) */
 };
 #define KTR_PS_AWAIT_EXEC 0x1 /* ignore everything before the first execve */
 /*
@@ -252,6 +253,12 @@ struct ktr_proc_state {
  */
 #define KTR_PS_HOLD	  0x4
 #define KTR_PS_HELD	  0x8 /* stopped for that now: its SIGSTOP is no PSIG */
+/*
+ * Traced because it is in a traced cgroup (ktraceb -G), the one whose slot
+ * is in group: it stays traced while it is in that group or below it, and
+ * its tracing ends when it moves out (cgroup.bpf.c).
+ */
+#define KTR_PS_GROUP	  0x10
 
 /*
  * ktr_proc_copies (.bss): the syscall programs' copies of procs entries,
@@ -414,6 +421,36 @@ struct ktr_select_map {
 	__u64 compat[KTR_SELECT_WORDS];	/* the same for 32-bit (compat) syscalls */
 	__u32 status;			/* KTR_SELECT_* wanted, 0 for any */
 	__u32 pad;
+};
+
+/*
+ * Traced cgroups (ktraceb -G; bpf/cgroup.bpf.c, the daemon's ktr_groups.h).
+ * A traced group has a slot in the groups array (1 .. KTR_MAX_GROUPS - 1):
+ * the procs entry its processes get (KTR_PS_GROUP, its slot in group),
+ * whose processes a user's group may take, and how many it left out.
+ * group_ids names a traced group's slot by its cgroup id; a process is a
+ * member when its cgroup or an ancestor has one, looked up at the levels
+ * (depths below the root) whose bit ktr_group_levels (.bss) has set: 0
+ * while no group is traced, and every program passes by.  group_paths
+ * names the slot by the group's path too, so that the group removed and
+ * made again (systemctl restart) is traced again from its mkdir.
+ * Membership is decided by a process's main thread, where the kernel moves
+ * it: at fork, at a move (cgroup_attach_task) and at mkdir.
+ */
+#define KTR_MAX_GROUPS	    256
+#define KTR_MAX_GROUP_IDS   4096 /* traced cgroups, made again ones included */
+#define KTR_GROUP_LEVELS    32 /* a traced group is at most this deep below the root */
+struct ktr_group {
+	struct ktr_proc_state ps; /* what its processes get */
+	__u32 uid; /* a user's group (no KTRFAC_ROOT in ps.facs): only his processes */
+	__u32 gid;
+	__u32 live; /* set last by the daemon, cleared first */
+	__u32 level; /* its depth below the root */
+	__u64 skipped[KTR_CGROUP_SKIPS]; /* processes left out by BPF, by why */
+	char path[KTR_CGROUP_PATH_MAX]; /* below the cgroup2 root, "/system.slice/x.service" */
+};
+struct ktr_group_path {
+	char path[KTR_CGROUP_PATH_MAX]; /* NUL-padded */
 };
 
 /*

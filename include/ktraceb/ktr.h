@@ -50,6 +50,7 @@
  */
 #define KTR_STRINGS_CHUNK	131072
 #define KTR_OBJECT		21	/* ktraceb: struct ktr_object, an object a traced process maps */
+#define KTR_CGROUP		23	/* ktraceb: struct ktr_cgroup, where a process of a traced cgroup was */
 #define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
 #define KTR_EXIT		26	/* ktraceb: struct ktr_exit */
@@ -371,6 +372,43 @@ struct ktr_object {
 	/* then ko_nloads struct ktr_object_load, then the path, NUL-terminated */
 };
 
+/*
+ * KTR_CGROUP: a process of a traced cgroup (ktraceb -G) and where it was,
+ * written when it is first seen (a member when the trace began, forked
+ * in, moved in), when it makes a thread, and when it leaves; a sub-group
+ * made or a group removed (the header's pid: who did it); and, from the
+ * daemon (its pid, "ktraceb"), how many of the group's processes were
+ * left out, by why.  Then a path below the cgroup2 root, NUL-terminated
+ * ("" for THREAD, SKIPPED: the traced group's).  ktr_len = 64 + the path.
+ */
+struct ktr_cgroup {
+	__u64 kc_id;			/* the cgroup's id: its cgroup2 directory's inode number */
+	__u32 kc_what;			/* KTR_CGROUP_* */
+	__u32 kc_flags;			/* KTR_CGROUP_F_* */
+	__s32 kc_ns_pid;		/* the process's pid as its pid namespace sees it */
+	__s32 kc_ns_tid;		/* the thread's id there */
+	__u32 kc_pidns;			/* that namespace's inode number (/proc/PID/ns/pid) */
+	__u32 kc_pad;
+	__u64 kc_skipped[4];		/* SKIPPED: processes left out, by KTR_CGROUP_SKIP_* */
+};
+#define KTR_CGROUP_MEMBER	1	/* in the group when its trace began */
+#define KTR_CGROUP_FORKED	2	/* forked in the group (or into it: CLONE_INTO_CGROUP) */
+#define KTR_CGROUP_MOVED	3	/* moved into it (written to its cgroup.procs) */
+#define KTR_CGROUP_THREAD	4	/* a new thread of a traced process: its ids */
+#define KTR_CGROUP_LEFT		5	/* moved out, to the path given: its tracing ends */
+#define KTR_CGROUP_MADE		6	/* a sub-group made, or the group made again */
+#define KTR_CGROUP_REMOVED	7	/* a sub-group or the group removed */
+#define KTR_CGROUP_SKIPPED	8	/* the group's processes left out so far (kc_skipped) */
+#define KTR_CGROUP_F_HOSTNS	0x1	/* the process is in the initial pid namespace */
+#define KTR_CGROUP_F_GROUP_PATH	0x2	/* the path is the traced group's: kc_id is it or a
+					   sub-group of it */
+#define KTR_CGROUP_SKIP_NOT_YOURS  0	/* another user's process */
+#define KTR_CGROUP_SKIP_PRIVILEGED 1	/* set-id, with capabilities, or not dumpable */
+#define KTR_CGROUP_SKIP_ROOT	   2	/* root set tracing on it */
+#define KTR_CGROUP_SKIP_TRACED	   3	/* traced already, by -p or a command */
+#define KTR_CGROUP_SKIPS	   4
+#define KTR_CGROUP_PATH_MAX	   256	/* a longer path is not followed */
+
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
 #define KTRFAC_MASK		0x00ffffff
 #define KTRFAC_SYSCALL		(1 << KTR_SYSCALL)
@@ -420,6 +458,7 @@ _Static_assert(sizeof(struct ktr_ustack_frame) == 32, "a ktr_ustack frame is 32 
 _Static_assert(sizeof(struct ktr_ustack) == 8, "ktr_ustack is 8 bytes and its frames");
 _Static_assert(sizeof(struct ktr_object) == 24, "ktr_object is 24 bytes, loads and a path");
 _Static_assert(sizeof(struct ktr_object_load) == 32, "a ktr_object load is 32 bytes");
+_Static_assert(sizeof(struct ktr_cgroup) == 64, "ktr_cgroup is 64 bytes and a path");
 #endif
 
 #endif /* KTRACEB_KTR_H */

@@ -24,7 +24,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kdump [-cdEGHJlnPRsSTYZ] [-e trace=SET|status=SET] [-f trfile|-] "
+	fprintf(stderr, "usage: kdump [-cdEGHJlNnPRsSTYZ] [-e trace=SET|status=SET] [-f trfile|-] "
 			"[-m maxdata] [-p pid] [-t trstr]\n");
 	exit(1);
 }
@@ -56,6 +56,7 @@ static void check_json_opts(unsigned int flags)
 		unsigned int not_with; /* KD_JSON, KD_CHROME */
 	} opts[] = {
 		{ KD_TIDCOL, 'H', KD_JSON | KD_CHROME },
+		{ KD_NSPID, 'N', KD_JSON | KD_CHROME },
 		{ KD_ABSTIME, 'T', KD_JSON | KD_CHROME },
 		{ KD_ELAPSED, 'E', KD_JSON | KD_CHROME },
 		{ KD_RELTIME, 'R', KD_JSON | KD_CHROME },
@@ -83,9 +84,10 @@ static unsigned int flag_of(int ch)
 		char letter;
 		unsigned int flag;
 	} flags[] = {
-		{ 'c', KD_CPU },   { 'E', KD_ELAPSED }, { 'G', KD_TREE },    { 'H', KD_TIDCOL },
-		{ 'J', KD_JSON },  { 'l', KD_FOLLOW },	{ 'P', KD_CHROME },  { 'R', KD_RELTIME },
-		{ 's', KD_NOGIO }, { 'S', KD_SYSNR },	{ 'T', KD_ABSTIME }, { 'Y', KD_SUMMARY },
+		{ 'c', KD_CPU },     { 'E', KD_ELAPSED }, { 'G', KD_TREE },   { 'H', KD_TIDCOL },
+		{ 'J', KD_JSON },    { 'l', KD_FOLLOW },  { 'P', KD_CHROME }, { 'R', KD_RELTIME },
+		{ 'N', KD_NSPID },   { 's', KD_NOGIO },	  { 'S', KD_SYSNR },  { 'T', KD_ABSTIME },
+		{ 'Y', KD_SUMMARY },
 	};
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
@@ -110,7 +112,7 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "cde:Ef:GHJlm:np:PRsSTt:YZ")) != -1) {
+	while ((ch = getopt(argc, argv, "cde:Ef:GHJlm:Nnp:PRsSTt:YZ")) != -1) {
 		switch (ch) {
 		case 'd':
 			o->decode |= KTR_DEC_DECIMAL;

@@ -10,6 +10,7 @@
 
 #include "decode.h"
 #include "kdump_body.h"
+#include "kdump_cgroup.h"
 #include "kdump_data.h"
 #include "kdump_fmt.h"
 #include "kdump_tp.h"
@@ -290,6 +291,7 @@ void kd_body(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 		[KD_FILTER] = kd_body_filter,
 		[KD_USTACK] = kd_body_ustack,
 		[KD_OBJECT] = kd_body_object,
+		[KD_CGROUP] = kd_body_cgroup,
 	};
 
 	if (ev->kind < KD_NKINDS && bodies[ev->kind])

@@ -13,6 +13,7 @@
 
 #include "decode.h"
 #include "kdump_abi.h"
+#include "kdump_cgroup.h"
 #include "kdump_decode.h"
 #include "kdump_map.h"
 #include "kdump_tp.h"
@@ -31,7 +32,7 @@ const char *const kd_kind_tag[KD_NKINDS] = {
 	[KD_EMUL] = "EMUL",	[KD_MIB] = "MIB ",	[KD_PLEDGE] = "PLDG",
 	[KD_START] = "STRT",	[KD_OTHER] = "OTHR",	[KD_PROCCTOR] = "CTOR",
 	[KD_PROCDTOR] = "DTOR",	[KD_FILTER] = "INFO",	[KD_USTACK] = "STACK",
-	[KD_OBJECT] = "OBJ ",
+	[KD_OBJECT] = "OBJ ",	[KD_CGROUP] = "CGRP",
 };
 /* clang-format on */
 
@@ -41,6 +42,7 @@ struct kd_decoder {
 	struct kd_map abi; /* pid -> PROCCTOR sv_flags */
 	struct kd_threads threads; /* last calls and open spans */
 	struct kd_tp *tp; /* kernel events' formats */
+	struct kd_cgroups *cgroups; /* -G's records: namespace ids, cgroup paths */
 	bool have_fileinfo;
 	__s64 wall_offset_ns; /* KTR_FILEINFO: CLOCK_REALTIME - CLOCK_MONOTONIC */
 	int time_base; /* 0 = unset, 1 = ktr_mono_ns, 2 = ktr_time (no mono) */
@@ -61,6 +63,10 @@ struct kd_decoder *kd_decoder__new(void)
 
 	if (d)
 		ktr_decode_set_machine("x86_64"); /* until the file's INFO record says */
+	if (d && !(d->cgroups = kd_cgroups__new())) {
+		free(d);
+		d = NULL;
+	}
 	return d;
 }
 
@@ -73,6 +79,7 @@ void kd_decoder__free(struct kd_decoder *d)
 	kd_map__free(&d->abi);
 	kd_threads__free(&d->threads);
 	kd_tp__free(d->tp);
+	kd_cgroups__free(d->cgroups);
 	free(d);
 }
 
@@ -584,6 +591,11 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 		ev->kind = KD_OBJECT;
 		return dec_object(d, ev);
 	}
+	/* 23: ktraceb's KTR_CGROUP; no BSD has that number */
+	if (type == KTR_CGROUP && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = KD_CGROUP;
+		return kd_cgroups__decode(d->cgroups, ev);
+	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;
 	/* DragonFly writes 1..7 only: another number is not FreeBSD's meaning */
@@ -644,6 +656,7 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 	err = dec_type(d, ev);
 	if (err)
 		return err;
+	kd_cgroups__ns_ids(d->cgroups, h, &ev->ns_pid, &ev->ns_tid);
 	if (!ev->sv_flags) /* the call's own, if the record has one (dec_call ...) */
 		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);

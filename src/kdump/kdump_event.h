@@ -52,6 +52,7 @@ enum kd_kind {
 	KD_FILTER, /* INFO: the syscall selection the trace was made with */
 	KD_USTACK, /* STACK: the user stack of the call before it (-k) */
 	KD_OBJECT, /* OBJ: an object file's build id and path (-k) */
+	KD_CGROUP, /* CGRP: where a process of a traced cgroup was (-G) */
 	/* only in another system's files (kdump_bsd.h KD_T_*) */
 	KD_SYSCTL,
 	KD_CAPFAIL,
@@ -85,6 +86,8 @@ struct kd_event {
 	enum kd_sys sys; /* the file's system */
 	unsigned int sv_flags; /* the ABI of the record's call, else of its process (decode.h KTR_SV_*) */
 	const struct ktr_header *h;
+	/* the ids the record's process and thread have in their pid namespace; 0: unknown */
+	int ns_pid, ns_tid;
 	const unsigned char *data; /* the payload, h->ktr_len bytes */
 	size_t len;
 	unsigned long recno; /* 1 for the file's first record */
@@ -173,6 +176,11 @@ struct kd_event {
 			__u64 code;
 		} pledge;
 		__u32 procctor;
+		struct {
+			struct ktr_cgroup c; /* an aligned copy */
+			const char *path; /* NUL-terminated in the payload */
+			const char *exact; /* kc_id's path as the trace named it, NULL if never */
+		} cgroup;
 	};
 	struct kd_urec user; /* USER with ktru */
 	struct kd_span_step span; /* USER with ktru: what it did to its thread's spans */

@@ -16,6 +16,7 @@
 
 #include "decode.h"
 #include "kdump_body.h"
+#include "kdump_cgroup.h"
 #include "kdump_jsonout.h"
 #include "kdump_sink.h"
 
@@ -401,6 +402,41 @@ static int m_object(struct json *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* CGRP: what, the cgroup's id and path, the namespace ids, the container, the counts */
+static int m_cgroup(struct json *j, const struct kd_event *ev)
+{
+	static const char *const what[] = {
+		[KTR_CGROUP_MEMBER] = "member",	  [KTR_CGROUP_FORKED] = "forked",
+		[KTR_CGROUP_MOVED] = "moved",	  [KTR_CGROUP_THREAD] = "thread",
+		[KTR_CGROUP_LEFT] = "left",	  [KTR_CGROUP_MADE] = "made",
+		[KTR_CGROUP_REMOVED] = "removed", [KTR_CGROUP_SKIPPED] = "skipped",
+	};
+	const struct ktr_cgroup *c = &ev->cgroup.c;
+	const char *path = ev->cgroup.exact ? ev->cgroup.exact : ev->cgroup.path;
+	FILE *out = j->env.out;
+	char box[300];
+
+	fprintf(out, ",\"what\":\"%s\",\"cgroup_id\":%llu,\"path\":", what[c->kc_what],
+		(unsigned long long)c->kc_id);
+	kd_json_cstr(out, path);
+	if (!ev->cgroup.exact && (c->kc_flags & KTR_CGROUP_F_GROUP_PATH))
+		fputs(",\"path_of_group\":true", out);
+	if (c->kc_what <= KTR_CGROUP_LEFT)
+		fprintf(out, ",\"pidns\":%u,\"pidns_host\":%s", c->kc_pidns,
+			(c->kc_flags & KTR_CGROUP_F_HOSTNS) ? "true" : "false");
+	if (c->kc_what != KTR_CGROUP_SKIPPED && kd_cgroup_container(path, box, sizeof(box))) {
+		fputs(",\"container\":", out);
+		kd_json_cstr(out, box);
+	}
+	if (c->kc_what == KTR_CGROUP_SKIPPED)
+		fprintf(out,
+			",\"skipped\":{\"not_yours\":%llu,\"privileged\":%llu,\"root\":%llu,"
+			"\"traced\":%llu}",
+			(unsigned long long)c->kc_skipped[0], (unsigned long long)c->kc_skipped[1],
+			(unsigned long long)c->kc_skipped[2], (unsigned long long)c->kc_skipped[3]);
+	return 0;
+}
+
 /* Any other kind: its text as "text". */
 static int m_text(struct json *j, const struct kd_event *ev)
 {
@@ -429,7 +465,7 @@ static const members_fn members[KD_NKINDS] = {
 	[KD_EMUL] = m_text,		[KD_MIB] = m_text,		[KD_PLEDGE] = m_text,
 	[KD_START] = m_text,		[KD_OTHER] = m_text,		[KD_PROCCTOR] = m_text,
 	[KD_PROCDTOR] = m_text,		[KD_FILTER] = m_filter,		[KD_USTACK] = m_ustack,
-	[KD_OBJECT] = m_object,
+	[KD_OBJECT] = m_object,		[KD_CGROUP] = m_cgroup,
 };
 /* clang-format on */
 
@@ -453,6 +489,8 @@ static int json__event(void *state, const struct kd_event *ev)
 	fprintf(out, ",\"ktr_type\":%d,\"pid\":%d,\"tid\":%d,\"comm\":", h->ktr_type, h->ktr_pid,
 		h->ktr_tid);
 	kd_json_comm(out, h);
+	if (ev->ns_pid)
+		fprintf(out, ",\"ns_pid\":%d,\"ns_tid\":%d", ev->ns_pid, ev->ns_tid);
 	fprintf(out, ",\"cpu\":%d,\"ts_ns\":%lld,\"wall_ns\":%lld", KTRH_CPUID_DECODE(h->ktr_flags),
 		(long long)ev->ns, (long long)ev->wall_ns);
 	if (members[ev->kind])

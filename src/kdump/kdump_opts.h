@@ -19,6 +19,7 @@
 #define KD_TREE 0x0800 /* -G: the span tree (kdump_tree.c) instead of records */
 #define KD_JSON 0x1000 /* -J: JSON lines (kdump_json.c) */
 #define KD_CHROME 0x2000 /* -P: a Chrome trace-event timeline (kdump_chrome.c) */
+#define KD_NSPID 0x4000 /* -N: ids as their pid namespace sees them, where the trace says */
 
 #define KD_SELECT_ARGS_MAX 16 /* -e trace=, -e status= */
 

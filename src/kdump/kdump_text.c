@@ -120,7 +120,12 @@ static void print_prefix(struct text *t, const struct kd_event *ev)
 	char s[64 + KTR_MAXCOMLEN];
 	size_t k, n;
 
-	k = put_ids(t, s, h->ktr_pid, h->ktr_tid, KTRH_CPUID_DECODE(h->ktr_flags));
+	/* -N: the ids its pid namespace gives it, where a CGRP record said them */
+	if ((t->env.o->flags & KD_NSPID) && ev->ns_pid)
+		k = put_ids(t, s, ev->ns_pid, ev->ns_tid ? ev->ns_tid : h->ktr_tid,
+			    KTRH_CPUID_DECODE(h->ktr_flags));
+	else
+		k = put_ids(t, s, h->ktr_pid, h->ktr_tid, KTRH_CPUID_DECODE(h->ktr_flags));
 	s[k++] = ' ';
 	kd_fmt_comm(s + k, h);
 	n = strlen(s + k);

@@ -184,6 +184,36 @@ kill $rec
 rm -f /run/systemd/system/ktracebd@.service.d/privatetmp.conf
 systemctl daemon-reload
 
+# --- a service by its unit name (ktraceb -G): systemd-run's, restarted while traced ---------
+systemd-run --unit=ktr-svc --service-type=simple /bin/sh -c \
+	'while :; do cat /etc/hostname >/dev/null; sleep 0.2; done' >/dev/null 2>>$T/err
+sleep 0.5
+ktraceb -t cn -f $T/svc.ktr -G ktr-svc.service 2>>$T/err
+sleep 1
+systemctl restart ktr-svc
+sleep 1
+ktraceb -c -G ktr-svc.service 2>>$T/err
+systemctl stop ktr-svc
+sleep 1.5
+kdump -f $T/svc.ktr >$T/svc.out 2>>$T/err
+svc_traced()
+{
+	grep -q 'CGRP  in "/system.slice/ktr-svc.service" when the trace began' $T/svc.out &&
+		grep -q 'NAMI  "/etc/hostname"' $T/svc.out
+}
+# after the group is made again, a process enters it (systemd's new one) and reads the file
+svc_restarted()
+{
+	awk '/CGRP  group made: "\/system.slice\/ktr-svc.service"/ { made = 1 }
+		made && /CGRP  (moved into|forked in) "\/system.slice\/ktr-svc.service"/ { in_again = 1 }
+		in_again && /NAMI  "\/etc\/hostname"/ { ok = 1 }
+		END { exit !ok }' $T/svc.out
+}
+check "-G ktr-svc.service: systemd-run's service traced, found by its unit's name" svc_traced
+check "-G: the service restarted is traced again (its group made again, its new process)" \
+	svc_restarted
+grep -m 4 CGRP $T/svc.out | sed 's/^/vmtest: /'
+
 # --- the end ---------------------------------------------------------------------------------
 check "the daemon exits when idle; the socket stays" eval "idle && active ktracebd.socket"
 check "no system call was refused by the filter (no SIGSYS)" \

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "../lib/test.h"
+#include "kdump_cgroup.h"
 #include "kdump_decode.h"
 #include "kdump_fmt.h"
 #include "kdump_sink.h"
@@ -117,6 +118,93 @@ TEST(span_step_once_for_every_sink)
 	kd_decoder__decode(kd, &h, buf, &ev);
 	ASSERT_TRUE(ev.span.is_exit && !ev.span.found, "entered before the trace");
 	kd_decoder__free(kd);
+}
+
+/* A KTR_CGROUP record: the struct, then path with its NUL; its length. */
+static int cgroup_rec(void *buf, __u32 what, __u32 flags, __u64 id, int ns_pid, int ns_tid,
+		      const char *path)
+{
+	struct ktr_cgroup c = { .kc_id = id,
+				.kc_what = what,
+				.kc_flags = flags,
+				.kc_ns_pid = ns_pid,
+				.kc_ns_tid = ns_tid,
+				.kc_pidns = 4026532551u };
+
+	memcpy(buf, &c, sizeof(c));
+	strcpy((char *)buf + sizeof(c), path);
+	return sizeof(c) + strlen(path) + 1;
+}
+
+TEST(cgroup_records_name_ids_and_paths)
+{
+	struct kd_decoder *kd = kd_decoder__new();
+	char buf[512], box[64];
+	struct ktr_header h;
+	struct kd_event ev;
+	int n;
+
+	n = cgroup_rec(buf, KTR_CGROUP_MEMBER, 0, 77, 1, 1, "/machine.slice/x");
+	h = header(KTR_CGROUP, 4000, 4000, n, 1);
+	ASSERT_EQ(kd_decoder__decode(kd, &h, buf, &ev), 0, "decode");
+	ASSERT_TRUE(ev.kind == KD_CGROUP && ev.valid, "a whole CGRP");
+	ASSERT_TRUE(ev.ns_pid == 1 && ev.ns_tid == 1, "its ids in its namespace, from itself");
+	/* a thread of it, said later: its own id there, its process's */
+	n = cgroup_rec(buf, KTR_CGROUP_THREAD, 0, 0, 1, 7, "");
+	h = header(KTR_CGROUP, 4000, 4010, n, 2);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	h = header(KTR_SYSCALL, 4000, 4010, 0, 3);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.ns_pid == 1 && ev.ns_tid == 7, "any record of the thread has them");
+	h = header(KTR_SYSCALL, 4000, 4011, 0, 3);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.ns_pid == 1 && ev.ns_tid == 0,
+		    "a thread never said: its process's pid only");
+	/* a fork's record names the traced group; its sub-group's path from an earlier record */
+	n = cgroup_rec(buf, KTR_CGROUP_FORKED, KTR_CGROUP_F_GROUP_PATH, 77, 2, 2, "/machine.slice");
+	h = header(KTR_CGROUP, 4100, 4100, n, 4);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.cgroup.exact && strcmp(ev.cgroup.exact, "/machine.slice/x") == 0,
+		    "id 77's path, said before");
+	n = cgroup_rec(buf, KTR_CGROUP_FORKED, KTR_CGROUP_F_GROUP_PATH, 78, 3, 3, "/machine.slice");
+	h = header(KTR_CGROUP, 4200, 4200, n, 5);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.valid && !ev.cgroup.exact, "an id never named has no path of its own");
+	/* malformed: no NUL at its end, an unknown what */
+	n = cgroup_rec(buf, KTR_CGROUP_MOVED, 0, 79, 0, 0, "/a");
+	h = header(KTR_CGROUP, 4300, 4300, n - 1, 6);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.kind == KD_CGROUP && !ev.valid, "a path without its NUL");
+	n = cgroup_rec(buf, 99, 0, 79, 0, 0, "/a");
+	h = header(KTR_CGROUP, 4300, 4300, n, 7);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(!ev.valid, "an unknown kind of CGRP record");
+	kd_decoder__free(kd);
+	ASSERT_TRUE(kd_cgroup_container("/system.slice/docker-0123456789abcdef0123456789abcdef"
+					"0123456789abcdef0123456789abcdef.scope",
+					box, sizeof(box)) &&
+			    strcmp(box, "docker 0123456789ab") == 0,
+		    "docker's systemd driver");
+	ASSERT_TRUE(kd_cgroup_container("/docker/0123456789abcdef0123456789abcdef0123456789abcdef"
+					"0123456789abcdef",
+					box, sizeof(box)) &&
+			    strcmp(box, "docker 0123456789ab") == 0,
+		    "docker's cgroupfs driver");
+	ASSERT_TRUE(
+		kd_cgroup_container("/machine.slice/systemd-nspawn@deb\\x2dtest.service/payload",
+				    box, sizeof(box)) &&
+			strcmp(box, "systemd-nspawn deb-test") == 0,
+		"nspawn's unit, systemd's escape undone");
+	ASSERT_TRUE(kd_cgroup_container("/user.slice/user-1000.slice/user@1000.service/user.slice/"
+					"libpod-abcdef0123456789.scope/container",
+					box, sizeof(box)) &&
+			    strcmp(box, "podman abcdef012345") == 0,
+		    "a user's podman");
+	ASSERT_TRUE(!kd_cgroup_container("/machine.slice/libpod-conmon-abcdef.scope", box,
+					 sizeof(box)),
+		    "podman's monitor is no container");
+	ASSERT_TRUE(!kd_cgroup_container("/system.slice/nginx.service", box, sizeof(box)),
+		    "a service is no container");
 }
 
 TEST(sink_chosen_by_the_options)

@@ -156,7 +156,13 @@ struct files_struct {
 	struct fdtable *fdt;
 };
 
+/* mm->flags as 6.18 has it (a bitmap of one word): cgroup.bpf.c reads older kernels' apart */
+typedef struct {
+	unsigned long __mm_flags[1];
+} mm_flags_t;
+
 struct mm_struct {
+	mm_flags_t flags;
 	unsigned long arg_start;
 	unsigned long arg_end;
 	unsigned long env_start;
@@ -173,8 +179,83 @@ struct thread_info {
 	unsigned long flags;
 };
 
+/* cgroups and credentials (cgroup.bpf.c: ktraceb -G) */
+typedef struct {
+	u32 val;
+} kuid_t;
+
+typedef struct {
+	u32 val;
+} kgid_t;
+
+typedef struct {
+	u64 val;
+} kernel_cap_t;
+
+struct cred {
+	kuid_t uid;
+	kgid_t gid;
+	kuid_t suid;
+	kgid_t sgid;
+	kuid_t euid;
+	kgid_t egid;
+	kernel_cap_t cap_permitted;
+};
+
+struct kernfs_iattrs {
+	kuid_t ia_uid;
+};
+
+struct kernfs_node {
+	const char *name;
+	u64 id;
+	struct kernfs_iattrs *iattr;
+};
+
+struct cgroup;
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+	struct cgroup_subsys_state *parent;
+};
+
+struct cgroup_root {
+	int hierarchy_id;
+};
+
+struct cgroup {
+	struct cgroup_subsys_state self;
+	int level;
+	struct kernfs_node *kn;
+	struct cgroup_root *root;
+	struct cgroup *ancestors[];
+};
+
+struct css_set {
+	struct cgroup *dfl_cgrp;
+};
+
+struct ns_common {
+	unsigned int inum;
+};
+
+struct pid_namespace {
+	struct ns_common ns;
+};
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+};
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[];
+};
+
 struct task_struct {
 	struct thread_info thread_info;
+	unsigned int flags;
 	pid_t pid;
 	pid_t tgid;
 	int exit_code;
@@ -183,6 +264,10 @@ struct task_struct {
 	struct files_struct *files;
 	struct signal_struct *signal;
 	sigset_t blocked;
+	struct task_struct *group_leader;
+	struct pid *thread_pid;
+	const struct cred *real_cred;
+	struct css_set *cgroups;
 };
 
 struct linux_binprm {

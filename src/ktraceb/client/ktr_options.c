@@ -24,6 +24,7 @@ static void usage_text(FILE *f)
 	fprintf(f,
 		"usage: ktraceb [-aCcdFivz] [-b bufsize] [-f trfile] [-g pgrp | -p pid] [-s iosize] "
 		"[-t trstr]\n"
+		"       ktraceb [-acFz] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] -G group\n"
 		"       ktraceb [-adivz] [-b bufsize] [-f trfile] [-s iosize] [-t trstr] "
 		"command [args ...]\n"
 		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
@@ -78,6 +79,10 @@ static void help(void)
 	       "\n-S: system-wide (root): the -e events of every task on every CPU, with\n"
 	       "the CPU in each record (kdump -c); for the command's life, or without one\n"
 	       "until ktraceb -c -f trfile or ktraceb -C.\n"
+	       "\n-G group: every process of a cgroup (v2) and of its sub-groups, now\n"
+	       "and each that enters it later, until ktraceb -c -G group: a path\n"
+	       "(/sys/fs/cgroup/system.slice/nginx.service, /system.slice/nginx.service),\n"
+	       "a directory's name in the hierarchy, or a systemd unit (nginx.service).\n"
 	       "\n-z: write the trace gzip-compressed; kdump reads it as it is.\n"
 	       "\nSee ktraceb(1) and kdump(1).\n");
 	exit(0);
@@ -270,6 +275,11 @@ static void parse_opt(int ch, struct ktr_options *o)
 	case 'f':
 		o->tracefile = optarg;
 		break;
+	case 'G':
+		if (o->group)
+			errx(EX_USAGE, "only one -G flag is permitted");
+		o->group = optarg;
+		break;
 	case 'g':
 	case 'p':
 		if (o->pid)
@@ -347,7 +357,7 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:hikp:R:Ss:t:vzZ")) != -1)
+	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:G:hikp:R:Ss:t:vzZ")) != -1)
 		parse_opt(ch, o);
 	if (o->ustack)
 		o->facs |= KTRFAC_USTACK;
@@ -376,6 +386,11 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 		errx(EX_USAGE, "-S records kernel events: not with -k or a syscall selection");
 	if (o->syswide && (o->pid || o->descend || o->foreground || o->append))
 		errx(EX_USAGE, "-S: with a command, or alone; not with -p, -g, -d, -F or -a");
+	if (o->group && (o->pid || o->command || o->clear_all || o->syswide))
+		errx(EX_USAGE, "-G names the processes: not with -p, -g, a command, -C or -S");
+	if (o->group && (o->descend || (o->facs & KTRFAC_INHERIT)))
+		errx(EX_USAGE,
+		     "-G follows the group's processes, forked or moved in: not with -d or -i");
 	/* -D: only the file */
 	if (o->dump &&
 	    (o->pid || o->command || o->clear || o->clear_all || o->flight_bytes || o->gzip))
@@ -388,7 +403,8 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 		errx(EX_USAGE, "-z compresses a new trace: not with -c or -C");
 	/* the checks FreeBSD's ktrace(1) makes */
 	if ((o->pid && o->command) || (o->clear_all && (o->pid || o->clear)) ||
-	    (!o->pid && !o->clear && !o->clear_all && !o->command && !o->syswide) ||
-	    (o->command && (o->clear || o->clear_all)) || (o->foreground && (!o->pid || o->clear)))
+	    (!o->pid && !o->group && !o->clear && !o->clear_all && !o->command && !o->syswide) ||
+	    (o->command && (o->clear || o->clear_all)) ||
+	    (o->foreground && ((!o->pid && !o->group) || o->clear)))
 		usage();
 }

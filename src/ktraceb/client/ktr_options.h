@@ -24,6 +24,7 @@ struct ktr_options {
 	__u64 flight_bytes; /* -R: a recorder's ring */
 	__u32 flight_flags;
 	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
+	const char *group; /* -G: a cgroup, as given (ktr_cgroupfs.h resolves it) */
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
 	char **command;

@@ -8,6 +8,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "daemon/ktr_pin.h"
@@ -23,6 +25,27 @@
 #include "ktr_run.h"
 #include "ktr_talk.h"
 #include "ktr_trfile.h"
+
+/*
+ * -G group: the group's path below the cgroup2 root and its id, into req
+ * (KTR_REQ_CGROUP).  A group to clear may be gone (removed, its trace
+ * waiting for it to be made again): its path is enough.
+ */
+static void run__group(const struct ktr_options *o, struct ktr_request *req)
+{
+	char mnt[PATH_MAX], why[512];
+	int err;
+
+	if (ktr_cgroupfs__mount(mnt, sizeof(mnt)) < 0)
+		errx(1,
+		     "-G %s: no cgroup2 file system is mounted (cgroup v2; mount -t cgroup2 "
+		     "none DIR)",
+		     o->group);
+	err = ktr_cgroupfs__resolve(mnt, o->group, req->cgroup, &req->cgroup_id, why, sizeof(why));
+	if (err && !(o->clear && err == -ENOENT && ktr_cgroupfs__path_ok(req->cgroup)))
+		errx(1, "-G %s", why);
+	req->flags |= KTR_REQ_CGROUP;
+}
 
 /*
  * No daemon runs, so nothing is traced: answer -c -p/-g as BSD would,
@@ -64,7 +87,7 @@ int ktr_run__clear(const struct ktr_options *o)
 	struct ktr_reply rep;
 	int sock, error = 0, fd = -1;
 
-	if (o->clear && !o->pid) {
+	if (o->clear && !o->pid && !o->group) {
 		/* BSD opens the file to stop tracing into it: only a writer may */
 		fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
@@ -75,13 +98,17 @@ int ktr_run__clear(const struct ktr_options *o)
 		req.pid = o->pid;
 		req.flags = o->descend ? KTR_REQ_DESCEND : 0;
 		req.facs = o->facs_given ? (__u32)(o->facs & KTRFAC_MASK) : 0;
+		if (o->group)
+			run__group(o, &req);
 	}
 	sock = ktr_talk__connect(o, false, -1);
 	if (sock >= 0)
 		error = ktr_talk__request(o, sock, &req, fd, &rep);
-	else if (req.op == KTR_OP_CLEAR)
+	else if (req.op == KTR_OP_CLEAR && !o->group)
 		error = clear_untraced(o);
-	ktr_others__clear(sock, &req, fd);
+	/* a group is traced by the daemon that serves its caller alone */
+	if (!o->group)
+		ktr_others__clear(sock, &req, fd);
 	if (fd >= 0)
 		close(fd);
 	return error ? 1 : 0;
@@ -110,19 +137,24 @@ int ktr_run__dump(const struct ktr_options *o)
 	return 0;
 }
 
-/* -p, -g: start tracing and return at once (or stay, with -F). */
+/* -p, -g, -G: start tracing and return at once (or stay, with -F). */
 int ktr_run__attach(const struct ktr_options *o)
 {
 	struct ktr_request req = { 0 };
 	struct ktr_reply rep;
-	int fd = ktr_trfile__open(o), sock = ktr_talk__connect(o, true, fd), err;
+	int fd, sock, err;
+
+	if (o->group)
+		run__group(o, &req); /* before the file: a group that is not there makes none */
+	fd = ktr_trfile__open(o);
+	sock = ktr_talk__connect(o, true, fd);
 
 	req.op = KTR_OP_SET;
 	req.facs = o->facs;
 	req.pid = o->pid;
 	req.iosize = o->iosize;
-	req.flags = (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
-		    (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
+	req.flags |= (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
+		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	memcpy(req.events, o->events, sizeof(req.events));
@@ -133,6 +165,8 @@ int ktr_run__attach(const struct ktr_options *o)
 	close(fd);
 	if (err || !rep.count)
 		return err == EOPNOTSUPP ? EX_UNAVAILABLE : 1;
+	if (o->group)
+		return o->foreground && ktr_talk__wait_done(o, sock, -1) ? 1 : 0;
 	if (!o->pid)
 		return 0; /* -S alone: the machine, no process */
 	/* a process another daemon traced for us moves here: clear it there */

@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		return ktr_run__clear(&o);
 	if (o.syswide && getuid() != 0)
 		errx(1, "-S: system-wide tracing is root's alone");
-	if (o.pid || (o.syswide && !o.command))
+	if (o.pid || o.group || (o.syswide && !o.command))
 		return ktr_run__attach(&o);
 	return ktr_command__run(&o);
 }

@@ -67,8 +67,10 @@
 #define KTR_REQ_GZIP		0x8	/* -z: a new trace file is written gzip-compressed */
 #define KTR_REQ_SYSWIDE		0x10	/* -S: the events of every task (root's only); pid 0:
 					   no process, until CLEARFILE or CLEARALL */
+#define KTR_REQ_CGROUP		0x100	/* -G: SET or CLEAR the cgroup named by cgroup and
+					   cgroup_id (pid 0), its processes now and later */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
-				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE)
+				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
 
@@ -110,6 +112,13 @@ struct ktr_request {
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX];
 	/* SET: the syscall selection (-e trace=, status=; ktr_select.h), zero if none */
 	struct ktr_request_select select;
+	/*
+	 * SET, CLEAR with KTR_REQ_CGROUP: the group's path below the cgroup2
+	 * root ("/system.slice/nginx.service", NUL-padded) and its id as the
+	 * caller found it (ktr_cgroupfs.h); zero in any other request
+	 */
+	__u64 cgroup_id;
+	char cgroup[KTR_CGROUP_PATH_MAX];
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
+#include <errno.h>
 #include <stdlib.h>
 #include <syslog.h>
 
@@ -117,6 +118,23 @@ void ktr_attach__csw(struct ktr_attach *a, bool want)
 		return; /* attached for the stages, which the 'w' records go through too */
 	if (ktr_loader__attach_csw(a->b, want) < 0)
 		syslog(LOG_WARNING, "cannot attach the context-switch program");
+}
+
+int ktr_attach__load_groups(struct ktr_attach *a, const char **why)
+{
+	return ktr_loader__load_groups(a->b, why);
+}
+
+int ktr_attach__groups(struct ktr_attach *a, bool want)
+{
+	int err;
+
+	if (a->detached)
+		return want ? -ENOENT : 0;
+	err = ktr_loader__attach_groups(a->b, want);
+	if (!err && want && a->pinned)
+		ktr_pin__keep(a->b, true); /* their links outlive us with the others */
+	return err;
 }
 
 void ktr_attach__pins(struct ktr_attach *a, bool want)

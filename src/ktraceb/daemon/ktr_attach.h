@@ -43,6 +43,13 @@ void ktr_attach__enter(struct ktr_attach *a, bool want);
 void ktr_attach__stages(struct ktr_attach *a, bool want);
 /* sched_switch attached (want) or detached. */
 void ktr_attach__csw(struct ktr_attach *a, bool want);
+/* The cgroup programs loaded (at the first -G): 0, or -errno with *why. */
+int ktr_attach__load_groups(struct ktr_attach *a, const char **why);
+/*
+ * The cgroup programs attached (want: a cgroup is traced, ktr_groups.h) or
+ * detached; nothing while the rest is detached.  0 or -errno.
+ */
+int ktr_attach__groups(struct ktr_attach *a, bool want);
 /* The links and the procs map pinned (want: a recording exists) or unpinned. */
 void ktr_attach__pins(struct ktr_attach *a, bool want);
 

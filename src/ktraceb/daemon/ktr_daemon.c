@@ -32,6 +32,7 @@
 #include "ktr_daemon.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
+#include "ktr_groups.h"
 #include "ktr_loader.h"
 #include "ktr_notes.h"
 #include "ktr_pin.h"
@@ -168,6 +169,7 @@ static void daemon__teardown(struct daemon *d)
 	ktr_writer__pace_by(NULL, NULL);
 	ktr_ring_gauge__free(d->gauge);
 	ktr_procmap__free(k->procs);
+	ktr_groups__free(k->groups);
 	ktr_selection__free(k->selection);
 	ktr_loader__destroy(d->bpf);
 	ktr_files__free(k->files);
@@ -218,7 +220,9 @@ static const char *daemon__rooms(struct daemon *d)
 	d->rooms.procs = ktr_procmap__new(d->bpf);
 	d->rooms.attach = ktr_attach__new(d->bpf);
 	d->rooms.selection = ktr_selection__new(ktr_bpf__map_fd(d->bpf, selects));
-	return d->rooms.files && d->rooms.procs && d->rooms.attach && d->rooms.selection ?
+	d->rooms.groups = ktr_groups__new(d->bpf);
+	return d->rooms.files && d->rooms.procs && d->rooms.attach && d->rooms.selection &&
+			       d->rooms.groups ?
 		       NULL :
 		       "out of memory";
 }

@@ -63,6 +63,7 @@ enum loader_part {
 	PART_EXIT, /* loaded by the calling thread */
 	PART_ENTER, /* loaded by a second thread */
 	PART_USDT,
+	PART_GROUPS, /* ktraceb -G's, loaded at its first use (ktr_loader__load_groups) */
 	PART_N,
 };
 
@@ -132,6 +133,8 @@ static enum loader_part prog__part(const char *name)
 
 	if (strcmp(name, "ktr_usdt_record") == 0)
 		return PART_USDT;
+	if (strncmp(name, "ktr_cgroup_", 11) == 0)
+		return PART_GROUPS;
 	for (size_t i = 0; i < sizeof(enter_half) / sizeof(enter_half[0]); i++)
 		if (strcmp(name, enter_half[i]) == 0)
 			return PART_ENTER;
@@ -166,6 +169,14 @@ static bool prog__autoattach(const char *name)
 		"ktr_tp_record",
 		/* never attached: the daemon runs it on a CPU (ktr_drain.c) */
 		"ktr_stage_flush",
+		/*
+		 * attached only while a cgroup is traced (-G): the kernel
+		 * formats a path for each cgroup event a program is on
+		 */
+		"ktr_cgroup_attach",
+		"ktr_cgroup_mkdir",
+		"ktr_cgroup_rmdir",
+		"ktr_cgroup_fork",
 	};
 
 	for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
@@ -548,6 +559,56 @@ int ktr_loader__attach_enter(struct ktr_bpf *b, bool want)
 int ktr_loader__attach_csw(struct ktr_bpf *b, bool want)
 {
 	return loader__attach_apart(b, KTR_PROG(ktr_csw_switch), want);
+}
+
+/* The programs of -G (cgroup.bpf.c), each a prog index. */
+static const size_t group_progs[] = { KTR_PROG(ktr_cgroup_attach), KTR_PROG(ktr_cgroup_mkdir),
+				      KTR_PROG(ktr_cgroup_rmdir), KTR_PROG(ktr_cgroup_fork) };
+#define N_GROUP_PROGS (sizeof(group_progs) / sizeof(group_progs[0]))
+
+int ktr_loader__load_groups(struct ktr_bpf *b, const char **why)
+{
+	static char refused[KTR_PROGCACHE_WHY];
+	struct ktraceb_bpf *p;
+	size_t loaded = 0;
+	int err;
+
+	for (size_t i = 0; i < N_GROUP_PROGS; i++)
+		loaded += b->prog_fd[group_progs[i]] >= 0;
+	if (loaded == N_GROUP_PROGS)
+		return 0;
+	if (refused[0]) {
+		*why = refused; /* said once, never tried again */
+		return -ENOTSUP;
+	}
+	p = part__open(b, PART_GROUPS);
+	if (!p)
+		return errno ? -errno : -ENOMEM;
+	ktr_refusal__clear();
+	err = ktraceb_bpf__load(p);
+	if (!err)
+		err = part__take(b, p);
+	for (size_t i = 0; i < N_GROUP_PROGS && !err; i++)
+		ktr_progcache__add(b, group_progs[i], NULL);
+	ktraceb_bpf__destroy(p);
+	if (err && !ktr_refusal__say(refused, sizeof(refused)))
+		snprintf(refused, sizeof(refused), "cannot load the cgroup programs: %s",
+			 strerror(-err));
+	*why = refused;
+	return err;
+}
+
+int ktr_loader__attach_groups(struct ktr_bpf *b, bool want)
+{
+	const size_t *progs = group_progs;
+	int err = 0;
+
+	for (size_t i = 0; i < N_GROUP_PROGS && !err; i++)
+		err = loader__attach_apart(b, progs[i], want);
+	if (err)
+		for (size_t i = 0; i < N_GROUP_PROGS; i++)
+			loader__attach_apart(b, progs[i], false);
+	return err;
 }
 
 int ktr_loader__attach(struct ktr_bpf *b)

@@ -60,5 +60,13 @@ int ktr_loader__attach_enter(struct ktr_bpf *b, bool want);
  * recording exists, so that it goes on while no daemon runs.  0 or -errno.
  */
 int ktr_loader__attach_csw(struct ktr_bpf *b, bool want);
+/*
+ * The cgroup programs (ktraceb -G), loaded now if they are not yet (a
+ * daemon loads them at the first -G); 0, or -errno with *why (the
+ * verifier's reason, said each time after the first).
+ */
+int ktr_loader__load_groups(struct ktr_bpf *b, const char **why);
+/* The cgroup programs (ktraceb -G) attached (want) or detached; 0 or -errno. */
+int ktr_loader__attach_groups(struct ktr_bpf *b, bool want);
 
 #endif /* KTRACEB_KTR_LOADER_H */

@@ -222,9 +222,11 @@ static int cache__open_progs(struct ktr_bpf *b, const __u32 *ids,
 	for (int i = 0; i < s->prog_cnt; i++) {
 		cache__path(path, sizeof(path), cache_dir, PROG_PREFIX, s->progs[i].name);
 		b->prog_fd[i] = bpf_obj_get(path);
+		/* refused, or not needed yet: USDT's and -G's are loaded at their first use */
 		if (b->prog_fd[i] < 0 && errno == ENOENT &&
-		    (refused[i][0] || i == (int)KTR_PROG(ktr_usdt_record)))
-			continue; /* refused, or not needed yet */
+		    (refused[i][0] || i == (int)KTR_PROG(ktr_usdt_record) ||
+		     strncmp(s->progs[i].name, "ktr_cgroup_", 11) == 0))
+			continue;
 		if (b->prog_fd[i] < 0)
 			return -errno;
 		if (refused[i][0] ||

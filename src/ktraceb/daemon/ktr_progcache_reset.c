@@ -84,8 +84,9 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 	 * cold start: ktraceb's own command waits for its looks).
 	 */
 	const struct bpf_map *hashes[] = {
-		skel->maps.procs,      skel->maps.tp_wanted,   skel->maps.tp_events,
-		skel->maps.usdt_sites, skel->maps.fatal_codes,
+		skel->maps.procs,	skel->maps.tp_wanted,	skel->maps.tp_events,
+		skel->maps.usdt_sites,	skel->maps.fatal_codes, skel->maps.group_ids,
+		skel->maps.group_paths,
 	};
 	__u64 lost = 0;
 	int err = 0;
@@ -108,12 +109,15 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 		err = reset__array(skel->maps.lost);
 	if (!err)
 		err = reset__array(skel->maps.selects);
+	if (!err)
+		err = reset__array(skel->maps.groups);
 	if (err)
 		return err;
 	/* nothing runs the programs now: plain stores are enough */
 	memset(b->bss->ktr_traced, 0, sizeof(b->bss->ktr_traced));
 	memset(b->bss->ktr_proc_copies, 0, sizeof(b->bss->ktr_proc_copies));
 	b->bss->ktr_procs_gen++;
+	b->bss->ktr_group_levels = 0;
 	b->bss->ktr_syswide_route = 0;
 	b->bss->ktr_stage_on = 0;
 	return 0;

@@ -25,6 +25,7 @@
 #include "ktr_clock.h"
 #include "ktr_conn.h"
 #include "ktr_files.h"
+#include "ktr_groups.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
 #include "ktr_request.h"
@@ -45,6 +46,7 @@
 #define CLEARS	       0x80 /* root's in a user's daemon too (ktraceb -C reaches them all) */
 #define DONE_ONLY      0x100 /* answered by DONE alone */
 #define TAKES_SELECT   0x200 /* select: a syscall selection */
+#define TAKES_CGROUP   0x400 /* KTR_REQ_CGROUP, cgroup, cgroup_id: a cgroup instead of a pid */
 
 struct request_kind {
 	unsigned int takes;
@@ -138,8 +140,10 @@ static const char *request__select(const struct ktr_request_select *sel, unsigne
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
 static int request__clear_all(const struct ktr_rooms *k, struct ktr_conn *cn, int r, char *msg)
 {
+	/* the groups first: none of their processes comes back after */
+	int done = ktr_groups__clear_route(k, ktr_conn__caller(cn), r);
 	__u32 *keys;
-	int n = ktr_procmap__keys(k->procs, r, &keys), done = 0;
+	int n = ktr_procmap__keys(k->procs, r, &keys);
 
 	/* -C passes over what the caller may not clear, silently (BSD) */
 	for (int i = 0; i < n; i++)
@@ -176,8 +180,11 @@ static int clear__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 			const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	pid_t *pids;
-	int n = ktr_request__targets(req, &pids, msg), done = 0;
+	int n, done = 0;
 
+	if (req->flags & KTR_REQ_CGROUP)
+		return ktr_groups__clear(k, ktr_conn__caller(cn), req, msg, err);
+	n = ktr_request__targets(req, &pids, msg);
 	*err = -ESRCH;
 	if (n == 0)
 		return 0;
@@ -282,9 +289,9 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 /* One entry per KTR_OP_*. */
 static const struct request_kind kinds[] = {
 	[KTR_OP_SET] = { TAKES_FD | TAKES_RECORDER | TAKES_EVENTS | TAKES_FLAGS | NEEDS_TARGET |
-				 TAKES_SELECT,
+				 TAKES_SELECT | TAKES_CGROUP,
 			 ktr_request_set__check, ktr_request_set__may, ktr_request_set__serve },
-	[KTR_OP_CLEAR] = { NEEDS_TARGET | CLEARS, NULL, NULL, clear__serve },
+	[KTR_OP_CLEAR] = { NEEDS_TARGET | CLEARS | TAKES_CGROUP, NULL, NULL, clear__serve },
 	[KTR_OP_CLEARFILE] = { TAKES_FD | CLEARS, NULL, NULL, clearfile__serve },
 	[KTR_OP_CLEARALL] = { CLEARS, NULL, NULL, clearall__serve },
 	[KTR_OP_STOP] = { DONE_ONLY, NULL, NULL, stop__serve },
@@ -347,10 +354,12 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 		return "recorder flags without a recorder";
 	if ((bad = request__fds(takes, fds)))
 		return bad;
+	if ((bad = ktr_groups__request_bad(req, takes & TAKES_CGROUP)))
+		return bad;
 	if ((takes & NEEDS_TARGET) && !request__pid_ok(req->pid) &&
-	    !((req->flags & KTR_REQ_SYSWIDE) && req->pid == 0))
+	    !((req->flags & (KTR_REQ_SYSWIDE | KTR_REQ_CGROUP)) && req->pid == 0))
 		return "no process or process group";
-	if (!(takes & TAKES_FLAGS) && (req->flags & ~KTR_REQ_DESCEND))
+	if (!(takes & TAKES_FLAGS) && (req->flags & ~(KTR_REQ_DESCEND | KTR_REQ_CGROUP)))
 		return "flags only a SET takes";
 	if (!(takes & TAKES_EVENTS) && nevents)
 		return "event names only a SET takes";

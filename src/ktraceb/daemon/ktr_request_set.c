@@ -19,6 +19,7 @@
 #include "ktr_conn.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
+#include "ktr_groups.h"
 #include "ktr_loader.h"
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
@@ -131,9 +132,9 @@ static int request__foreground(const struct ktr_rooms *k, struct ktr_conn *cn, i
  * The request as file r takes it: a compact recorder keeps only returns,
  * signals and exits, so the programs need not even build the rest.
  */
-static const struct ktr_request *request__for_file(const struct ktr_rooms *k,
-						   const struct ktr_request *req, int r,
-						   struct ktr_request *eff)
+const struct ktr_request *ktr_request__for_file(const struct ktr_rooms *k,
+						const struct ktr_request *req, int r,
+						struct ktr_request *eff)
 {
 	const struct ktr_tracefile *f = ktr_files__get(k->files, r);
 
@@ -257,8 +258,8 @@ static int set__procs(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 		*err = -ESRCH;
 		return 0;
 	}
-	done = ktr_procmap__set(k, ktr_conn__caller(cn), request__for_file(k, req, r, &eff), pids,
-				n, r, msg);
+	done = ktr_procmap__set(k, ktr_conn__caller(cn), ktr_request__for_file(k, req, r, &eff),
+				pids, n, r, msg);
 	free(pids);
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))
@@ -293,6 +294,8 @@ int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	*err = set__ready(k, cn, req, r, set, msg);
 	if (*err)
 		return 0;
+	if (req->flags & KTR_REQ_CGROUP)
+		return ktr_groups__set(k, cn, req, r, msg, err);
 	if (req->pid == 0)
 		return 1; /* system-wide alone: the machine, no process */
 	return set__procs(k, cn, req, r, msg, err);

@@ -7,6 +7,7 @@
 #include "ktr_conn.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
+#include "ktr_groups.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
 #include "ktr_rooms.h"
@@ -22,6 +23,7 @@ void ktr_stop__file(const struct ktr_rooms *k, int r, int err, const char *why)
 
 	if (!f)
 		return;
+	ktr_groups__stop_route(k, r); /* first: none of their processes comes back */
 	ktr_procmap__stop_route(k, r, pids, sizeof(pids));
 	if (why) {
 		f->stop_err = err;

@@ -10,6 +10,7 @@
 #include "ktr_conn.h"
 #include "ktr_drain.h"
 #include "ktr_files.h"
+#include "ktr_groups.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
 #include "ktr_rooms.h"
@@ -74,7 +75,9 @@ static void tick__files(const struct ktr_rooms *k)
 {
 	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r)) {
 		struct ktr_tracefile *f = ktr_files__get(k->files, r);
-		bool live = f->nprocs || ktr_syswide__alone(k->syswide, r);
+		/* a traced group keeps its file while it has no process */
+		bool live = f->nprocs || ktr_syswide__alone(k->syswide, r) ||
+			    ktr_groups__route(k->groups, r);
 		int werr;
 
 		if (live)
@@ -97,6 +100,7 @@ bool ktr_tick__run(const struct ktr_rooms *k)
 	bool want_csw = ktr_procmap__scan(k), busy;
 
 	ktr_tick__drain(k);
+	ktr_groups__tick(k);
 	busy = ktr_files__count(k->files) > 0;
 	tick__files(k);
 	ktr_attach__csw(k->attach, want_csw);

@@ -21,8 +21,11 @@
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns)
 {
-	if (f->flight && h->ktr_type == KTR_TPFORMAT) {
-		/* an event's format: written by the next dump, before the events */
+	if (f->flight && (h->ktr_type == KTR_TPFORMAT || h->ktr_type == KTR_CGROUP)) {
+		/*
+		 * an event's format, a traced group's member (-G): written by
+		 * the next dump, before the records
+		 */
 		unsigned char *p = realloc(f->held, f->nheld + len);
 
 		if (!p)

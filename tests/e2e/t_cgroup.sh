@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# ktraceb -G: a cgroup v2 group the test makes (on the cgroup2 mount the
+# machine has, or one it mounts) traced whole: its members when the trace
+# begins (sub-groups' too), a child they fork, a process moved in (traced
+# from its first call there, not before), one moved out (no longer), a
+# sub-group made later, the group removed and made again, a process in a
+# pid namespace of its own (unshare --pid) with its ids there (kdump -N), a
+# container's name from its group's path; every facility with it (a
+# syscall selection, -k, -e, the flight recorder written when a member
+# crashes); -c -G; and the rules for a user: refused root's group and a
+# group another user owns, his delegated group traced with another user's
+# process and a set-uid one in it left out and counted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+need_att_progs
+
+CGM=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
+MOUNTED=
+if [ -z "$CGM" ]; then
+	CGM=$TMP/cgroup2
+	mkdir -p "$CGM"
+	if ! mount -t cgroup2 none "$CGM" 2>"$TMP/mount.err"; then
+		skip all "no cgroup2 mounted, and mounting one failed: $(head -n 1 "$TMP/mount.err")"
+		e2e_done
+	fi
+	MOUNTED=$CGM
+fi
+TOP=ktr-e2e-$$
+G=$CGM/$TOP
+mkdir -p "$G/svc/sub" "$G/out" || {
+	fail setup "cannot make $G"
+	e2e_done
+}
+
+# every process back to the root group, every group made here removed
+cg_cleanup()
+{
+	local p d
+	for p in ${E2E_PIDS:-}; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	sleep 0.3
+	for d in $(find "$G" -depth -type d 2>/dev/null); do
+		while read -r p; do echo "$p" >"$CGM/cgroup.procs" 2>/dev/null; done <"$d/cgroup.procs"
+		rmdir "$d" 2>/dev/null
+	done
+	[ -n "$MOUNTED" ] && umount "$MOUNTED"
+	user_cleanup
+}
+trap cg_cleanup EXIT
+
+# inbg NAME GROUP CMD...: CMD started in GROUP (a directory), its pid in BGPID
+inbg()
+{
+	local name=$1 grp=$2
+	shift 2
+	bg "$name" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$grp" "$@"
+}
+
+# calls NORM PID TAG: getpriority(PRIO_PROCESS,TAG) calls of PID in a norm file
+calls()
+{
+	qn "$1" '$1 == p && $4 == "CALL" && $5 ~ ("^getpriority\\(PRIO_PROCESS,(" t "|" x ")\\)$")' \
+		p="$2" t="$3" x="$(printf '0x%x' "$3")"
+}
+
+# root's daemon kept up by a trace of an idle process: it serves the user below too, and
+# no check waits for a cold start (slow under emulation: tests/vm/run.sh)
+# (a client waits 10 s for its answer: a daemon still loading answers the next try)
+bg keeper sleep 600
+for ((i = 0; i < 6; i++)); do
+	ktr keep -t c -f "$TMP/keep.ktr" -p "$BGPID"
+	[ "$KRC" -eq 0 ] && break
+done
+check keeper_exit_0 t_krc 0 keep
+
+# --- bad input: one line, no trace file ---------------------------------------------
+ktr bad_name -f "$TMP/bad.ktr" -G "no-such-group-$$"
+check bad_name_exit_1 t_krc 1 bad_name
+check bad_name_one_line t_lines 1 "$TMP/bad_name.err"
+check bad_name_said t_grep "^ktraceb: -G no-such-group-$$: no such group in $CGM" \
+	"$TMP/bad_name.err"
+check bad_name_no_file t_eq "$(ls "$TMP/bad.ktr" 2>/dev/null)" ""
+ktr bad_dotdot -f "$TMP/bad.ktr" -G "$TOP/../.."
+check bad_dotdot_refused t_grep "not a group path" "$TMP/bad_dotdot.err"
+ktr bad_inherit -f "$TMP/bad.ktr" -i -G "$G"
+check bad_inherit_usage t_krc 64 bad_inherit
+ktr bad_pid -f "$TMP/bad.ktr" -G "$G" -p 1
+check bad_pid_usage t_krc 64 bad_pid
+
+# --- a group traced whole, members first, then those that come ---------------------
+inbg m1 "$G/svc" "$ATT_TICK" 30 0 5101
+M1=$(wait_role "$TMP/m1.pout" pid)
+inbg m2 "$G/svc/sub" "$ATT_TICK" 30 0 5102
+M2=$(wait_role "$TMP/m2.pout" pid)
+bg outside "$ATT_TICK" 30 0 5103
+O1=$(wait_role "$TMP/outside.pout" pid)
+echo "$O1" >"$G/out/cgroup.procs"
+bg mover "$ATT_TICK" 30 0 5104
+MV=$(wait_role "$TMP/mover.pout" pid)
+sleep 0.3
+
+ktr set -f "$TMP/g.ktr" -G "$G/svc"
+check set_exit_0 t_krc 0 set
+check set_silent t_lines 0 "$TMP/set.err"
+sleep 0.4
+echo "$MV" >"$G/svc/cgroup.procs" # moved in
+MOVED_AT=$(date +%s%N)
+mkdir "$G/svc/late"
+inbg late "$G/svc/late" "$ATT_TICK" 30 0 5105 # made in a sub-group made later
+L1=$(wait_role "$TMP/late.pout" pid)
+# a member forks: sh moved in before the trace, its child after
+inbg forker "$G/svc" sh -c 'sleep 0.6; exec "$0" 30 5 5106' "$ATT_TICK"
+sleep 1.2
+echo "$M2" >"$G/out/cgroup.procs" # moved out
+sleep 0.5
+ktr clear -c -G "/$TOP/svc" # the path below the root names it too
+check clear_exit_0 t_krc 0 clear
+check clear_silent t_lines 0 "$TMP/clear.err"
+check clear_stops stable "$TMP/g.ktr"
+kd g "$TMP/g.ktr"
+check kdump_clean t_kdump_ok g
+check member_in_group t_num "$(qn "$TMP/g.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/svc" when the trace began/' p="$M1")" -eq 1
+check member_of_subgroup_in_it t_num "$(qn "$TMP/g.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/svc\/sub" when/' p="$M2")" -eq 1
+check member_calls t_num "$(calls "$TMP/g.norm" "$M1" 5101)" -ge 5
+check subgroup_member_calls t_num "$(calls "$TMP/g.norm" "$M2" 5102)" -ge 5
+check outside_not_traced t_no_pid "$TMP/g.norm" "$O1"
+check moved_in_said t_num "$(qn "$TMP/g.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^moved into "\/'"$TOP"'\/svc"/' p="$MV")" -eq 1
+check moved_in_calls t_num "$(calls "$TMP/g.norm" "$MV" 5104)" -ge 5
+# from its first call there: the first record after the move is a RET of the call it
+# slept in, the CGRP record before it; none of its calls before
+check moved_in_first_is_cgrp t_eq "$(q "$TMP/g.norm" '$1 == p { print $4; exit }' p="$MV")" CGRP
+check late_subgroup_made t_num "$(qn "$TMP/g.norm" '$4 == "CGRP" && $5 ~ /^group made: "\/'"$TOP"'\/svc\/late"/')" -eq 1
+check late_subgroup_calls t_num "$(calls "$TMP/g.norm" "$L1" 5105)" -ge 5
+FK=$(role "$TMP/forker.pout" pid)
+check forked_child_traced t_num "$(qn "$TMP/g.norm" '$4 == "CGRP" && $5 ~ /^forked in "\/'"$TOP"'\/svc"/')" -ge 1
+check forked_child_calls t_num "$(qn "$TMP/g.norm" '$4 == "CALL" && $5 ~ /^getpriority\(PRIO_PROCESS,(5106|0x13f2)\)$/')" -eq 5
+check forked_child_exec t_num "$(qn "$TMP/g.norm" '$4 == "NAMI" && $5 ~ /att_tick"$/')" -ge 1
+check moved_out_said t_num "$(qn "$TMP/g.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^moved out to "\/'"$TOP"'\/out": no longer traced/' p="$M2")" -eq 1
+# none of M2's calls after its LEFT record
+check moved_out_no_calls_after t_eq "$(awk -F'\t' -v p="$M2" '$1 == p && $4 == "CGRP" && $5 ~ /^moved out/ { left = 1; next } left && $1 == p && $4 == "CALL" { n++ } END { print n + 0 }' "$TMP/g.norm")" 0
+check file_ended t_eq "$(ktr_summary clear)" ""
+
+# --- by name, made again, -c of the file ------------------------------------------------
+NAME=ktrsvc-$$
+mkdir "$G/$NAME"
+ktr byname -f "$TMP/n.ktr" -G "$NAME"
+check byname_exit_0 t_krc 0 byname
+rmdir "$G/$NAME"
+mkdir "$G/$NAME"
+inbg again "$G/$NAME" "$ATT_TICK" 30 0 5107
+A1=$(wait_role "$TMP/again.pout" pid)
+sleep 0.5
+ktr byname_clear -c -f "$TMP/n.ktr"
+check byname_clear_exit_0 t_krc 0 byname_clear
+check byname_clear_stops stable "$TMP/n.ktr"
+kd n "$TMP/n.ktr"
+check remade_removed_said t_num "$(qn "$TMP/n.norm" '$4 == "CGRP" && $5 ~ /^group removed: "\/'"$TOP\/$NAME"'"/')" -eq 1
+check remade_made_said t_num "$(qn "$TMP/n.norm" '$4 == "CGRP" && $5 ~ /^group made: "\/'"$TOP\/$NAME"'"/')" -eq 1
+check remade_group_traced t_num "$(calls "$TMP/n.norm" "$A1" 5107)" -ge 3
+kill "$A1" 2>/dev/null
+
+# --- a pid namespace of its own, and a container's name from its path ----------------
+BOX=$G/libpod-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope
+mkdir "$BOX"
+ktr ns -f "$TMP/ns.ktr" -G "$BOX"
+check ns_exit_0 t_krc 0 ns
+if command -v unshare >/dev/null; then
+	inbg nsbox "$BOX" unshare --pid --fork --mount-proc sh -c \
+		'"$0" 20 10 5108; exec "$0" 20 10 5109' "$ATT_TICK"
+	sleep 1.5
+	ktr ns_clear -c -G "$BOX"
+	kd ns "$TMP/ns.ktr"
+	kd nsN "$TMP/ns.ktr" -N
+	check ns_container_named t_num "$(qn "$TMP/ns.norm" '$4 == "CGRP" && $5 ~ /container podman 0123456789ab/')" -ge 1
+	check ns_ids_said t_num "$(qn "$TMP/ns.norm" '$4 == "CGRP" && $5 ~ /pid 1 tid 1 in pid namespace [0-9]+$/')" -ge 1
+	check ns_kdump_N_pid_1 t_num "$(qn "$TMP/nsN.norm" '$1 == 1 && $2 == 1 && $4 == "CALL" && $5 ~ /^getpriority\(PRIO_PROCESS,(5109|0x13f5)\)$/')" -eq 10
+	check ns_host_ids_by_default t_eq "$(qn "$TMP/ns.norm" '$1 == 1 && $4 == "CALL"')" 0
+else
+	skip ns_ids "no unshare"
+fi
+
+# --- every facility: a selection, -k, -e, the flight recorder ------------------------------
+inbg fac "$G/svc" "$ATT_TICK" 20 0 5110
+F1=$(wait_role "$TMP/fac.pout" pid)
+ktr sel -f "$TMP/sel.ktr" -k -e trace=getpriority -e signal:signal_generate -G "$G/svc"
+check sel_exit_0 t_krc 0 sel
+sleep 0.5
+kill -USR2 "$F1" 2>/dev/null # a signal_generate in the group; att_tick dies of it
+sleep 0.3
+ktr sel_clear -c -G "$G/svc"
+kd sel "$TMP/sel.ktr"
+check sel_only_getpriority t_eq "$(q "$TMP/sel.norm" '$4 == "CALL" { print $5 }' | sed 's/(.*//' | sort -u)" getpriority
+check sel_stacks t_num "$(qn "$TMP/sel.norm" '$4 == "STACK"')" -ge 3
+check sel_tracepoint t_num "$(qn "$TMP/sel.norm" '$4 == "TRACE" && $5 ~ /signal_generate/')" -ge 1
+
+CR=$PROGS/crasher
+ktr rec -R 256k -f "$TMP/rec.ktr" -G "$G/svc"
+check rec_exit_0 t_krc 0 rec
+inbg crash "$G/svc" "$CR" segv 200
+sleep 1
+check rec_written_at_crash t_num "$(fsize "$TMP/rec.ktr")" -gt 0
+kd rec "$TMP/rec.ktr"
+CP=$(role "$TMP/crash.pout" pid)
+check rec_ring_of_crash t_num "$(qn "$TMP/rec.norm" '$4 == "RING"')" -ge 1
+check rec_crasher_calls t_num "$(qn "$TMP/rec.norm" '$1 == p && $4 == "RET" && $5 ~ /^getppid/' p="$CP")" -ge 100
+check rec_crasher_cgrp t_num "$(qn "$TMP/rec.norm" '$1 == p && $4 == "CGRP"' p="$CP")" -ge 1
+# the recorder goes on for the group: a second crash, a second dump
+inbg crash2 "$G/svc" "$CR" abort 50
+sleep 1
+kd rec2 "$TMP/rec.ktr"
+check rec_second_dump t_num "$(qn "$TMP/rec2.norm" '$4 == "RING" && $5 ~ /^recovered/')" -ge 2
+ktr rec_clear -c -G "$G/svc"
+
+# --- a user: refused groups, his delegated group, others' processes left out --------------
+if ! user_setup; then
+	skip user "$USER_WHY"
+	e2e_done
+fi
+trap cg_cleanup EXIT
+uktr u_root -f "$UDIR/r.ktr" -G "$G/svc"
+check user_root_group_refused t_krc 1 u_root
+check user_root_group_message t_grep "not your group \(its directory is uid 0's\)" "$TMP/u_root.err"
+mkdir "$G/nobodys"
+chown nobody "$G/nobodys"
+uktr u_other -f "$UDIR/o.ktr" -G "$G/nobodys"
+check user_other_group_refused t_krc 1 u_other
+check user_other_group_message t_grep "not your group \(its directory is uid $(id -u nobody)'s\)" "$TMP/u_other.err"
+check user_refused_no_file t_eq "$(ls "$UDIR")" ""
+mkdir "$G/deleg"
+chown "$KUID:$KGID" "$G/deleg" "$G/deleg/cgroup.procs"
+# root moves them in: a user writes only to cgroup.procs under a common ancestor of his
+ubg uown "$UBIN/att_tick" 30 0 5111
+U1=$(wait_role "$TMP/uown.pout" pid)
+echo "$U1" >"$G/deleg/cgroup.procs"
+inbg uroot "$G/deleg" "$ATT_TICK" 30 0 5112
+R1=$(wait_role "$TMP/uroot.pout" pid)
+uktr u_set -f "$UDIR/d.ktr" -G "$G/deleg"
+check user_delegated_exit_0 t_krc 0 u_set
+check user_delegated_says_left_out t_grep "processes not traced: 1 another user's" "$TMP/u_set.err"
+# a set-uid process of his, moved in later: left out
+ubg usuid "$UBIN/suidsleep" 30
+for ((i = 0; i < 100; i++)); do
+	[ "$(readlink "/proc/$BGPID/exe" 2>/dev/null)" = "$UBIN/suidsleep" ] && break
+	sleep 0.05
+done
+echo "$BGPID" >"$G/deleg/cgroup.procs"
+sleep 0.8
+uktr u_clear -c -G "$G/deleg"
+check user_clear_exit_0 t_krc 0 u_clear
+kd d "$UDIR/d.ktr"
+check user_own_traced t_num "$(calls "$TMP/d.norm" "$U1" 5111)" -ge 5
+check user_root_process_not_traced t_no_pid "$TMP/d.norm" "$R1"
+check user_skipped_counted t_num "$(qn "$TMP/d.norm" '$4 == "CGRP" && $5 ~ /processes not traced: 1 another user.s, 1 set-id or privileged/')" -ge 1
+e2e_done
