@@ -45,6 +45,7 @@
 #define CLEARS	       0x80 /* root's in a user's daemon too (ktraceb -C reaches them all) */
 #define DONE_ONLY      0x100 /* answered by DONE alone */
 #define TAKES_SELECT   0x200 /* select: a syscall selection */
+#define TAKES_RING     0x400 /* ring_bytes: -b */
 
 struct request_kind {
 	unsigned int takes;
@@ -267,7 +268,7 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 /* One entry per KTR_OP_*. */
 static const struct request_kind kinds[] = {
 	[KTR_OP_SET] = { TAKES_FD | TAKES_RECORDER | TAKES_EVENTS | TAKES_FLAGS | NEEDS_TARGET |
-				 TAKES_SELECT,
+				 TAKES_SELECT | TAKES_RING,
 			 ktr_request_set__check, ktr_request_set__may, ktr_request_set__serve },
 	[KTR_OP_CLEAR] = { NEEDS_TARGET | CLEARS, NULL, NULL, clear__serve },
 	[KTR_OP_CLEARFILE] = { TAKES_FD | CLEARS, NULL, NULL, clearfile__serve },
@@ -305,8 +306,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 		return "unknown facility bits";
 	if (req->flags & ~KTR_REQ_FLAGS)
 		return "unknown flags";
-	if (req->reserved)
-		return "reserved fields set";
+	if (req->ring_bytes && !(takes & TAKES_RING))
+		return "ring buffer size only a SET takes";
 	if (!(takes & TAKES_RECORDER) && (req->flight_bytes || req->flight_flags))
 		return "recorder fields only a SET takes";
 	if (!req->flight_bytes && req->flight_flags)
