@@ -125,6 +125,7 @@ int ktr_run__attach(const struct ktr_options *o)
 		    (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
+	req.ring_bytes = o->ring_given ? o->bpf.ring_bytes : 0;
 	memcpy(req.events, o->events, sizeof(req.events));
 	ktr_options__request_select(o, &req.select);
 	err = ktr_talk__request(o, sock, &req, fd, &rep);
@@ -143,5 +144,6 @@ int ktr_run__attach(const struct ktr_options *o)
 	ktr_others__clear(sock, &req, -1);
 	if (!o->foreground)
 		return 0;
-	return ktr_talk__wait_done(o, sock, -1) ? 1 : 0;
+	/* a daemon that ended is said once: the trace is over, nothing is left to wait for */
+	return ktr_talk__wait_done(o, sock, -1, NULL, NULL) ? 1 : 0;
 }
