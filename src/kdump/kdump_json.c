@@ -449,6 +449,8 @@ static int json__event(void *state, const struct kd_event *ev)
 	kd_json_comm(out, h);
 	fprintf(out, ",\"cpu\":%d,\"ts_ns\":%lld,\"wall_ns\":%lld", KTRH_CPUID_DECODE(h->ktr_flags),
 		(long long)ev->ns, (long long)ev->wall_ns);
+	if (ev->replayed)
+		fputs(",\"replayed\":true", out);
 	if (members[ev->kind])
 		err = ev->valid ? members[ev->kind](j, ev) : -EINVAL;
 	if (err == -ENOMEM)
