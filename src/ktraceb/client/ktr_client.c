@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #include "build_id.h"
 #include "common/ktr_creds.h"
@@ -104,11 +105,40 @@ static int client__listen(const char *name)
 	return lfd;
 }
 
+/* A capability set of /proc/self/status ("CapEff"), or 0. */
+static unsigned long long client__caps(const char *which)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long v = 0, x;
+	char line[128], name[16];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%15[^:]:%llx", name, &x) == 2 && strcmp(name, which) == 0)
+			v = x;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * Would this binary, run again, have what we have?  Root stays root; a
+ * user's capabilities come back from the file's own (setcap), or are
+ * ambient, which an exec keeps; any other way of holding them ends there.
+ */
+static bool client__exec_keeps_caps(void)
+{
+	unsigned long long eff = client__caps("CapEff");
+
+	return geteuid() == 0 || (eff & ~client__caps("CapAmb")) == 0 ||
+	       getxattr("/proc/self/exe", "security.capability", NULL, 0) > 0;
+}
+
 /*
  * The daemon's own command line, as ps shows it ("ktracebd -b 16m"): this
  * binary again (/proc/self/exe: the same file even if it was replaced
  * since), with argv[0] "ktracebd" and the daemon's options; the socket
- * bound is fd 3.  Returns only if that cannot be run.
+ * bound is fd 3.  Returns only if that cannot be run, or would not have
+ * our capabilities.
  */
 static void client__exec_daemon(const struct ktr_loader_opts *opts)
 {
@@ -116,6 +146,8 @@ static void client__exec_daemon(const struct ktr_loader_opts *opts)
 	char *argv[] = { KTR_DAEMON_ARGV0, "-b", size, opts->verbose ? "-v" : NULL, NULL };
 	size_t b = opts->ring_bytes;
 
+	if (!client__exec_keeps_caps())
+		return;
 	if (b % (1u << 30) == 0)
 		snprintf(size, sizeof(size), "%zug", b >> 30);
 	else if (b % (1u << 20) == 0)
