@@ -38,9 +38,8 @@ bool kd_replay__seen(struct kd_replay *r, const struct kd_event *ev)
 		return false;
 	seen = replay__not_newer(&r->before[cpu], ev);
 	if (!n->set || ev->ns >= n->ns)
-		*n = (struct kd_replay_newest){ .ns = ev->ns,
-						.tid = ev->h->ktr_tid,
-						.type = ev->h->ktr_type,
-						.set = true };
+		*n = (struct kd_replay_newest){
+			.ns = ev->ns, .tid = ev->h->ktr_tid, .type = ev->h->ktr_type, .set = true
+		};
 	return seen;
 }

@@ -69,7 +69,8 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 		return "system-wide (-S) is for kernel events (-e)";
 	if (syswide && req->pid == 0 && (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP)))
 		return "flags for a process, and no process";
-	if (req->ring_bytes && (req->ring_bytes < 4096 || (req->ring_bytes & (req->ring_bytes - 1))))
+	if (req->ring_bytes &&
+	    (req->ring_bytes < 4096 || (req->ring_bytes & (req->ring_bytes - 1))))
 		return "ring buffer size not a power of two of 4k or more";
 	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
 	    (req->pid < 0 || (req->flags & KTR_REQ_DESCEND) || !set__own_held_child(c, req->pid)))

@@ -176,8 +176,9 @@ void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, ch
 	int err;
 
 	if (capped && want > KTR_RING_USER_MAX) {
-		ktr_proto__msg_add(msg, "-b %s: more than a user's share of root's daemon; its ring "
-					"grows to %s at most\n",
+		ktr_proto__msg_add(msg,
+				   "-b %s: more than a user's share of root's daemon; its ring "
+				   "grows to %s at most\n",
 				   ring__size(want, a, sizeof(a)),
 				   ring__size(KTR_RING_USER_MAX, b, sizeof(b)));
 		want = KTR_RING_USER_MAX;
