@@ -140,9 +140,14 @@ int ktr_ring__consume(struct ktr_ring *r, bool wait)
 			return n;
 	}
 	if (!r->cur)
-		return n;
+		return -EIO; /* the new ring could not be read (ring__swap_over said why) */
 	m = ring_buffer__consume(r->cur);
 	return m < 0 ? m : n + m;
+}
+
+int ktr_ring__settle(struct ktr_ring *r)
+{
+	return r->old ? ktr_ring__consume(r, true) : 0;
 }
 
 /* A new ring of want bytes in the holder, its reader to come once the swap is over; 0 or -errno. */

@@ -48,6 +48,12 @@ int ktr_ring__epoll_fd(const struct ktr_ring *r);
  */
 int ktr_ring__consume(struct ktr_ring *r, bool wait);
 /*
+ * A swap under way finished (waited for), the old ring read to its end:
+ * before a trace ends, none of its records may still wait in the new ring
+ * unread.  As ktr_ring__consume.
+ */
+int ktr_ring__settle(struct ktr_ring *r);
+/*
  * -b: a trace asks for a ring of want bytes (a power of two); a user's
  * ask capped (KTR_RING_USER_MAX, capped).  A bigger one than the current
  * is swapped in before this returns; why not, if it is not, in msg.
