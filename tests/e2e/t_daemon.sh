@@ -90,6 +90,9 @@ if user_setup; then
 	check user_cap_said t_grep \
 		"^ktraceb: -b 256m: more than a user's share of root's daemon; its ring grows to 64m at most\$" \
 		"$TMP/ucap.err"
+	# a trace as short as the swap under it: its last records are in its file
+	kd ucap "$UDIR/ucap.ktr"
+	check user_cap_trace_whole t_eq "$(q "$TMP/ucap.norm" '$4 == "EXIT"' | cut -f5)" "exited 0"
 	check user_cap_ring t_eq "$(ring_now r64)" $((64 << 20))
 else
 	skip user_cap "$USER_WHY"
