@@ -194,8 +194,8 @@ static int command__follow(const struct ktr_options *o, int sock, int fd, int ga
 		 command_pid, inherit ? " and its descendants" : "");
 	error = ktr_talk__wait_done(o, sock, fd, waiting, command__reap);
 	close(fd);
+	command__reap(); /* interrupted too: a ^C may have ended the command as well */
 	if (!ktr_interrupted) {
-		command__reap();
 		/* the daemon's line said why the trace ended; this one, why we stay */
 		if (error > 0 && !command_reaped)
 			warnx("%s", waiting + 2);
