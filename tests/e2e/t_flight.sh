@@ -319,7 +319,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	check stuck_last_per_cpu t_grep $'\tRING\tlast recorded per-CPU events: [0-9]+$' \
 		"$TMP/stuck.norm"
 	check stuck_read_kept t_eq "$(q "$TMP/stuck.norm" 'seen && $4 == "CALL"
-		$4 == "RING" && $5 ~ /^last/ { seen = 1 }' | cut -f5 | grep -c '^read(')" 1
+		$4 == "RING" && $5 ~ /^last/ { seen = 1 }' | cut -f5 | grep -c '^\[replayed\] read(')" 1
 else
 	skip stuck "needs two CPUs"
 fi
