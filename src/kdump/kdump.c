@@ -22,11 +22,50 @@
 
 #define DEF_TRACEFILE "ktrace.out"
 
+static void usage_line(FILE *f)
+{
+	fprintf(f, "usage: kdump [-cdEGHhJlNnPRsSTYZ] [-e trace=SET|status=SET] [-f trfile|-] "
+		   "[-m maxdata] [-p pid] [-t trstr]\n");
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: kdump [-cdEGHJlNnPRsSTYZ] [-e trace=SET|status=SET] [-f trfile|-] "
-			"[-m maxdata] [-p pid] [-t trstr]\n");
+	usage_line(stderr);
 	exit(1);
+}
+
+/* -h: the usage and what each option does, on the standard output. */
+static void help(void)
+{
+	usage_line(stdout);
+	fputs("  -c          the CPU of each record\n"
+	      "  -d          numbers in decimal\n"
+	      "  -E          the time since the first record shown\n"
+	      "  -e trace=SET, -e status=SET\n"
+	      "              only the system calls SET names, in strace's language\n"
+	      "  -f trfile   read trfile (- for the standard input), not ktrace.out\n"
+	      "  -G          the span tree instead of the records\n"
+	      "  -H          the pid and the tid in two columns\n"
+	      "  -h          this help\n"
+	      "  -J          JSON lines instead of text (docs/JSON.md)\n"
+	      "  -l          follow the file as it grows\n"
+	      "  -m maxdata  I/O bytes shown per record (default 64, 0: all)\n"
+	      "  -N          pids and tids as seen in their pid namespace (ktraceb -G)\n"
+	      "  -n          no decoding: plain numbers\n"
+	      "  -P          a Chrome trace-event timeline (Perfetto) instead of text\n"
+	      "  -p pid      only the records of this process (or thread)\n"
+	      "  -R          the time since the previous record shown\n"
+	      "  -S          the syscall number after its name\n"
+	      "  -s          no I/O data\n"
+	      "  -T          the wall clock time of each record\n"
+	      "  -t trstr    only these records: c calls and returns, n paths, i I/O data,\n"
+	      "              s signals, u user records, w context switches, k kernel\n"
+	      "              events (ktraceb -e), + the default set (cnisu)\n"
+	      "  -Y          a table of the system calls, as strace -c\n"
+	      "  -Z          only the calls that failed (-e status=failed)\n"
+	      "See kdump(1).\n",
+	      stdout);
+	exit(0);
 }
 
 /* strtol with end and range checks (FreeBSD set_pid_clear), never atoi. */
@@ -108,12 +147,34 @@ static void add_select(struct kdump_opts *o, const char *arg)
 	o->select[o->nselect++] = arg;
 }
 
+/*
+ * Options that cannot go together, said in one line: -Y prints at end of
+ * file, which -l never reaches; -G and -Y are two views of the records.
+ */
+static void check_pairs(unsigned int flags)
+{
+	static const struct {
+		unsigned int a, b;
+		char la, lb;
+	} pairs[] = {
+		{ KD_SUMMARY, KD_FOLLOW, 'Y', 'l' },
+		{ KD_SUMMARY, KD_TREE, 'Y', 'G' },
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if ((flags & pairs[i].a) && (flags & pairs[i].b))
+			errx(1, "-%c cannot be used with -%c", pairs[i].la, pairs[i].lb);
+}
+
 static void parse_args(int argc, char **argv, struct kdump_opts *o, const char **file)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "cde:Ef:GHJlm:Nnp:PRsSTt:YZ")) != -1) {
+	while ((ch = getopt(argc, argv, "cde:Ef:GhHJlm:Nnp:PRsSTt:YZ")) != -1) {
 		switch (ch) {
+		case 'h':
+			help();
+			break;
 		case 'd':
 			o->decode |= KTR_DEC_DECIMAL;
 			break;
@@ -146,11 +207,10 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 			o->flags |= flag_of(ch);
 		}
 	}
-	/* -Y prints at end of file, which -l never reaches; -G and -Y are two views */
-	if (optind != argc || ((o->flags & KD_SUMMARY) && (o->flags & KD_FOLLOW)) ||
-	    ((o->flags & KD_SUMMARY) && (o->flags & KD_TREE)))
-		usage();
+	if (optind != argc)
+		errx(1, "%s: unexpected argument (the trace file is read with -f)", argv[optind]);
 	check_json_opts(o->flags);
+	check_pairs(o->flags);
 }
 
 static void fail(int rc, const char *file, const struct ktr_reader *r)

@@ -15,6 +15,7 @@
 #include "kdump_abi.h"
 #include "kdump_cgroup.h"
 #include "kdump_decode.h"
+#include "kdump_replay.h"
 #include "kdump_map.h"
 #include "kdump_tp.h"
 
@@ -55,6 +56,7 @@ struct kd_decoder {
 	void *read_objects_ctx;
 	struct ktr_ustack_frame frames[KTR_USTACK_MAXFRAMES];
 	struct kdump_frame_name names[KTR_USTACK_MAXFRAMES];
+	struct kd_replay replay; /* a recorder's dumps: what they show again */
 };
 
 struct kd_decoder *kd_decoder__new(void)
@@ -661,5 +663,7 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
+	if (d->fmt.sys == KD_SYS_KTRACEB)
+		ev->replayed = kd_replay__seen(&d->replay, ev);
 	return 0;
 }

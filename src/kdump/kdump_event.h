@@ -83,6 +83,11 @@ struct kd_event {
 	bool ktru;
 	/* the process runs a BSD's ABI: its syscall, errno and signal names are that system's */
 	bool bsd;
+	/*
+	 * a record a recorder's dump shows again (kdump_replay.h): the text and
+	 * JSON mark it, the summary, tree and timeline leave it out
+	 */
+	bool replayed;
 	enum kd_sys sys; /* the file's system */
 	unsigned int sv_flags; /* the ABI of the record's call, else of its process (decode.h KTR_SV_*) */
 	const struct ktr_header *h;

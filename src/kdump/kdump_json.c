@@ -493,6 +493,8 @@ static int json__event(void *state, const struct kd_event *ev)
 		fprintf(out, ",\"ns_pid\":%d,\"ns_tid\":%d", ev->ns_pid, ev->ns_tid);
 	fprintf(out, ",\"cpu\":%d,\"ts_ns\":%lld,\"wall_ns\":%lld", KTRH_CPUID_DECODE(h->ktr_flags),
 		(long long)ev->ns, (long long)ev->wall_ns);
+	if (ev->replayed)
+		fputs(",\"replayed\":true", out);
 	if (members[ev->kind])
 		err = ev->valid ? members[ev->kind](j, ev) : -EINVAL;
 	if (err == -ENOMEM)

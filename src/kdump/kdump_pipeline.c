@@ -126,6 +126,9 @@ static int deliver(void *ctx, const struct ktr_header *h, const void *data, bool
 		return err;
 	if (!show || !visible(kd, h))
 		return 0;
+	/* what a recorder's dump shows again is not counted or drawn twice */
+	if (ev.replayed && (kd->o.flags & (KD_SUMMARY | KD_TREE | KD_CHROME)))
+		return 0;
 	return kd->sink->event(kd->state, &ev);
 }
 

@@ -13,6 +13,7 @@
 
 #include "kdump_body.h"
 #include "kdump_fmt.h"
+#include "kdump_replay.h"
 #include "kdump_sink.h"
 
 #define JOIN_MAX (64u << 20) /* most bytes of one joined argv or envp */
@@ -147,6 +148,9 @@ static void print_record(struct text *t, const struct kd_event *ev)
 	} else {
 		fputs(kd_kind_tag[ev->kind], out);
 		fputs("  ", out);
+		/* a recorder's dump shows it again (kdump_replay.h): not a new event */
+		if (ev->replayed)
+			fputs(KD_REPLAYED_MARK " ", out);
 		if (ev->valid) {
 			kd_body(out, ev, t->env.o);
 		} else {

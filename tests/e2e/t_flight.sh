@@ -7,7 +7,7 @@
 # or loops.  A crash writes the ring: the file ends with the last syscalls,
 # the PSIG and the EXIT, holds no more than the ring, and says how much it
 # recovered; a normal exit writes nothing; -D writes the ring on demand
-# (twice); compact entries hold a longer history; a thread stopped in a read
+# (twice; kdump marks what a second dump shows again); compact entries hold a longer history; a thread stopped in a read
 # keeps its last step while another floods the ring; two recordings keep
 # their own files; a user records their own process and no other's.
 . "$(dirname "$0")/lib.sh"
@@ -179,6 +179,56 @@ ktr d3 -D -f "$TMP/loop.ktr"
 check dump_after_clear_refused t_krc 1 d3
 kill "$LP" 2>/dev/null
 
+# --- two dumps of a ring that still holds the first: the second's replay is marked ----------
+"$CR" loop 10 >"$TMP/rep.out" &
+RP=$!
+E2E_PIDS="${E2E_PIDS:-} $RP"
+sleep 0.2
+ktr repa -R 4m -p "$RP" -f "$TMP/rep.ktr"
+sleep 0.3
+ktr rep1 -D -f "$TMP/rep.ktr"
+sleep 0.3
+ktr rep2 -D -f "$TMP/rep.ktr"
+ktr repc -c -p "$RP"
+kill "$RP" 2>/dev/null
+check replay_dumps_exit_0 t_eq "$(grep -c '^ktraceb: [0-9]* records written' "$TMP"/rep[12].err |
+	awk -F: '{ s += $2 } END { print s }')" 2
+"$KDUMP" -T -f "$TMP/rep.ktr" >"$TMP/rep.kd" 2>"$TMP/rep.kderr"
+# per dump part: records, those marked, and how the marks match the first dump's records
+# (a record with its time is one line: the same line in the first dump is the same record)
+awk '
+/ RING  recovered/ { sec++; part = 1; next }
+/ RING  last recorded/ { part = 2; next }
+$4 ~ /^[A-Z]+$/ && sec > 0 {
+	line = $0
+	rep = sub(/\[replayed\] /, "", line)
+	if (part == 1 && sec == 1) { first[line] = 1; m1 += rep }
+	if (part == 1 && sec == 2) {
+		if (rep) { n2rep++; if (!(line in first)) wrong++ }
+		else { n2new++; if (line in first) unmarked++ }
+	}
+	if (part == 2) { p2++; p2rep += rep }
+}
+END {
+	printf "marked_in_first %d\nsecond_marked %d\nsecond_new %d\n", m1, n2rep, n2new
+	printf "marked_not_shown %d\nshown_unmarked %d\nper_cpu %d\nper_cpu_marked %d\n",
+		wrong, unmarked, p2, p2rep
+}' "$TMP/rep.kd" >"$TMP/rep.counts"
+rc() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/rep.counts"; }
+check replay_kdump_clean t_eq "$(cat "$TMP/rep.kderr")" ""
+check replay_none_in_first_dump t_eq "$(rc marked_in_first)" 0
+check replay_second_repeats_first t_num "$(rc second_marked)" -gt 100
+check replay_second_has_new t_num "$(rc second_new)" -gt 0
+check replay_marks_only_shown t_eq "$(rc marked_not_shown)" 0
+check replay_marks_all_shown t_eq "$(rc shown_unmarked)" 0
+check replay_per_cpu_all_marked t_eq "$(rc per_cpu_marked)" "$(rc per_cpu)"
+check replay_per_cpu_some t_num "$(rc per_cpu)" -gt 0
+check replay_json_marks t_eq "$("$KDUMP" -J -f "$TMP/rep.ktr" | grep -c '"replayed":true')" \
+	"$(grep -c '\[replayed\]' "$TMP/rep.kd")"
+# the summary counts each call once
+check replay_summary_once t_eq "$("$KDUMP" -Y -f "$TMP/rep.ktr" | awk '$NF == "getppid" { print $4 }')" \
+	"$(grep -c 'CALL  getppid$' "$TMP/rep.kd")"
+
 # --- kill -9 of the daemon: the recording outlives it ---------------------------------------
 # Its ring, links and procs map are pinned in bpffs: the programs go on
 # recording with no daemon; a new daemon (started by -D, or by any trace)
@@ -284,7 +334,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	check stuck_last_per_cpu t_grep $'\tRING\tlast recorded per-CPU events: [0-9]+$' \
 		"$TMP/stuck.norm"
 	check stuck_read_kept t_eq "$(q "$TMP/stuck.norm" 'seen && $4 == "CALL"
-		$4 == "RING" && $5 ~ /^last/ { seen = 1 }' | cut -f5 | grep -c '^read(')" 1
+		$4 == "RING" && $5 ~ /^last/ { seen = 1 }' | cut -f5 | grep -c '^\[replayed\] read(')" 1
 else
 	skip stuck "needs two CPUs"
 fi

@@ -375,8 +375,12 @@ check garbage_none_hung t_eq "$(hval garbage hung)" 0
 check garbage_all_seen t_eq $(($(hval garbage answered) + $(hval garbage closed))) 204
 hostile f_flags "$ROOT_SOCK" op 1 "$DEF" 0x80 "$U2" "new:$UDIR/f1.ktr"
 check forged_flags t_grep 'error=22 .*unknown flags' "$TMP/f_flags.h"
-hostile f_reserved "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/f2.ktr" 4096 1
-check forged_reserved t_grep 'error=22 .*reserved fields' "$TMP/f_reserved.h"
+# -b's ring size: a power of two of a page or more, and only a SET asks for it
+hostile f_ringsize "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "new:$UDIR/f2.ktr" 4096 1
+check forged_ring_size t_grep 'error=22 .*ring buffer size not a power of two' "$TMP/f_ringsize.h"
+hostile f_ringclear "$ROOT_SOCK" op 2 0 0 "$U2" none 4096 65536
+check forged_ring_on_clear t_grep 'error=22 .*ring buffer size only a SET takes' \
+	"$TMP/f_ringclear.h"
 # -z's flag (KTR_REQ_GZIP, 0x8): only a SET takes it; above -S's (0x10), bits are unknown
 hostile f_gzclear "$ROOT_SOCK" op 2 0 8 "$U2" none
 check forged_gzip_on_clear t_grep 'error=22 .*flags only a SET takes' "$TMP/f_gzclear.h"

@@ -71,6 +71,27 @@ check abs_time t_grep '^ 1234:1234  cat      1700000000\.000002(000)? NAMI  "/et
 kd opt "$G" -Q
 check bad_option_fails t_num "$KDRC" -ne 0
 check bad_option_usage t_grep '^usage: kdump ' "$TMP/opt.kderr"
+# -h: the usage and the options on stdout, exit 0
+"$KDUMP" -h >"$TMP/help.out" 2>"$TMP/help.err"
+check help_exit_0 t_eq "$?" 0
+check help_usage_stdout t_grep '^usage: kdump \[-[a-zA-Z]*h' "$TMP/help.out"
+check help_says_k t_grep '^ +events \(ktraceb -e\)|k kernel' "$TMP/help.out"
+check help_nothing_on_stderr t_lines 0 "$TMP/help.err"
+# options that cannot go together: named in one line, exit 1
+for pair in "Y l" "l Y" "Y G" "J P" "J Y" "P l" "G J"; do
+	set -- $pair
+	"$KDUMP" "-$1" "-$2" -f "$G" >"$TMP/pair.out" 2>"$TMP/pair.err"
+	rc=$?
+	check "conflict_${1}_${2}_exit_1" t_eq "$rc" 1
+	check "conflict_${1}_${2}_one_line" t_lines 1 "$TMP/pair.err"
+	check "conflict_${1}_${2}_named" t_grep "^kdump: -[$1$2] cannot be used with -[$1$2]\$" \
+		"$TMP/pair.err"
+	check "conflict_${1}_${2}_no_output" t_lines 0 "$TMP/pair.out"
+done
+"$KDUMP" "$G" >"$TMP/operand.out" 2>"$TMP/operand.err"
+check operand_exit_1 t_eq "$?" 1
+check operand_says_f t_eq "$(cat "$TMP/operand.err")" \
+	"kdump: $G: unexpected argument (the trace file is read with -f)"
 kd missing "$TMP/does-not-exist"
 check missing_file_fails t_num "$KDRC" -ne 0
 check missing_file_one_line t_lines 1 "$TMP/missing.kderr"

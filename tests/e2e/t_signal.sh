@@ -4,7 +4,8 @@
 #
 # SIGINT or SIGTERM to ktraceb while the command is busy: tracing stops, the
 # summary is printed, and the file is whole (walks to EOF, kdump reads it all
-# without complaint).  Also a ^C to the whole process group.
+# without complaint).  Also a ^C to the whole process group, and a SIGINT
+# while ktraceb waits for a command whose trace ended early.
 . "$(dirname "$0")/lib.sh"
 need_tracer
 
@@ -91,5 +92,39 @@ interrupt()
 interrupt sigint INT 0
 interrupt sigterm TERM 0
 interrupt ctrl_c INT 1
+
+# A trace that ended before its command (its file system full): ktraceb says
+# so and waits for the command, and a SIGINT still ends that wait at once
+FULL=$TMP/full
+mkdir "$FULL"
+if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
+	trap 'umount -l "$FULL" 2>/dev/null; e2e_cleanup' EXIT
+	rm -f "$TMP/early.pid"
+	"$KTRACEB" -f "$FULL/t.ktr" "$PROGS/getppid_loop" 0 "$TMP/early.pid" \
+		>"$TMP/early.out" 2>"$TMP/early.err" </dev/null &
+	kpid=$!
+	E2E_PIDS="$kpid"
+	wait_file "$TMP/early.pid" 30
+	cpid=$(cat "$TMP/early.pid" 2>/dev/null)
+	E2E_PIDS="$kpid ${cpid:-}"
+	for ((i = 0; i < 300; i++)); do
+		grep -q '^ktraceb: waiting for ' "$TMP/early.err" && break
+		sleep 0.1
+	done
+	check early_end_said t_grep "^ktraceb: $FULL/t.ktr: No space left on device; tracing stopped" \
+		"$TMP/early.err"
+	check early_end_waits t_grep "^ktraceb: waiting for .*getppid_loop \(pid ${cpid:-x}\)\$" \
+		"$TMP/early.err"
+	kill -INT "$kpid"
+	check early_end_sigint_stops wait_gone "$kpid" 20
+	kill -KILL "$kpid" 2>/dev/null # one that did not stop is not waited for forever
+	wait "$kpid"
+	check early_end_sigint_status t_eq "$?" 130
+	kill -KILL "$cpid" 2>/dev/null
+	E2E_PIDS=
+	umount -l "$FULL"
+else
+	skip early_end "cannot mount a tmpfs: $(head -n 1 "$TMP/mount.err")"
+fi
 
 e2e_done

@@ -78,8 +78,9 @@ RP=$(role "$TMP/rec.out" pid)
 check rec_crashed t_krc 139 rec
 check rec_kdump_clean t_kdump_ok rec
 check rec_dumped t_num "$(qn "$TMP/rec.norm" '$4 == "RING"')" -gt 0
-# in the ring, and again as its CPU's last record (RING last recorded per-CPU events)
-check rec_segv_event t_eq "$(qn "$TMP/rec.norm" '$1 == p && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=11 errno=0 code=1 comm=\"crasher\" pid=" p " ")' p="$RP")" 2
+# in the ring, and again, marked, as its CPU's last record (RING last recorded per-CPU events)
+check rec_segv_event t_eq "$(qn "$TMP/rec.norm" '$1 == p && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=11 errno=0 code=1 comm=\"crasher\" pid=" p " ")' p="$RP")" 1
+check rec_segv_event_replayed t_eq "$(qn "$TMP/rec.norm" '$1 == p && $4 == "TRACE" && $5 ~ ("^\\[replayed\\] signal:signal_generate sig=11 errno=0 code=1 comm=\"crasher\" pid=" p " ")' p="$RP")" 1
 
 # kdump never needs tracefs: the same output where tracefs is not mounted
 if command -v unshare >/dev/null; then

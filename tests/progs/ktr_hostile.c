@@ -7,7 +7,7 @@
  * socket.  Each command prints one line of results, "key=value ...", that
  * the test checks against the safe outcome.
  *
- *   op OP FACS FLAGS PID FD [IOSIZE [RESERVED [FLIGHT_BYTES [FLIGHT_FLAGS]]]]
+ *   op OP FACS FLAGS PID FD [IOSIZE [RING_BYTES [FLIGHT_BYTES [FLIGHT_FLAGS]]]]
  *        one request, numbers in C notation; FD is a descriptor spec:
  *        none, path:F (O_PATH), ro:F, wo:F, rw:F, new:F (created 0600 for
  *        writing), dir:D, pipe, socket, memfd, eventfd, devnull, proc,
@@ -324,7 +324,7 @@ static int cmd_op(int argc, char **argv)
 	req.flags = num(argv[3]);
 	req.pid = (__s32)strtol(argv[4], NULL, 0);
 	req.iosize = argc > 6 ? num(argv[6]) : 4096;
-	req.reserved = argc > 7 ? num(argv[7]) : 0;
+	req.ring_bytes = argc > 7 ? num(argv[7]) : 0;
 	req.flight_bytes = argc > 8 ? strtoull(argv[8], NULL, 0) : 0;
 	req.flight_flags = argc > 9 ? num(argv[9]) : 0;
 	fill_events(&req);

@@ -13,6 +13,9 @@
  *   exit PID STATUS        for each EXIT record
  *   pid PID COUNT          records per pid (not FILEINFO/LOST)
  *   threaded N             records with KTRH_THREADED
+ *   backwards N            CALL and RET records timed before the CALL or RET
+ *                          before them of their thread (a thread's records
+ *                          out of order)
  * and exits 0; on the first bad record it prints "bad record at offset X: why"
  * and exits 1.
  */
@@ -29,6 +32,32 @@ static struct {
 	long count;
 } pids[MAXPIDS];
 static int npids;
+
+static struct {
+	int tid;
+	unsigned long long ns;
+} tids[MAXPIDS];
+static int ntids;
+
+/* Is this CALL or RET of tid timed before the last one of tid?  Then it is out of order. */
+static int went_back(int tid, unsigned long long ns)
+{
+	int i;
+
+	for (i = 0; i < ntids && tids[i].tid != tid; i++)
+		;
+	if (i == ntids) {
+		if (ntids == MAXPIDS)
+			return 0;
+		tids[ntids].tid = tid;
+		tids[ntids++].ns = ns;
+		return 0;
+	}
+	if (ns < tids[i].ns)
+		return 1;
+	tids[i].ns = ns;
+	return 0;
+}
 
 static void count_pid(int pid)
 {
@@ -93,7 +122,7 @@ int main(int argc, char **argv)
 {
 	static long types[KTR_TYPE_MAX + 1];
 	unsigned long long lost_total = 0, lost_sum = 0;
-	long records = 0, fileinfo_ok = 0, threaded = 0, off = 0;
+	long records = 0, fileinfo_ok = 0, threaded = 0, backwards = 0, off = 0;
 	unsigned char *p = NULL;
 	struct ktr_header h;
 	const char *why;
@@ -125,6 +154,8 @@ int main(int argc, char **argv)
 		records++;
 		types[h.ktr_type]++;
 		threaded += (h.ktr_flags & KTRH_THREADED) != 0;
+		if (h.ktr_type == KTR_SYSCALL || h.ktr_type == KTR_SYSRET)
+			backwards += went_back(h.ktr_tid, h.ktr_mono_ns);
 		if (h.ktr_type == KTR_FILEINFO) {
 			fileinfo_ok++;
 		} else if (h.ktr_type == KTR_LOST) {
@@ -159,6 +190,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < npids; i++)
 		printf("pid %d %ld\n", pids[i].pid, pids[i].count);
 	printf("threaded %ld\n", threaded);
+	printf("backwards %ld\n", backwards);
 	free(p);
 	fclose(f);
 	return 0;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #include "build_id.h"
 #include "common/ktr_creds.h"
@@ -104,7 +105,63 @@ static int client__listen(const char *name)
 	return lfd;
 }
 
-/* Fork the daemon on a socket we have bound; it outlives us. */
+/* A capability set of /proc/self/status ("CapEff"), or 0. */
+static unsigned long long client__caps(const char *which)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long v = 0, x;
+	char line[128], name[16];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%15[^:]:%llx", name, &x) == 2 && strcmp(name, which) == 0)
+			v = x;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * Would this binary, run again, have what we have?  Root stays root; a
+ * user's capabilities come back from the file's own (setcap), or are
+ * ambient, which an exec keeps; any other way of holding them ends there.
+ */
+static bool client__exec_keeps_caps(void)
+{
+	unsigned long long eff = client__caps("CapEff");
+
+	return geteuid() == 0 || (eff & ~client__caps("CapAmb")) == 0 ||
+	       getxattr("/proc/self/exe", "security.capability", NULL, 0) > 0;
+}
+
+/*
+ * The daemon's own command line, as ps shows it ("ktracebd -b 16m"): this
+ * binary again (/proc/self/exe: the same file even if it was replaced
+ * since), with argv[0] "ktracebd" and the daemon's options; the socket
+ * bound is fd 3.  Returns only if that cannot be run, or would not have
+ * our capabilities.
+ */
+static void client__exec_daemon(const struct ktr_loader_opts *opts)
+{
+	char size[32];
+	char *argv[] = { KTR_DAEMON_ARGV0, "-b", size, opts->verbose ? "-v" : NULL, NULL };
+	size_t b = opts->ring_bytes;
+
+	if (!client__exec_keeps_caps())
+		return;
+	if (b % (1u << 30) == 0)
+		snprintf(size, sizeof(size), "%zug", b >> 30);
+	else if (b % (1u << 20) == 0)
+		snprintf(size, sizeof(size), "%zum", b >> 20);
+	else
+		snprintf(size, sizeof(size), "%zuk", b >> 10);
+	execv("/proc/self/exe", argv);
+}
+
+/*
+ * Fork the daemon on a socket we have bound; it outlives us.  It runs as
+ * this binary run again (client__exec_daemon), or, where that cannot be,
+ * here in the fork, under our command line.
+ */
 static int client__spawn(const struct ktr_loader_opts *opts, const char *name, bool shared)
 {
 	int lfd = client__listen(name), devnull;
@@ -122,6 +179,7 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
 		setsid();
 		if (fork() != 0)
 			_exit(0);
@@ -130,17 +188,68 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 		dup2(devnull, 1);
 		if (!opts->verbose) /* -v: the daemon's libbpf messages reach us */
 			dup2(devnull, 2);
-		dup2(lfd, 3);
+		dup2(lfd, 3); /* dup2() clears close-on-exec */
 		close_range(4, ~0U, 0);
 		if (chdir("/") < 0)
 			_exit(1);
 		umask(077);
-		prctl(PR_SET_NAME, "ktracebd");
+		client__exec_daemon(opts);
+		prctl(PR_SET_NAME, KTR_DAEMON_ARGV0);
 		_exit(ktr_daemon__run(opts, 3, shared, getuid()));
 	}
 	close(lfd);
 	waitpid(pid, NULL, 0);
 	return 0;
+}
+
+/* Is fd 3 bound to name?  A path as systemd bound it too (with or without its NUL). */
+static bool client__bound_to(const char *name)
+{
+	struct sockaddr_un addr = { 0 }, want;
+	socklen_t alen = sizeof(addr), wlen = ktr_proto__addr(&want, name);
+
+	if (getsockname(3, (struct sockaddr *)&addr, &alen) < 0 || addr.sun_family != AF_UNIX)
+		return false;
+	if (name[0] == '/')
+		return strncmp(addr.sun_path, name, sizeof(addr.sun_path)) == 0;
+	return alen == wlen && memcmp(&addr, &want, wlen) == 0;
+}
+
+/* Is fd 3 a listening SOCK_SEQPACKET unix socket bound to name?  Else says why. */
+static bool client__listens_on(const char *name)
+{
+	socklen_t len = sizeof(int);
+	int type = 0, acc = 0;
+
+	if (!client__bound_to(name) || getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &len) < 0 ||
+	    type != SOCK_SEQPACKET || getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) < 0 ||
+	    !acc) {
+		fprintf(stderr, "ktracebd: fd 3 is not a listening %s%s: not this build's socket\n",
+			name[0] == '/' ? "" : "@", name);
+		return false;
+	}
+	return true;
+}
+
+bool ktr_client__spawned(const char *argv0)
+{
+	return strcmp(argv0, KTR_DAEMON_ARGV0) == 0;
+}
+
+int ktr_client__serve_spawned(const struct ktr_loader_opts *opts)
+{
+	char name[128];
+
+	prctl(PR_SET_NAME, KTR_DAEMON_ARGV0); /* exec named it after /proc/self/exe */
+	if (getuid() == 0)
+		snprintf(name, sizeof(name), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
+	else
+		snprintf(name, sizeof(name), KTR_SOCK_USER_FMT, KTRACEB_BUILD_ID,
+			 (unsigned int)getuid());
+	if (!client__listens_on(name))
+		return EX_USAGE;
+	/* root's daemon serves every user, a user's their own alone (client__connect) */
+	return ktr_daemon__run(opts, 3, getuid() == 0, getuid());
 }
 
 /*
@@ -162,25 +271,16 @@ bool ktr_client__activated(void)
 
 int ktr_client__serve_activated(const struct ktr_loader_opts *opts)
 {
-	struct sockaddr_un addr = { 0 };
-	socklen_t alen = sizeof(addr), len = sizeof(int);
-	int type = 0, acc = 0;
 	char want[128];
 
 	/* a unit of another build names another socket: its clients are not ours */
 	snprintf(want, sizeof(want), KTR_SOCK_SHARED_FMT, KTRACEB_BUILD_ID);
-	if (getsockname(3, (struct sockaddr *)&addr, &alen) < 0 || addr.sun_family != AF_UNIX ||
-	    strncmp(addr.sun_path, want, sizeof(addr.sun_path)) != 0 ||
-	    getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_SEQPACKET ||
-	    getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) < 0 || !acc) {
-		fprintf(stderr, "ktracebd: fd 3 is not a listening %s: not this build's socket\n",
-			want);
+	if (!client__listens_on(want))
 		return EX_CONFIG;
-	}
 	if (chdir("/") < 0)
 		return 1;
 	umask(077);
-	prctl(PR_SET_NAME, "ktracebd");
+	prctl(PR_SET_NAME, KTR_DAEMON_ARGV0);
 	return ktr_daemon__run(opts, 3, true, 0);
 }
 

@@ -26,6 +26,17 @@ bool ktr_client__activated(void);
 /* Serve as root's daemon on the socket systemd passed (fd 3): its exit status. */
 int ktr_client__serve_activated(const struct ktr_loader_opts *opts);
 
+/*
+ * The daemon's name, in ps and as its argv[0]: a ktraceb that starts a
+ * daemon runs itself again so, with the daemon's options (-b, -v) and the
+ * socket it bound as fd 3 (ktr_client.c).
+ */
+#define KTR_DAEMON_ARGV0 "ktracebd"
+/* Is this process such a daemon (argv[0] exactly KTR_DAEMON_ARGV0)? */
+bool ktr_client__spawned(const char *argv0);
+/* Serve as that daemon, once fd 3 is known to be this uid's socket: its exit status. */
+int ktr_client__serve_spawned(const struct ktr_loader_opts *opts);
+
 /* Send req (with fd if >= 0) and wait for the answer.  0 or -errno. */
 int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep);
 

@@ -157,6 +157,7 @@ int ktr_run__attach(const struct ktr_options *o)
 		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
+	req.ring_bytes = o->ring_given ? o->bpf.ring_bytes : 0;
 	memcpy(req.events, o->events, sizeof(req.events));
 	ktr_options__request_select(o, &req.select);
 	err = ktr_talk__request(o, sock, &req, fd, &rep);
@@ -166,7 +167,7 @@ int ktr_run__attach(const struct ktr_options *o)
 	if (err || !rep.count)
 		return err == EOPNOTSUPP ? EX_UNAVAILABLE : 1;
 	if (o->group)
-		return o->foreground && ktr_talk__wait_done(o, sock, -1) ? 1 : 0;
+		return o->foreground && ktr_talk__wait_done(o, sock, -1, NULL, NULL) ? 1 : 0;
 	if (!o->pid)
 		return 0; /* -S alone: the machine, no process */
 	/* a process another daemon traced for us moves here: clear it there */
@@ -177,5 +178,6 @@ int ktr_run__attach(const struct ktr_options *o)
 	ktr_others__clear(sock, &req, -1);
 	if (!o->foreground)
 		return 0;
-	return ktr_talk__wait_done(o, sock, -1) ? 1 : 0;
+	/* a daemon that ended is said once: the trace is over, nothing is left to wait for */
+	return ktr_talk__wait_done(o, sock, -1, NULL, NULL) ? 1 : 0;
 }

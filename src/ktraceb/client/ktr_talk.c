@@ -67,18 +67,33 @@ int ktr_talk__request(const struct ktr_options *o, int sock, struct ktr_request 
 	if (err)
 		errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-err));
 	ktr_talk__print(rep->msg);
-	/* one ring serves every trace: -b only sizes the ring of a daemon it starts */
-	if (o->ring_given && rep->ring_bytes && rep->ring_bytes != o->bpf.ring_bytes)
-		warnx("-b ignored: the running daemon's ring buffer is %llu bytes",
+	/*
+	 * One ring serves every trace: the daemon grows it for a bigger -b
+	 * (or said why not), and never shrinks it for a smaller one.
+	 */
+	if (o->ring_given && rep->ring_bytes > o->bpf.ring_bytes)
+		warnx("-b ignored: the running daemon's ring buffer is bigger, %llu bytes",
 		      (unsigned long long)rep->ring_bytes);
 	return rep->error;
 }
 
 /*
- * Wait for the daemon's DONE, passing on a Ctrl-C as STOP.  A recording
- * that nothing triggered wrote nothing: its file (fd, if >= 0) goes.
+ * The daemon is gone (killed, or crashed) before the trace's DONE: said
+ * once, in one line.  The trace file holds what it wrote until then.
  */
-int ktr_talk__wait_done(const struct ktr_options *o, int sock, int fd)
+static void talk__daemon_gone(const struct ktr_options *o, int error, const char *waiting)
+{
+	warnx("the ktraceb daemon ended (%s): the trace in %s ends here, incomplete%s",
+	      strerror(-error), o->tracefile, waiting ? waiting : "");
+}
+
+/*
+ * Wait for the daemon's DONE, passing on a Ctrl-C as STOP; each() (if any)
+ * is called at least every 100 ms meanwhile.  A recording that nothing
+ * triggered wrote nothing: its file (fd, if >= 0) goes.
+ */
+int ktr_talk__wait_done(const struct ktr_options *o, int sock, int fd, const char *waiting,
+			void (*each)(void))
 {
 	struct ktr_request stop = { .magic = KTR_PROTO_MAGIC, .op = KTR_OP_STOP };
 	struct pollfd pfd = { .fd = sock, .events = POLLIN };
@@ -89,15 +104,21 @@ int ktr_talk__wait_done(const struct ktr_options *o, int sock, int fd)
 	if (!rep)
 		errx(EX_OSERR, "out of memory");
 	for (;;) {
-		if (ktr_interrupted && !stopping) {
-			ktr_proto__send(sock, &stop, sizeof(stop), -1);
-			stopping = true;
-		}
+		if (each)
+			each();
+		/* sent again until it goes: a STOP lost to a full socket would leave us waiting */
+		if (ktr_interrupted && !stopping)
+			stopping = ktr_proto__send(sock, &stop, sizeof(stop), -1) == 0;
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
 		error = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
-		if (error)
-			errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-error));
+		if (error == -EAGAIN || error == -EINTR)
+			continue;
+		if (error) {
+			free(rep);
+			talk__daemon_gone(o, error, waiting);
+			return KTR_TALK_GONE;
+		}
 		if (rep->type == KTR_REPLY_DONE)
 			break;
 		if (rep->type == KTR_REPLY_NOTE)

@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The command's talk with the daemon about one trace (ktr_proto.h): every
- * failure to talk is said in one line and exits (EX_UNAVAILABLE).
+ * failure to talk is said in one line and exits (EX_UNAVAILABLE), but for
+ * the daemon's end while a trace runs, which its waiter outlives.
  */
 #ifndef KTRACEB_KTR_TALK_H
 #define KTRACEB_KTR_TALK_H
@@ -29,11 +30,17 @@ int ktr_talk__connect(const struct ktr_options *o, bool spawn, int tracefd);
 /* req (with fd if >= 0) and its answer in rep, its lines said: rep's error. */
 int ktr_talk__request(const struct ktr_options *o, int sock, struct ktr_request *req, int fd,
 		      struct ktr_reply *rep);
+/* ktr_talk__wait_done(): the daemon ended before the trace's DONE */
+#define KTR_TALK_GONE (-1)
 /*
  * Wait for the daemon's DONE, passing on an interruption as STOP, and say
  * what was written; a recording that nothing triggered wrote nothing, and
- * its file (fd, if >= 0) goes.  DONE's error.
+ * its file (fd, if >= 0) goes.  each (if not NULL) is called at least
+ * every 100 ms while it waits.  DONE's error (an errno value, 0 for a
+ * whole trace), or KTR_TALK_GONE when the daemon ended first: that is
+ * said once, in one line ending with waiting (if not NULL).
  */
-int ktr_talk__wait_done(const struct ktr_options *o, int sock, int fd);
+int ktr_talk__wait_done(const struct ktr_options *o, int sock, int fd, const char *waiting,
+			void (*each)(void));
 
 #endif /* KTRACEB_KTR_TALK_H */

@@ -28,6 +28,13 @@ int main(int argc, char **argv)
 		ktr_options__parse_activated(argc, argv, &o);
 		return ktr_client__serve_activated(&o.bpf);
 	}
+	/* a daemon a ktraceb started (ktr_client.c), under its own name */
+	if (argc > 0 && ktr_client__spawned(argv[0])) {
+		if (getuid() != geteuid())
+			errx(EX_CONFIG, "must not run set-uid: install with file capabilities instead");
+		ktr_options__parse_activated(argc, argv, &o);
+		return ktr_client__serve_spawned(&o.bpf);
+	}
 	ktr_options__parse(argc, argv, &o);
 	if (getuid() != geteuid())
 		errx(EX_CONFIG, "must not run set-uid: install with file capabilities instead");

@@ -101,7 +101,8 @@ struct ktr_request {
 	__u32 iosize;			/* GENIO bytes kept per I/O */
 	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R) */
 	__u32 flight_flags;		/* SET: KTR_FLIGHT_* (ktr_flight.h) */
-	__u32 reserved;			/* zero */
+	__u32 ring_bytes;		/* SET: 0, or -b: the ring buffer size asked for (a
+					   power of two, 4k to 1g; ktr_ring.h grows it) */
 	__u64 file_dev;			/* CLEARINODE: st_dev and st_ino of the file, */
 	__u64 file_ino;			/* zero in any other request */
 	/*

@@ -38,7 +38,7 @@
 #include "ktr_pin.h"
 #include "ktr_procmap.h"
 #include "ktr_request.h"
-#include "ktr_ring_gauge.h"
+#include "ktr_ring.h"
 #include "ktr_rooms.h"
 #include "ktr_selection.h"
 #include "ktr_stop.h"
@@ -63,7 +63,6 @@ struct daemon {
 	struct ktr_config config;
 	struct ktr_rooms rooms; /* each room's state is its own */
 	int ep;
-	struct ktr_ring_gauge *gauge; /* the ring's fill, for -z writers (ktr_writer__pace_by) */
 	bool exited; /* a traced process ended: tick now */
 	int idle_ticks;
 	char *answer; /* the answer to the request being served, or NULL */
@@ -167,7 +166,7 @@ static void daemon__teardown(struct daemon *d)
 	ktr_syswide__free(k->syswide);
 	ktr_drain__free(k->drain);
 	ktr_writer__pace_by(NULL, NULL);
-	ktr_ring_gauge__free(d->gauge);
+	ktr_ring__free(k->ring);
 	ktr_procmap__free(k->procs);
 	ktr_groups__free(k->groups);
 	ktr_selection__free(k->selection);
@@ -313,13 +312,14 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 	why = daemon__load(d, opts);
 	if (why)
 		return why;
-	k->drain = ktr_drain__new(d->bpf, k->files, daemon__note, d);
-	d->gauge = ktr_ring_gauge__new(d->bpf->rb_fd);
-	if (!d->gauge)
+	k->ring = ktr_ring__new(d->bpf, &d->config.ring_bytes);
+	k->drain = k->ring ? ktr_drain__new(d->bpf, k->ring, k->files, daemon__note, d) : NULL;
+	if (k->ring && !ktr_ring__gauged(k->ring))
 		syslog(LOG_WARNING,
 		       "the ring buffer's fill cannot be read: -z compresses every member, "
 		       "and may lose records in a burst");
-	ktr_writer__pace_by(d->gauge ? ktr_ring_gauge__may_take : NULL, d->gauge);
+	if (k->ring)
+		ktr_writer__pace_by(ktr_ring__may_take, k->ring);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!k->drain || d->ep < 0)
 		return "cannot set up the ring buffer";

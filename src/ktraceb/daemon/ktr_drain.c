@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -12,10 +13,11 @@
 #include "ktr_drain.h"
 #include "ktr_files.h"
 #include "ktr_record.h"
+#include "ktr_ring.h"
 #include "ktr_stages.h"
 
 struct ktr_drain {
-	struct ring_buffer *ring;
+	struct ktr_ring *ring; /* the daemon's */
 	struct ktr_stages *stages;
 	struct ktr_files *files;
 	ktr_drain_note_fn note_fn;
@@ -117,7 +119,7 @@ static int drain__sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_files *files,
+struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_ring *ring, struct ktr_files *files,
 				 ktr_drain_note_fn note_fn, void *note_ctx)
 {
 	struct ktr_drain *d = calloc(1, sizeof(*d));
@@ -128,9 +130,9 @@ struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_files *files,
 	d->note_fn = note_fn;
 	d->note_ctx = note_ctx;
 	d->lost_fd = ktr_bpf__map_fd(b, lost);
-	d->ring = ring_buffer__new(b->rb_fd, drain__sample, d, NULL);
+	d->ring = ring;
 	d->stages = ktr_stages__new(b);
-	if (!d->ring) {
+	if (ktr_ring__read_with(ring, drain__sample, d) < 0) {
 		ktr_drain__free(d);
 		errno = errno ? errno : ENOMEM;
 		return NULL;
@@ -143,7 +145,6 @@ void ktr_drain__free(struct ktr_drain *d)
 {
 	if (!d)
 		return;
-	ring_buffer__free(d->ring);
 	ktr_stages__free(d->stages);
 	free(d);
 }
@@ -158,7 +159,7 @@ void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route)
 
 int ktr_drain__epoll_fd(const struct ktr_drain *d)
 {
-	return ring_buffer__epoll_fd(d->ring);
+	return ktr_ring__epoll_fd(d->ring);
 }
 
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
@@ -226,12 +227,14 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
 	int n;
 
 	d->wall_offset_ns = ktr_wall_offset_ns();
-	n = timeout_ms ? ring_buffer__poll(d->ring, timeout_ms) : 0;
-	if (n < 0 && n != -EINTR)
-		return n;
+	if (timeout_ms) {
+		struct epoll_event ev;
+
+		epoll_wait(ktr_ring__epoll_fd(d->ring), &ev, 1, timeout_ms);
+	}
 	/* BPF wakes us only when the ring fills up: take what arrived meanwhile */
 	ktr_stages__send(d->stages);
-	n = ring_buffer__consume(d->ring);
+	n = ktr_ring__consume(d->ring, false);
 	if (n < 0)
 		return n;
 	drain__flush(d);
@@ -243,8 +246,7 @@ int ktr_drain__finish(struct ktr_drain *d)
 	int n;
 
 	ktr_stages__send(d->stages);
-	n = ring_buffer__consume(d->ring);
-
+	n = ktr_ring__consume(d->ring, true);
 	if (n < 0)
 		return n;
 	drain__flush(d);

@@ -14,6 +14,7 @@
 struct ktr_bpf;
 struct ktr_writer;
 struct ktr_drain;
+struct ktr_ring;
 
 struct ktr_files;
 struct ktr_note;
@@ -21,8 +22,8 @@ struct ktr_note;
 /* Called for each note (KTR_ROUTE_DAEMON sample) as the ring is drained. */
 typedef void (*ktr_drain_note_fn)(void *ctx, const struct ktr_note *note);
 
-/* The drain of b's ring into the trace files of table files. */
-struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_files *files,
+/* The drain of b's ring (ring, ktr_ring.h: read by the drain alone) into the trace files of table files. */
+struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_ring *ring, struct ktr_files *files,
 				 ktr_drain_note_fn note_fn, void *note_ctx);
 void ktr_drain__free(struct ktr_drain *d);
 

@@ -112,6 +112,29 @@ int ktr_holders__wait(void)
 	return err ? err : err2;
 }
 
+int ktr_holders__swap_ring(struct ktr_bpf *b, int *ring_fd)
+{
+	holder__start(0, ktr_bpf__map_fd(b, rb_holder), ring_fd, 0);
+	return holder__wait(0);
+}
+
+bool ktr_holders__swap_over(bool wait)
+{
+	if (wait && holder_threads[0]) {
+		pthread_join(holder_tids[0], NULL);
+		holder_threads[0] = false;
+	}
+	return __atomic_load_n(&holders[0].done, __ATOMIC_ACQUIRE);
+}
+
+void ktr_holders__tell_size(struct ktr_bpf *b, size_t ring_bytes)
+{
+	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	/* a stage is at most an eighth of the ring: a small ring still takes many */
+	b->bss->ktr_stage_bytes = ring_bytes / 8 < KTR_STAGE_BYTES ? ring_bytes / 8 :
+								     KTR_STAGE_BYTES;
+}
+
 void ktr_holders__empty(struct ktr_bpf *b)
 {
 	holder__start(0, ktr_bpf__map_fd(b, rb_holder), NULL, 0);

@@ -353,10 +353,7 @@ static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
 
 	if (err)
 		return err;
-	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
-	/* a stage is at most an eighth of the ring: a small ring still takes many */
-	b->bss->ktr_stage_bytes = ring_bytes / 8 < KTR_STAGE_BYTES ? ring_bytes / 8 :
-								     KTR_STAGE_BYTES;
+	ktr_holders__tell_size(b, ring_bytes);
 	/*
 	 * Ours now: a system-wide trace leaves the daemon's own writes out, and
 	 * a daemon that starts from kept programs and finds it set knows the one

@@ -47,6 +47,7 @@
 #define DONE_ONLY      0x100 /* answered by DONE alone */
 #define TAKES_SELECT   0x200 /* select: a syscall selection */
 #define TAKES_CGROUP   0x400 /* KTR_REQ_CGROUP, cgroup, cgroup_id: a cgroup instead of a pid */
+#define TAKES_RING     0x800 /* ring_bytes: -b */
 
 struct request_kind {
 	unsigned int takes;
@@ -289,7 +290,7 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 /* One entry per KTR_OP_*. */
 static const struct request_kind kinds[] = {
 	[KTR_OP_SET] = { TAKES_FD | TAKES_RECORDER | TAKES_EVENTS | TAKES_FLAGS | NEEDS_TARGET |
-				 TAKES_SELECT | TAKES_CGROUP,
+				 TAKES_SELECT | TAKES_CGROUP | TAKES_RING,
 			 ktr_request_set__check, ktr_request_set__may, ktr_request_set__serve },
 	[KTR_OP_CLEAR] = { NEEDS_TARGET | CLEARS | TAKES_CGROUP, NULL, NULL, clear__serve },
 	[KTR_OP_CLEARFILE] = { TAKES_FD | CLEARS, NULL, NULL, clearfile__serve },
@@ -346,8 +347,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 		return "unknown facility bits";
 	if (req->flags & ~KTR_REQ_FLAGS)
 		return "unknown flags";
-	if (req->reserved)
-		return "reserved fields set";
+	if (req->ring_bytes && !(takes & TAKES_RING))
+		return "ring buffer size only a SET takes";
 	if (!(takes & TAKES_RECORDER) && (req->flight_bytes || req->flight_flags))
 		return "recorder fields only a SET takes";
 	if (!req->flight_bytes && req->flight_flags)

@@ -23,6 +23,7 @@
 #include "ktr_loader.h"
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
+#include "ktr_ring.h"
 #include "ktr_rooms.h"
 #include "ktr_selection.h"
 #include "ktr_syswide.h"
@@ -73,6 +74,9 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 		return "USDT patterns are not for -S or a compact recorder";
 	if (syswide && req->pid == 0 && (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP)))
 		return "flags for a process, and no process";
+	if (req->ring_bytes &&
+	    (req->ring_bytes < 4096 || (req->ring_bytes & (req->ring_bytes - 1))))
+		return "ring buffer size not a power of two of 4k or more";
 	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
 	    (req->pid < 0 || (req->flags & KTR_REQ_DESCEND) || !set__own_held_child(c, req->pid)))
 		return "await-exec is only for your own child before its exec";
@@ -234,6 +238,10 @@ static int set__ready(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 		return err;
 	if ((req->flags & KTR_REQ_FOREGROUND) && (err = request__foreground(k, cn, r, msg)))
 		return err;
+	/* -b: more room in the ring before this trace's first record */
+	if (req->ring_bytes)
+		ktr_ring__grow(k->ring, req->ring_bytes,
+			       k->config->shared && ktr_conn__caller(cn)->uid != 0, msg);
 	if ((err = ktr_attach__start(k->attach))) {
 		ktr_proto__msg_add(msg, "cannot attach the BPF programs: %s\n", strerror(-err));
 		return err;

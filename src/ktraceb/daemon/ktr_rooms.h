@@ -23,7 +23,8 @@
 struct ktr_config {
 	bool shared;			/* root's: serves every uid; else only owner */
 	uid_t owner;
-	unsigned long long ring_bytes;	/* its ring buffer's, said in every answer */
+	unsigned long long ring_bytes;	/* its ring buffer's, said in every answer (ktr_ring.h
+					   grows it) */
 };
 
 struct ktr_rooms {
@@ -35,6 +36,7 @@ struct ktr_rooms {
 	struct ktr_tp *tp;		/* kernel tracepoints (ktr_tp.h) */
 	struct ktr_usdt *usdt;		/* USDT probes (ktr_usdt.h) */
 	struct ktr_drain *drain;	/* the ring buffer's drain (ktr_drain.h) */
+	struct ktr_ring *ring;		/* the ring buffer, grown by -b (ktr_ring.h) */
 	struct ktr_conns *conns;	/* connections (ktr_conn.h) */
 	struct ktr_groups *groups;	/* traced cgroups (ktr_groups.h) */
 	const struct ktr_config *config;

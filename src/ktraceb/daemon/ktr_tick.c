@@ -13,6 +13,7 @@
 #include "ktr_groups.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
+#include "ktr_ring.h"
 #include "ktr_rooms.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
@@ -99,6 +100,8 @@ bool ktr_tick__run(const struct ktr_rooms *k)
 {
 	bool want_csw = ktr_procmap__scan(k), busy;
 
+	/* a ring swapped out read to its end, and the new one, before a file may end */
+	ktr_ring__settle(k->ring);
 	ktr_tick__drain(k);
 	ktr_groups__tick(k);
 	busy = ktr_files__count(k->files) > 0;
