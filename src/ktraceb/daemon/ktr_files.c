@@ -167,7 +167,12 @@ static bool fs__is_pseudo(long type)
 	return false;
 }
 
-/* May c write its trace into the file open at fd?  0, or -errno and *why. */
+/*
+ * May c write its trace into the file open at fd?  0, or -errno and *why.
+ * Never -ENOENT, which the callers read as "no trace goes there yet": a
+ * file with no name left (O_TMPFILE, a memfd, one removed) is refused as
+ * any other that fails a check, before the checks after it are skipped.
+ */
 static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, const char **why)
 {
 	struct statfs sfs;
@@ -179,9 +184,9 @@ static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, 
 	*why = "trace file: not open for writing";
 	if ((fl & O_PATH) || ((fl & O_ACCMODE) != O_WRONLY && (fl & O_ACCMODE) != O_RDWR))
 		return -EBADF;
-	*why = "trace file: removed";
+	*why = "trace file: removed (no name left)";
 	if (st->st_nlink == 0)
-		return -ENOENT;
+		return -ESTALE;
 	*why = "trace file: not on a filesystem for files";
 	if (fstatfs(fd, &sfs) < 0 || fs__is_pseudo(sfs.f_type))
 		return -EACCES;
@@ -361,6 +366,7 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	struct stat st;
 	int r = files__check_fd(c, fd, &st, &why);
 
+	/* from here on, -ENOENT means a file no trace goes into yet, and nothing else */
 	if (r == 0 && (r = ktr_files__find(t, st.st_dev, st.st_ino)) >= 0) {
 		close(fd);
 		return files__rejoin(t, r, flight_bytes, gzip, msg);
