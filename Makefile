@@ -156,7 +156,7 @@ $(O)/gen/build_id.h: FORCE | $(O)/gen
 FORCE:
 
 $(O)/src/ktraceb/client/ktr_client.o $(O)/src/ktraceb/client/ktr_others.o \
-	$(O)/src/ktraceb/daemon/ktr_pin.o: $(O)/gen/build_id.h
+	$(O)/src/ktraceb/daemon/ktr_pin.o $(O)/src/ktraceb/daemon/ktr_log.o: $(O)/gen/build_id.h
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
@@ -196,8 +196,9 @@ $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktr
 $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
 	ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
-$(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o daemon/ktr_clock.o \
-	common/ktr_creds.o common/ktr_perm.o)
+$(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o \
+	daemon/ktr_writer_out.o daemon/ktr_record.o daemon/ktr_clock.o common/ktr_creds.o \
+	common/ktr_perm.o)
 
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a

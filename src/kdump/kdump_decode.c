@@ -30,7 +30,7 @@ const char *const kd_kind_tag[KD_NKINDS] = {
 	[KD_EMUL] = "EMUL",	[KD_MIB] = "MIB ",	[KD_PLEDGE] = "PLDG",
 	[KD_START] = "STRT",	[KD_OTHER] = "OTHR",	[KD_PROCCTOR] = "CTOR",
 	[KD_PROCDTOR] = "DTOR",	[KD_FILTER] = "INFO",	[KD_USTACK] = "STACK",
-	[KD_OBJECT] = "OBJ ",
+	[KD_OBJECT] = "OBJ ",	[KD_END] = "END ",
 };
 /* clang-format on */
 
@@ -259,6 +259,14 @@ static int dec_lost(struct kd_decoder *d, struct kd_event *ev)
 	memcpy(&lo, ev->data, sizeof(lo));
 	ev->lost.lost = lo.lost;
 	ev->lost.total = lo.lost_total;
+	return 0;
+}
+
+static int dec_end(struct kd_decoder *d, struct kd_event *ev)
+{
+	if (ev->len != sizeof(ev->end))
+		return invalid(ev);
+	memcpy(&ev->end, ev->data, sizeof(ev->end));
 	return 0;
 }
 
@@ -558,10 +566,17 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 		ev->kind = KD_UNKNOWN;
 		return 0;
 	}
-	/* 21: ktraceb's KTR_OBJECT, and the number kdump gives OpenBSD's pledges (kdump_bsd.h) */
+	/*
+	 * 21 and 22: ktraceb's KTR_OBJECT and KTR_END, and the numbers kdump
+	 * gives OpenBSD's pledges and KTR_START (kdump_bsd.h)
+	 */
 	if (type == KTR_OBJECT && d->fmt.sys == KD_SYS_KTRACEB) {
 		ev->kind = KD_OBJECT;
 		return dec_object(d, ev);
+	}
+	if (type == KTR_END && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = KD_END;
+		return dec_end(d, ev);
 	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;

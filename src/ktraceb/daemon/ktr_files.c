@@ -314,6 +314,13 @@ static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 /* Joining the file r is already: the same kind of trace, or -EBUSY with a line in msg. */
 static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gzip, char *msg)
 {
+	/* one writer per file: a new trace starts after the last one's END */
+	if (t->v[r].ending) {
+		ktr_proto__msg_add(msg, "trace file: its last trace is still being written "
+					"(%llu records to go): try again when it has ended\n",
+				   ktr_writer__pending(t->v[r].w));
+		return -EBUSY;
+	}
 	if (!t->v[r].flight != !flight_bytes) {
 		ktr_proto__msg_add(msg, "trace file: already %s\n",
 				   t->v[r].flight ? "a recorder's (-R)" :
@@ -341,10 +348,7 @@ static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *
 	if (f->w && flight_bytes)
 		f->flight = files__flight_new(t, r, c, fd, st, flight_bytes, flight_flags, gzip);
 	if (!f->w || (flight_bytes && !f->flight)) {
-		if (f->w)
-			ktr_writer__free(f->w);
-		else
-			close(fd);
+		ktr_writer__free(f->w); /* it took fd over, made or not */
 		f->w = NULL;
 		return -ENOMEM;
 	}
@@ -466,7 +470,6 @@ int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const 
 	f->w = ktr_writer__new(fd, m->uid, m->gid, gzip);
 	if (!f->w) {
 		*why = strerror(ENOMEM);
-		close(fd);
 		return -ENOMEM;
 	}
 	f->flight = fl;
@@ -475,6 +478,7 @@ int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const 
 	f->owner = m->uid;
 	f->owner_gid = m->gid;
 	f->info_written = st.st_size > 0; /* dumped before: its INFO is there */
+	f->taken_over = true;
 	t->used++;
 	return r;
 }

@@ -36,6 +36,7 @@ struct ktr_rooms {
 	struct ktr_usdt *usdt;		/* USDT probes (ktr_usdt.h) */
 	struct ktr_drain *drain;	/* the ring buffer's drain (ktr_drain.h) */
 	struct ktr_conns *conns;	/* connections (ktr_conn.h) */
+	struct ktr_ends *ends;		/* answers waiting for traces to end (ktr_ends.h) */
 	const struct ktr_config *config;
 };
 

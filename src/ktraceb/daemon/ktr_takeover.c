@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <syslog.h>
+#include "ktr_log.h"
 #include <unistd.h>
 
 #include "ktraceb/bpf_shared.h"
@@ -26,11 +26,11 @@ static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
 	if (fl)
 		r = ktr_files__adopt(files, route, fl, &why);
 	if (r >= 0) {
-		syslog(LOG_NOTICE, "%s: recording taken over from a daemon that died",
+		ktr_log(LOG_NOTICE, "%s: recording taken over from a daemon that died",
 		       ktr_tracefile__path(ktr_files__get(files, r)));
 		return;
 	}
-	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
+	ktr_log(LOG_WARNING, "recording %s dropped: %s", pin, why);
 	ktr_flight__free(fl);
 	unlink(pin); /* its control map's pin goes with it (ktr_pin__old_rings) */
 }
