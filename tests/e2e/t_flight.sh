@@ -25,8 +25,9 @@ ring() { q "$TMP/$1.norm" '$4 == "RING"' | head -n 1 | cut -f5; }
 # the ring's records: those between the first RING line and the per-CPU one
 inring() { q "$TMP/$1.norm" '$4 == "RING" { n++; next } n == 1 && $1 != ""'; }
 # rings pinned in bpffs now (they outlive a daemon killed -9)
-pins_of_rings() { find /sys/fs/bpf/ktraceb -name 'flight-*' 2>/dev/null | wc -l; }
-pins_of_ctls() { find /sys/fs/bpf/ktraceb -name 'flctl-*' 2>/dev/null | wc -l; }
+# (this build's: other checkouts' daemons pin theirs beside)
+pins_of_rings() { find "/sys/fs/bpf/ktraceb/$BUILD_ID" -name 'flight-*' 2>/dev/null | wc -l; }
+pins_of_ctls() { find "/sys/fs/bpf/ktraceb/$BUILD_ID" -name 'flctl-*' 2>/dev/null | wc -l; }
 # newest TYPE NAME PID N: how many of PID's N newest records in NAME's dump are TYPE
 newest() { q "$TMP/$2.norm" '$1 == pid' pid="$3" | tail -n "$4" | awk -F'\t' -v t="$1" '$4 == t' | wc -l; }
 # record_then_kill9 P PID ARGS...: ktraceb ARGS -p PID, then a kill -9 of the daemon
@@ -67,10 +68,13 @@ kept=$(ring segv | sed -E 's|recovered ([0-9]+)/.*|\1|')
 produced=$(ring segv | sed -E 's|recovered [0-9]+/([0-9]+) .*|\1|')
 check segv_overwrote_most t_num "${produced:-0}" -gt $((${kept:-0} * 10))
 # every record said kept is in the file (kdump shows no PROCCTOR, so counted
-# by ktrwalk): INFO, the two RING records, the ring's, the per-CPU last ones
+# by ktrwalk): INFO, the two RING records, the ring's, the per-CPU last
+# ones, and the END
 nlast=$(q "$TMP/segv.norm" '$4 == "RING" && $5 ~ /^last/' | sed 's/.*: //')
 check segv_kept_all_written t_eq "$("$PROGS/ktrwalk" "$TMP/segv.ktr" | awk '$1 == "records" { print $2 }')" \
-	"$((3 + ${kept:-0} + ${nlast:-0}))" "records in the file vs INFO, 2 RING, kept and per-CPU"
+	"$((4 + ${kept:-0} + ${nlast:-0}))" "records in the file vs INFO, 2 RING, kept, per-CPU and END"
+check segv_end_last t_match "$(tail -n 1 "$TMP/segv.norm" | cut -f4,5)" \
+	$'^END\ttrace ended: every traced process exited; [0-9]+ records, 0 lost$'
 check segv_no_more_than_the_ring t_num "$(stat -c %s "$TMP/segv.ktr")" -le $((65536 + 4096))
 fd=$(pv segv last)
 check segv_ends_with_the_crash t_eq "$(tail_of segv 4)" "CALL close($fd)
@@ -187,9 +191,13 @@ check k9_ring_pinned t_eq "$(pins_of_rings)" 1
 check k9_control_map_pinned t_eq "$(pins_of_ctls)" 1
 # what no daemon of ours leaves there: a control map whose ring is gone, and
 # a "ring" that is no array of slots and has none; the next daemon drops both
-PIN_DIR=$(dirname "$(find /sys/fs/bpf/ktraceb -name 'flight-*' | head -n 1)")
-bpftool map create "$PIN_DIR/flctl-99" type array key 4 value 64 entries 329 name stray
-bpftool map create "$PIN_DIR/flight-98" type array key 4 value 8 entries 1 name junk
+# (this build's directory, and only if it is one: bpftool mounts a bpffs
+# over a directory that is not on one, the current one for an empty name)
+PIN_DIR=/sys/fs/bpf/ktraceb/$BUILD_ID
+if [ -d "$PIN_DIR" ]; then
+	bpftool map create "$PIN_DIR/flctl-99" type array key 4 value 64 entries 329 name stray
+	bpftool map create "$PIN_DIR/flight-98" type array key 4 value 8 entries 1 name junk
+fi
 check k9_strays_planted t_eq "$(find "$PIN_DIR" -name flctl-99 -o -name flight-98 | wc -l)" 2
 sleep 0.5 # it runs on, recorded by no daemon
 ktr k9d -D -f "$TMP/k9.ktr"
@@ -217,7 +225,7 @@ check k9_crash_ends_exit t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" { crash = $5 ~ 
 	crash && $1 == pid' pid="$K9" | tail -n 1 | cut -f4,5)" $'EXIT\tkilled by SIGSEGV'
 daemon_gone 20
 # a recording's pins all gone; the programs kept for the next daemon stay (ktr_progcache.h)
-check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 2 -not -path '*/cache-*' \
+check k9_no_pins_left t_eq "$(find "/sys/fs/bpf/ktraceb/$BUILD_ID" -mindepth 1 -not -path '*/cache-*' \
 	2>/dev/null | wc -l)" 0
 
 # -z and a kill -9 before the recording's first dump: the next daemon writes
@@ -233,13 +241,36 @@ check k9z_kdump_clean t_kdump_ok k9z
 check k9z_has_calls t_num "$(qn "$TMP/k9z.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 10
 end_recording k9zc "$K9Z"
 
+# -D after a kill -9 and a crash meanwhile: the daemon -D starts takes the
+# recording over and writes the crash at once; the recording has ended then
+# (its process is gone), and -D says what it recovered, and exits 0
+"$CR" loop 10 >"$TMP/k9c.out" &
+K9C=$!
+record_then_kill9 k9ca "$K9C" -R 256k -f "$TMP/k9c.ktr"
+kill -SEGV "$K9C"
+wait "$K9C" 2>/dev/null
+ktr k9cd -D -f "$TMP/k9c.ktr"
+check k9c_dump_exit_0 t_krc 0 k9cd
+check k9c_dump_says_what_it_recovered t_grep "^ktraceb: $TMP/k9c.ktr: recording taken over from a ktraceb daemon that was killed: [1-9][0-9]* records written in 1 dump, the last at pid $K9C killed by SIGSEGV; the recording has ended\$" \
+	"$TMP/k9cd.err"
+check k9c_dump_count t_grep "^ktraceb: [1-9][0-9]* records written to $TMP/k9c.ktr\$" "$TMP/k9cd.err"
+check k9c_dump_no_refusal t_nogrep 'no trace or recording' "$TMP/k9cd.err"
+kd k9c "$TMP/k9c.ktr"
+check k9c_crash_written t_grep "killed by SIGSEGV\$" <(q "$TMP/k9c.norm" '$4 == "RING"')
+# a second -D hears the same (it is remembered), and writes nothing more
+s0=$(fsize "$TMP/k9c.ktr")
+ktr k9cd2 -D -f "$TMP/k9c.ktr"
+check k9c_second_dump_same t_eq "$(head -n 1 "$TMP/k9cd2.err")" "$(head -n 1 "$TMP/k9cd.err")"
+check k9c_second_dump_writes_nothing t_eq "$(fsize "$TMP/k9c.ktr")" "$s0"
+daemon_gone 20
+
 # context switches (-t w) go on being recorded with no daemon: their link is
 # pinned with the others.  A second after the kill -9, -D: the newest of the
 # process's records (made while no daemon ran) have its switches among them.
 "$CR" loop 10 >"$TMP/k9w.out" &
 K9W=$!
 record_then_kill9 k9wa "$K9W" -R 4m -t cw -f "$TMP/k9w.ktr"
-check k9w_csw_link_pinned t_eq "$(find /sys/fs/bpf/ktraceb -name 'link-ktr_csw*' 2>/dev/null | wc -l)" 1
+check k9w_csw_link_pinned t_eq "$(find "/sys/fs/bpf/ktraceb/$BUILD_ID" -name 'link-ktr_csw*' 2>/dev/null | wc -l)" 1
 sleep 1
 ktr k9wd -D -f "$TMP/k9w.ktr"
 check k9w_dump_after_kill t_krc 0 k9wd

@@ -33,6 +33,7 @@ struct ends_kept {
 	pid_t pids[8];
 	unsigned int npids;
 	unsigned long long records;
+	bool recovered;
 	char line[300];
 };
 
@@ -174,7 +175,8 @@ bool ktr_ends__busy(const struct ktr_ends *e)
 }
 
 void ktr_ends__remember(struct ktr_ends *e, dev_t dev, ino_t ino, uid_t owner, const pid_t *pids,
-			unsigned int n, const char *line, unsigned long long records)
+			unsigned int n, const char *line, unsigned long long records,
+			bool recovered)
 {
 	struct ends_kept *k = &e->kept[e->next_kept++ % KTR_ENDS_KEPT];
 
@@ -186,6 +188,7 @@ void ktr_ends__remember(struct ktr_ends *e, dev_t dev, ino_t ino, uid_t owner, c
 	k->npids = n < 8 ? n : 8;
 	memcpy(k->pids, pids, k->npids * sizeof(*pids));
 	k->records = records;
+	k->recovered = recovered;
 	snprintf(k->line, sizeof(k->line), "%s", line);
 }
 
@@ -217,13 +220,13 @@ const char *ktr_ends__recall_pid(struct ktr_ends *e, pid_t pid, uid_t uid)
 }
 
 const char *ktr_ends__recall_file(struct ktr_ends *e, dev_t dev, ino_t ino, uid_t uid,
-				  unsigned long long *records)
+				  unsigned long long *records, bool *recovered)
 {
 	struct ends_kept *k = ends__find(e, 0, dev, ino, uid);
 
 	if (!k)
 		return NULL;
-	k->used = false;
-	*records = k->records;
+	*records = k->records; /* said to every -D that asks, while it is remembered */
+	*recovered = k->recovered;
 	return k->line;
 }

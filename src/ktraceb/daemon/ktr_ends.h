@@ -47,18 +47,19 @@ bool ktr_ends__busy(const struct ktr_ends *e);
 
 /*
  * A trace that ended, remembered: its file (dev, ino), owner, the
- * processes it stopped (pids, n), its summary line, and the records it
- * wrote.  Told: its foreground ktraceb heard it already.
+ * processes it stopped (pids, n), its summary line, the records it wrote,
+ * and whether it was a recording recovered from a daemon that was killed.
  */
 void ktr_ends__remember(struct ktr_ends *e, dev_t dev, ino_t ino, uid_t owner, const pid_t *pids,
-			unsigned int n, const char *line, unsigned long long records);
+			unsigned int n, const char *line, unsigned long long records,
+			bool recovered);
 /*
  * The line of a remembered trace of pid (or of file dev/ino) uid may hear
- * of (its owner, or root), NULL if none; it is forgotten once said.
- * *records: what it wrote.
+ * of (its owner, or root), NULL if none; by pid (-c), it is said once.
+ * *records: what it wrote, *recovered: as remembered.
  */
 const char *ktr_ends__recall_pid(struct ktr_ends *e, pid_t pid, uid_t uid);
 const char *ktr_ends__recall_file(struct ktr_ends *e, dev_t dev, ino_t ino, uid_t uid,
-				  unsigned long long *records);
+				  unsigned long long *records, bool *recovered);
 
 #endif /* KTRACEB_KTR_ENDS_H */

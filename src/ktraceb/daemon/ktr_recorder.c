@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -50,6 +51,8 @@ int ktr_recorder__dump(struct ktr_tracefile *f, __u32 why, unsigned long long *w
 	f->nheld = 0;
 	err = ktr_flight__walk(f->flight, why, dump__record, &dc);
 	ktr_tracefile__flush(f, dc.wall_offset_ns);
+	/* written, before anyone is told so (a file that fell behind: counted lost) */
+	ktr_writer__settle(f->w);
 	f->ndumps++;
 	f->dumped += dc.n;
 	*written = dc.n;
@@ -85,8 +88,8 @@ void ktr_recorder__describe(const struct ktr_tracefile *f, char *buf, size_t siz
 	char trig[96] = "";
 
 	if (f->trigger_why == KTR_FLIGHT_CRASH && WIFSIGNALED(f->trigger_status))
-		snprintf(trig, sizeof(trig), ", the last at pid %d killed by %s", f->trigger_pid,
-			 strsignal(WTERMSIG(f->trigger_status)));
+		snprintf(trig, sizeof(trig), ", the last at pid %d killed by SIG%s", f->trigger_pid,
+			 sigabbrev_np(WTERMSIG(f->trigger_status)) ?: "?");
 	else if (f->trigger_why)
 		snprintf(trig, sizeof(trig), ", the last at pid %d's %s", f->trigger_pid,
 			 f->trigger_why == KTR_FLIGHT_CRASH ? "crash" : "exit");

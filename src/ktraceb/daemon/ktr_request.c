@@ -265,16 +265,17 @@ static int stop__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 }
 
 /*
- * -D of a recording that has ended (taken over from a daemon that was
- * killed, its processes gone by then, it wrote what it had): what it
- * wrote.  *err 0 if it is known, else as it was.
+ * -D of a recording that has ended.  One recovered from a daemon that was
+ * killed (taken over, its processes gone by then, it wrote what it had):
+ * what it recovered, *err 0.  Any other: how it ended, refused as before.
  */
-static int dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, int fd, int r,
-		       char *msg, int *err)
+static bool dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, int fd, int r,
+			char *msg, int *err, int *done)
 {
 	struct ktr_tracefile *f = r > 0 ? ktr_files__get(k->files, r) : NULL;
 	unsigned long long n = 0;
 	const char *line = NULL;
+	bool recovered = false;
 	char buf[400];
 	struct stat st;
 
@@ -282,15 +283,18 @@ static int dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, in
 		ktr_recorder__describe(f, buf, sizeof(buf));
 		line = buf;
 		n = f->dumped;
+		recovered = f->taken_over;
 	} else if (!f && fstat(fd, &st) == 0) {
-		line = ktr_ends__recall_file(k->ends, st.st_dev, st.st_ino, c->uid, &n);
+		line = ktr_ends__recall_file(k->ends, st.st_dev, st.st_ino, c->uid, &n,
+					     &recovered);
 	}
 	if (!line)
-		return 0;
+		return false;
 	msg[0] = '\0'; /* not "no trace goes there": it went there, and ended */
 	ktr_proto__msg_add(msg, "%s; the recording has ended\n", line);
-	*err = 0;
-	return (int)(n > INT_MAX ? INT_MAX : n);
+	*err = recovered ? 0 : -ENOENT;
+	*done = recovered ? (int)(n > INT_MAX ? INT_MAX : n) : 0;
+	return true;
 }
 
 /* -D: the recorder's ring, written now; the recording goes on. */
@@ -301,15 +305,13 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	int r = ktr_files__own_fd(k->files, c, fd, msg);
 	unsigned long long n = 0;
 	struct ktr_tracefile *f;
+	int done = 0;
 
 	*err = r < 0 ? r : 0;
-	if (r == -ENOENT || (r > 0 && ktr_files__get(k->files, r)->ending)) {
-		int done = dump__ended(k, c, fd, r, msg, err);
-
-		if (!*err) {
-			close(fd);
-			return done;
-		}
+	if ((r == -ENOENT || (r > 0 && ktr_files__get(k->files, r)->ending)) &&
+	    dump__ended(k, c, fd, r, msg, err, &done)) {
+		close(fd);
+		return done;
 	}
 	close(fd);
 	if (r < 0)
@@ -325,6 +327,11 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 		ktr_proto__msg_add(msg, "%s: a trace, not a recording (-R)\n",
 				   ktr_tracefile__path(f));
 		*err = -EINVAL;
+		return 0;
+	}
+	if (f->ending) {
+		ktr_proto__msg_add(msg, "%s: the recording has ended\n", ktr_tracefile__path(f));
+		*err = -ENOENT;
 		return 0;
 	}
 	if (ktr_now_ms() - f->last_dump_ms < KTR_DUMP_INTERVAL_MS) {

@@ -146,7 +146,8 @@ void ktr_stop__ended(const struct ktr_rooms *k, int r)
 		ktr_recorder__describe(f, line, sizeof(line));
 	if (!f->fg || f->flight)
 		ktr_ends__remember(k->ends, f->dev, f->ino, f->owner, f->stop_pids, f->nstop_pids,
-				   line, f->flight ? f->dumped : ktr_tracefile__records(f));
+				   line, f->flight ? f->dumped : ktr_tracefile__records(f),
+				   f->flight && f->taken_over);
 	ktr_drain__reset_lost(k->drain, r);
 	ktr_files__close(k->files, r);
 	/*

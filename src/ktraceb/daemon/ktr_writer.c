@@ -303,6 +303,31 @@ void ktr_writer__flush(struct ktr_writer *w)
 		writer__queue(w, false, false);
 }
 
+int ktr_writer__settle(struct ktr_writer *w)
+{
+	unsigned long long left = ATOMIC_GET(&w->pending), before;
+	int err = 0;
+
+	ktr_writer__flush(w);
+	pthread_mutex_lock(&w->mu);
+	while ((left = ATOMIC_GET(&w->pending)) && !w->behind && !err) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += (long)KTR_WRITER_WAIT_MS * 1000000;
+		until.tv_sec += until.tv_nsec / 1000000000;
+		until.tv_nsec %= 1000000000;
+		before = left;
+		err = pthread_cond_timedwait(&w->room, &w->mu, &until);
+		/* no record written for that long: it fell behind */
+		if (err && ATOMIC_GET(&w->pending) < before)
+			err = 0;
+		w->behind = err != 0;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return left ? -ETIMEDOUT : 0;
+}
+
 int ktr_writer__error(const struct ktr_writer *w)
 {
 	return ATOMIC_GET(&w->error);

@@ -92,6 +92,13 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 /* The records gathered so far on their way to the file. */
 void ktr_writer__flush(struct ktr_writer *w);
 
+/*
+ * The records on their way written (a recorder's dump, before -D says how
+ * many it wrote): waits while the file's thread makes progress, at most
+ * KTR_WRITER_WAIT_MS without any, not at all for a file that fell behind.
+ * 0, or -ETIMEDOUT.
+ */
+int ktr_writer__settle(struct ktr_writer *w);
 /* The file's first write error (an errno value), or 0. */
 int ktr_writer__error(const struct ktr_writer *w);
 /* Records in the file (whole, written). */

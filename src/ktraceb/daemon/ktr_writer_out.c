@@ -342,10 +342,15 @@ void *ktr_writer__thread(void *arg)
 		pthread_mutex_unlock(&w->mu);
 		while (c) {
 			struct ktr_chunk *next = c->next;
+			unsigned long long n = c->n;
 
 			out__chunk(w, c, --taken);
-			__atomic_sub_fetch(&w->pending, c->n, __ATOMIC_ACQ_REL);
 			ktr_writer__chunk_free(w, c);
+			/* for a dump waiting for its records (ktr_writer__settle) */
+			pthread_mutex_lock(&w->mu);
+			__atomic_sub_fetch(&w->pending, n, __ATOMIC_ACQ_REL);
+			pthread_cond_broadcast(&w->room);
+			pthread_mutex_unlock(&w->mu);
 			c = next;
 		}
 	}
