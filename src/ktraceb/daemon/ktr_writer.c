@@ -232,9 +232,9 @@ static int writer__queue(struct ktr_writer *w, bool wait, bool end)
 	until.tv_sec += until.tv_nsec / 1000000000;
 	until.tv_nsec %= 1000000000;
 	pthread_mutex_lock(&w->mu);
-	if (w->queued == 0)
+	if (w->held == 0)
 		w->behind = false; /* caught up */
-	while (!end && w->queued + 1 >= KTR_WRITER_QUEUE && !err)
+	while (!end && w->held && w->held + c->len > KTR_WRITER_QUEUE_BYTES && !err)
 		err = !wait || w->behind ? ETIMEDOUT : pthread_cond_timedwait(&w->room, &w->mu, &until);
 	if (err) {
 		w->behind = w->behind || wait;
@@ -246,7 +246,7 @@ static int writer__queue(struct ktr_writer *w, bool wait, bool end)
 	else
 		w->head = c;
 	w->tail = c;
-	w->queued++;
+	__atomic_add_fetch(&w->held, c->len, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&w->pending, c->n, __ATOMIC_ACQ_REL);
 	pthread_cond_signal(&w->more);
 	pthread_mutex_unlock(&w->mu);
@@ -298,17 +298,21 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 
 void ktr_writer__flush(struct ktr_writer *w)
 {
-	/* no room: it stays, and goes with the next flush that finds some */
-	if (!w->finishing && w->fill && w->fill->len)
+	/*
+	 * While the thread writes, the chunk grows (and goes when full): a
+	 * flush hands it over when the thread has nothing else to write
+	 */
+	if (!w->finishing && w->fill && w->fill->len && !ATOMIC_GET(&w->pending))
 		writer__queue(w, false, false);
 }
 
 int ktr_writer__settle(struct ktr_writer *w)
 {
-	unsigned long long left = ATOMIC_GET(&w->pending), before;
+	unsigned long long left, before;
 	int err = 0;
 
-	ktr_writer__flush(w);
+	if (!w->finishing && w->fill && w->fill->len)
+		writer__queue(w, true, false);
 	pthread_mutex_lock(&w->mu);
 	while ((left = ATOMIC_GET(&w->pending)) && !w->behind && !err) {
 		struct timespec until;

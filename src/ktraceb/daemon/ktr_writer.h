@@ -13,10 +13,13 @@
  * thread per user lets a user's stuck file stop his other traces and
  * root's one stuck file every trace of root's.
  *
- * A file has at most KTR_WRITER_QUEUE chunks on their way; a uid other
- * than root at most KTR_WRITER_UID_BYTES of chunks in all.  A record that
- * finds no room is dropped and counted (ktr_writer__lost): the file falls
- * behind, never another trace.
+ * The loop hands the chunk over at each flush while the thread has
+ * nothing else to write, and otherwise when it is full: under load the
+ * write-outs grow to a chunk's size.  A file has at most
+ * KTR_WRITER_QUEUE_BYTES on their way; a uid other than root at most
+ * KTR_WRITER_UID_BYTES of chunks in all.  A record that finds no room is
+ * dropped and counted (ktr_writer__lost): the file falls behind, never
+ * another trace.
  *
  * Records are written whole: a chunk holds complete records only, and a
  * failed write is cut back to the last whole record, so a file is valid
@@ -30,8 +33,8 @@
  * member (RFC 1952; a file of several members is one valid gzip file), so
  * the same holds of the file's uncompressed contents, and gzip -t accepts
  * the file after every write-out.  When the thread falls behind (half its
- * queue waiting), members are stored rather than compressed: a burst
- * costs file size, not records.
+ * queue's bytes waiting), members are stored rather than compressed: a
+ * burst costs file size, not records.
  */
 #ifndef KTRACEB_KTR_WRITER_H
 #define KTRACEB_KTR_WRITER_H
@@ -48,10 +51,10 @@ struct ktr_end;
 #define KTR_WRITER_GZIP_LEVEL	1
 /* A write-out: at most this many bytes of records. */
 #define KTR_WRITER_CHUNK	(1u << 20)
-/* Chunks a file may have on their way to its file, the one being filled included. */
-#define KTR_WRITER_QUEUE	8
+/* Bytes of records a file may have on their way to it, beside the chunk being filled. */
+#define KTR_WRITER_QUEUE_BYTES	(32u << 20)
 /* Chunk bytes a uid other than root may hold in all, over all its files. */
-#define KTR_WRITER_UID_BYTES	(64ull << 20)
+#define KTR_WRITER_UID_BYTES	(128ull << 20)
 /* Bytes kept allocated past the file's end for its END record. */
 #define KTR_WRITER_RESERVE	4096
 /* A dump (ktr_writer__append with WAIT) waits at most this long for room. */

@@ -200,22 +200,23 @@ static void out__fail(struct ktr_writer *w, const struct ktr_chunk *c, off_t bas
 /*
  * -z: the level of a member.  When chunks come faster than they are
  * compressed (tar's trace: about 850 MB/s, zlib's level 1 about 100),
- * half the queue waiting (behind: chunks waiting after this one), members
- * are stored (deflate's level 0: still gzip, about as fast as a plain
- * write) until the thread has caught up.
+ * half the queue's bytes waiting after this one, members are stored
+ * (deflate's level 0: still gzip, about as fast as a plain write) until
+ * the thread has caught up.
  */
-static int out__level(struct ktr_writer *w, size_t len, unsigned int behind)
+static int out__level(struct ktr_writer *w, size_t len)
 {
+	size_t behind = __atomic_load_n(&w->held, __ATOMIC_RELAXED);
 	bool yes;
 
 	if (ktr_writer__paced((long long)(w->z_ns_per_byte * (double)len), &yes))
 		return yes ? KTR_WRITER_GZIP_LEVEL : 0;
-	behind += __atomic_load_n(&w->queued, __ATOMIC_RELAXED);
-	return behind >= KTR_WRITER_QUEUE / 2 ? 0 : KTR_WRITER_GZIP_LEVEL;
+	return behind > len && behind - len >= KTR_WRITER_QUEUE_BYTES / 2 ? 0 :
+									  KTR_WRITER_GZIP_LEVEL;
 }
 
 /* One chunk, written whole at the file's end (under -z as one member), room kept after it. */
-static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c, unsigned int behind)
+static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c)
 {
 	off_t base = w->committed;
 	bool had = w->reserved;
@@ -228,7 +229,7 @@ static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c, unsigned
 		return;
 	}
 	if (w->z) {
-		int level = out__level(w, c->len, behind);
+		int level = out__level(w, c->len);
 		__u64 t0 = ktr_mono_ns();
 
 		len = out__member(w, c->data, c->len, level);
@@ -293,7 +294,7 @@ static void out__end(struct ktr_writer *w)
 	c->len = sizeof(rec.h) + sizeof(e);
 	c->n = 1;
 	c->own = 1;
-	out__chunk(w, c, 0);
+	out__chunk(w, c);
 	free(c);
 	if (!ATOMIC_GET(&w->error))
 		ATOMIC_SET(&w->end_written, 1);
@@ -328,26 +329,24 @@ void *ktr_writer__thread(void *arg)
 		out__start(w);
 	while (!fin) {
 		struct ktr_chunk *c;
-		unsigned int taken;
 
 		pthread_mutex_lock(&w->mu);
 		while (!w->head && !w->finish)
 			pthread_cond_wait(&w->more, &w->mu);
 		c = w->head;
-		taken = w->queued;
 		w->head = w->tail = NULL;
-		w->queued = 0;
 		fin = w->finish;
-		pthread_cond_broadcast(&w->room);
 		pthread_mutex_unlock(&w->mu);
 		while (c) {
 			struct ktr_chunk *next = c->next;
 			unsigned long long n = c->n;
+			size_t len = c->len;
 
-			out__chunk(w, c, --taken);
+			out__chunk(w, c);
 			ktr_writer__chunk_free(w, c);
-			/* for a dump waiting for its records (ktr_writer__settle) */
+			/* room again, for the loop and a dump waiting for its records */
 			pthread_mutex_lock(&w->mu);
+			__atomic_sub_fetch(&w->held, len, __ATOMIC_RELAXED);
 			__atomic_sub_fetch(&w->pending, n, __ATOMIC_ACQ_REL);
 			pthread_cond_broadcast(&w->room);
 			pthread_mutex_unlock(&w->mu);

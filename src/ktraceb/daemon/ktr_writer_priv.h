@@ -57,7 +57,7 @@ struct ktr_writer {
 	pthread_cond_t more; /* the thread waits for chunks or the end */
 	pthread_cond_t room; /* a dump waits for room in the queue */
 	struct ktr_chunk *head, *tail; /* write-outs waiting, oldest first */
-	unsigned int queued;
+	size_t held; /* bytes of records queued and not yet written (KTR_WRITER_QUEUE_BYTES) */
 	bool finish; /* the end: write the END after the queue */
 	struct ktr_end end; /* its fields as the loop knows them */
 	bool has_end;
