@@ -156,7 +156,8 @@ $(O)/gen/build_id.h: FORCE | $(O)/gen
 FORCE:
 
 $(O)/src/ktraceb/client/ktr_client.o $(O)/src/ktraceb/client/ktr_others.o \
-	$(O)/src/ktraceb/daemon/ktr_pin.o $(O)/src/ktraceb/daemon/ktr_log.o: $(O)/gen/build_id.h
+	$(O)/src/ktraceb/daemon/ktr_pin.o $(O)/src/ktraceb/daemon/ktr_log.o \
+	$(O)/src/ktraceb/daemon/ktr_filestate.o: $(O)/gen/build_id.h
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c

@@ -152,6 +152,39 @@ else
 	skip full "cannot mount a tmpfs: $(head -n 1 "$TMP/mount.err")"
 fi
 
+# --- the daemon killed: the next one ends its files, and says so ------------
+# kill -9 leaves no END; the next daemon (started by any ktraceb) finds what
+# the dead one was writing (/run/ktraceb/ktraceb-BUILD.files), cuts each file
+# back to where it was written whole, and appends an END that says so
+bg k "$ATT_TICK" 5 0
+K=$(wait_role "$TMP/k.pout" pid)
+bg kz "$ATT_TICK" 5 0
+KZ=$(wait_role "$TMP/kz.pout" pid)
+ktr killed -f "$TMP/killed.ktr" -p "$K"
+ktr killedz -z -f "$TMP/killed.ktz" -p "$KZ"
+check killed_attached t_eq "$KRC $(grows "$TMP/killed.ktr" && echo grows)" "0 grows"
+kill_daemons
+sleep 0.3
+ktr next -f "$TMP/next.ktr" /bin/true
+check killed_next_ktraceb_runs t_krc 0 next
+KILLED_END=$'END\ttrace ended: the ktraceb daemon writing it was killed: its last records are missing'
+for _ in $(seq 50); do
+	"$KDUMP" -f "$TMP/killed.ktz" 2>/dev/null | tail -n 1 | grep -q 'was killed' && break
+	sleep 0.1
+done
+for f in killed:killed.ktr killedz:killed.ktz; do
+	p=${f%%:*}
+	kd "$p" "$TMP/${f#*:}"
+	check "${p}_kdump_clean" t_kdump_ok "$p"
+	check "${p}_end_says_killed" t_eq "$(tail -n 1 "$TMP/$p.norm" | cut -f4,5)" "$KILLED_END"
+	check "${p}_records_before" t_has_pid "$TMP/$p.norm" "$([ "$p" = killed ] && echo "$K" || echo "$KZ")"
+done
+check killed_walks walk killed "$TMP/killed.ktr"
+check killedz_whole_members is_gzip "$TMP/killed.ktz"
+check killed_logged t_grep "$TMP/killed.ktr: the ktraceb daemon writing it was killed" \
+	"/run/ktraceb/ktraceb-$BUILD_ID.log"
+kill "$K" "$KZ" 2>/dev/null
+
 # --- a trace file deleted while tracing ---
 # fdsize: the size of the deleted file, through our descriptor
 fdsize()

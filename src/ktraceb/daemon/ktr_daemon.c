@@ -32,6 +32,7 @@
 #include "ktr_daemon.h"
 #include "ktr_drain.h"
 #include "ktr_ends.h"
+#include "ktr_filestate.h"
 #include "ktr_files.h"
 #include "ktr_loader.h"
 #include "ktr_log.h"
@@ -189,6 +190,8 @@ static void daemon__end_files(struct daemon *d)
 			ktr_log(LOG_WARNING, "%s: still being written when the daemon ended: "
 				"its last records are lost", ktr_tracefile__path(f));
 	}
+	/* every file ended: nothing for the next daemon to end (else it ends the rest) */
+	ktr_filestate__close(ktr_files__count(k->files) == 0);
 }
 
 static void daemon__teardown(struct daemon *d)
@@ -276,6 +279,8 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	bool want_csw;
 	int err;
 
+	/* what a daemon killed before us was writing (root's daemon) */
+	ktr_filestate__open(d->config.shared);
 	o.procs_fd = ktr_pin__init() ? ktr_pin__old_procs() : -1;
 	o.selects_fd = o.procs_fd > 0 ? ktr_pin__old_selects() : -1;
 	o.defer_attach = true;
@@ -290,6 +295,7 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	if (why)
 		return why;
 	want_csw = ktr_takeover__recordings(&d->rooms);
+	ktr_takeover__killed(&d->rooms);
 	/*
 	 * Recordings taken over: ours before the dead daemon's go, not at the
 	 * first tick, so that nothing goes unseen.  Else at the first trace:

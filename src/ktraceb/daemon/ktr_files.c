@@ -15,6 +15,7 @@
 #include "common/ktr_gzfile.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
+#include "ktr_filestate.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
 #include "ktr_tracefile.h"
@@ -336,6 +337,16 @@ static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gz
 	return r;
 }
 
+/* Route r's file in the state a daemon that finds this one killed reads (ktr_filestate.h). */
+static void files__publish(struct ktr_tracefile *f, __u32 r, off_t size)
+{
+	unsigned int flags = (ktr_writer__gzip(f->w) ? KTR_FILESTATE_GZIP : 0) |
+			     (f->flight ? KTR_FILESTATE_RECORDING : 0);
+
+	ktr_writer__publish(f->w, ktr_filestate__set(r, f->owner, f->owner_gid, f->dev, f->ino,
+						     flags, ktr_tracefile__path(f), size));
+}
+
 /* The file fd (st) of c at the free slot r, its writer and recorder made; 0 or -ENOMEM. */
 static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *c, int fd,
 			   const struct stat *st, __u64 flight_bytes, unsigned int flight_flags,
@@ -357,6 +368,7 @@ static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *
 	f->owner = c->uid;
 	f->owner_gid = c->gid;
 	t->used++;
+	files__publish(f, r, st->st_size);
 	/* a recorder writes nothing, not even INFO, until its first dump */
 	if (!f->flight)
 		ktr_tracefile__write_info(f);
@@ -434,52 +446,107 @@ static bool files__starts_gzip(int fd)
 	return ktr_gzfile__starts_gzip(fd) == 1;
 }
 
+/*
+ * A file a daemon that died wrote, opened again as its owner (as the
+ * owner's own ktraceb opened it) by path, and only if it is still the
+ * file (dev, ino); *gzip if it starts with gzip's magic.  fd or -errno.
+ */
+static int files__reopen(uid_t uid, gid_t gid, const char *path, dev_t dev, ino_t ino, bool *gzip,
+			 const char **why)
+{
+	struct ktr_saved_creds saved;
+	struct stat st;
+	int fd = -1, err;
+
+	*why = "its file cannot be opened as its owner";
+	if (ktr_creds__as_owner(uid, gid, &saved) == 0)
+		fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		*gzip = *gzip || files__starts_gzip(fd);
+	ktr_creds__restore(&saved);
+	if (fd < 0)
+		return err ? err : -EPERM;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != dev || st.st_ino != ino) {
+		*why = "its file is not the one it began with";
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+/*
+ * Slot r, free, takes the file fd a daemon that died wrote, for owner
+ * uid/gid, cut back to cut (-1: not), a recording's if fl; 0 or -ENOMEM.
+ */
+static int files__reopened(struct ktr_files *t, __u32 r, int fd, uid_t uid, gid_t gid, bool gzip,
+			   off_t cut, struct ktr_flight *fl)
+{
+	struct ktr_tracefile *f = &t->v[r];
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		st.st_size = 0;
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new_at(fd, uid, gid, gzip, cut);
+	if (!f->w)
+		return -ENOMEM;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->owner = uid;
+	f->owner_gid = gid;
+	f->info_written = st.st_size > 0; /* written before: its INFO is there */
+	f->taken_over = true;
+	f->flight = fl;
+	t->used++;
+	files__publish(f, r, cut >= 0 && cut < st.st_size ? cut : st.st_size);
+	return 0;
+}
+
 int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why)
 {
 	const struct ktr_flight_meta *m = ktr_flight__meta(fl);
-	struct ktr_saved_creds saved;
-	struct ktr_tracefile *f;
-	struct stat st;
-	bool gzip = false;
-	int fd = -1, err;
+	const struct ktr_filestate_slot *old;
+	/* -z as recorded, or as the file says (a ring of an older daemon) */
+	bool gzip = m->file_flags & KTR_FLIGHT_FILE_GZIP;
+	int fd, err;
 
 	*why = "no room for it";
 	err = files__grow(t, r);
 	if (err || t->v[r].w)
 		return err ? err : -EEXIST;
-	/* opened as its owner, as the owner's own ktraceb opened it */
-	*why = "its file cannot be opened as its owner";
-	if (ktr_creds__as_owner(m->uid, m->gid, &saved) == 0)
-		fd = open(m->path,
-			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	err = fd < 0 ? -errno : 0;
-	/* -z as recorded, or as the file says (a ring of an older daemon) */
-	if (fd >= 0)
-		gzip = (m->file_flags & KTR_FLIGHT_FILE_GZIP) || files__starts_gzip(fd);
-	ktr_creds__restore(&saved);
+	fd = files__reopen(m->uid, m->gid, m->path, m->dev, m->ino, &gzip, why);
 	if (fd < 0)
-		return err ? err : -EPERM;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != m->dev ||
-	    st.st_ino != m->ino) {
-		*why = "its file is not the one it began with";
-		close(fd);
-		return -ESTALE;
-	}
-	f = &t->v[r];
-	memset(f, 0, sizeof(*f));
-	f->w = ktr_writer__new(fd, m->uid, m->gid, gzip);
-	if (!f->w) {
-		*why = strerror(ENOMEM);
+		return fd;
+	/* a dump the kill cut short is cut off: the file is whole up to where it was */
+	old = ktr_filestate__old(r, m->dev, m->ino);
+	*why = strerror(ENOMEM);
+	if (files__reopened(t, r, fd, m->uid, m->gid, gzip, old ? (off_t)old->committed : -1, fl))
 		return -ENOMEM;
+	return r;
+}
+
+int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *s,
+			  const char **why)
+{
+	bool gzip = s->flags & KTR_FILESTATE_GZIP;
+	int fd, r;
+
+	if (ktr_files__find(t, s->dev, s->ino) >= 0)
+		return -EEXIST; /* a recording taken over: it goes on */
+	fd = files__reopen(s->uid, s->gid, s->path, s->dev, s->ino, &gzip, why);
+	if (fd < 0)
+		return fd;
+	r = files__slot(t, 0, why);
+	if (r < 0 || files__reopened(t, r, fd, s->uid, s->gid, gzip, (off_t)s->committed, NULL) < 0) {
+		*why = "no room for it";
+		if (r >= 0)
+			return -ENOMEM; /* the writer took fd over */
+		close(fd);
+		return r;
 	}
-	f->flight = fl;
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	f->owner = m->uid;
-	f->owner_gid = m->gid;
-	f->info_written = st.st_size > 0; /* dumped before: its INFO is there */
-	f->taken_over = true;
-	t->used++;
+	ktr_tracefile__end_why(&t->v[r], KTR_END_KILLED, 0, 0, 0);
+	ktr_tracefile__finish(&t->v[r]);
 	return r;
 }
 
@@ -505,6 +572,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 	if (!f)
 		return;
 	ktr_tracefile__wait(f, NULL);
+	ktr_filestate__clear(r);
 	ktr_writer__free(f->w);
 	ktr_flight__free(f->flight);
 	free(f->held);

@@ -46,8 +46,9 @@ void ktr_stop__file(const struct ktr_rooms *k, int r, __u32 end_why, int err, co
 	ktr_tracefile__end_why(f, end_why, end_why == KTR_END_WRITE_ERROR ? err : 0, 0, 0);
 	if (why && !f->stop_msg[0]) {
 		f->stop_err = err;
-		snprintf(f->stop_msg, sizeof(f->stop_msg), "%s: %s; tracing stopped for pid%s",
-			 ktr_tracefile__path(f), why, pids[0] ? pids : "s: none");
+		/* no process left to stop (they had ended): the error alone */
+		snprintf(f->stop_msg, sizeof(f->stop_msg), "%s: %s%s%s", ktr_tracefile__path(f),
+			 why, pids[0] ? "; tracing stopped for pid" : "", pids);
 		ktr_log(LOG_NOTICE, "%s", f->stop_msg);
 	}
 }

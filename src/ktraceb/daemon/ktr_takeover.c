@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
 #include "ktr_log.h"
 #include <unistd.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktr_filestate.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
 #include "ktr_pin.h"
@@ -64,6 +66,29 @@ bool ktr_takeover__recordings(const struct ktr_rooms *k)
 	}
 	free(keys);
 	return want_csw;
+}
+
+/* A file the dead daemon was writing: its END says it was killed (not a recording's). */
+static void takeover__killed_file(void *ctx, __u32 route, const struct ktr_filestate_slot *s)
+{
+	struct ktr_files *files = ctx;
+	const char *why = NULL;
+	int r;
+
+	if (s->flags & KTR_FILESTATE_RECORDING)
+		return; /* taken over, or dropped with its ring */
+	r = ktr_files__end_killed(files, s, &why);
+	if (r >= 0)
+		ktr_log(LOG_NOTICE, "%s: the ktraceb daemon writing it was killed: "
+			"its END record says so", s->path);
+	else if (r != -EEXIST)
+		ktr_log(LOG_WARNING, "%s: the ktraceb daemon writing it was killed; no END "
+			"written: %s", s->path, why ? why : strerror(-r));
+}
+
+void ktr_takeover__killed(const struct ktr_rooms *k)
+{
+	ktr_filestate__left(takeover__killed_file, k->files);
 }
 
 /*

@@ -199,6 +199,11 @@ void ktr_tracefile__summary(const struct ktr_tracefile *f, char *buf, size_t siz
 	int err = ktr_tracefile__error(f);
 	char why[96];
 
+	if (f->end.ke_why == KTR_END_KILLED) {
+		snprintf(buf, size, "%s: %s; its END record says so (its last records before the "
+			 "kill are cut off)", ktr_tracefile__path(f), ktr_tracefile__why_words(&f->end));
+		return;
+	}
 	if (err)
 		snprintf(why, sizeof(why), "%s", strerror(err));
 	else if (f->end.ke_why == KTR_END_CLEARED)

@@ -178,6 +178,16 @@ static int writer__gzip_init(struct ktr_writer *w)
 
 struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid, bool gzip)
 {
+	return ktr_writer__new_at(fd, uid, gid, gzip, -1);
+}
+
+void ktr_writer__publish(struct ktr_writer *w, __u64 *committed)
+{
+	__atomic_store_n(&w->publish, committed, __ATOMIC_RELEASE);
+}
+
+struct ktr_writer *ktr_writer__new_at(int fd, uid_t uid, gid_t gid, bool gzip, off_t cut)
+{
 	struct ktr_writer *w = calloc(1, sizeof(*w));
 	char link[64], target[4096];
 	ssize_t n;
@@ -192,6 +202,7 @@ struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid, bool gzip)
 	w->gid = gid;
 	w->gzip = gzip;
 	w->end_off = -1;
+	w->cut = cut;
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->more, NULL);
 	pthread_cond_init(&w->room, NULL);

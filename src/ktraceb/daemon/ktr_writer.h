@@ -81,6 +81,15 @@ void ktr_writer__notify_by(int fd);
  * gzip: the records go to the file gzip-compressed, as described above.
  */
 struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid, bool gzip);
+/*
+ * The same for a file a daemon that was killed wrote whole up to cut
+ * bytes (ktr_filestate.h): what is past cut (a write-out the kill cut
+ * short) is cut off first; a file shorter than cut is not the one it
+ * wrote, and is not written (error ESTALE).
+ */
+struct ktr_writer *ktr_writer__new_at(int fd, uid_t uid, gid_t gid, bool gzip, off_t cut);
+/* Where to store how far the file is written whole, after every write-out (NULL: nowhere). */
+void ktr_writer__publish(struct ktr_writer *w, __u64 *committed);
 bool ktr_writer__gzip(const struct ktr_writer *w);
 
 /*

@@ -25,6 +25,15 @@
 #define ATOMIC_SET(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define ATOMIC_ADD(p, v) __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL)
 
+/* How far the file is written whole, for a daemon that finds this one killed. */
+static void out__published(struct ktr_writer *w)
+{
+	__u64 *p = ATOMIC_GET(&w->publish);
+
+	if (p)
+		ATOMIC_SET(p, (__u64)w->committed);
+}
+
 /* n bytes of src at off; *done: how many made it before a failure.  0 or -errno. */
 static int out__write_at(struct ktr_writer *w, const void *src, size_t n, off_t off, size_t *done)
 {
@@ -194,6 +203,7 @@ static void out__fail(struct ktr_writer *w, const struct ktr_chunk *c, off_t bas
 		/* an append-only file: what is there stays */
 	}
 	w->reserved = false;
+	out__published(w);
 	ktr_writer__notify();
 }
 
@@ -252,6 +262,7 @@ static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c)
 	}
 	w->committed = base + len;
 	ATOMIC_ADD(&w->records, c->n);
+	out__published(w);
 }
 
 /*
@@ -300,19 +311,27 @@ static void out__end(struct ktr_writer *w)
 		ATOMIC_SET(&w->end_written, 1);
 }
 
-/* Open for appending: positional writes from the end it has now. */
+/*
+ * Open for appending: positional writes from the end it has now (a
+ * killed daemon's file: from where it was written whole).
+ */
 static void out__start(struct ktr_writer *w)
 {
 	int fl = fcntl(w->fd, F_GETFL);
 	off_t end = lseek(w->fd, 0, SEEK_END);
 
+	if (w->cut >= 0 && end > w->cut && ftruncate(w->fd, w->cut) == 0)
+		end = w->cut;
+	if (w->cut >= 0 && end != w->cut)
+		ATOMIC_SET(&w->error, ESTALE); /* not the file it wrote: left alone */
 	w->committed = end > 0 ? end : 0;
 	/* O_APPEND makes pwrite append: off, so an END can be written in place */
 	if (fl >= 0 && (fl & O_APPEND))
 		fcntl(w->fd, F_SETFL, fl & ~O_APPEND);
 	fl = fcntl(w->fd, F_GETFL);
 	w->positional = fl >= 0 && !(fl & O_APPEND);
-	out__reserve(w, w->committed);
+	if (!ATOMIC_GET(&w->error))
+		out__reserve(w, w->committed);
 }
 
 void *ktr_writer__thread(void *arg)

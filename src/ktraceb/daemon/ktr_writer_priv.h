@@ -71,6 +71,9 @@ struct ktr_writer {
 	int done; /* the file is closed */
 	int end_written;
 
+	__u64 *publish; /* where committed is stored for the next daemon (atomic pointer) */
+	off_t cut; /* a killed daemon's file: cut back to this first (-1: no) */
+
 	/* the thread's alone */
 	off_t committed; /* file size after the last whole write-out */
 	off_t end_off; /* where an END written after an error is (-1: none) */
