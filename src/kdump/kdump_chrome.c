@@ -123,7 +123,8 @@ static void event_head(struct chrome *c, const struct ch_thread *t, char ph, con
 	put_ts(c, ns);
 	fprintf(out, ",\"pid\":%d,\"tid\":%d", t->pid, t->tid);
 	if (ph == 'i')
-		fprintf(out, ",\"s\":\"%c\"", strcmp(cat, "lost") == 0 ? 'g' : 't');
+		fprintf(out, ",\"s\":\"%c\"",
+			strcmp(cat, "lost") == 0 || strcmp(cat, "end") == 0 ? 'g' : 't');
 }
 
 static void meta(struct chrome *c, const char *what, __s32 pid, __s32 tid, const char *name)
@@ -394,7 +395,7 @@ static int ch_lost(struct chrome *c, struct ch_thread *t, const struct kd_event 
 	return 0;
 }
 
-/* The trace's end in this file: an instant on the thread that wrote it (ktraceb's). */
+/* The trace's end in this file: a global instant, as a loss. */
 static int ch_end(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
 {
 	instant(c, t, "end", "END", ns);
