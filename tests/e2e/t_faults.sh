@@ -132,6 +132,13 @@ if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
 		"$TMP/fullpc.err"
 	ktr fullpc2 -c -p "$Y"
 	check full_p_clear_says_it_once t_nogrep 'ended before' "$TMP/fullpc2.err"
+	# with no daemon left, -c reads it in the daemon's log (root's)
+	ktr keeperc0 -c -f "$TMP/keeper.ktr"
+	daemon_gone 20
+	ktr fullpc3 -c -p "$Y"
+	check full_p_clear_after_daemon_reads_log t_grep "^ktraceb: pid $Y: not traced: its trace ended at [-0-9T:]+: $FULL/p.ktr: No space left on device; tracing stopped for pid $Y\$" \
+		"$TMP/fullpc3.err"
+	ktr keeper -f "$TMP/keeper.ktr" -p "$X"
 	ktr fullp2 -f "$TMP/after.ktr" -p "$Y"
 	check full_p_retrace_exit_0 t_krc 0 fullp2
 	check full_p_retrace_grows grows "$TMP/after.ktr"

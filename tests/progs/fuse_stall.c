@@ -84,18 +84,13 @@ static void serve(int dev, const struct fuse_in_header *in, const void *arg, __u
 
 	memset(&out, 0, sizeof(out));
 	switch (in->opcode) {
-	case FUSE_INIT: {
-		const struct fuse_init_in *ii = arg;
-
+	case FUSE_INIT:
 		out.init.major = FUSE_KERNEL_VERSION;
 		out.init.minor = FUSE_KERNEL_MINOR_VERSION;
-		out.init.max_readahead = ii->max_readahead;
+		out.init.max_readahead = ((const struct fuse_init_in *)arg)->max_readahead;
 		out.init.max_write = 4096;
-		out.init.max_background = 16;
-		out.init.congestion_threshold = 12;
 		reply(dev, in->unique, 0, &out.init, sizeof(out.init));
 		return;
-	}
 	case FUSE_LOOKUP:
 		if (in->nodeid != FUSE_ROOT_ID || strcmp(arg, "data") != 0) {
 			reply(dev, in->unique, ENOENT, NULL, 0);
@@ -177,9 +172,32 @@ static int fuse_mount(const char *mnt)
 	return dev;
 }
 
+static char buf[DATA_SIZE + 8192];
+
+/*
+ * Let go: every held read fails, and so does the write; serve the rest
+ * until the child has ended (its close).  Its wait status.
+ */
+static int let_go_of(int dev, __u64 *held, int nheld, pid_t child)
+{
+	int status = 0;
+
+	while (child > 0 && waitpid(child, &status, WNOHANG) == 0) {
+		struct pollfd p = { .fd = dev, .events = POLLIN };
+
+		for (int i = 0; i < nheld; i++)
+			reply(dev, held[i], EIO, NULL, 0);
+		nheld = 0;
+		if (poll(&p, 1, 50) > 0 && read(dev, buf, sizeof(buf)) >=
+						   (ssize_t)sizeof(struct fuse_in_header))
+			serve(dev, (const struct fuse_in_header *)buf,
+			      buf + sizeof(struct fuse_in_header), held, &nheld);
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
-	static char buf[DATA_SIZE + 8192];
 	__u64 held[MAX_HELD];
 	int dev, nheld = 0, status = 0;
 	pid_t child = -1;
@@ -215,25 +233,7 @@ int main(int argc, char **argv)
 		serve(dev, (const struct fuse_in_header *)buf, buf + sizeof(struct fuse_in_header),
 		      held, &nheld);
 	}
-	/* let go: every held read fails, and so does the write */
-	for (int i = 0; i < nheld; i++)
-		reply(dev, held[i], EIO, NULL, 0);
-	nheld = 0;
-	/* the child's write returns now; keep serving its close meanwhile */
-	while (child > 0 && waitpid(child, &status, WNOHANG) == 0) {
-		struct pollfd p = { .fd = dev, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		n = read(dev, buf, sizeof(buf));
-		if (n >= (ssize_t)sizeof(struct fuse_in_header))
-			serve(dev, (const struct fuse_in_header *)buf,
-			      buf + sizeof(struct fuse_in_header), held, &nheld);
-		for (int i = 0; i < nheld; i++)
-			reply(dev, held[i], EIO, NULL, 0);
-		nheld = 0;
-	}
+	status = let_go_of(dev, held, nheld, child);
 	umount2(argv[1], MNT_DETACH);
 	close(dev);
 	printf("released\n");

@@ -65,7 +65,10 @@ void ktr_log__open(bool shared, uid_t owner)
 	log_path[0] = '\0';
 	if (!log__dir_ok(dir, shared ? 0 : owner))
 		return;
-	snprintf(log_path, sizeof(log_path), "%s/ktraceb-%s.log", dir, KTRACEB_BUILD_ID);
+	if (shared)
+		snprintf(log_path, sizeof(log_path), KTR_LOG_SHARED_FMT, KTRACEB_BUILD_ID);
+	else
+		snprintf(log_path, sizeof(log_path), "%s/ktraceb-%s.log", dir, KTRACEB_BUILD_ID);
 	log__reopen();
 	if (log_fd < 0)
 		log_path[0] = '\0';

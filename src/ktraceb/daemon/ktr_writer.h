@@ -58,7 +58,7 @@ struct ktr_end;
 /* Bytes kept allocated past the file's end for its END record. */
 #define KTR_WRITER_RESERVE	4096
 /* A dump (ktr_writer__append with WAIT) waits at most this long for room. */
-#define KTR_WRITER_WAIT_MS	500
+#define KTR_WRITER_WAIT_MS	100
 
 /* ktr_writer__append's flags */
 #define KTR_WRITER_OURS	0x1	/* a LOST record: not counted lost if refused */
