@@ -480,8 +480,8 @@ static int count_end(struct kd_summary *s, const struct kd_event *ev)
 static int summary__event(void *state, const struct kd_event *ev)
 {
 	static int (*const counts[KD_NKINDS])(struct kd_summary *, const struct kd_event *) = {
-		[KD_CALL] = count_call,	   [KD_RET] = count_ret,	  [KD_LOST] = count_lost,
-		[KD_USER] = summary__user, [KD_TRACEPOINT] = summary__tp, [KD_END] = count_end,
+		[KD_CALL] = count_call,	    [KD_RET] = count_ret,	   [KD_LOST] = count_lost,
+		[KD_USER] = summary__user,  [KD_TRACEPOINT] = summary__tp, [KD_END] = count_end,
 		[KD_FILEINFO] = count_info,
 	};
 

@@ -188,8 +188,8 @@ static int let_go_of(int dev, __u64 *held, int nheld, pid_t child)
 		for (int i = 0; i < nheld; i++)
 			reply(dev, held[i], EIO, NULL, 0);
 		nheld = 0;
-		if (poll(&p, 1, 50) > 0 && read(dev, buf, sizeof(buf)) >=
-						   (ssize_t)sizeof(struct fuse_in_header))
+		if (poll(&p, 1, 50) > 0 &&
+		    read(dev, buf, sizeof(buf)) >= (ssize_t)sizeof(struct fuse_in_header))
 			serve(dev, (const struct fuse_in_header *)buf,
 			      buf + sizeof(struct fuse_in_header), held, &nheld);
 	}

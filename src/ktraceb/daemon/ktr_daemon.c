@@ -187,8 +187,10 @@ static void daemon__end_files(struct daemon *d)
 		if (ktr_writer__wait_done(f->w, left > 0 ? (int)left : 0))
 			ktr_stop__ended(k, r);
 		else
-			ktr_log(LOG_WARNING, "%s: still being written when the daemon ended: "
-				"its last records are lost", ktr_tracefile__path(f));
+			ktr_log(LOG_WARNING,
+				"%s: still being written when the daemon ended: "
+				"its last records are lost",
+				ktr_tracefile__path(f));
 	}
 	/* every file ended: nothing for the next daemon to end (else it ends the rest) */
 	ktr_filestate__close(ktr_files__count(k->files) == 0);

@@ -145,16 +145,16 @@ void ktr_ends__sweep(struct ktr_ends *e, const struct ktr_files *files)
 			continue;
 		}
 		for (unsigned int j = 0; j < w->n; j++) {
-			struct ktr_tracefile *f = w->routes[j] ? ktr_files__get(files, w->routes[j]) :
-								 NULL;
+			struct ktr_tracefile *f =
+				w->routes[j] ? ktr_files__get(files, w->routes[j]) : NULL;
 
 			if (f)
-				ktr_proto__msg_add(w->msg,
-						   "%s: tracing stopped; the file is still being "
-						   "written (%llu records to go): its END record will "
-						   "say how it ended\n",
-						   ktr_tracefile__path(f),
-						   ktr_writer__pending(f->w));
+				ktr_proto__msg_add(
+					w->msg,
+					"%s: tracing stopped; the file is still being "
+					"written (%llu records to go): its END record will "
+					"say how it ended\n",
+					ktr_tracefile__path(f), ktr_writer__pending(f->w));
 		}
 		ends__drop(e, i, true);
 	}

@@ -317,8 +317,9 @@ static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gz
 {
 	/* one writer per file: a new trace starts after the last one's END */
 	if (t->v[r].ending) {
-		ktr_proto__msg_add(msg, "trace file: its last trace is still being written "
-					"(%llu records to go): try again when it has ended\n",
+		ktr_proto__msg_add(msg,
+				   "trace file: its last trace is still being written "
+				   "(%llu records to go): try again when it has ended\n",
 				   ktr_writer__pending(t->v[r].w));
 		return -EBUSY;
 	}
@@ -460,7 +461,8 @@ static int files__reopen(uid_t uid, gid_t gid, const char *path, dev_t dev, ino_
 
 	*why = "its file cannot be opened as its owner";
 	if (ktr_creds__as_owner(uid, gid, &saved) == 0)
-		fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		fd = open(path,
+			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	err = fd < 0 ? -errno : 0;
 	if (fd >= 0)
 		*gzip = *gzip || files__starts_gzip(fd);
@@ -526,8 +528,7 @@ int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const 
 	return r;
 }
 
-int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *s,
-			  const char **why)
+int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *s, const char **why)
 {
 	bool gzip = s->flags & KTR_FILESTATE_GZIP;
 	int fd, r;
@@ -538,7 +539,8 @@ int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *
 	if (fd < 0)
 		return fd;
 	r = files__slot(t, 0, why);
-	if (r < 0 || files__reopened(t, r, fd, s->uid, s->gid, gzip, (off_t)s->committed, NULL) < 0) {
+	if (r < 0 ||
+	    files__reopened(t, r, fd, s->uid, s->gid, gzip, (off_t)s->committed, NULL) < 0) {
 		*why = "no room for it";
 		if (r >= 0)
 			return -ENOMEM; /* the writer took fd over */

@@ -21,7 +21,7 @@
 
 #define KTR_FILESTATE_MAGIC	0x4b544653 /* "KTFS" */
 #define KTR_FILESTATE_GZIP	0x1
-#define KTR_FILESTATE_RECORDING	0x2
+#define KTR_FILESTATE_RECORDING 0x2
 
 /* A route's slot: 4 KiB, the path last. */
 struct ktr_filestate_slot {

@@ -285,8 +285,7 @@ static bool dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, i
 		n = f->dumped;
 		recovered = f->taken_over;
 	} else if (!f && fstat(fd, &st) == 0) {
-		line = ktr_ends__recall_file(k->ends, st.st_dev, st.st_ino, c->uid, &n,
-					     &recovered);
+		line = ktr_ends__recall_file(k->ends, st.st_dev, st.st_ino, c->uid, &n, &recovered);
 	}
 	if (!line)
 		return false;

@@ -200,8 +200,8 @@ bool ktr_stop__cleared(const struct ktr_rooms *k, struct ktr_conn *cn, const __u
 		ktr_tracefile__end_why(f, KTR_END_CLEARED, 0, c->pid, c->uid);
 		ends[m++] = routes[i];
 	}
-	waits = ends && ktr_ends__wait(k->ends, cn, ends, m, error, done, msg,
-				       k->config->ring_bytes);
+	waits = ends &&
+		ktr_ends__wait(k->ends, cn, ends, m, error, done, msg, k->config->ring_bytes);
 	free(ends);
 	return waits;
 }

@@ -29,7 +29,7 @@ static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
 		r = ktr_files__adopt(files, route, fl, &why);
 	if (r >= 0) {
 		ktr_log(LOG_NOTICE, "%s: recording taken over from a daemon that died",
-		       ktr_tracefile__path(ktr_files__get(files, r)));
+			ktr_tracefile__path(ktr_files__get(files, r)));
 		return;
 	}
 	ktr_log(LOG_WARNING, "recording %s dropped: %s", pin, why);
@@ -79,11 +79,15 @@ static void takeover__killed_file(void *ctx, __u32 route, const struct ktr_files
 		return; /* taken over, or dropped with its ring */
 	r = ktr_files__end_killed(files, s, &why);
 	if (r >= 0)
-		ktr_log(LOG_NOTICE, "%s: the ktraceb daemon writing it was killed: "
-			"its END record says so", s->path);
+		ktr_log(LOG_NOTICE,
+			"%s: the ktraceb daemon writing it was killed: "
+			"its END record says so",
+			s->path);
 	else if (r != -EEXIST)
-		ktr_log(LOG_WARNING, "%s: the ktraceb daemon writing it was killed; no END "
-			"written: %s", s->path, why ? why : strerror(-r));
+		ktr_log(LOG_WARNING,
+			"%s: the ktraceb daemon writing it was killed; no END "
+			"written: %s",
+			s->path, why ? why : strerror(-r));
 }
 
 void ktr_takeover__killed(const struct ktr_rooms *k)

@@ -200,8 +200,10 @@ void ktr_tracefile__summary(const struct ktr_tracefile *f, char *buf, size_t siz
 	char why[96];
 
 	if (f->end.ke_why == KTR_END_KILLED) {
-		snprintf(buf, size, "%s: %s; its END record says so (its last records before the "
-			 "kill are cut off)", ktr_tracefile__path(f), ktr_tracefile__why_words(&f->end));
+		snprintf(buf, size,
+			 "%s: %s; its END record says so (its last records before the "
+			 "kill are cut off)",
+			 ktr_tracefile__path(f), ktr_tracefile__why_words(&f->end));
 		return;
 	}
 	if (err)

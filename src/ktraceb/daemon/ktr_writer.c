@@ -111,7 +111,8 @@ static struct ktr_chunk *writer__chunk_new(struct ktr_writer *w)
 	struct ktr_writer_budget *b = w->budget;
 	struct ktr_chunk *c;
 
-	if (__atomic_add_fetch(&b->bytes, size, __ATOMIC_ACQ_REL) > (long long)KTR_WRITER_UID_BYTES &&
+	if (__atomic_add_fetch(&b->bytes, size, __ATOMIC_ACQ_REL) >
+		    (long long)KTR_WRITER_UID_BYTES &&
 	    b->uid != 0) {
 		__atomic_sub_fetch(&b->bytes, size, __ATOMIC_ACQ_REL);
 		return NULL;
@@ -246,7 +247,8 @@ static int writer__queue(struct ktr_writer *w, bool wait, bool end)
 	if (w->held == 0)
 		w->behind = false; /* caught up */
 	while (!end && w->held && w->held + c->len > KTR_WRITER_QUEUE_BYTES && !err)
-		err = !wait || w->behind ? ETIMEDOUT : pthread_cond_timedwait(&w->room, &w->mu, &until);
+		err = !wait || w->behind ? ETIMEDOUT :
+					   pthread_cond_timedwait(&w->room, &w->mu, &until);
 	if (err) {
 		w->behind = w->behind || wait;
 		pthread_mutex_unlock(&w->mu);

@@ -48,22 +48,25 @@ struct ktr_writer;
 struct ktr_end;
 
 /* zlib's level for -z: the fastest (bench/compress.sh: 6.1x against 6.7x for level 3). */
-#define KTR_WRITER_GZIP_LEVEL	1
+#define KTR_WRITER_GZIP_LEVEL  1
 /* A write-out: at most this many bytes of records. */
-#define KTR_WRITER_CHUNK	(1u << 20)
+#define KTR_WRITER_CHUNK       (1u << 20)
 /* Bytes of records a file may have on their way to it, beside the chunk being filled. */
-#define KTR_WRITER_QUEUE_BYTES	(32u << 20)
+#define KTR_WRITER_QUEUE_BYTES (32u << 20)
 /* Chunk bytes a uid other than root may hold in all, over all its files. */
-#define KTR_WRITER_UID_BYTES	(128ull << 20)
+#define KTR_WRITER_UID_BYTES   (128ull << 20)
 /* Bytes kept allocated past the file's end for its END record. */
-#define KTR_WRITER_RESERVE	4096
+#define KTR_WRITER_RESERVE     4096
 /* A dump (ktr_writer__append with WAIT) waits at most this long for room. */
-#define KTR_WRITER_WAIT_MS	100
+#define KTR_WRITER_WAIT_MS     100
 
-/* ktr_writer__append's flags */
-#define KTR_WRITER_OURS	0x1	/* a LOST record: not counted lost if refused */
-#define KTR_WRITER_WAIT	0x2	/* wait for room (a recorder's dump), up to KTR_WRITER_WAIT_MS,
-				   unless the file fell behind before */
+/* ktr_writer__append's flags: a LOST record (not counted lost if refused) */
+#define KTR_WRITER_OURS 0x1
+/*
+ * A recorder's dump: wait for room up to KTR_WRITER_WAIT_MS, unless the
+ * file fell behind before
+ */
+#define KTR_WRITER_WAIT 0x2
 
 /*
  * Who judges whether a -z member may be compressed now (may_take(ctx, ns):

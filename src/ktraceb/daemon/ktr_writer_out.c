@@ -222,7 +222,7 @@ static int out__level(struct ktr_writer *w, size_t len)
 	if (ktr_writer__paced((long long)(w->z_ns_per_byte * (double)len), &yes))
 		return yes ? KTR_WRITER_GZIP_LEVEL : 0;
 	return behind > len && behind - len >= KTR_WRITER_QUEUE_BYTES / 2 ? 0 :
-									  KTR_WRITER_GZIP_LEVEL;
+									    KTR_WRITER_GZIP_LEVEL;
 }
 
 /* One chunk, written whole at the file's end (under -z as one member), room kept after it. */
@@ -244,7 +244,8 @@ static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c)
 
 		len = out__member(w, c->data, c->len, level);
 		if (level)
-			w->z_ns_per_byte = (double)(ktr_mono_ns() - t0) / (double)(c->len ? c->len : 1);
+			w->z_ns_per_byte =
+				(double)(ktr_mono_ns() - t0) / (double)(c->len ? c->len : 1);
 		src = w->zbuf;
 		if (!len) {
 			out__fail(w, c, base, 0, 0, had, -EIO);
