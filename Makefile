@@ -75,6 +75,9 @@ SYSCALL_ABIS := x86_64 i386 arm64
 SYSCALL_TBLS := $(SYSCALL_ABIS:%=src/decode/tables/syscall_%.tbl)
 SYSCALL_SIGS := src/decode/tables/syscalls.sig src/decode/tables/syscalls.extra
 GEN_SRCS := $(SYSCALL_ABIS:%=$(O)/gen/syscalls_%.c)
+# ioctl requests, socket options and flags, from the kernel's uapi headers
+# (scripts/genconsts.sh made the tables; the build makes C of them), for kdump
+CONST_GEN_SRCS := $(O)/gen/ioctls.c $(O)/gen/consts.c
 # each BSD's syscall and errno names, for kdump (src/decode/tables/bsd/)
 BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
 BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
@@ -83,7 +86,7 @@ KTRACEB_SRCS := $(wildcard src/ktraceb/*/*.c)
 KDUMP_SRCS := $(wildcard src/kdump/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
-	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o)
+	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o) $(CONST_GEN_SRCS:.c=.o)
 KTRACEB_OBJS := $(patsubst %.c,$(O)/%.o,$(KTRACEB_SRCS))
 KDUMP_OBJS := $(O)/src/kdump/kdump.o
 
@@ -138,6 +141,14 @@ $(O)/gen/bsd_%.c: src/decode/tables/bsd/%-syscalls.master src/decode/tables/bsd/
 	$(call msg,GEN,$@)
 	$(Q)scripts/genbsdtables.sh $* $(filter-out scripts/%,$^) > $@
 
+$(O)/gen/ioctls.c: src/decode/tables/ioctls.tbl scripts/genconsts.sh | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/genconsts.sh c-ioctls $< > $@
+
+$(O)/gen/consts.c: src/decode/tables/consts.tbl scripts/genconsts.sh | $(O)/gen
+	$(call msg,GEN,$@)
+	$(Q)scripts/genconsts.sh c-consts $< > $@
+
 $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 	$(call msg,GEN,$@)
 	$(Q)scripts/gensyscalls.sh names $(SYSCALL_TBLS) > $@
@@ -148,16 +159,33 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 # also two checkouts of one commit (their tests would clear each other's).
 BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* \
 	src/ktraceb/*/* src/common/* src/decode/tables/*)))
-$(O)/gen/build_id.h: FORCE | $(O)/gen
-	$(Q)id=$$( (cat $(BUILD_ID_SRCS); echo '$(abspath $(O))') | sha1sum | cut -c1-12); \
-	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
+# build_id.h for the build directory $(1) (the id, made in the recipe's shell)
+build_id_h = id=$$( (cat $(BUILD_ID_SRCS); echo '$(abspath $(1))') | sha1sum | cut -c1-12); \
+	printf '\#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/gen/build_id.h: FORCE | $(O)/gen
+	$(Q)$(call build_id_h,$(O))
 .PHONY: FORCE
 FORCE:
 
-$(O)/src/ktraceb/client/ktr_client.o $(O)/src/ktraceb/client/ktr_others.o \
-	$(O)/src/ktraceb/daemon/ktr_pin.o $(O)/src/ktraceb/daemon/ktr_log.o \
-	$(O)/src/ktraceb/daemon/ktr_filestate.o: $(O)/gen/build_id.h
+# the objects that hold the id
+BUILD_ID_OBJS := src/ktraceb/client/ktr_client.o src/ktraceb/client/ktr_others.o \
+	src/ktraceb/daemon/ktr_pin.o src/ktraceb/daemon/ktr_log.o src/ktraceb/daemon/ktr_filestate.o
+$(addprefix $(O)/,$(BUILD_ID_OBJS)): $(O)/gen/build_id.h
+
+# A second build of the same sources, as "make O=$(O)/twin" would make it,
+# with the id of that directory, for tests/e2e/t_builds.sh (two builds side
+# by side): only the objects that hold the id are compiled again.
+$(O)/twin/gen/build_id.h: FORCE
+	@mkdir -p $(@D)
+	$(Q)$(call build_id_h,$(O)/twin)
+
+$(addprefix $(O)/twin/,$(BUILD_ID_OBJS)): $(O)/twin/%.o: %.c $(O)/twin/gen/build_id.h \
+		| $(O)/ktraceb.skel.h $(O)/gen/syscall_names.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS) -I$(O)/twin/gen $(CPPFLAGS_ALL) $(LIBBPF_CFLAGS) \
+		$(DEPFLAGS) -c $< -o $@
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
@@ -180,8 +208,14 @@ $(O)/libktr.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The tracer needs the syscall tables, not the decoders.
-$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
-		$(O)/src/common/ktr_sysclass.o $(GEN_SRCS:.c=.o)
+KTRACEB_LIBOBJS := $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
+	$(O)/src/common/ktr_sysclass.o $(GEN_SRCS:.c=.o)
+$(O)/ktraceb: $(KTRACEB_OBJS) $(KTRACEB_LIBOBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
+
+$(O)/twin/ktraceb: $(filter-out $(addprefix $(O)/,$(BUILD_ID_OBJS)),$(KTRACEB_OBJS)) \
+		$(addprefix $(O)/twin/,$(BUILD_ID_OBJS)) $(KTRACEB_LIBOBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
 
@@ -197,6 +231,8 @@ $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktr
 $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
 	ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
+$(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
+$(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/ktr_share.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o \
 	daemon/ktr_writer_out.o daemon/ktr_record.o daemon/ktr_clock.o common/ktr_creds.o \
 	common/ktr_perm.o)
@@ -252,13 +288,13 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer $(CPPFLAGS_ALL)
 
 $(O)/tests/fuzz/reader_replay: tests/fuzz/replay.c tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) \
-		$(GEN_SRCS) $(BSD_GEN_SRCS) | $(O)/gen/syscall_names.h
+		$(GEN_SRCS) $(BSD_GEN_SRCS) $(CONST_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(FUZZ_CFLAGS) $(filter %.c,$^) $(KDUMP_LIBS) -o $@
 
 $(O)/tests/fuzz/reader_fuzz: tests/fuzz/reader_fuzz.c $(FUZZ_LIB_SRCS) $(GEN_SRCS) $(BSD_GEN_SRCS) \
-		| $(O)/gen/syscall_names.h
+		$(CONST_GEN_SRCS) | $(O)/gen/syscall_names.h
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c,$^) $(KDUMP_LIBS) -o $@
@@ -275,7 +311,8 @@ CHECK_BINS := $(O)/kdump $(TEST_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BIN
 check: $(CHECK_BINS)
 	$(Q)O=$(O) KTR_TIER=check tests/run.sh
 
-test-build: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS)
+test-build: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS) \
+	$(O)/twin/ktraceb
 
 test: test-build
 	$(Q)O=$(O) tests/run.sh
@@ -296,10 +333,17 @@ demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
 BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o \
-	$(O)/bench/throw_loop
+	$(O)/bench/throw_loop $(O)/bench/http_srv $(O)/bench/http_load
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
+	$(Q)O=$(O) bench/service.sh
+
+# bench/service.sh's threaded C server and its load client
+$(O)/bench/http_%: bench/http_%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
 
 $(O)/bench/spans: bench/spans.c include/ktraceb/utrace.h
 	@mkdir -p $(@D)

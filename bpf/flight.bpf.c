@@ -41,7 +41,7 @@ static __always_inline bool flight__compact(const struct ktr_header *h, struct k
 	__builtin_memcpy(c->comm, h->ktr_comm, sizeof(c->comm));
 	c->type = h->ktr_type;
 	c->cpu = KTRH_CPUID_DECODE(h->ktr_flags);
-	c->pad = 0;
+	c->flags = h->ktr_flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT);
 	return true;
 }
 

@@ -83,7 +83,7 @@ static __always_inline struct ktr_flight_slot *flight__slot(void *ring, struct k
  * when its ring takes whole records (the caller sends one), 0 when done.
  */
 static __always_inline int flight__compact_ret(struct task_struct *task, __u32 route, long id,
-					       long ret)
+					       __u16 flags, __u32 tid, long ret)
 {
 	void *ctls = bpf_map_lookup_elem(&flight_ctls, &route), *ring;
 	struct ktr_flight_compact *c;
@@ -115,7 +115,7 @@ static __always_inline int flight__compact_ret(struct task_struct *task, __u32 r
 	c = (void *)sl->data;
 	c->mono = bpf_ktime_get_ns();
 	c->pid = task->tgid;
-	c->tid = task->pid;
+	c->tid = tid;
 	c->value = ret < 0 && ret >= -4095 ? -1 : ret;
 	c->error = ret < 0 && ret >= -4095 ? -ret : 0;
 	c->code = id;
@@ -123,7 +123,7 @@ static __always_inline int flight__compact_ret(struct task_struct *task, __u32 r
 	((__u64 *)c->comm)[1] = ((const __u64 *)task->comm)[1];
 	c->type = KTR_SYSRET;
 	c->cpu = cpu;
-	c->pad = 0;
+	c->flags = flags;
 	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
 	sl->nslots = 1;
 	barrier();

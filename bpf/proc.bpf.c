@@ -39,8 +39,25 @@ static __always_inline void proc__emit_ctor(__u32 route, __u32 sv_flags, __u32 p
 	rec__submit(r);
 }
 
-/* The exec'd file's path, from the kernel's copy: the old image is gone. */
-static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binprm *bprm)
+/*
+ * A record of the exec's, built in scratch: under the id its thread had
+ * when it called (tid), which is the process's own after an exec by a
+ * thread other than the leader (docs/FORMAT.md, KTR_SYSRET).
+ */
+static __always_inline void proc__send_exec(struct ktr_sample *s, __u32 route, int type, __u64 len,
+					    __u32 tid)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	rec__header((struct ktr_header *)(s + 1), type, len, task->tgid, tid, task);
+	rec__output(s, route, len);
+}
+
+/*
+ * The exec'd file's path, from the kernel's copy: the old image is gone.
+ * As a user path is (syscall.bpf.c): KTR_PATH_MAX bytes if cut there.
+ */
+static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binprm *bprm, __u32 tid)
 {
 	struct ktr_sample *s = rec__scratch();
 	struct ktr_header *h;
@@ -49,11 +66,13 @@ static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binp
 	if (!s)
 		return;
 	h = (void *)(s + 1);
-	n = bpf_probe_read_kernel_str(h + 1, KTR_PATH_MAX, BPF_CORE_READ(bprm, filename));
-	if (n <= 1)
-		return; /* unreadable, or "" (AT_EMPTY_PATH): no lookup */
-	n = (n - 1) & (KTR_PATH_MAX - 1);
-	rec__send(s, route, KTR_NAMEI, n);
+	n = bpf_probe_read_kernel_str(h + 1, KTR_PATH_MAX + 1, BPF_CORE_READ(bprm, filename));
+	if (n <= 0)
+		return; /* unreadable */
+	n--;
+	if (n > KTR_PATH_MAX)
+		n = KTR_PATH_MAX;
+	proc__send_exec(s, route, KTR_NAMEI, n, tid);
 }
 
 /*
@@ -61,7 +80,7 @@ static __always_inline void proc__emit_exec_namei(__u32 route, struct linux_binp
  * that the verifier checks it once, not once per chunk of the loop below
  * (the daemon's start is mostly verification).  0, or -1 if unreadable.
  */
-__noinline int proc__emit_chunk(__u32 route, int type, __u64 start, __u64 n)
+__noinline int proc__emit_chunk(__u32 route, int type, __u64 start, __u64 n, __u32 tid)
 {
 	struct ktr_sample *s = rec__scratch();
 	struct ktr_header *h;
@@ -74,7 +93,7 @@ __noinline int proc__emit_chunk(__u32 route, int type, __u64 start, __u64 n)
 	h = (void *)(s + 1);
 	if (bpf_probe_read_user(h + 1, n, (void *)start) < 0)
 		return -1;
-	rec__send(s, route, type, n);
+	proc__send_exec(s, route, type, n, tid);
 	return 0;
 }
 
@@ -83,12 +102,13 @@ __noinline int proc__emit_chunk(__u32 route, int type, __u64 start, __u64 n)
  * the new stack, between mm->arg_start and arg_end (env_start, env_end).
  * Large vectors take several consecutive records of the same type.
  */
-static __always_inline void proc__emit_strings(__u32 route, int type, __u64 start, __u64 end)
+static __always_inline void proc__emit_strings(__u32 route, int type, __u64 start, __u64 end,
+					       __u32 tid)
 {
 	for (int i = 0; i < KTR_ARGS_CHUNKS && start < end; i++) {
 		__u64 n = end - start < KTR_ARGS_CHUNK ? end - start : KTR_ARGS_CHUNK;
 
-		if (proc__emit_chunk(route, type, start, n) < 0)
+		if (proc__emit_chunk(route, type, start, n, tid) < 0)
 			return;
 		start += n;
 	}
@@ -179,13 +199,14 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	ps->sv_flags = elfclass == ELFCLASS32 ? ARCH_SV_COMPAT : ARCH_SV_NATIVE;
 	proc__changed();
 	exec_shown = proc__exec_selected(ps);
+	/* old_pid: the thread's id at its call, another than p's after a non-leader's exec */
 	if ((ps->facs & KTRFAC_NAMEI) && exec_shown)
-		proc__emit_exec_namei(ps->route, bprm);
-	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, p->pid, p);
+		proc__emit_exec_namei(ps->route, bprm, old_pid);
+	proc__emit_ctor(ps->route, ps->sv_flags, p->tgid, old_pid, p);
 	if ((ps->facs & KTRFAC_ARGS) && exec_shown)
-		proc__emit_strings(ps->route, KTR_ARGS, p->mm->arg_start, p->mm->arg_end);
+		proc__emit_strings(ps->route, KTR_ARGS, p->mm->arg_start, p->mm->arg_end, old_pid);
 	if ((ps->facs & KTRFAC_ENVS) && exec_shown)
-		proc__emit_strings(ps->route, KTR_ENVS, p->mm->env_start, p->mm->env_end);
+		proc__emit_strings(ps->route, KTR_ENVS, p->mm->env_start, p->mm->env_end, old_pid);
 	return 0;
 }
 

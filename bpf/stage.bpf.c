@@ -64,6 +64,7 @@ __noinline int stage__call_out(struct ktr_stage *st)
 	len = sizeof(rec->c) - sizeof(rec->c.ktr_args) + narg * sizeof(__u64);
 	rec = (struct call_sample *)stage__room(st, route);
 	rec__header_at(&rec->h, KTR_SYSCALL, len, task->tgid, task->pid, task, c->mono_ns);
+	rec->h.ktr_flags |= KTRH_ABI_NATIVE; /* a compat call is never kept */
 	rec->c.ktr_code = c->code;
 	rec->c.ktr_narg = narg;
 	rec->c.ktr_pad = 0;

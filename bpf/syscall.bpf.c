@@ -53,6 +53,55 @@ struct kept_args {
 };
 #endif
 
+/*
+ * The exec each thread is in, from its sys_enter to its sys_exit: the
+ * kernel's registers cannot say at the exit.  A successful exec sets the
+ * new image's personality, which makes the call look like the execve of
+ * the new image's ABI (x86's set_personality_64bit: "pretend that this
+ * comes from a 64bit execve"), so an execveat would return as an execve,
+ * and an exec between ABIs from the other table.  And an exec by a thread
+ * other than the leader gives the thread its process's id (de_thread):
+ * the RET carries the id it called with, like the CALL (docs/FORMAT.md).
+ */
+struct exec_call {
+	long nr;
+	__u32 tid;
+	__u32 compat;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct exec_call);
+} exec_calls SEC(".maps");
+
+static __always_inline void syscall__exec_enter(struct task_struct *task, long id, int compat)
+{
+	struct exec_call *e =
+		bpf_task_storage_get(&exec_calls, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (e) {
+		e->nr = id;
+		e->tid = task->pid;
+		e->compat = compat;
+	}
+}
+
+/* At an exec's sys_exit: the call as it was made, from its sys_enter, if seen. */
+static __always_inline void syscall__exec_exit(struct task_struct *task, long *id, int *compat,
+					       __u32 *tid)
+{
+	struct exec_call *e = bpf_task_storage_get(&exec_calls, task, NULL, 0);
+
+	if (!e)
+		return;
+	*id = e->nr;
+	*compat = e->compat;
+	*tid = e->tid;
+	bpf_task_storage_delete(&exec_calls, task);
+}
+
 /* The arguments at sys_enter; kept for sys_exit where the arch needs it. */
 static __always_inline void syscall__entry_args(struct pt_regs *regs, long id, int compat,
 						__u64 *args)
@@ -119,6 +168,12 @@ static __always_inline bool syscall__has_genio(long id, int compat)
 	       ktr_genio64[sys__index(id)] != KTR_GIO_NONE;
 }
 
+/* The header flag of a CALL or RET: which table its number is from (ktr.h). */
+static __always_inline __u16 syscall__abi_flag(int compat)
+{
+	return compat ? KTRH_ABI_COMPAT : KTRH_ABI_NATIVE;
+}
+
 static __always_inline void call__fill(struct call_sample *rec, long id, int narg,
 				       const __u64 *args)
 {
@@ -143,6 +198,7 @@ static __always_inline void syscall__emit_call(__u32 route, long id, int compat,
 	if (!r.rec)
 		return;
 	call__fill(r.rec, id, narg, args);
+	((struct call_sample *)r.rec)->h.ktr_flags |= syscall__abi_flag(compat);
 	rec__submit(r);
 }
 
@@ -159,22 +215,33 @@ static __always_inline void ret__fill(struct ktr_sysret *r, long id, long ret)
 	}
 }
 
+/*
+ * The RET of the current thread's call id, made from the compat table or
+ * not, by the thread whose id was tid when it called (its own but after
+ * an exec that made it its process's leader: struct exec_call).
+ */
 static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 route, long id,
-					      long ret)
+					      int compat, __u32 tid, long ret)
 {
+	__u16 abi = syscall__abi_flag(compat);
 	struct rec_ref r;
 
-	if (flight__compact_ret(task, route, id, ret) == 0)
+	if (flight__compact_ret(task, route, id, abi, tid, ret) == 0)
 		return; /* a compact recorder's, written there */
-	r = rec__reserve_current(sizeof(struct ret_sample), route, KTR_SYSRET,
-				 sizeof(struct ktr_sysret));
+	r = rec__reserve(sizeof(struct ret_sample), route, KTR_SYSRET, sizeof(struct ktr_sysret),
+			 task->tgid, tid, task);
 	if (!r.rec)
 		return;
 	ret__fill(&((struct ret_sample *)r.rec)->r, id, ret);
+	((struct ret_sample *)r.rec)->h.ktr_flags |= abi;
 	rec__submit(r);
 }
 
-/* One KTR_NAMEI for a user-space path; NULL and unreadable pointers give none. */
+/*
+ * One KTR_NAMEI for a user-space path; NULL and unreadable pointers give
+ * none, "" (AT_EMPTY_PATH) an empty one.  One byte more than a path can
+ * have is read: a record of KTR_PATH_MAX bytes is a path cut there (ktr.h).
+ */
 static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 {
 	struct ktr_sample *s;
@@ -187,10 +254,12 @@ static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 	if (!s)
 		return;
 	h = (void *)(s + 1);
-	n = bpf_probe_read_user_str(h + 1, KTR_PATH_MAX, (const void *)uptr);
-	if (n <= 1)
-		return; /* unreadable, or "" (AT_EMPTY_PATH): no lookup */
-	n = (n - 1) & (KTR_PATH_MAX - 1);
+	n = bpf_probe_read_user_str(h + 1, KTR_PATH_MAX + 1, (const void *)uptr);
+	if (n <= 0)
+		return; /* unreadable */
+	n--;
+	if (n > KTR_PATH_MAX)
+		n = KTR_PATH_MAX;
 	rec__send(s, route, KTR_NAMEI, n);
 }
 
@@ -382,6 +451,8 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 	s = stage__room(st, route); /* it fits: a record's room is the slack */
 	rec__header_at((struct ktr_header *)(s + 1), KTR_STAGED_PAIR, len, task->tgid, task->pid,
 		       task, c->mono_ns);
+	/* a compat call is never kept: this one is the machine's own */
+	((struct ktr_header *)(s + 1))->ktr_flags |= KTRH_ABI_NATIVE;
 	call__fill((struct call_sample *)s, c->code, narg, c->args);
 	asm volatile("%0 &= %1" : "+r"(len) : "i"(0x3f)); /* for the verifier: 8 to 56 */
 	pr = (struct ktr_pair_ret *)((unsigned char *)s + sizeof(*s) + sizeof(struct ktr_header) +
@@ -415,6 +486,8 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 		ps->flags &= ~KTR_PS_AWAIT_EXEC;
 		proc__changed();
 	}
+	if (syscall__is_exec(id, compat))
+		syscall__exec_enter(task, id, compat);
 	sel = select__of(ps);
 	if (sel && !select__call(sel, id, compat))
 		return 0; /* not selected: no record, nothing kept */
@@ -475,6 +548,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	struct ktr_proc_state copy, *ps;
 	const struct ktr_select_map *sel;
 	struct ktr_stage *st;
+	__u32 tid = task->pid;
 	long id;
 	int compat;
 
@@ -489,6 +563,8 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 		return 0;
 	id = arch__syscall_nr(regs);
 	compat = arch__in_compat_syscall(task);
+	if (syscall__is_exec(id, compat))
+		syscall__exec_exit(task, &id, &compat, &tid);
 	syscall__note_mmap(regs, ps, task->tgid, id, compat, ret);
 	sel = select__of(ps);
 	if (sel && (!select__call(sel, id, compat) || !select__status(sel, ret)))
@@ -516,6 +592,6 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 			syscall__genio(ps, id, ret, &args);
 	}
 	if (ps->facs & KTRFAC_SYSRET)
-		syscall__emit_ret(task, ps->route, id, ret);
+		syscall__emit_ret(task, ps->route, id, compat, tid, ret);
 	return 0;
 }

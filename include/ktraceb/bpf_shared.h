@@ -391,7 +391,7 @@ struct ktr_flight_compact {
 	__s16 error; /* RET: errno; PSIG: si_code */
 	__u8 type;
 	__u8 cpu;
-	__u16 pad;
+	__u16 flags; /* RET: its header's KTRH_ABI_* */
 };
 
 /* A recorder froze (route: the recording's): the daemon writes it. */

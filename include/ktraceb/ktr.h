@@ -67,6 +67,14 @@
 					   record before it (a lockless ring's order) */
 #define KTRH_SYSWIDE		0x0004	/* ktraceb -S: a system-wide record (a TRACE, or
 					   a LOST of the CPU in KTRH_CPUID) */
+/*
+ * CALL and RET: the table the call's number is from, as the kernel took
+ * the call (one process can make both kinds: int 0x80 in a 64-bit
+ * program).  A record with neither (an older file's) is of its process's
+ * ABI, as its KTR_PROCCTOR says.
+ */
+#define KTRH_ABI_NATIVE		0x0008	/* the machine's own table (x86_64, arm64) */
+#define KTRH_ABI_COMPAT		0x0010	/* the 32-bit compat table (i386 on x86_64) */
 #define KTRH_CPUID_ENCODE(c)	((((__u16)(c)) & 0xFF) << 8)
 #define KTRH_CPUID_DECODE(f)	(((f) >> 8) & 0xFF)
 
@@ -100,7 +108,11 @@ struct ktr_sysret {
 	__s64 ktr_retval;		/* full 64-bit return; -1 on error */
 };
 
-/* KTR_NAMEI: the path bytes, no NUL.  Up to KTR_PATH_MAX - 1 bytes. */
+/*
+ * KTR_NAMEI: the path bytes, no NUL.  Up to KTR_PATH_MAX - 1 bytes; 0 for
+ * an empty path ("", AT_EMPTY_PATH); exactly KTR_PATH_MAX bytes for a path
+ * of KTR_PATH_MAX bytes or more, cut there (the kernel refuses those).
+ */
 #define KTR_PATH_MAX		4096
 
 /* KTR_GENIO: struct ktr_genio, then the bytes transferred */
@@ -320,16 +332,29 @@ struct ktr_tpfield {
  * KTR_FILTER: the syscall selection the trace was made with (ktraceb -e
  * trace=SET, -e status=SET; src/common/ktr_select.h), written once before
  * the trace's first record.  Calls it left out made no record at all.
+ * With KTR_FILTER_USDT, the USDT probes armed beside the ktraceb
+ * provider's (ktraceb -e usdt:PROVIDER:NAME), written at the first request
+ * with 'u' that names some: a probe they leave out made no record at all
+ * (a trace with USER records and no such record armed the ktraceb
+ * provider's alone); with KTR_FILTER_USDT_HOT, the probes known to fire at
+ * high rates those patterns take in.
  */
 struct ktr_filter {
 	__u32 kf_status;		/* KTR_FILTER_SUCCESSFUL | _FAILED wanted, 0 any */
-	__u32 kf_flags;			/* KTR_FILTER_CALLS_AT_RETURN */
-	/* then the selection as given, NUL-terminated: "trace=openat status=failed" */
+	__u32 kf_flags;			/* KTR_FILTER_* */
+	/*
+	 * then the selection as given, NUL-terminated: "trace=openat status=failed";
+	 * USDT: "python:function__entry node:*"; USDT_HOT: "python:line ..."
+	 */
 };
 #define KTR_FILTER_SUCCESSFUL	0x1
 #define KTR_FILTER_FAILED	0x2
 #define KTR_FILTER_CALLS_AT_RETURN 0x1	/* a CALL (but an exec's) written at its return, just
 					   before its RET: only then is its status known */
+#define KTR_FILTER_USDT		0x2	/* the text is the USDT patterns, not a syscall
+					   selection (kf_status 0) */
+#define KTR_FILTER_USDT_HOT	0x4	/* the text is the probes of those patterns known to
+					   fire at high rates */
 
 /*
  * KTR_USTACK: the user stack of the thread's call before it (ktraceb -k),

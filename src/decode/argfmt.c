@@ -38,9 +38,21 @@ void ktr_arg_signal(FILE *out, const struct ktr_argctx *c, int i)
 	ktr_print_signal(out, (int)c->a[i], c->flags);
 }
 
+/* A umode_t: the kernel sees the register's low 16 bits (strace prints those too). */
 void ktr_arg_mode(FILE *out, const struct ktr_argctx *c, int i)
 {
-	ktr_print_octal(out, c->a[i], c->flags);
+	ktr_print_octal(out, c->a[i] & 0xffffu, c->flags);
+}
+
+/* A uid_t or gid_t: 32 bits, unsigned, but -1 ("no change" to chown) as -1, as strace. */
+void ktr_arg_uid(FILE *out, const struct ktr_argctx *c, int i)
+{
+	__u32 id = (__u32)c->a[i];
+
+	if (id == (__u32)-1)
+		fputs("-1", out);
+	else
+		fprintf(out, "%u", id);
 }
 
 static const struct ktr_sym clock_sym[] = {

@@ -18,7 +18,8 @@ static const struct {
 } families[] = {
 	{ ktr_scdec_file, &ktr_nscdec_file }, { ktr_scdec_mem, &ktr_nscdec_mem },
 	{ ktr_scdec_proc, &ktr_nscdec_proc }, { ktr_scdec_signal, &ktr_nscdec_signal },
-	{ ktr_scdec_net, &ktr_nscdec_net },
+	{ ktr_scdec_net, &ktr_nscdec_net },   { ktr_scdec_prctl, &ktr_nscdec_prctl },
+	{ ktr_scdec_ipc, &ktr_nscdec_ipc },   { ktr_scdec_misc, &ktr_nscdec_misc },
 };
 
 static int scdec_cmp(const void *key, const void *ent)
@@ -77,7 +78,8 @@ static const char *const int32_types[] = {
 	"int",	     "const int",	"pid_t",	"key_t", "mqd_t",
 	"clockid_t", "const clockid_t", "key_serial_t", "__s32", NULL,
 };
-static const char *const id_types[] = { "pid_t", "uid_t", "gid_t", "qid_t", NULL };
+static const char *const id_types[] = { "pid_t", "qid_t", NULL };
+static const char *const uid_types[] = { "uid_t", "gid_t", "old_uid_t", "old_gid_t", NULL };
 
 static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
 {
@@ -96,14 +98,17 @@ static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
 	}
 	if (name_in(name, dfd_names))
 		ktr_arg_dfd(out, c, i);
+	else if (name_in(type, uid_types))
+		ktr_arg_uid(out, c, i);
+	else if (strcmp(type, "umode_t") == 0)
+		ktr_arg_mode(out, c, i);
 	else if (name_in(name, fd_names) || name_in(type, id_types))
 		ktr_arg_fd(out, c, i);
 	else if (strstr(name, "timeout") && strcmp(type, "int") == 0)
 		ktr_arg_int(out, c, i);
 	else if (name_in(type, int32_types))
 		ktr_print_num(out, (__u64)(__s64)(int)v, c->flags);
-	else if (strstr(type, "int") || strcmp(type, "unsigned") == 0 || strcmp(type, "u32") == 0 ||
-		 strcmp(type, "umode_t") == 0)
+	else if (strstr(type, "int") || strcmp(type, "unsigned") == 0 || strcmp(type, "u32") == 0)
 		ktr_print_num(out, v & 0xffffffffu, c->flags);
 	else
 		ktr_print_num(out, v, c->flags);
@@ -155,6 +160,26 @@ const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i)
 	return se && i < se->narg ? se->argname[i] : NULL;
 }
 
+/* The arguments a call takes (ktr_nargfn), of the narg it has. */
+static int nargs_taken(const struct ktr_scdec *d, const struct ktr_argctx *c)
+{
+	int n = d && d->nargs ? d->nargs(c) : c->narg;
+
+	return n < 0 ? 0 : n < c->narg ? n : c->narg;
+}
+
+int ktr_syscall_nargs_taken(unsigned int sv_flags, int code, int narg, const __u64 *args, int flags)
+{
+	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
+	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
+
+	if (narg > KTR_MAXARGS)
+		narg = c.narg = KTR_MAXARGS;
+	if (narg <= 0 || ktr_bsd_abi(sv_flags))
+		return narg < 0 ? 0 : narg;
+	return nargs_taken(scdec_for(se, sv_flags, flags), &c);
+}
+
 void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg, const __u64 *args,
 			    int flags)
 {
@@ -171,6 +196,9 @@ void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg
 	if (narg > KTR_MAXARGS)
 		narg = c.narg = KTR_MAXARGS;
 	d = scdec_for(se, sv_flags, flags);
+	narg = nargs_taken(d, &c); /* all of them under KTR_DEC_RAW (d is NULL) */
+	if (narg == 0)
+		return;
 	fputc('(', out);
 	for (int i = 0; i < narg; i++) {
 		if (i)

@@ -54,6 +54,14 @@ void ktr_decode_tables(const char *machine, const struct ktr_sysent **native, un
 void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg,
 			    const __u64 *args, int flags);
 
+/*
+ * How many of its narg arguments the call takes, as the others say (the
+ * list above shows those alone): openat's mode only with O_CREAT or
+ * O_TMPFILE, and so on, as strace shows them; narg under KTR_DEC_RAW.
+ */
+int ktr_syscall_nargs_taken(unsigned int sv_flags, int code, int narg, const __u64 *args,
+			    int flags);
+
 /* Argument i of those alone, decoded as in the list above: "AT_FDCWD", "O_RDONLY". */
 void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg,
 			   const __u64 *args, int i, int flags);

@@ -104,22 +104,30 @@ static void arg_oflags(FILE *out, const struct ktr_argctx *c, int i)
 	ktr_print_open_flags(out, c->a[i] & 0xffffffffu, c->flags);
 }
 
-/* BSD: the mode only matters with O_CREAT (and, on Linux, O_TMPFILE). */
-static void arg_omode(FILE *out, const struct ktr_argctx *c, int i)
+/* The mode matters only with O_CREAT or O_TMPFILE: without, open takes 2 arguments, openat 3. */
+static int open_nargs(const struct ktr_argctx *c, int flags_arg)
 {
-	__u64 of = c->a[i - 1];
+	__u64 of = c->a[flags_arg];
 
-	if ((of & O_CREAT) || (of & K_O_TMPFILE_BIT) == K_O_TMPFILE_BIT) {
-		ktr_print_octal(out, c->a[i], c->flags);
-	} else {
-		fputs("<unused>", out);
-		ktr_print_num(out, c->a[i], c->flags);
-	}
+	if ((of & O_CREAT) || (of & K_O_TMPFILE_BIT) == K_O_TMPFILE_BIT)
+		return flags_arg + 2;
+	return flags_arg + 1;
 }
 
+static int nargs_open(const struct ktr_argctx *c)
+{
+	return open_nargs(c, 1);
+}
+
+static int nargs_openat(const struct ktr_argctx *c)
+{
+	return open_nargs(c, 2);
+}
+
+/* mknod's umode_t: the kernel sees 16 bits of the register */
 static void arg_fmode(FILE *out, const struct ktr_argctx *c, int i)
 {
-	ktr_print_filemode(out, c->a[i] & 0xffffffffu, c->flags);
+	ktr_print_filemode(out, c->a[i] & 0xffffu, c->flags);
 }
 
 static const struct ktr_sym access_sym[] = {
@@ -288,6 +296,15 @@ static void arg_fcntlarg(FILE *out, const struct ktr_argctx *c, int i)
 	case F_ADD_SEALS:
 		ktr_print_mask(out, &seals_tab, v & 0xffffffffu, c->flags);
 		break;
+	default:
+		ktr_arg_hex(out, c, i);
+	}
+}
+
+/* The commands that take no third argument (strace shows two). */
+static int nargs_fcntl(const struct ktr_argctx *c)
+{
+	switch ((int)c->a[1]) {
 	case F_GETFD:
 	case F_GETFL:
 	case F_GETOWN:
@@ -295,12 +312,9 @@ static void arg_fcntlarg(FILE *out, const struct ktr_argctx *c, int i)
 	case F_GETLEASE:
 	case F_GETPIPE_SZ:
 	case F_GET_SEALS:
-		/* ignored by the kernel; BSD shows such slots as <unused> */
-		fputs("<unused>", out);
-		ktr_print_num(out, v, c->flags);
-		break;
+		return 2;
 	default:
-		ktr_arg_hex(out, c, i);
+		return 3;
 	}
 }
 
@@ -330,12 +344,7 @@ static void arg_flockop(FILE *out, const struct ktr_argctx *c, int i)
 
 static void arg_ioctlreq(FILE *out, const struct ktr_argctx *c, int i)
 {
-	const char *name = ktr_ioctl_name((unsigned int)c->a[i]);
-
-	if (name && !(c->flags & KTR_DEC_RAW))
-		fputs(name, out);
-	else
-		fprintf(out, "%#x", (unsigned int)c->a[i]);
+	ktr_print_ioctl_req(out, (__u32)c->a[i], c->flags);
 }
 
 /* The NONBLOCK/CLOEXEC pairs of the fd constructors all share O_* values. */
@@ -399,48 +408,48 @@ static void arg_fadvice(FILE *out, const struct ktr_argctx *c, int i)
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_file[] = {
-	{ KTR_SC(access), { H, arg_amode } },
-	{ KTR_SC(chmod), { H, M } },
-	{ KTR_SC(close_range), { F, F, arg_closerange } },
-	{ KTR_SC(creat), { H, M } },
-	{ KTR_SC(dup3), { F, F, arg_ocloexec } },
-	{ KTR_SC(epoll_create1), { arg_epcreate } },
-	{ KTR_SC(epoll_ctl), { F, arg_epctl, F, H } },
-	{ KTR_SC(eventfd2), { NULL, arg_efd } },
-	{ KTR_SC(faccessat), { D, H, arg_amode } },
-	{ KTR_SC(faccessat2), { D, H, arg_amode, arg_ataccess } },
-	{ KTR_SC(fadvise64), { F, NULL, NULL, arg_fadvice } },
-	{ KTR_SC(fallocate), { F, arg_falloc } },
-	{ KTR_SC(fchmod), { F, M } },
-	{ KTR_SC(fchmodat), { D, H, M } },
-	{ KTR_SC(fchmodat2), { D, H, M, arg_atflags } },
-	{ KTR_SC(fchownat), { D, H, NULL, NULL, arg_atflags } },
-	{ KTR_SC(fcntl), { F, arg_fcntlcmd, arg_fcntlarg } },
-	{ KTR_SC(fcntl64), { F, arg_fcntlcmd, arg_fcntlarg } },
-	{ KTR_SC(flock), { F, arg_flockop } },
-	{ KTR_SC(fstatat64), { D, H, H, arg_atflags } },
-	{ KTR_SC(inotify_add_watch), { F, H, arg_inmask } },
-	{ KTR_SC(inotify_init1), { arg_ininit } },
-	{ KTR_SC(ioctl), { F, arg_ioctlreq, H } },
-	{ KTR_SC(linkat), { D, H, D, H, arg_atflags } },
-	{ KTR_SC(lseek), { F, NULL, arg_whence } },
-	{ KTR_SC(memfd_create), { H, arg_mfd } },
-	{ KTR_SC(mkdir), { H, M } },
-	{ KTR_SC(mkdirat), { D, H, M } },
-	{ KTR_SC(mknod), { H, arg_fmode } },
-	{ KTR_SC(mknodat), { D, H, arg_fmode } },
-	{ KTR_SC(newfstatat), { D, H, H, arg_atflags } },
-	{ KTR_SC(open), { H, arg_oflags, arg_omode } },
-	{ KTR_SC(open_by_handle_at), { F, H, arg_oflags } },
-	{ KTR_SC(openat), { D, H, arg_oflags, arg_omode } },
-	{ KTR_SC(pipe2), { H, arg_ocloexec } },
-	{ KTR_SC(renameat2), { D, H, D, H, arg_renameflags } },
-	{ KTR_SC(signalfd4), { F, H, NULL, arg_sfd } },
-	{ KTR_SC(statx), { D, H, arg_atflags, arg_statxmask, H } },
-	{ KTR_SC(timerfd_create), { ktr_arg_clockid, arg_tfd } },
-	{ KTR_SC(timerfd_settime), { F, arg_tfdset, H, H } },
-	{ KTR_SC(umask), { M } },
-	{ KTR_SC(unlinkat), { D, H, arg_atflags } },
-	{ KTR_SC(utimensat), { D, H, H, arg_atflags } },
+	{ KTR_SC(access), { H, arg_amode }, NULL },
+	{ KTR_SC(chmod), { H, M }, NULL },
+	{ KTR_SC(close_range), { F, F, arg_closerange }, NULL },
+	{ KTR_SC(creat), { H, M }, NULL },
+	{ KTR_SC(dup3), { F, F, arg_ocloexec }, NULL },
+	{ KTR_SC(epoll_create1), { arg_epcreate }, NULL },
+	{ KTR_SC(epoll_ctl), { F, arg_epctl, F, H }, NULL },
+	{ KTR_SC(eventfd2), { NULL, arg_efd }, NULL },
+	{ KTR_SC(faccessat), { D, H, arg_amode }, NULL },
+	{ KTR_SC(faccessat2), { D, H, arg_amode, arg_ataccess }, NULL },
+	{ KTR_SC(fadvise64), { F, NULL, NULL, arg_fadvice }, NULL },
+	{ KTR_SC(fallocate), { F, arg_falloc }, NULL },
+	{ KTR_SC(fchmod), { F, M }, NULL },
+	{ KTR_SC(fchmodat), { D, H, M }, NULL },
+	{ KTR_SC(fchmodat2), { D, H, M, arg_atflags }, NULL },
+	{ KTR_SC(fchownat), { D, H, NULL, NULL, arg_atflags }, NULL },
+	{ KTR_SC(fcntl), { F, arg_fcntlcmd, arg_fcntlarg }, nargs_fcntl },
+	{ KTR_SC(fcntl64), { F, arg_fcntlcmd, arg_fcntlarg }, nargs_fcntl },
+	{ KTR_SC(flock), { F, arg_flockop }, NULL },
+	{ KTR_SC(fstatat64), { D, H, H, arg_atflags }, NULL },
+	{ KTR_SC(inotify_add_watch), { F, H, arg_inmask }, NULL },
+	{ KTR_SC(inotify_init1), { arg_ininit }, NULL },
+	{ KTR_SC(ioctl), { F, arg_ioctlreq, H }, NULL },
+	{ KTR_SC(linkat), { D, H, D, H, arg_atflags }, NULL },
+	{ KTR_SC(lseek), { F, NULL, arg_whence }, NULL },
+	{ KTR_SC(memfd_create), { H, arg_mfd }, NULL },
+	{ KTR_SC(mkdir), { H, M }, NULL },
+	{ KTR_SC(mkdirat), { D, H, M }, NULL },
+	{ KTR_SC(mknod), { H, arg_fmode }, NULL },
+	{ KTR_SC(mknodat), { D, H, arg_fmode }, NULL },
+	{ KTR_SC(newfstatat), { D, H, H, arg_atflags }, NULL },
+	{ KTR_SC(open), { H, arg_oflags, M }, nargs_open },
+	{ KTR_SC(open_by_handle_at), { F, H, arg_oflags }, NULL },
+	{ KTR_SC(openat), { D, H, arg_oflags, M }, nargs_openat },
+	{ KTR_SC(pipe2), { H, arg_ocloexec }, NULL },
+	{ KTR_SC(renameat2), { D, H, D, H, arg_renameflags }, NULL },
+	{ KTR_SC(signalfd4), { F, H, NULL, arg_sfd }, NULL },
+	{ KTR_SC(statx), { D, H, arg_atflags, arg_statxmask, H }, NULL },
+	{ KTR_SC(timerfd_create), { ktr_arg_clockid, arg_tfd }, NULL },
+	{ KTR_SC(timerfd_settime), { F, arg_tfdset, H, H }, NULL },
+	{ KTR_SC(umask), { M }, NULL },
+	{ KTR_SC(unlinkat), { D, H, arg_atflags }, NULL },
+	{ KTR_SC(utimensat), { D, H, H, arg_atflags }, NULL },
 };
 const size_t ktr_nscdec_file = KTR_NELEM(ktr_scdec_file);

@@ -9,7 +9,7 @@
  *   symtab.c escape.c errno.c signal.c   masks, numbers, strings, names
  *   decode_bsd.c syscalltab.c            the BSDs' names, the syscall tables
  *   argfmt.c                             the argument formatters shared
- *   decode_ioctl.c decode_{file,mem,proc,signal,net}.c   one family of syscalls each
+ *   decode_ioctl.c decode_{file,mem,proc,prctl,signal,net,ipc,misc}.c   one family each
  *   args.c sysret.c                      CALL arguments, RET values
  *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT (struct_int.h)
  */
@@ -83,11 +83,18 @@ struct ktr_argctx {
 };
 
 typedef void (*ktr_argfn)(FILE *out, const struct ktr_argctx *c, int i);
+/*
+ * How many of its arguments a call takes, as its others say (openat's mode
+ * only with O_CREAT or O_TMPFILE, fcntl's third only for some commands):
+ * the ones after are not shown, as strace does not show them.
+ */
+typedef int (*ktr_nargfn)(const struct ktr_argctx *c);
 
 /* One syscall's special formatters, by name; NULL means the generic rule. */
 struct ktr_scdec {
 	const char *name;
 	ktr_argfn fn[6];
+	ktr_nargfn nargs; /* NULL: all of them */
 };
 
 /* Formatters shared between families. */
@@ -97,6 +104,7 @@ void ktr_arg_fd(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_dfd(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_signal(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_mode(FILE *out, const struct ktr_argctx *c, int i);
+void ktr_arg_uid(FILE *out, const struct ktr_argctx *c, int i);
 void ktr_arg_clockid(FILE *out, const struct ktr_argctx *c, int i);
 
 /* Per-family tables, each sorted by name (the unit test checks it). */
@@ -110,9 +118,39 @@ extern const struct ktr_scdec ktr_scdec_signal[];
 extern const size_t ktr_nscdec_signal;
 extern const struct ktr_scdec ktr_scdec_net[];
 extern const size_t ktr_nscdec_net;
+extern const struct ktr_scdec ktr_scdec_prctl[];
+extern const size_t ktr_nscdec_prctl;
+extern const struct ktr_scdec ktr_scdec_ipc[];
+extern const size_t ktr_nscdec_ipc;
+extern const struct ktr_scdec ktr_scdec_misc[];
+extern const size_t ktr_nscdec_misc;
 
-/* ioctl request name, or NULL. */
+/* The ioctl requests of the kernel's headers (build/gen/ioctls.c), by value, then name. */
+struct ktr_ioctlent {
+	__u32 code;
+	const char *name;
+};
+extern const struct ktr_ioctlent ktr_ioctlents[];
+extern const size_t ktr_nioctlents;
+/* ioctl request name (the first of its names), or NULL. */
 const char *ktr_ioctl_name(unsigned int req);
+/* An ioctl request as strace shows it: "TCGETS", "A or B", "_IOC(_IOC_READ, 0x94, 0x1f, 0x400)". */
+void ktr_print_ioctl_req(FILE *out, __u32 code, int flags);
+/* For the unit test: the generated table in the order its lookup needs. */
+bool ktr_ioctl_table_sorted(void);
+
+/*
+ * Tables made of the kernel's headers (src/decode/tables/consts.spec,
+ * build/gen/consts.c): socket options by level, evdev's codes, flags.
+ */
+extern const struct ktr_symtab ktr_gen_so_socket, ktr_gen_so_ip, ktr_gen_so_ipv6, ktr_gen_so_tcp,
+	ktr_gen_so_udp, ktr_gen_so_packet, ktr_gen_so_netlink, ktr_gen_so_alg, ktr_gen_so_tls,
+	ktr_gen_so_raw, ktr_gen_so_icmpv6, ktr_gen_so_xdp, ktr_gen_so_mptcp, ktr_gen_so_kcm;
+extern const struct ktr_symtab ktr_gen_ev_type, ktr_gen_ev_abs;
+extern const struct ktr_symtab ktr_gen_grnd, ktr_gen_mpol_mode, ktr_gen_mpol_mode_flags,
+	ktr_gen_mpol_get_flags, ktr_gen_mpol_mf, ktr_gen_seccomp_op, ktr_gen_seccomp_filter_flags,
+	ktr_gen_uring_register, ktr_gen_personality_flags, ktr_gen_ipc_cmd, ktr_gen_sem_cmd,
+	ktr_gen_shm_cmd, ktr_gen_msg_cmd;
 
 /* Symbol tables used both by arguments and by structures. */
 extern const struct ktr_symtab ktr_open_flags_tab;

@@ -1,273 +1,214 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * ioctl request names: tty, generic file, socket, block, loop and a few
- * other common devices.  The numbers come from the kernel's uapi headers
- * (their _IOR/_IOW encodings carry x86_64 struct sizes).
+ * ioctl requests, as strace names them: from the table made of the
+ * kernel's uapi headers (src/decode/tables/ioctls.tbl, scripts/genconsts.sh;
+ * x86_64 struct sizes), every name a number has, joined by " or "; the
+ * requests whose number carries an argument (evdev's EVIOCGBIT(EV_KEY, 8),
+ * MIXER_WRITE(3)) by their macro; any other number by its parts,
+ * _IOC(_IOC_READ, 0x94, 0x1f, 0x400), never by another request's name.
  */
-#include <asm/termbits.h>
-#include <asm/ioctls.h>
-#include <linux/fiemap.h>
-#include <linux/fs.h>
-#include <linux/sockios.h>
-#include <linux/loop.h>
-#include <linux/random.h>
-#include <linux/kd.h>
-#include <linux/vt.h>
-#include <linux/if_tun.h>
-#include <linux/perf_event.h>
-#include <linux/nsfs.h>
+#include <stdlib.h>
+#include <string.h>
 #include "decode_int.h"
 
-static const struct ktr_sym ioctl_sym[] = {
-	/* tty (asm-generic/ioctls.h) */
-	KTR_SYM(TCGETS),
-	KTR_SYM(TCSETS),
-	KTR_SYM(TCSETSW),
-	KTR_SYM(TCSETSF),
-	KTR_SYM(TCGETA),
-	KTR_SYM(TCSETA),
-	KTR_SYM(TCSETAW),
-	KTR_SYM(TCSETAF),
-	KTR_SYM(TCSBRK),
-	KTR_SYM(TCXONC),
-	KTR_SYM(TCFLSH),
-	KTR_SYM(TIOCEXCL),
-	KTR_SYM(TIOCNXCL),
-	KTR_SYM(TIOCSCTTY),
-	KTR_SYM(TIOCGPGRP),
-	KTR_SYM(TIOCSPGRP),
-	KTR_SYM(TIOCOUTQ),
-	KTR_SYM(TIOCSTI),
-	KTR_SYM(TIOCGWINSZ),
-	KTR_SYM(TIOCSWINSZ),
-	KTR_SYM(TIOCMGET),
-	KTR_SYM(TIOCMBIS),
-	KTR_SYM(TIOCMBIC),
-	KTR_SYM(TIOCMSET),
-	KTR_SYM(TIOCGSOFTCAR),
-	KTR_SYM(TIOCSSOFTCAR),
-	KTR_SYM(FIONREAD),
-	KTR_SYM(TIOCLINUX),
-	KTR_SYM(TIOCCONS),
-	KTR_SYM(TIOCGSERIAL),
-	KTR_SYM(TIOCSSERIAL),
-	KTR_SYM(TIOCPKT),
-	KTR_SYM(FIONBIO),
-	KTR_SYM(TIOCNOTTY),
-	KTR_SYM(TIOCSETD),
-	KTR_SYM(TIOCGETD),
-	KTR_SYM(TCSBRKP),
-	KTR_SYM(TIOCSBRK),
-	KTR_SYM(TIOCCBRK),
-	KTR_SYM(TIOCGSID),
-	KTR_SYM(TCGETS2),
-	KTR_SYM(TCSETS2),
-	KTR_SYM(TCSETSW2),
-	KTR_SYM(TCSETSF2),
-	KTR_SYM(TIOCGRS485),
-	KTR_SYM(TIOCSRS485),
-	KTR_SYM(TIOCGPTN),
-	KTR_SYM(TIOCSPTLCK),
-	KTR_SYM(TIOCGDEV),
-	KTR_SYM(TCGETX),
-	KTR_SYM(TCSETX),
-	KTR_SYM(TCSETXF),
-	KTR_SYM(TCSETXW),
-	KTR_SYM(TIOCSIG),
-	KTR_SYM(TIOCVHANGUP),
-	KTR_SYM(TIOCGPKT),
-	KTR_SYM(TIOCGPTLCK),
-	KTR_SYM(TIOCGEXCL),
-	KTR_SYM(TIOCGPTPEER),
-	KTR_SYM(FIONCLEX),
-	KTR_SYM(FIOCLEX),
-	KTR_SYM(FIOASYNC),
-	KTR_SYM(TIOCSERCONFIG),
-	KTR_SYM(TIOCSERGWILD),
-	KTR_SYM(TIOCSERSWILD),
-	KTR_SYM(TIOCGLCKTRMIOS),
-	KTR_SYM(TIOCSLCKTRMIOS),
-	KTR_SYM(TIOCSERGSTRUCT),
-	KTR_SYM(TIOCSERGETLSR),
-	KTR_SYM(TIOCSERGETMULTI),
-	KTR_SYM(TIOCSERSETMULTI),
-	KTR_SYM(TIOCMIWAIT),
-	KTR_SYM(TIOCGICOUNT),
-	KTR_SYM(FIOQSIZE),
-	/* generic files (linux/fs.h) */
-	KTR_SYM(FIBMAP),
-	KTR_SYM(FIGETBSZ),
-	KTR_SYM(FIFREEZE),
-	KTR_SYM(FITHAW),
-	KTR_SYM(FITRIM),
-	KTR_SYM(FICLONE),
-	KTR_SYM(FICLONERANGE),
-	KTR_SYM(FIDEDUPERANGE),
-	KTR_SYM(FS_IOC_GETFLAGS),
-	KTR_SYM(FS_IOC_SETFLAGS),
-	KTR_SYM(FS_IOC_GETVERSION),
-	KTR_SYM(FS_IOC_SETVERSION),
-	KTR_SYM(FS_IOC_FIEMAP),
-	KTR_SYM(FS_IOC_FSGETXATTR),
-	KTR_SYM(FS_IOC_FSSETXATTR),
-	KTR_SYM(FS_IOC_GETFSLABEL),
-	KTR_SYM(FS_IOC_SETFSLABEL),
-	/* block devices (linux/fs.h) */
-	KTR_SYM(BLKROSET),
-	KTR_SYM(BLKROGET),
-	KTR_SYM(BLKRRPART),
-	KTR_SYM(BLKGETSIZE),
-	KTR_SYM(BLKFLSBUF),
-	KTR_SYM(BLKRASET),
-	KTR_SYM(BLKRAGET),
-	KTR_SYM(BLKFRASET),
-	KTR_SYM(BLKFRAGET),
-	KTR_SYM(BLKSECTSET),
-	KTR_SYM(BLKSECTGET),
-	KTR_SYM(BLKSSZGET),
-	KTR_SYM(BLKBSZGET),
-	KTR_SYM(BLKBSZSET),
-	KTR_SYM(BLKGETSIZE64),
-	KTR_SYM(BLKDISCARD),
-	KTR_SYM(BLKIOMIN),
-	KTR_SYM(BLKIOOPT),
-	KTR_SYM(BLKALIGNOFF),
-	KTR_SYM(BLKPBSZGET),
-	KTR_SYM(BLKDISCARDZEROES),
-	KTR_SYM(BLKSECDISCARD),
-	KTR_SYM(BLKROTATIONAL),
-	KTR_SYM(BLKZEROOUT),
-	KTR_SYM(BLKGETDISKSEQ),
-	/* sockets (linux/sockios.h) */
-	KTR_SYM(FIOSETOWN),
-	KTR_SYM(SIOCSPGRP),
-	KTR_SYM(FIOGETOWN),
-	KTR_SYM(SIOCGPGRP),
-	KTR_SYM(SIOCATMARK),
-	KTR_SYM(SIOCGSTAMP_OLD),
-	KTR_SYM(SIOCGSTAMPNS_OLD),
-	KTR_SYM(SIOCADDRT),
-	KTR_SYM(SIOCDELRT),
-	KTR_SYM(SIOCGIFNAME),
-	KTR_SYM(SIOCSIFLINK),
-	KTR_SYM(SIOCGIFCONF),
-	KTR_SYM(SIOCGIFFLAGS),
-	KTR_SYM(SIOCSIFFLAGS),
-	KTR_SYM(SIOCGIFADDR),
-	KTR_SYM(SIOCSIFADDR),
-	KTR_SYM(SIOCGIFDSTADDR),
-	KTR_SYM(SIOCSIFDSTADDR),
-	KTR_SYM(SIOCGIFBRDADDR),
-	KTR_SYM(SIOCSIFBRDADDR),
-	KTR_SYM(SIOCGIFNETMASK),
-	KTR_SYM(SIOCSIFNETMASK),
-	KTR_SYM(SIOCGIFMETRIC),
-	KTR_SYM(SIOCSIFMETRIC),
-	KTR_SYM(SIOCGIFMTU),
-	KTR_SYM(SIOCSIFMTU),
-	KTR_SYM(SIOCSIFNAME),
-	KTR_SYM(SIOCSIFHWADDR),
-	KTR_SYM(SIOCGIFENCAP),
-	KTR_SYM(SIOCSIFENCAP),
-	KTR_SYM(SIOCGIFHWADDR),
-	KTR_SYM(SIOCGIFSLAVE),
-	KTR_SYM(SIOCSIFSLAVE),
-	KTR_SYM(SIOCADDMULTI),
-	KTR_SYM(SIOCDELMULTI),
-	KTR_SYM(SIOCGIFINDEX),
-	KTR_SYM(SIOCSIFPFLAGS),
-	KTR_SYM(SIOCGIFPFLAGS),
-	KTR_SYM(SIOCDIFADDR),
-	KTR_SYM(SIOCSIFHWBROADCAST),
-	KTR_SYM(SIOCGIFCOUNT),
-	KTR_SYM(SIOCGIFBR),
-	KTR_SYM(SIOCSIFBR),
-	KTR_SYM(SIOCGIFTXQLEN),
-	KTR_SYM(SIOCSIFTXQLEN),
-	KTR_SYM(SIOCETHTOOL),
-	KTR_SYM(SIOCGMIIPHY),
-	KTR_SYM(SIOCGMIIREG),
-	KTR_SYM(SIOCSMIIREG),
-	KTR_SYM(SIOCWANDEV),
-	KTR_SYM(SIOCOUTQNSD),
-	KTR_SYM(SIOCDARP),
-	KTR_SYM(SIOCGARP),
-	KTR_SYM(SIOCSARP),
-	KTR_SYM(SIOCBRADDBR),
-	KTR_SYM(SIOCBRDELBR),
-	KTR_SYM(SIOCBRADDIF),
-	KTR_SYM(SIOCBRDELIF),
-	/* loop devices */
-	KTR_SYM(LOOP_SET_FD),
-	KTR_SYM(LOOP_CLR_FD),
-	KTR_SYM(LOOP_SET_STATUS),
-	KTR_SYM(LOOP_GET_STATUS),
-	KTR_SYM(LOOP_SET_STATUS64),
-	KTR_SYM(LOOP_GET_STATUS64),
-	KTR_SYM(LOOP_CHANGE_FD),
-	KTR_SYM(LOOP_SET_CAPACITY),
-	KTR_SYM(LOOP_SET_DIRECT_IO),
-	KTR_SYM(LOOP_SET_BLOCK_SIZE),
-	KTR_SYM(LOOP_CONFIGURE),
-	KTR_SYM(LOOP_CTL_ADD),
-	KTR_SYM(LOOP_CTL_REMOVE),
-	KTR_SYM(LOOP_CTL_GET_FREE),
-	/* consoles and virtual terminals */
-	KTR_SYM(KDGETMODE),
-	KTR_SYM(KDSETMODE),
-	KTR_SYM(KDGKBTYPE),
-	KTR_SYM(KDGKBMODE),
-	KTR_SYM(KDSKBMODE),
-	KTR_SYM(KDGKBENT),
-	KTR_SYM(KDSKBENT),
-	KTR_SYM(KDGKBLED),
-	KTR_SYM(KDSKBLED),
-	KTR_SYM(KDGETLED),
-	KTR_SYM(KDSETLED),
-	KTR_SYM(KDFONTOP),
-	KTR_SYM(VT_OPENQRY),
-	KTR_SYM(VT_GETMODE),
-	KTR_SYM(VT_SETMODE),
-	KTR_SYM(VT_GETSTATE),
-	KTR_SYM(VT_RELDISP),
-	KTR_SYM(VT_ACTIVATE),
-	KTR_SYM(VT_WAITACTIVE),
-	KTR_SYM(VT_DISALLOCATE),
-	/* random, tun, perf, namespaces */
-	KTR_SYM(RNDGETENTCNT),
-	KTR_SYM(RNDADDTOENTCNT),
-	KTR_SYM(RNDGETPOOL),
-	KTR_SYM(RNDADDENTROPY),
-	KTR_SYM(RNDZAPENTCNT),
-	KTR_SYM(RNDCLEARPOOL),
-	KTR_SYM(RNDRESEEDCRNG),
-	KTR_SYM(TUNSETIFF),
-	KTR_SYM(TUNGETIFF),
-	KTR_SYM(TUNSETPERSIST),
-	KTR_SYM(TUNSETOWNER),
-	KTR_SYM(TUNSETGROUP),
-	KTR_SYM(TUNGETFEATURES),
-	KTR_SYM(TUNSETOFFLOAD),
-	KTR_SYM(TUNSETVNETHDRSZ),
-	KTR_SYM(PERF_EVENT_IOC_ENABLE),
-	KTR_SYM(PERF_EVENT_IOC_DISABLE),
-	KTR_SYM(PERF_EVENT_IOC_REFRESH),
-	KTR_SYM(PERF_EVENT_IOC_RESET),
-	KTR_SYM(PERF_EVENT_IOC_PERIOD),
-	KTR_SYM(PERF_EVENT_IOC_SET_OUTPUT),
-	KTR_SYM(PERF_EVENT_IOC_SET_FILTER),
-	KTR_SYM(PERF_EVENT_IOC_ID),
-	KTR_SYM(PERF_EVENT_IOC_SET_BPF),
-	KTR_SYM(PERF_EVENT_IOC_PAUSE_OUTPUT),
-	KTR_SYM(NS_GET_USERNS),
-	KTR_SYM(NS_GET_PARENT),
-	KTR_SYM(NS_GET_NSTYPE),
-	KTR_SYM(NS_GET_OWNER_UID),
-};
-static const struct ktr_symtab ioctl_tab = KTR_SYMTAB(ioctl_sym);
+#define IOC_NRBITS    8
+#define IOC_TYPEBITS  8
+#define IOC_SIZEBITS  14
+#define IOC_NRSHIFT   0
+#define IOC_TYPESHIFT (IOC_NRSHIFT + IOC_NRBITS)
+#define IOC_SIZESHIFT (IOC_TYPESHIFT + IOC_TYPEBITS)
+#define IOC_DIRSHIFT  (IOC_SIZESHIFT + IOC_SIZEBITS)
+#define IOC_WRITE     1U
+#define IOC_READ      2U
+
+#define IOC_DIR(c)  (((c) >> IOC_DIRSHIFT) & 3U)
+#define IOC_TYPE(c) (((c) >> IOC_TYPESHIFT) & 0xffU)
+#define IOC_NR(c)   (((c) >> IOC_NRSHIFT) & 0xffU)
+#define IOC_SIZE(c) (((c) >> IOC_SIZESHIFT) & ((1U << IOC_SIZEBITS) - 1))
+
+/* The first entry of code in the generated table, or NULL. */
+static const struct ktr_ioctlent *ioctl_first(__u32 code)
+{
+	size_t lo = 0, hi = ktr_nioctlents;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ktr_ioctlents[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ktr_nioctlents && ktr_ioctlents[lo].code == code ? &ktr_ioctlents[lo] : NULL;
+}
+
+static bool is_prefix(const char *p, const char *s)
+{
+	return strncmp(p, s, strlen(p)) == 0;
+}
 
 const char *ktr_ioctl_name(unsigned int req)
 {
-	return ktr_sym_name(&ioctl_tab, req);
+	const struct ktr_ioctlent *e = ioctl_first(req);
+
+	return e ? e->name : NULL;
+}
+
+/*
+ * Every name of code, " or " between them; a name that only lengthens the
+ * one before it (FOO and FOO_OLD, the same request) is left out.  The
+ * count of names printed.
+ */
+static int print_names(FILE *out, __u32 code, int nprinted)
+{
+	const struct ktr_ioctlent *e = ioctl_first(code), *end = ktr_ioctlents + ktr_nioctlents;
+	const char *prev = NULL;
+
+	for (; e && e < end && e->code == code; e++) {
+		if (prev && is_prefix(prev, e->name))
+			continue;
+		fprintf(out, "%s%s", nprinted++ ? " or " : "", e->name);
+		prev = e->name;
+	}
+	return nprinted;
+}
+
+static void print_sym_or_num(FILE *out, const struct ktr_symtab *t, __u32 v, const char *zero)
+{
+	const char *name = ktr_sym_name(t, v);
+
+	if (v == 0 && zero)
+		fputs(zero, out);
+	else if (name)
+		fputs(name, out);
+	else
+		fprintf(out, "%#x", v);
+}
+
+/* evdev's requests of an argument (linux/input.h), as strace prints them. */
+static bool print_evdev(FILE *out, __u32 code)
+{
+	static const char *const by_nr[0x20] = {
+		[0x06] = "EVIOCGNAME", [0x07] = "EVIOCGPHYS",	 [0x08] = "EVIOCGUNIQ",
+		[0x09] = "EVIOCGPROP", [0x0a] = "EVIOCGMTSLOTS", [0x18] = "EVIOCGKEY",
+		[0x19] = "EVIOCGLED",  [0x1a] = "EVIOCGSND",	 [0x1b] = "EVIOCGSW",
+	};
+	__u32 nr = IOC_NR(code);
+
+	if (IOC_DIR(code) == IOC_WRITE && nr >= 0xc0 && nr < 0xc0 + 0x40) {
+		fputs("EVIOCSABS(", out);
+		print_sym_or_num(out, &ktr_gen_ev_abs, nr - 0xc0, NULL);
+		fputc(')', out);
+		return true;
+	}
+	if (IOC_DIR(code) != IOC_READ)
+		return false;
+	if (nr >= 0x20 && nr < 0x20 + 0x20) {
+		fputs("EVIOCGBIT(", out);
+		print_sym_or_num(out, &ktr_gen_ev_type, nr - 0x20, "0");
+		fprintf(out, ", %u)", IOC_SIZE(code));
+		return true;
+	}
+	if (nr >= 0x40 && nr < 0x40 + 0x40) {
+		fputs("EVIOCGABS(", out);
+		print_sym_or_num(out, &ktr_gen_ev_abs, nr - 0x40, NULL);
+		fputc(')', out);
+		return true;
+	}
+	if (nr < 0x20 && by_nr[nr]) {
+		fprintf(out, "%s(%u)", by_nr[nr], IOC_SIZE(code));
+		return true;
+	}
+	return false;
+}
+
+/* The requests whose number holds an argument; true if printed. */
+static bool print_macro(FILE *out, __u32 code)
+{
+	__u32 dir = IOC_DIR(code), nr = IOC_NR(code), size = IOC_SIZE(code);
+
+	switch (IOC_TYPE(code)) {
+	case 'E':
+		return print_evdev(out, code);
+	case 'H':
+		if (dir == IOC_READ && (nr == 0x04 || nr == 0x05 || nr == 0x08 || nr == 0x12)) {
+			fprintf(out, "%s(%u)",
+				nr == 0x04 ? "HIDIOCGRAWNAME" :
+				nr == 0x05 ? "HIDIOCGRAWPHYS" :
+				nr == 0x08 ? "HIDIOCGRAWUNIQ" :
+					     "HIDIOCGPHYS",
+				size);
+			return true;
+		}
+		if (dir == (IOC_READ | IOC_WRITE) && (nr == 0x06 || nr == 0x07)) {
+			fprintf(out, "%s(%u)", nr == 0x06 ? "HIDIOCSFEATURE" : "HIDIOCGFEATURE",
+				size);
+			return true;
+		}
+		return false;
+	case 'M':
+		if (dir == IOC_WRITE || dir == IOC_READ) {
+			fprintf(out, "%s(%u)", dir == IOC_WRITE ? "MIXER_WRITE" : "MIXER_READ", nr);
+			return true;
+		}
+		return false;
+	case 'U':
+		if (dir == IOC_READ && nr == 0x2c) {
+			fprintf(out, "UI_GET_SYSNAME(%u)", size);
+			return true;
+		}
+		return false;
+	case 'j':
+		if (dir == IOC_READ && nr == 0x13) {
+			fprintf(out, "JSIOCGNAME(%u)", size);
+			return true;
+		}
+		return false;
+	case 'k':
+		if (dir == IOC_WRITE && nr == 0) {
+			fprintf(out, "SPI_IOC_MESSAGE(%u)", size);
+			return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* A number no table knows, by its parts, as strace prints it. */
+static void print_ioc(FILE *out, __u32 code)
+{
+	static const char *const dirs[4] = { "_IOC_NONE", "_IOC_WRITE", "_IOC_READ",
+					     "_IOC_READ|_IOC_WRITE" };
+	__u32 v[3] = { IOC_TYPE(code), IOC_NR(code), IOC_SIZE(code) };
+
+	fprintf(out, "_IOC(%s", dirs[IOC_DIR(code)]);
+	for (int i = 0; i < 3; i++)
+		fprintf(out, v[i] ? ", %#x" : ", %u", v[i]);
+	fputc(')', out);
+}
+
+void ktr_print_ioctl_req(FILE *out, __u32 code, int flags)
+{
+	int n = 0;
+
+	if (flags & KTR_DEC_RAW) {
+		fprintf(out, "%#x", code);
+		return;
+	}
+	if (print_macro(out, code))
+		n = 1;
+	if (!print_names(out, code, n) && !n)
+		print_ioc(out, code);
+}
+
+bool ktr_ioctl_table_sorted(void)
+{
+	for (size_t i = 1; i < ktr_nioctlents; i++)
+		if (ktr_ioctlents[i - 1].code > ktr_ioctlents[i].code ||
+		    (ktr_ioctlents[i - 1].code == ktr_ioctlents[i].code &&
+		     strcmp(ktr_ioctlents[i - 1].name, ktr_ioctlents[i].name) >= 0))
+			return false;
+	return true;
 }

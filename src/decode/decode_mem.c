@@ -126,16 +126,16 @@ static void arg_mlock2(FILE *out, const struct ktr_argctx *c, int i)
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_mem[] = {
-	{ KTR_SC(madvise), { H, NULL, arg_madv } },
-	{ KTR_SC(mlock2), { H, NULL, arg_mlock2 } },
-	{ KTR_SC(mlockall), { arg_mcl } },
-	{ KTR_SC(mmap), { H, NULL, arg_prot, arg_mapflags, ktr_arg_fd } },
-	{ KTR_SC(mmap2), { H, NULL, arg_prot, arg_mapflags, ktr_arg_fd } },
-	{ KTR_SC(mprotect), { H, NULL, arg_prot } },
-	{ KTR_SC(mremap), { H, NULL, NULL, arg_mremap, H } },
-	{ KTR_SC(msync), { H, NULL, arg_msync } },
-	{ KTR_SC(munmap), { H } },
-	{ KTR_SC(pkey_mprotect), { H, NULL, arg_prot, ktr_arg_int } },
-	{ KTR_SC(process_madvise), { ktr_arg_fd, H, NULL, arg_madv } },
+	{ KTR_SC(madvise), { H, NULL, arg_madv }, NULL },
+	{ KTR_SC(mlock2), { H, NULL, arg_mlock2 }, NULL },
+	{ KTR_SC(mlockall), { arg_mcl }, NULL },
+	{ KTR_SC(mmap), { H, NULL, arg_prot, arg_mapflags, ktr_arg_fd }, NULL },
+	{ KTR_SC(mmap2), { H, NULL, arg_prot, arg_mapflags, ktr_arg_fd }, NULL },
+	{ KTR_SC(mprotect), { H, NULL, arg_prot }, NULL },
+	{ KTR_SC(mremap), { H, NULL, NULL, arg_mremap, H }, NULL },
+	{ KTR_SC(msync), { H, NULL, arg_msync }, NULL },
+	{ KTR_SC(munmap), { H }, NULL },
+	{ KTR_SC(pkey_mprotect), { H, NULL, arg_prot, ktr_arg_int }, NULL },
+	{ KTR_SC(process_madvise), { ktr_arg_fd, H, NULL, arg_madv }, NULL },
 };
 const size_t ktr_nscdec_mem = KTR_NELEM(ktr_scdec_mem);

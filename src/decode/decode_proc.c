@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Process, thread and time syscalls: clone, wait, prctl, arch_prctl, rlimits,
+ * Process, thread and time syscalls: clone, wait, rlimits,
  * futex, clocks, scheduling and priorities.
  */
 #include <sched.h>
@@ -9,7 +9,6 @@
 #include <sys/wait.h>
 #include <sys/resource.h>
 #include <sys/time.h>
-#include <sys/prctl.h>
 #include <linux/futex.h>
 #include "decode_int.h"
 
@@ -134,133 +133,6 @@ void ktr_print_wstatus(FILE *out, int s, int flags)
 	} else {
 		fprintf(out, "%#x", (unsigned int)s);
 	}
-}
-
-static const struct ktr_sym prctl_sym[] = {
-	KTR_SYM(PR_SET_PDEATHSIG),
-	KTR_SYM(PR_GET_PDEATHSIG),
-	KTR_SYM(PR_GET_DUMPABLE),
-	KTR_SYM(PR_SET_DUMPABLE),
-	KTR_SYM(PR_GET_UNALIGN),
-	KTR_SYM(PR_SET_UNALIGN),
-	KTR_SYM(PR_GET_KEEPCAPS),
-	KTR_SYM(PR_SET_KEEPCAPS),
-	KTR_SYM(PR_GET_FPEMU),
-	KTR_SYM(PR_SET_FPEMU),
-	KTR_SYM(PR_GET_FPEXC),
-	KTR_SYM(PR_SET_FPEXC),
-	KTR_SYM(PR_GET_TIMING),
-	KTR_SYM(PR_SET_TIMING),
-	KTR_SYM(PR_SET_NAME),
-	KTR_SYM(PR_GET_NAME),
-	KTR_SYM(PR_GET_ENDIAN),
-	KTR_SYM(PR_SET_ENDIAN),
-	KTR_SYM(PR_GET_SECCOMP),
-	KTR_SYM(PR_SET_SECCOMP),
-	KTR_SYM(PR_CAPBSET_READ),
-	KTR_SYM(PR_CAPBSET_DROP),
-	KTR_SYM(PR_GET_TSC),
-	KTR_SYM(PR_SET_TSC),
-	KTR_SYM(PR_GET_SECUREBITS),
-	KTR_SYM(PR_SET_SECUREBITS),
-	KTR_SYM(PR_SET_TIMERSLACK),
-	KTR_SYM(PR_GET_TIMERSLACK),
-	KTR_SYM(PR_TASK_PERF_EVENTS_DISABLE),
-	KTR_SYM(PR_TASK_PERF_EVENTS_ENABLE),
-	KTR_SYM(PR_MCE_KILL),
-	KTR_SYM(PR_MCE_KILL_GET),
-	KTR_SYM(PR_SET_MM),
-	KTR_SYM(PR_SET_CHILD_SUBREAPER),
-	KTR_SYM(PR_GET_CHILD_SUBREAPER),
-	KTR_SYM(PR_SET_NO_NEW_PRIVS),
-	KTR_SYM(PR_GET_NO_NEW_PRIVS),
-	KTR_SYM(PR_GET_TID_ADDRESS),
-	KTR_SYM(PR_SET_THP_DISABLE),
-	KTR_SYM(PR_GET_THP_DISABLE),
-	KTR_SYM(PR_MPX_ENABLE_MANAGEMENT),
-	KTR_SYM(PR_MPX_DISABLE_MANAGEMENT),
-	KTR_SYM(PR_SET_FP_MODE),
-	KTR_SYM(PR_GET_FP_MODE),
-	KTR_SYM(PR_CAP_AMBIENT),
-	KTR_SYM(PR_SVE_SET_VL),
-	KTR_SYM(PR_SVE_GET_VL),
-	KTR_SYM(PR_GET_SPECULATION_CTRL),
-	KTR_SYM(PR_SET_SPECULATION_CTRL),
-	KTR_SYM(PR_PAC_RESET_KEYS),
-	KTR_SYM(PR_SET_TAGGED_ADDR_CTRL),
-	KTR_SYM(PR_GET_TAGGED_ADDR_CTRL),
-	KTR_SYM(PR_SET_IO_FLUSHER),
-	KTR_SYM(PR_GET_IO_FLUSHER),
-	KTR_SYM(PR_SET_SYSCALL_USER_DISPATCH),
-	KTR_SYM(PR_PAC_SET_ENABLED_KEYS),
-	KTR_SYM(PR_PAC_GET_ENABLED_KEYS),
-	KTR_SYM(PR_SCHED_CORE),
-	{ 63, "PR_SME_SET_VL" },
-	{ 64, "PR_SME_GET_VL" },
-	{ 65, "PR_SET_MDWE" },
-	{ 66, "PR_GET_MDWE" },
-	{ 67, "PR_SET_MEMORY_MERGE" },
-	{ 68, "PR_GET_MEMORY_MERGE" },
-	{ 71, "PR_GET_AUXV" },
-	{ 72, "PR_GET_SHADOW_STACK_STATUS" },
-	{ 73, "PR_SET_SHADOW_STACK_STATUS" },
-	{ 74, "PR_LOCK_SHADOW_STACK_STATUS" },
-	{ 75, "PR_TIMER_CREATE_RESTORE_IDS" },
-	{ 76, "PR_FUTEX_HASH" },
-	KTR_SYM(PR_SET_VMA),
-};
-static const struct ktr_symtab prctl_tab = KTR_SYMTAB(prctl_sym);
-
-static void arg_prctl(FILE *out, const struct ktr_argctx *c, int i)
-{
-	ktr_print_enum(out, &prctl_tab, (int)c->a[i], c->flags);
-}
-
-/* The second prctl argument where it is a signal. */
-static void arg_prctl2(FILE *out, const struct ktr_argctx *c, int i)
-{
-	if ((int)c->a[0] == PR_SET_PDEATHSIG)
-		ktr_arg_signal(out, c, i);
-	else if ((int)c->a[0] == PR_GET_PDEATHSIG || (int)c->a[0] == PR_SET_NAME ||
-		 (int)c->a[0] == PR_GET_NAME)
-		ktr_arg_hex(out, c, i);
-	else
-		ktr_print_num(out, c->a[i], c->flags);
-}
-
-/* arch_prctl is x86-only: asm/prctl.h values, written out for every build */
-static const struct ktr_sym archprctl_sym[] = {
-	{ 0x1001, "ARCH_SET_GS" },
-	{ 0x1002, "ARCH_SET_FS" },
-	{ 0x1003, "ARCH_GET_FS" },
-	{ 0x1004, "ARCH_GET_GS" },
-	{ 0x1011, "ARCH_GET_CPUID" },
-	{ 0x1012, "ARCH_SET_CPUID" },
-	{ 0x1021, "ARCH_GET_XCOMP_SUPP" },
-	{ 0x1022, "ARCH_GET_XCOMP_PERM" },
-	{ 0x1023, "ARCH_REQ_XCOMP_PERM" },
-	{ 0x1024, "ARCH_GET_XCOMP_GUEST_PERM" },
-	{ 0x1025, "ARCH_REQ_XCOMP_GUEST_PERM" },
-	{ 0x1026, "ARCH_XCOMP_TILECFG" },
-	{ 0x1027, "ARCH_XCOMP_TILEDATA" },
-	{ 0x2001, "ARCH_MAP_VDSO_X32" },
-	{ 0x2002, "ARCH_MAP_VDSO_32" },
-	{ 0x2003, "ARCH_MAP_VDSO_64" },
-	{ 0x4001, "ARCH_GET_UNTAG_MASK" },
-	{ 0x4002, "ARCH_ENABLE_TAGGED_ADDR" },
-	{ 0x4003, "ARCH_GET_MAX_TAG_BITS" },
-	{ 0x4004, "ARCH_FORCE_TAGGED_SVA" },
-	{ 0x5001, "ARCH_SHSTK_ENABLE" },
-	{ 0x5002, "ARCH_SHSTK_DISABLE" },
-	{ 0x5003, "ARCH_SHSTK_LOCK" },
-	{ 0x5004, "ARCH_SHSTK_UNLOCK" },
-	{ 0x5005, "ARCH_SHSTK_STATUS" },
-};
-static const struct ktr_symtab archprctl_tab = KTR_SYMTAB(archprctl_sym);
-
-static void arg_archprctl(FILE *out, const struct ktr_argctx *c, int i)
-{
-	ktr_print_enum(out, &archprctl_tab, (int)c->a[i], c->flags);
 }
 
 static const struct ktr_sym rlimit_sym[] = {
@@ -423,35 +295,33 @@ static void arg_ptrace(FILE *out, const struct ktr_argctx *c, int i)
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_proc[] = {
-	{ KTR_SC(arch_prctl), { arg_archprctl, H } },
-	{ KTR_SC(clock_adjtime), { CK, H } },
-	{ KTR_SC(clock_getres), { CK, H } },
-	{ KTR_SC(clock_gettime), { CK, H } },
-	{ KTR_SC(clock_nanosleep), { CK, arg_abstime, H, H } },
-	{ KTR_SC(clock_settime), { CK, H } },
-	{ KTR_SC(clone), { arg_cloneflags, H, H, H, H } },
-	{ KTR_SC(clone3), { H } },
-	{ KTR_SC(exit), { I } },
-	{ KTR_SC(exit_group), { I } },
-	{ KTR_SC(futex), { H, arg_futexop, NULL, H, H } },
-	{ KTR_SC(getitimer), { arg_itimer, H } },
-	{ KTR_SC(getpriority), { arg_priowhich, I } },
-	{ KTR_SC(getrlimit), { arg_rlimit, H } },
-	{ KTR_SC(getrusage), { arg_rusagewho, H } },
-	{ KTR_SC(prctl), { arg_prctl, arg_prctl2 } },
-	{ KTR_SC(prlimit64), { F, arg_rlimit, H, H } },
-	{ KTR_SC(ptrace), { arg_ptrace, F, H, H } },
-	{ KTR_SC(sched_getscheduler), { F } },
-	{ KTR_SC(sched_setscheduler), { F, arg_policy, H } },
-	{ KTR_SC(setitimer), { arg_itimer, H, H } },
-	{ KTR_SC(setns), { F, arg_nsflags } },
-	{ KTR_SC(setpriority), { arg_priowhich, I, I } },
-	{ KTR_SC(setrlimit), { arg_rlimit, H } },
-	{ KTR_SC(timer_create), { CK, H, H } },
-	{ KTR_SC(ugetrlimit), { arg_rlimit, H } },
-	{ KTR_SC(unshare), { arg_nsflags } },
-	{ KTR_SC(wait4), { F, H, arg_waitopt, H } },
-	{ KTR_SC(waitid), { arg_idtype, I, H, arg_waitopt, H } },
-	{ KTR_SC(waitpid), { F, H, arg_waitopt } },
+	{ KTR_SC(clock_adjtime), { CK, H }, NULL },
+	{ KTR_SC(clock_getres), { CK, H }, NULL },
+	{ KTR_SC(clock_gettime), { CK, H }, NULL },
+	{ KTR_SC(clock_nanosleep), { CK, arg_abstime, H, H }, NULL },
+	{ KTR_SC(clock_settime), { CK, H }, NULL },
+	{ KTR_SC(clone), { arg_cloneflags, H, H, H, H }, NULL },
+	{ KTR_SC(clone3), { H }, NULL },
+	{ KTR_SC(exit), { I }, NULL },
+	{ KTR_SC(exit_group), { I }, NULL },
+	{ KTR_SC(futex), { H, arg_futexop, NULL, H, H }, NULL },
+	{ KTR_SC(getitimer), { arg_itimer, H }, NULL },
+	{ KTR_SC(getpriority), { arg_priowhich, I }, NULL },
+	{ KTR_SC(getrlimit), { arg_rlimit, H }, NULL },
+	{ KTR_SC(getrusage), { arg_rusagewho, H }, NULL },
+	{ KTR_SC(prlimit64), { F, arg_rlimit, H, H }, NULL },
+	{ KTR_SC(ptrace), { arg_ptrace, F, H, H }, NULL },
+	{ KTR_SC(sched_getscheduler), { F }, NULL },
+	{ KTR_SC(sched_setscheduler), { F, arg_policy, H }, NULL },
+	{ KTR_SC(setitimer), { arg_itimer, H, H }, NULL },
+	{ KTR_SC(setns), { F, arg_nsflags }, NULL },
+	{ KTR_SC(setpriority), { arg_priowhich, I, I }, NULL },
+	{ KTR_SC(setrlimit), { arg_rlimit, H }, NULL },
+	{ KTR_SC(timer_create), { CK, H, H }, NULL },
+	{ KTR_SC(ugetrlimit), { arg_rlimit, H }, NULL },
+	{ KTR_SC(unshare), { arg_nsflags }, NULL },
+	{ KTR_SC(wait4), { F, H, arg_waitopt, H }, NULL },
+	{ KTR_SC(waitid), { arg_idtype, I, H, arg_waitopt, H }, NULL },
+	{ KTR_SC(waitpid), { F, H, arg_waitopt }, NULL },
 };
 const size_t ktr_nscdec_proc = KTR_NELEM(ktr_scdec_proc);

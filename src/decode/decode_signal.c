@@ -31,16 +31,16 @@ static void arg_handler(FILE *out, const struct ktr_argctx *c, int i)
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_signal[] = {
-	{ KTR_SC(kill), { F, S } },
-	{ KTR_SC(pidfd_send_signal), { F, S, H } },
-	{ KTR_SC(rt_sigaction), { S, H, H } },
-	{ KTR_SC(rt_sigprocmask), { arg_how, H, H } },
-	{ KTR_SC(rt_sigqueueinfo), { F, S, H } },
-	{ KTR_SC(rt_tgsigqueueinfo), { F, F, S, H } },
-	{ KTR_SC(sigaction), { S, H, H } },
-	{ KTR_SC(signal), { S, arg_handler } },
-	{ KTR_SC(sigprocmask), { arg_how, H, H } },
-	{ KTR_SC(tgkill), { F, F, S } },
-	{ KTR_SC(tkill), { F, S } },
+	{ KTR_SC(kill), { F, S }, NULL },
+	{ KTR_SC(pidfd_send_signal), { F, S, H }, NULL },
+	{ KTR_SC(rt_sigaction), { S, H, H }, NULL },
+	{ KTR_SC(rt_sigprocmask), { arg_how, H, H }, NULL },
+	{ KTR_SC(rt_sigqueueinfo), { F, S, H }, NULL },
+	{ KTR_SC(rt_tgsigqueueinfo), { F, F, S, H }, NULL },
+	{ KTR_SC(sigaction), { S, H, H }, NULL },
+	{ KTR_SC(signal), { S, arg_handler }, NULL },
+	{ KTR_SC(sigprocmask), { arg_how, H, H }, NULL },
+	{ KTR_SC(tgkill), { F, F, S }, NULL },
+	{ KTR_SC(tkill), { F, S }, NULL },
 };
 const size_t ktr_nscdec_signal = KTR_NELEM(ktr_scdec_signal);

@@ -38,11 +38,16 @@ static void body_ret(FILE *out, const struct kd_event *ev, const struct kdump_op
 	kd_put_scname(out, ev->sv_flags, ev->ret.code, o->flags & KD_SYSNR);
 	fputc(' ', out);
 	ktr_print_sysret(out, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval, o->decode);
+	if (ev->ret.new_tid)
+		fprintf(out, " <pid changed to %d>", ev->ret.new_tid);
 }
 
+/* A path cut at KTR_PATH_MAX bytes ends in "..." after its quote, as strace shows it. */
 static void body_namei(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
 	kd_putquoted(out, ev->data, ev->len);
+	if (ev->namei.cut)
+		fputs("...", out);
 }
 
 static void body_genio(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "kdump_abi.h"
 #include "kdump_decode.h"
 #include "kdump_map.h"
 #include "kdump_tp.h"
@@ -101,6 +102,12 @@ static int invalid(struct kd_event *ev)
 	return 0;
 }
 
+/* The ABI of a record's call (kdump_abi.h): its own, else its process's. */
+unsigned int kd_decoder__record_sv(const struct kd_decoder *d, const struct ktr_header *h)
+{
+	return kd_abi_of_record(d->fmt.sys, h, kd_decoder__sv_flags(d, h->ktr_pid));
+}
+
 static int dec_call(struct kd_decoder *d, struct kd_event *ev)
 {
 	struct kd_thread *t = kd_threads__get(&d->threads, ev->h->ktr_tid);
@@ -109,12 +116,14 @@ static int dec_call(struct kd_decoder *d, struct kd_event *ev)
 	if (!t)
 		return -ENOMEM;
 	ev->thread = t;
+	ev->sv_flags = kd_decoder__record_sv(d, ev->h);
 	if (ev->len < sizeof(sc))
 		return invalid(ev);
 	memcpy(&sc, ev->data, sizeof(sc));
 	/* the thread's last CALL names a sigreturn's RET, valid or not */
 	t->has_call = true;
 	t->last_call = sc.ktr_code;
+	t->last_sv = ev->sv_flags;
 	if (sc.ktr_narg < 0 || sc.ktr_narg > KD_SYSCALL_MAXARGS ||
 	    ev->len != sizeof(sc) + sizeof(__u64) * sc.ktr_narg)
 		return invalid(ev);
@@ -135,12 +144,22 @@ static int dec_ret(struct kd_decoder *d, struct kd_event *ev)
 	if (ev->len != sizeof(sr))
 		return invalid(ev);
 	memcpy(&sr, ev->data, sizeof(sr));
+	ev->sv_flags = kd_decoder__record_sv(d, ev->h);
 	ev->ret.raw_code = ev->ret.code = sr.ktr_code;
 	/* rt_sigreturn restores orig_ax = -1: the return is the thread's last call's */
-	if (sr.ktr_code < 0 && t->has_call)
+	if (sr.ktr_code < 0 && t->has_call) {
 		ev->ret.code = (__s16)t->last_call;
+		ev->sv_flags = t->last_sv;
+	} else if (kd_abi_exec_ret_of_call(ev, &sr, t)) {
+		ev->ret.code = (__s16)t->last_call;
+		ev->sv_flags = t->last_sv;
+	}
 	ev->ret.error = sr.ktr_error;
 	ev->ret.retval = sr.ktr_retval;
+	/* the exec's RET carries the id its thread called with (docs/FORMAT.md) */
+	if (sr.ktr_error == 0 && sr.ktr_retval == 0 && ev->h->ktr_tid != ev->h->ktr_pid &&
+	    d->fmt.sys == KD_SYS_KTRACEB && kd_abi_is_exec(ev->sv_flags, ev->ret.code))
+		ev->ret.new_tid = ev->h->ktr_pid;
 	return 0;
 }
 
@@ -152,7 +171,9 @@ static int dec_namei(struct kd_decoder *d, struct kd_event *ev)
 	if (t && t->has_call) {
 		ev->namei.has_call = true;
 		ev->namei.call = (__s16)t->last_call;
+		ev->sv_flags = t->last_sv;
 	}
+	ev->namei.cut = ev->len >= KTR_PATH_MAX && d->fmt.sys == KD_SYS_KTRACEB;
 	return 0;
 }
 
@@ -580,6 +601,9 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;
+	/* DragonFly writes 1..7 only: another number is not FreeBSD's meaning */
+	if (type > KTR_USER && d->fmt.sys == KD_SYS_DRAGONFLY)
+		type = KD_T_OTHER;
 	ev->kind = types[type].kind;
 	return types[type].dec ? types[type].dec(d, ev) : 0;
 }
@@ -635,7 +659,8 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 	err = dec_type(d, ev);
 	if (err)
 		return err;
-	ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
+	if (!ev->sv_flags) /* the call's own, if the record has one (dec_call ...) */
+		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
 	return 0;

@@ -51,6 +51,11 @@ int kd_object__parse(const void *data, size_t len, struct ktr_object *o,
 
 /* The ABI of pid's process as the records so far say (decode.h KTR_SV_*). */
 unsigned int kd_decoder__sv_flags(const struct kd_decoder *d, int pid);
+/*
+ * The ABI of record h's syscall: a CALL's or RET's own (its header's
+ * KTRH_ABI_* in a ktraceb file), else its process's.
+ */
+unsigned int kd_decoder__record_sv(const struct kd_decoder *d, const struct ktr_header *h);
 
 /* Records the decoder found invalid (PROCCTOR, TPFORMAT). */
 unsigned long kd_decoder__ninvalid(const struct kd_decoder *d);

@@ -84,7 +84,7 @@ struct kd_event {
 	/* the process runs a BSD's ABI: its syscall, errno and signal names are that system's */
 	bool bsd;
 	enum kd_sys sys; /* the file's system */
-	unsigned int sv_flags; /* the process's ABI (decode.h KTR_SV_*) */
+	unsigned int sv_flags; /* the ABI of the record's call, else of its process (decode.h KTR_SV_*) */
 	const struct ktr_header *h;
 	const unsigned char *data; /* the payload, h->ktr_len bytes */
 	size_t len;
@@ -107,10 +107,17 @@ struct kd_event {
 			int raw_code;
 			int error;
 			__s64 retval;
+			/*
+			 * A successful exec by a thread other than its process's
+			 * leader: the id it has from now on, its process's (strace's
+			 * "<pid changed to N ...>"); 0 for any other RET
+			 */
+			int new_tid;
 		} ret;
 		struct {
 			bool has_call;
 			int call; /* its thread's last CALL, whose argument the path is */
+			bool cut; /* KTR_PATH_MAX bytes: the path was cut there (ktr.h) */
 		} namei;
 		struct {
 			int fd;

@@ -92,7 +92,9 @@ static void member_name(FILE *out, const char *key, const char *s)
 void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
 		  struct kd_capture *c, bool as_object)
 {
-	int narg = ev->call.narg < KTR_MAXARGS ? ev->call.narg : KTR_MAXARGS;
+	/* the arguments the call takes, as the text shows them */
+	int narg = ktr_syscall_nargs_taken(ev->sv_flags, ev->call.code, ev->call.narg,
+					   ev->call.args, o->decode);
 	const char *name;
 	FILE *cap;
 
@@ -138,6 +140,8 @@ void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *
 		member_name(out, "errno",
 			    ev->bsd ? ktr_bsd_errno_name(ev->sv_flags, ev->ret.error) :
 				      ktr_errno_name(ev->ret.error));
+	if (ev->ret.new_tid)
+		fprintf(out, ",\"new_tid\":%d", ev->ret.new_tid);
 	fputs(",\"value\":", out);
 	cap = kd_capture__start(c);
 	if (cap)

@@ -137,8 +137,8 @@ int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data
 	/* a selection names Linux's calls */
 	if (kd->sys != KD_SYS_KTRACEB)
 		return -EPFNOSUPPORT;
-	return kd_select__record(kd->select, h, data, kd_decoder__sv_flags(kd->dec, h->ktr_pid),
-				 deliver, kd);
+	return kd_select__record(kd->select, h, data, kd_decoder__record_sv(kd->dec, h), deliver,
+				 kd);
 }
 
 /* The whole file's KTR_OBJECT records to the decoder (kdump__set_path). */

@@ -51,6 +51,7 @@ struct kd_thread {
 	__s32 tid;
 	bool has_call;
 	int last_call; /* the code of its last CALL */
+	unsigned int last_sv; /* and its ABI (decode.h KTR_SV_*) */
 	int n; /* open spans, in stack[0..n) outermost first */
 	struct kd_span *stack; /* KD_SPANS_MAX, from its first span on */
 	unsigned long first_span; /* the record of its first span or pair, 0 if none */

@@ -45,7 +45,10 @@ check s_unlink_missing_errno t_eq "$(sel s 'r["type"] == "RET" and r["error"] an
 check s_close_bad_ebadf t_eq "$(sel s 'r["type"] == "RET" and r["syscall"] == "close" and r["error"]' \
 	'r["errno"]' | head -n 1)" EBADF
 # the CALL's arguments by name
+# (the arguments the call takes: an openat's mode only with O_CREAT)
 check s_openat_arg_names t_eq "$(sel s 'r["type"] == "CALL" and r["syscall"] == "openat"' \
+	'" ".join(a["name"] for a in r["args"])' | head -n 1)" "dfd filename flags"
+check s_openat_creat_arg_names t_eq "$(sel s 'r["type"] == "CALL" and r["syscall"] == "openat" and "O_CREAT" in r["args"][2]["value"]' \
 	'" ".join(a["name"] for a in r["args"])' | head -n 1)" "dfd filename flags mode"
 check s_write_args t_eq "$(sel s 'r["type"] == "CALL" and r["syscall"] == "write" and r["args"][0]["value"] == "1"' \
 	'r["args"][2]["value"]' | head -n 1)" \

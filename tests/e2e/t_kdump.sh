@@ -22,7 +22,7 @@ expect()
 	echo "    missing line: '$1'" >&2
 	return 1
 }
-check call_openat expect ' 1234:1234  cat      CALL  openat(AT_FDCWD,0x7ffc1234,O_RDONLY|O_CLOEXEC,<unused>0)'
+check call_openat expect ' 1234:1234  cat      CALL  openat(AT_FDCWD,0x7ffc1234,O_RDONLY|O_CLOEXEC)'
 check nami expect ' 1234:1234  cat      NAMI  "/etc/passwd"'
 check ret_fd expect ' 1234:1234  cat      RET   openat 3'
 check ret_errno expect ' 1234:1234  cat      RET   openat -1 errno 2 No such file or directory (ENOENT)'

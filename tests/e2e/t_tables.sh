@@ -7,6 +7,27 @@
 # its NAMI, listmount by name), and extensible structs of sizes the kernel
 # refuses show the fields their size holds.
 . "$(dirname "$0")/lib.sh"
+
+# The committed tables made of the kernel's headers (scripts/genconsts.sh)
+# agree with this machine's headers, for every name both have: a table
+# made elsewhere, or edited by hand, shows here.
+T=$(cd "$(dirname "$0")/../.." && pwd)
+if command -v "${CC:-gcc}" >/dev/null 2>&1 && [ -r /usr/include/linux/ioctl.h ]; then
+	check ioctls_agree_with_headers "$T/scripts/genconsts.sh" check-ioctls \
+		"$T/src/decode/tables/ioctls.tbl"
+	check consts_agree_with_headers "$T/scripts/genconsts.sh" check-consts \
+		"$T/src/decode/tables/consts.tbl" "$T/src/decode/tables/consts.spec"
+	# and a value changed by hand is caught
+	sed 's/^TCGETS\t0x00005401/TCGETS\t0x00005402/' "$T/src/decode/tables/ioctls.tbl" >"$TMP/bad.tbl"
+	if "$T/scripts/genconsts.sh" check-ioctls "$TMP/bad.tbl" 2>"$TMP/bad.err"; then
+		fail changed_value_caught "a wrong TCGETS passed the check"
+	else
+		check changed_value_caught t_grep 'TCGETS is 0x00005402 in the table' "$TMP/bad.err"
+	fi
+else
+	skip ioctls_agree_with_headers "no compiler or no linux-libc-dev headers"
+fi
+
 need_tracer
 
 W=$TMP/work

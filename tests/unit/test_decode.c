@@ -90,14 +90,14 @@ TEST(args_open)
 		     "(AT_FDCWD,0x7ffd1234,O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC,0644)",
 		     "openat creat");
 	ASSERT_STREQ(ARGS(__NR_openat, 0, FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
-		     "(AT_FDCWD,0x7ffd1234,O_RDONLY|O_CLOEXEC,<unused>0)", "openat rdonly");
+		     "(AT_FDCWD,0x7ffd1234,O_RDONLY|O_CLOEXEC)", "openat rdonly: no mode");
 	/* only the low 32 bits of an int register count */
 	ASSERT_STREQ(ARGS(__NR_openat, 0, 0xffffff9c, 0x1000, O_RDWR | O_TMPFILE, 0600),
 		     "(AT_FDCWD,0x1000,O_RDWR|O_TMPFILE,0600)", "openat tmpfile");
 	ASSERT_STREQ(ARGS(__NR_openat, 0, 5, 0x1000, O_RDONLY | O_DIRECTORY | 0x40000000, 0),
-		     "(5,0x1000,O_RDONLY|O_DIRECTORY|0x40000000,<unused>0)", "leftover bits");
+		     "(5,0x1000,O_RDONLY|O_DIRECTORY|0x40000000)", "leftover bits");
 	ASSERT_STREQ(ARGS(__NR_open, 0, 0x1000, O_WRONLY | O_SYNC | O_APPEND, 0x1b6),
-		     "(0x1000,O_WRONLY|O_SYNC|O_APPEND,<unused>0x1b6)", "open O_SYNC");
+		     "(0x1000,O_WRONLY|O_SYNC|O_APPEND)", "open O_SYNC");
 	ASSERT_STREQ(ARGS(__NR_openat, KTR_DEC_RAW, FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
 		     "(0xffffffffffffff9c,0x7ffd1234,0x80000,0)", "openat -n");
 	ASSERT_STREQ(ARGS(__NR_openat, KTR_DEC_RAW | KTR_DEC_DECIMAL, FDCWD, 4096, O_CLOEXEC, 0),
@@ -123,7 +123,8 @@ TEST(args_file)
 		     "(3,F_SETFL,O_RDWR|O_NONBLOCK)", "fcntl F_SETFL");
 	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_SETFD, FD_CLOEXEC), "(3,F_SETFD,FD_CLOEXEC)",
 		     "fcntl F_SETFD");
-	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_GETFL, 0), "(3,F_GETFL,<unused>0)", "fcntl F_GETFL");
+	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_GETFL, 0), "(3,F_GETFL)", "fcntl F_GETFL: two");
+	ASSERT_STREQ(ARGS(__NR_fcntl, KTR_DEC_RAW, 3, F_GETFL, 0), "(0x3,0x3,0)", "fcntl -n: all");
 	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_DUPFD_CLOEXEC, 10), "(3,F_DUPFD_CLOEXEC,10)",
 		     "fcntl F_DUPFD_CLOEXEC");
 	ASSERT_STREQ(ARGS(__NR_lseek, 0, 3, 0, SEEK_END), "(3,0,SEEK_END)", "lseek");
@@ -145,7 +146,22 @@ TEST(args_ioctl)
 	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, FIOCLEX, 0), "(3,FIOCLEX,0)", "FIOCLEX");
 	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80081272, 0x1000), "(3,BLKGETSIZE64,0x1000)",
 		     "BLKGETSIZE64");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0xdeadbeef, 0), "(3,0xdeadbeef,0)", "unknown ioctl");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0xdeadbeef, 0),
+		     "(3,_IOC(_IOC_READ|_IOC_WRITE, 0xbe, 0xef, 0x1ead),0)",
+		     "unknown ioctl: its parts");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x8400941f, 0x1000), "(3,BTRFS_IOC_FS_INFO,0x1000)",
+		     "btrfs, from the generated table");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x8400941e, 0x1000),
+		     "(3,_IOC(_IOC_READ, 0x94, 0x1e, 0x400),0x1000)", "a neighbour no table has");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x5400, 0), "(3,_IOC(_IOC_NONE, 0x54, 0, 0),0)",
+		     "nr 0 and size 0 as 0");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80084521, 0x1000), "(3,EVIOCGBIT(EV_KEY, 8),0x1000)",
+		     "evdev's request of an argument");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80184540, 0x1000), "(3,EVIOCGABS(ABS_X),0x1000)",
+		     "EVIOCGABS");
+	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x541b, 0x1000), "(3,FIONREAD,0x1000)",
+		     "FIONREAD, not TIOCINQ after it");
+	ASSERT_TRUE(ktr_ioctl_table_sorted(), "the generated table is sorted for its lookup");
 	ASSERT_STREQ(ARGS(__NR_ioctl, KTR_DEC_RAW, 1, TCGETS, 0), "(0x1,0x5401,0)", "ioctl -n");
 }
 
@@ -199,8 +215,77 @@ TEST(args_proc)
 		     "(0,RLIMIT_NOFILE,0,0x1000)", "prlimit64");
 	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1002, 0x7f00), "(ARCH_SET_FS,0x7f00)",
 		     "arch_prctl");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 1, SIGKILL, 0, 0, 0), "(PR_SET_PDEATHSIG,SIGKILL,0,0,0)",
-		     "prctl");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 1, SIGKILL, 0, 0, 0), "(PR_SET_PDEATHSIG,SIGKILL)",
+		     "prctl: the arguments PR_SET_PDEATHSIG takes");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 0x47, 0, 0, 0, 0), "(PR_RISCV_SET_ICACHE_FLUSH_CTX,0,0)",
+		     "71 is the riscv option (issue 36: named two off)");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 74, 0x1000, 0, 0, 0),
+		     "(PR_GET_SHADOW_STACK_STATUS,0x1000,0,0,0)", "74: shadow stack");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 77, 0, 0, 0, 0), "(PR_TIMER_CREATE_RESTORE_IDS,0,0,0,0)",
+		     "77");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 78, 1, 0, 0, 0), "(PR_FUTEX_HASH,0x1,0,0,0)", "78");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 0x41555856, 0x1000, 64, 0, 0),
+		     "(PR_GET_AUXV,0x1000,0x40,0,0)", "PR_GET_AUXV");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 0x63, 0, 0, 0, 0), "(0x63,0,0,0,0)", "unknown: a number");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 3, 0, 0, 0, 0), "(PR_GET_DUMPABLE)", "a getter alone");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 23, 21, 0, 0, 0), "(PR_CAPBSET_READ,CAP_SYS_ADMIN)",
+		     "a capability");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 47, 2, 12, 0, 0),
+		     "(PR_CAP_AMBIENT,PR_CAP_AMBIENT_RAISE,CAP_NET_ADMIN,0,0)", "ambient raise");
+	ASSERT_STREQ(ARGS(__NR_prctl, 0, 22, 2, 0x1000, 0, 0),
+		     "(PR_SET_SECCOMP,SECCOMP_MODE_FILTER,0x1000)", "seccomp filter");
+	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1026, 0), "(0x1026,0)",
+		     "0x1026 is no code (TILECFG is a feature)");
+	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1023, 18),
+		     "(ARCH_REQ_XCOMP_PERM,XFEATURE_XTILE_DATA)",
+		     "the feature ARCH_REQ_XCOMP_PERM asks for");
+	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1011, 0), "(ARCH_GET_CPUID)", "no argument");
+}
+
+/* issue 36: the values the kernel sees, and the flags and commands it names */
+TEST(args_kernel_types)
+{
+	ASSERT_STREQ(ARGS(__NR_mkdir, 0, 0x1000, 0xffffffffffff01edULL), "(0x1000,0755)",
+		     "mkdir: umode_t is 16 bits");
+	ASSERT_STREQ(ARGS(__NR_umask, 0, 0xffffffffffff0000ULL), "(0)", "umask(000)");
+	ASSERT_STREQ(ARGS(__NR_chown, 0, 0x1000, 4294901760ULL, 0xffffffffULL),
+		     "(0x1000,4294901760,-1)", "chown: uid_t unsigned, -1 as -1");
+	ASSERT_STREQ(ARGS(__NR_getrandom, 0, 0x1000, 8, 1), "(0x1000,0x8,GRND_NONBLOCK)",
+		     "getrandom");
+	ASSERT_STREQ(ARGS(__NR_execveat, 0, FDCWD, 0x1000, 0x2000, 0x3000, 0x1100),
+		     "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)",
+		     "execveat");
+	ASSERT_STREQ(ARGS(__NR_semctl, 0, 3, 0, 2, 0x1000), "(3,0,IPC_STAT,0x1000)", "semctl");
+	ASSERT_STREQ(ARGS(__NR_semctl, 0, 3, 0, 0x102, 0x1000), "(3,0,IPC_64|IPC_STAT,0x1000)",
+		     "semctl IPC_64");
+	ASSERT_STREQ(ARGS(__NR_shmctl, 0, 3, 14, 0x1000), "(3,SHM_INFO,0x1000)", "shmctl");
+	ASSERT_STREQ(ARGS(__NR_msgctl, 0, 3, 0, 0), "(3,IPC_RMID,0)", "msgctl");
+	ASSERT_STREQ(ARGS(__NR_semget, 0, 0, 1, 01600), "(IPC_PRIVATE,1,IPC_CREAT|0600)", "semget");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_IP, 42, 0x1000, 136),
+		     "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP from linux/in.h");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, 6 /* SOL_TCP */, 1, 0x1000, 4),
+		     "(3,SOL_TCP,TCP_NODELAY,0x1000,0x4)", "SOL_TCP");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_NETLINK, 1, 0x1000, 4),
+		     "(3,SOL_NETLINK,NETLINK_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_NETLINK");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_PACKET, 1, 0x1000, 4),
+		     "(3,SOL_PACKET,PACKET_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_PACKET");
+	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, 17 /* SOL_UDP */, 103, 0x1000, 4),
+		     "(3,SOL_UDP,UDP_SEGMENT,0x1000,0x4)", "SOL_UDP");
+	ASSERT_STREQ(ARGS(__NR_seccomp, 0, 1, 1, 0x1000),
+		     "(SECCOMP_SET_MODE_FILTER,"
+		     "SECCOMP_FILTER_FLAG_TSYNC,0x1000)",
+		     "seccomp");
+	ASSERT_STREQ(ARGS(__NR_io_uring_register, 0, 3, 2, 0x1000, 1),
+		     "(3,IORING_REGISTER_FILES,0x1000,0x1)", "io_uring_register");
+	ASSERT_STREQ(ARGS(__NR_mbind, 0, 0x1000, 0x1000, 0x8002, 0x2000, 2, 1),
+		     "(0x1000,0x1000,MPOL_BIND|MPOL_F_STATIC_NODES,0x2000,0x2,MPOL_MF_STRICT)",
+		     "mbind");
+	ASSERT_STREQ(ARGS(__NR_set_mempolicy, 0, 4, 0, 0), "(MPOL_LOCAL,0,0)", "set_mempolicy");
+	ASSERT_STREQ(ARGS(__NR_personality, 0, 0x40000), "(PER_LINUX|ADDR_NO_RANDOMIZE)",
+		     "personality");
+	ASSERT_STREQ(ARGS(__NR_personality, 0, 0xffffffff), "(0xffffffff)", "personality query");
+	ASSERT_STREQ(ARGS(__NR_userfaultfd, 0, O_CLOEXEC | 1), "(O_CLOEXEC|UFFD_USER_MODE_ONLY)",
+		     "userfaultfd");
 }
 
 TEST(args_net)

@@ -185,9 +185,9 @@ sec_syscalls()
 		"\"head\", \"-q\", \"-n\", \"1\", \"$TMP/in.txt\", \"/nonexistent/ktr-vm\""
 	check exec_comm t_eq "$(q io '$1 == p && $4 == "RET" && $5 == "execve 0" { print $3 }' p="$P")" head
 	check openat_decoded t_match "$(around io "$TMP/in.txt" | tr '\n' ';')" \
-		'^CALL openat\(AT_FDCWD,0x[0-9a-f]+,O_RDONLY,<unused>0\);RET openat 3;$'
+		'^CALL openat\(AT_FDCWD,0x[0-9a-f]+,O_RDONLY\);RET openat 3;$'
 	check openat_enoent t_match "$(around io /nonexistent/ktr-vm | tr '\n' ';')" \
-		'^CALL openat\(AT_FDCWD,0x[0-9a-f]+,O_RDONLY,<unused>0\);RET openat -1 errno 2 No such file or directory \(ENOENT\);$'
+		'^CALL openat\(AT_FDCWD,0x[0-9a-f]+,O_RDONLY\);RET openat -1 errno 2 No such file or directory \(ENOENT\);$'
 	n=$(wc -c <"$TMP/in.txt" | tr -d ' ')
 	# CALL read(3,...), GIO fd 3 read N bytes, its data, RET read N
 	check read_call t_match "$(q io '$1 == p && $4 == "CALL" && $5 ~ /^read\(3,/ { print $5; exit }' p="$P")" \
@@ -219,7 +219,7 @@ sec_fs()
 		'^unlinkat\(AT_FDCWD,0x[0-9a-f]+,0\)$'
 	# O_DIRECTORY is 040000 on arm64 (x86's O_DIRECT) and O_NONBLOCK 04000
 	check opendir_flags t_match "$(q fs '$4 == "CALL" && $5 ~ /^openat\(.*O_DIRECTORY/ { print $5; exit }')" \
-		'^openat\(AT_FDCWD,0x[0-9a-f]+,O_RDONLY\|O_NONBLOCK\|O_DIRECTORY\|O_CLOEXEC,<unused>0\)$'
+		'^openat\(AT_FDCWD,0x[0-9a-f]+,O_RDONLY\|O_NONBLOCK\|O_DIRECTORY\|O_CLOEXEC\)$'
 	check getdents64 t_match "$(q fs '$4 == "CALL" && $5 ~ /^getdents64\(/ { print $5; exit }')" \
 		'^getdents64\(3,0x[0-9a-f]+,0x[0-9a-f]+\)$'
 	check four_processes t_eq "$(q fs '$4 == "EXIT" { print $3 " " $5 }' | sort | tr '\n' ';')" \

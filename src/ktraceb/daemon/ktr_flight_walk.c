@@ -67,8 +67,12 @@ static size_t compact__expand(const struct ktr_flight_compact *c, unsigned char 
 
 		memcpy(h + 1, &e, len = sizeof(e));
 	}
-	ktr_record__header(h, c->type, len, KTRH_CPUID_ENCODE(c->cpu), c->pid, c->tid, c->comm,
-			   c->mono);
+	ktr_record__header(h, c->type, len,
+			   KTRH_CPUID_ENCODE(c->cpu) |
+				   (c->type == KTR_SYSRET ?
+					    c->flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT) :
+					    0),
+			   c->pid, c->tid, c->comm, c->mono);
 	return sizeof(*h) + len;
 }
 

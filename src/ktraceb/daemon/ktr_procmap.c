@@ -364,7 +364,8 @@ int ktr_procmap__usdt_scan(const struct ktr_rooms *k, pid_t pid, __u32 route, bo
 	if (!f || !k->usdt || !ktr_procmap__get(k->procs, pid, &ps))
 		return 0;
 	return ktr_usdt__scan(k->usdt, pid, f->owner, f->owner_gid, exec, held,
-			      procmap__usdt_want(ps.facs));
+			      procmap__usdt_want(ps.facs),
+			      ktr_selection__usdt(k->selection, route));
 }
 
 bool ktr_procmap__usdt_traced(const struct ktr_procmap *pm, pid_t pid)
