@@ -552,7 +552,7 @@ int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *
 	fd = files__reopen(s->uid, s->gid, s->path, s->dev, s->ino, &gzip, why);
 	if (fd < 0)
 		return fd;
-	r = files__slot(t, 0, why);
+	r = files__slot(t, why);
 	if (r < 0 ||
 	    files__reopened(t, r, fd, s->uid, s->gid, gzip, (off_t)s->committed, NULL) < 0) {
 		*why = "no room for it";
