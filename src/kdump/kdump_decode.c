@@ -271,51 +271,6 @@ static int dec_fileinfo(struct kd_decoder *d, struct kd_event *ev)
 	return 0;
 }
 
-static int dec_lost(struct kd_decoder *d, struct kd_event *ev)
-{
-	struct ktr_lost lo;
-
-	if (ev->len != sizeof(lo))
-		return invalid(ev);
-	memcpy(&lo, ev->data, sizeof(lo));
-	ev->lost.lost = lo.lost;
-	ev->lost.total = lo.lost_total;
-	return 0;
-}
-
-static int dec_end(struct kd_decoder *d, struct kd_event *ev)
-{
-	if (ev->len != sizeof(ev->end))
-		return invalid(ev);
-	memcpy(&ev->end, ev->data, sizeof(ev->end));
-	return 0;
-}
-
-static int dec_exit(struct kd_decoder *d, struct kd_event *ev)
-{
-	struct ktr_exit ex;
-
-	if (ev->len != sizeof(ex))
-		return invalid(ev);
-	memcpy(&ex, ev->data, sizeof(ex));
-	ev->exit_status = ex.status;
-	return 0;
-}
-
-/* A recorder's dump (ktraceb -R): what it recovered, and why it was written. */
-static int dec_flight(struct kd_decoder *d, struct kd_event *ev)
-{
-	struct ktr_flight_info *fi = &ev->flight;
-
-	if (ev->len < sizeof(*fi))
-		return invalid(ev);
-	memcpy(fi, ev->data, sizeof(*fi));
-	if (fi->kf_part != KTR_FLIGHT_LAST_PER_CPU &&
-	    (fi->kf_part != KTR_FLIGHT_RING || fi->kf_kept > fi->kf_produced))
-		return invalid(ev);
-	return 0;
-}
-
 /* TRACE: -Y counts a record by its id even when the entry's length is wrong. */
 static int dec_tracepoint(struct kd_decoder *d, struct kd_event *ev)
 {
@@ -559,9 +514,9 @@ static const struct {
 	[KTR_ARGS] = { KD_ARGS, NULL },
 	[KTR_ENVS] = { KD_ENVS, NULL },
 	[KTR_FILEINFO] = { KD_FILEINFO, dec_fileinfo },
-	[KTR_LOST] = { KD_LOST, dec_lost },
-	[KTR_EXIT] = { KD_EXIT, dec_exit },
-	[KTR_FLIGHT] = { KD_FLIGHT, dec_flight },
+	[KTR_LOST] = { KD_LOST, kd_dec_lost },
+	[KTR_EXIT] = { KD_EXIT, kd_dec_exit },
+	[KTR_FLIGHT] = { KD_FLIGHT, kd_dec_flight },
 	[KTR_TRACEPOINT] = { KD_TRACEPOINT, dec_tracepoint },
 	[KTR_TPFORMAT] = { KD_NONE, dec_tpformat },
 	[KTR_FILTER] = { KD_FILTER, dec_filter },
@@ -591,13 +546,9 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 	 * 21 and 22: ktraceb's KTR_OBJECT and KTR_END, and the numbers kdump
 	 * gives OpenBSD's pledges and KTR_START (kdump_bsd.h)
 	 */
-	if (type == KTR_OBJECT && d->fmt.sys == KD_SYS_KTRACEB) {
-		ev->kind = KD_OBJECT;
-		return dec_object(d, ev);
-	}
-	if (type == KTR_END && d->fmt.sys == KD_SYS_KTRACEB) {
-		ev->kind = KD_END;
-		return dec_end(d, ev);
+	if ((type == KTR_OBJECT || type == KTR_END) && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = type == KTR_OBJECT ? KD_OBJECT : KD_END;
+		return type == KTR_OBJECT ? dec_object(d, ev) : kd_dec_end(d, ev);
 	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;
