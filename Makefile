@@ -170,7 +170,7 @@ FORCE:
 
 # the objects that hold the id
 BUILD_ID_OBJS := src/ktraceb/client/ktr_client.o src/ktraceb/client/ktr_others.o \
-	src/ktraceb/daemon/ktr_pin.o
+	src/ktraceb/daemon/ktr_pin.o src/ktraceb/daemon/ktr_log.o src/ktraceb/daemon/ktr_filestate.o
 $(addprefix $(O)/,$(BUILD_ID_OBJS)): $(O)/gen/build_id.h
 
 # A second build of the same sources, as "make O=$(O)/twin" would make it,
@@ -233,8 +233,9 @@ $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o k
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 $(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
 $(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/ktr_share.o
-$(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o daemon/ktr_clock.o \
-	common/ktr_creds.o common/ktr_perm.o)
+$(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o \
+	daemon/ktr_writer_out.o daemon/ktr_record.o daemon/ktr_clock.o common/ktr_creds.o \
+	common/ktr_perm.o)
 
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a

@@ -50,6 +50,7 @@
  */
 #define KTR_STRINGS_CHUNK	131072
 #define KTR_OBJECT		21	/* ktraceb: struct ktr_object, an object a traced process maps */
+#define KTR_END			22	/* ktraceb: struct ktr_end, why the trace ended */
 #define KTR_CGROUP		23	/* ktraceb: struct ktr_cgroup, where a process of a traced cgroup was */
 #define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
@@ -224,6 +225,35 @@ struct ktr_lost {
 	__u64 lost;
 	__u64 lost_total;		/* since the session began */
 };
+
+/*
+ * KTR_END: the last record of a session in its file: why its tracing ended
+ * there, and what was written and lost.  A session without one is cut
+ * short (its daemon killed) or still being written.  Written in place of
+ * the records a full disk cut off (room is kept for it), and rewritten
+ * there, same size, with the final counts when the trace ends.
+ */
+struct ktr_end {
+	__u32 ke_why;			/* KTR_END_* */
+	__s32 ke_errno;			/* WRITE_ERROR: the write's errno (ENOSPC...); else 0 */
+	__u64 ke_records;		/* records of the session before this one, in the file */
+	__u64 ke_lost;			/* records of the session lost in all (the last LOST's
+					   lost_total, and those below since) */
+	__u64 ke_unwritten;		/* of ke_lost, those the file did not take: a write
+					   error, a file that fell behind its records */
+	__s32 ke_pid;			/* CLEARED: the ktraceb that cleared it; else 0 */
+	__u32 ke_uid;			/* CLEARED: its uid */
+};
+#define KTR_END_EXITED		1	/* every traced process ended */
+#define KTR_END_CLEARED		2	/* ktraceb -c or -C */
+#define KTR_END_STOPPED		3	/* its foreground ktraceb stopped it (interrupted, gone) */
+#define KTR_END_WRITE_ERROR	4	/* the file took no more records (ke_errno) */
+#define KTR_END_REMOVED		5	/* the file's last name was removed */
+#define KTR_END_DAEMON		6	/* the daemon was stopped (SIGTERM) */
+#define KTR_END_RING		7	/* the ring buffer failed: no record reached any file */
+#define KTR_END_KILLED		8	/* written by the next daemon: the one writing the
+					   session was killed; the counts are unknown (0) */
+#define KTR_END_MAX		8
 
 /* KTR_EXIT: a traced process has ended (its last thread exited) */
 struct ktr_exit {
@@ -449,6 +479,7 @@ _Static_assert(sizeof(struct ktr_csw) == 16, "ktr_csw is 16 bytes");
 _Static_assert(sizeof(struct ktr_fileinfo) == 128, "ktr_fileinfo is 128 bytes");
 _Static_assert(sizeof(struct ktr_lost) == 16, "ktr_lost is 16 bytes");
 _Static_assert(sizeof(struct ktr_flight_info) == 48, "ktr_flight_info is 48 bytes");
+_Static_assert(sizeof(struct ktr_end) == 40, "ktr_end is 40 bytes");
 _Static_assert(sizeof(struct ktr_user_rec) == 16, "ktr_user_rec is 16 bytes");
 _Static_assert(sizeof(struct ktr_tracepoint) == 8, "ktr_tracepoint is 8 bytes");
 _Static_assert(sizeof(struct ktr_tpformat) == 72, "ktr_tpformat is 72 bytes");

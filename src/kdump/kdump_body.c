@@ -175,6 +175,36 @@ static void body_exit(FILE *out, const struct kd_event *ev, const struct kdump_o
 	}
 }
 
+/* The trace's end in this file: why, then what it wrote and lost. */
+static void body_end(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
+{
+	const struct ktr_end *e = &ev->end;
+	const char *why = kd_fmt_end_why(e->ke_why, false);
+
+	fputs("trace ended: ", out);
+	if (why)
+		fputs(why, out);
+	else
+		fprintf(out, "reason %u", e->ke_why);
+	if (e->ke_why == KTR_END_WRITE_ERROR) {
+		const char *name = ktr_errno_name(e->ke_errno);
+
+		fprintf(out, ": %s", e->ke_errno > 0 ? strerror(e->ke_errno) : "error");
+		if (name)
+			fprintf(out, " (%s)", name);
+	}
+	if (e->ke_why == KTR_END_CLEARED && e->ke_pid)
+		fprintf(out, " by pid %d (uid %u)", e->ke_pid, e->ke_uid);
+	if (e->ke_why == KTR_END_KILLED) {
+		fputs(": its last records are missing", out);
+		return;
+	}
+	fprintf(out, "; %llu records, %llu lost", (unsigned long long)e->ke_records,
+		(unsigned long long)e->ke_lost);
+	if (e->ke_unwritten)
+		fprintf(out, " (%llu the file did not take)", (unsigned long long)e->ke_unwritten);
+}
+
 /* A recorder's dump (ktraceb -R): what it recovered, and why it was written. */
 static void body_flight(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
@@ -292,6 +322,7 @@ void kd_body(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 		[KD_USTACK] = kd_body_ustack,
 		[KD_OBJECT] = kd_body_object,
 		[KD_CGROUP] = kd_body_cgroup,
+		[KD_END] = body_end,
 	};
 
 	if (ev->kind < KD_NKINDS && bodies[ev->kind])

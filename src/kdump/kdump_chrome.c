@@ -123,7 +123,8 @@ static void event_head(struct chrome *c, const struct ch_thread *t, char ph, con
 	put_ts(c, ns);
 	fprintf(out, ",\"pid\":%d,\"tid\":%d", t->pid, t->tid);
 	if (ph == 'i')
-		fprintf(out, ",\"s\":\"%c\"", strcmp(cat, "lost") == 0 ? 'g' : 't');
+		fprintf(out, ",\"s\":\"%c\"",
+			strcmp(cat, "lost") == 0 || strcmp(cat, "end") == 0 ? 'g' : 't');
 }
 
 static void meta(struct chrome *c, const char *what, __s32 pid, __s32 tid, const char *name)
@@ -394,6 +395,15 @@ static int ch_lost(struct chrome *c, struct ch_thread *t, const struct kd_event 
 	return 0;
 }
 
+/* The trace's end in this file: a global instant, as a loss. */
+static int ch_end(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
+{
+	instant(c, t, "end", "END", ns);
+	kd_json_end(c->out, ev);
+	fputs("}}", c->out);
+	return 0;
+}
+
 /* A process has ended: so have all its threads' slices. */
 static int ch_exit(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
 {
@@ -418,6 +428,7 @@ static const struct {
 	[KD_NAMEI] = { "NAMI", ch_namei }, [KD_GENIO] = { "GIO", ch_genio },
 	[KD_PSIG] = { "PSIG", ch_psig },   [KD_USER] = { "USER", ch_user },
 	[KD_LOST] = { "LOST", ch_lost },   [KD_EXIT] = { "EXIT", ch_exit },
+	[KD_END] = { "END", ch_end },
 };
 
 static void start(struct chrome *c)

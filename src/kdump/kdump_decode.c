@@ -33,7 +33,7 @@ const char *const kd_kind_tag[KD_NKINDS] = {
 	[KD_EMUL] = "EMUL",	[KD_MIB] = "MIB ",	[KD_PLEDGE] = "PLDG",
 	[KD_START] = "STRT",	[KD_OTHER] = "OTHR",	[KD_PROCCTOR] = "CTOR",
 	[KD_PROCDTOR] = "DTOR",	[KD_FILTER] = "INFO",	[KD_USTACK] = "STACK",
-	[KD_OBJECT] = "OBJ ",	[KD_CGROUP] = "CGRP",
+	[KD_OBJECT] = "OBJ ",	[KD_CGROUP] = "CGRP",	[KD_END] = "END ",
 };
 /* clang-format on */
 
@@ -276,43 +276,6 @@ static int dec_fileinfo(struct kd_decoder *d, struct kd_event *ev)
 	d->have_fileinfo = true;
 	d->wall_offset_ns = fi->fi_wall_offset_ns;
 	if (memcmp(fi->fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC)) != 0)
-		return invalid(ev);
-	return 0;
-}
-
-static int dec_lost(struct kd_decoder *d, struct kd_event *ev)
-{
-	struct ktr_lost lo;
-
-	if (ev->len != sizeof(lo))
-		return invalid(ev);
-	memcpy(&lo, ev->data, sizeof(lo));
-	ev->lost.lost = lo.lost;
-	ev->lost.total = lo.lost_total;
-	return 0;
-}
-
-static int dec_exit(struct kd_decoder *d, struct kd_event *ev)
-{
-	struct ktr_exit ex;
-
-	if (ev->len != sizeof(ex))
-		return invalid(ev);
-	memcpy(&ex, ev->data, sizeof(ex));
-	ev->exit_status = ex.status;
-	return 0;
-}
-
-/* A recorder's dump (ktraceb -R): what it recovered, and why it was written. */
-static int dec_flight(struct kd_decoder *d, struct kd_event *ev)
-{
-	struct ktr_flight_info *fi = &ev->flight;
-
-	if (ev->len < sizeof(*fi))
-		return invalid(ev);
-	memcpy(fi, ev->data, sizeof(*fi));
-	if (fi->kf_part != KTR_FLIGHT_LAST_PER_CPU &&
-	    (fi->kf_part != KTR_FLIGHT_RING || fi->kf_kept > fi->kf_produced))
 		return invalid(ev);
 	return 0;
 }
@@ -560,9 +523,9 @@ static const struct {
 	[KTR_ARGS] = { KD_ARGS, NULL },
 	[KTR_ENVS] = { KD_ENVS, NULL },
 	[KTR_FILEINFO] = { KD_FILEINFO, dec_fileinfo },
-	[KTR_LOST] = { KD_LOST, dec_lost },
-	[KTR_EXIT] = { KD_EXIT, dec_exit },
-	[KTR_FLIGHT] = { KD_FLIGHT, dec_flight },
+	[KTR_LOST] = { KD_LOST, kd_dec_lost },
+	[KTR_EXIT] = { KD_EXIT, kd_dec_exit },
+	[KTR_FLIGHT] = { KD_FLIGHT, kd_dec_flight },
 	[KTR_TRACEPOINT] = { KD_TRACEPOINT, dec_tracepoint },
 	[KTR_TPFORMAT] = { KD_NONE, dec_tpformat },
 	[KTR_FILTER] = { KD_FILTER, dec_filter },
@@ -588,10 +551,13 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 		ev->kind = KD_UNKNOWN;
 		return 0;
 	}
-	/* 21: ktraceb's KTR_OBJECT, and the number kdump gives OpenBSD's pledges (kdump_bsd.h) */
-	if (type == KTR_OBJECT && d->fmt.sys == KD_SYS_KTRACEB) {
-		ev->kind = KD_OBJECT;
-		return dec_object(d, ev);
+	/*
+	 * 21 and 22: ktraceb's KTR_OBJECT and KTR_END, and the numbers kdump
+	 * gives OpenBSD's pledges and KTR_START (kdump_bsd.h)
+	 */
+	if ((type == KTR_OBJECT || type == KTR_END) && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = type == KTR_OBJECT ? KD_OBJECT : KD_END;
+		return type == KTR_OBJECT ? dec_object(d, ev) : kd_dec_end(d, ev);
 	}
 	/* 23: ktraceb's KTR_CGROUP; no BSD has that number */
 	if (type == KTR_CGROUP && d->fmt.sys == KD_SYS_KTRACEB) {

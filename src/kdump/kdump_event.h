@@ -53,6 +53,7 @@ enum kd_kind {
 	KD_USTACK, /* STACK: the user stack of the call before it (-k) */
 	KD_OBJECT, /* OBJ: an object file's build id and path (-k) */
 	KD_CGROUP, /* CGRP: where a process of a traced cgroup was (-G) */
+	KD_END, /* END: why the trace ended in this file, what it wrote and lost */
 	/* only in another system's files (kdump_bsd.h KD_T_*) */
 	KD_SYSCTL,
 	KD_CAPFAIL,
@@ -149,6 +150,7 @@ struct kd_event {
 			__u64 lost, total;
 		} lost;
 		int exit_status;
+		struct ktr_end end;
 		struct ktr_flight_info flight;
 		struct {
 			__u32 status, flags; /* KTR_FILTER_* */

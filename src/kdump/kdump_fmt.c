@@ -60,3 +60,19 @@ void kd_fmt_comm(char comm[KTR_MAXCOMLEN + 1], const struct ktr_header *h)
 		comm[i] = h->ktr_comm[i] >= 0x20 && h->ktr_comm[i] < 0x7f ? h->ktr_comm[i] : '?';
 	comm[i] = '\0';
 }
+
+const char *kd_fmt_end_why(__u32 why, bool key)
+{
+	static const char *const words[KTR_END_MAX + 1][2] = {
+		[KTR_END_EXITED] = { "every traced process exited", "exited" },
+		[KTR_END_CLEARED] = { "cleared", "cleared" },
+		[KTR_END_STOPPED] = { "stopped by its ktraceb", "stopped" },
+		[KTR_END_WRITE_ERROR] = { "the file took no more records", "write_error" },
+		[KTR_END_REMOVED] = { "the file was removed", "removed" },
+		[KTR_END_DAEMON] = { "the ktraceb daemon was stopped", "daemon_stopped" },
+		[KTR_END_RING] = { "the ring buffer failed", "ring_failed" },
+		[KTR_END_KILLED] = { "the ktraceb daemon writing it was killed", "daemon_killed" },
+	};
+
+	return why <= KTR_END_MAX ? words[why][key] : NULL;
+}

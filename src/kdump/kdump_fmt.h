@@ -20,4 +20,10 @@ void kd_fmt_ns(char *buf, size_t size, __u64 ns);
 /* The header's comm, untrusted: up to its NUL or 16 bytes, '?' for what is not printable. */
 void kd_fmt_comm(char comm[KTR_MAXCOMLEN + 1], const struct ktr_header *h);
 
+/*
+ * An END record's reason (KTR_END_*): its words in the text ("every traced
+ * process exited"), or with key its name in JSON ("exited"); NULL if unknown.
+ */
+const char *kd_fmt_end_why(__u32 why, bool key);
+
 #endif /* KTRACEB_KDUMP_FMT_H */

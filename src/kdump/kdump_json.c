@@ -301,6 +301,12 @@ static int m_lost(struct json *j, const struct kd_event *ev)
 	return 0;
 }
 
+static int m_end(struct json *j, const struct kd_event *ev)
+{
+	kd_json_end(j->env.out, ev);
+	return 0;
+}
+
 static int m_exit(struct json *j, const struct kd_event *ev)
 {
 	kd_json_exit(j->env.out, ev);
@@ -465,7 +471,7 @@ static const members_fn members[KD_NKINDS] = {
 	[KD_EMUL] = m_text,		[KD_MIB] = m_text,		[KD_PLEDGE] = m_text,
 	[KD_START] = m_text,		[KD_OTHER] = m_text,		[KD_PROCCTOR] = m_text,
 	[KD_PROCDTOR] = m_text,		[KD_FILTER] = m_filter,		[KD_USTACK] = m_ustack,
-	[KD_OBJECT] = m_object,		[KD_CGROUP] = m_cgroup,
+	[KD_OBJECT] = m_object,		[KD_CGROUP] = m_cgroup,		[KD_END] = m_end,
 };
 /* clang-format on */
 

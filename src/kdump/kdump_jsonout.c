@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include "decode.h"
+#include "kdump_fmt.h"
 #include "kdump_jsonout.h"
 
 struct kd_capture {
@@ -202,6 +203,26 @@ void kd_json_exit(FILE *out, const struct kd_event *ev)
 		fprintf(out, ",\"signo\":%d,\"core\":%s", WTERMSIG(status),
 			WCOREDUMP(status) ? "true" : "false");
 	}
+}
+
+void kd_json_end(FILE *out, const struct kd_event *ev)
+{
+	const struct ktr_end *e = &ev->end;
+	const char *why = kd_fmt_end_why(e->ke_why, true);
+
+	if (why)
+		member_name(out, "why", why);
+	else
+		fprintf(out, ",\"why\":%u", e->ke_why);
+	if (e->ke_why == KTR_END_WRITE_ERROR) {
+		fprintf(out, ",\"error\":%d", e->ke_errno);
+		member_name(out, "errno", ktr_errno_name(e->ke_errno));
+	}
+	if (e->ke_why == KTR_END_CLEARED && e->ke_pid)
+		fprintf(out, ",\"by_pid\":%d,\"by_uid\":%u", e->ke_pid, e->ke_uid);
+	fprintf(out, ",\"records\":%llu,\"lost\":%llu,\"unwritten\":%llu",
+		(unsigned long long)e->ke_records, (unsigned long long)e->ke_lost,
+		(unsigned long long)e->ke_unwritten);
 }
 
 void kd_json_lost(FILE *out, const struct kd_event *ev)

@@ -59,6 +59,8 @@ void kd_json_exit(FILE *out, const struct kd_event *ev);
 void kd_json_user(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 /* LOST: ,"lost","lost_total" */
 void kd_json_lost(FILE *out, const struct kd_event *ev);
+/* END: why (a name: "write_error"...), error and errno, by_pid/by_uid, records, lost, unwritten */
+void kd_json_end(FILE *out, const struct kd_event *ev);
 /* The name of a span's slice ("fw:load_firmware"). */
 void kd_json_span_name(const struct kd_event *ev, char *buf, size_t size);
 

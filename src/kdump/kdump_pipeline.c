@@ -104,7 +104,8 @@ static bool visible(const struct kdump *kd, const struct ktr_header *h)
 {
 	int type = h->ktr_type;
 
-	if (type == KTR_LOST || type == KTR_FLIGHT)
+	if (type == KTR_LOST || type == KTR_FLIGHT ||
+	    (type == KTR_END && kd->sys == KD_SYS_KTRACEB))
 		return true;
 	if ((kd->o.flags & KD_TRSEL) && (type <= 0 || type > KTR_TYPE_MAX ||
 					 !((unsigned int)kd->o.trpoints & type_fac(kd, type))))

@@ -12,7 +12,7 @@
  *  - Every payload is size-checked before use.  A record whose payload does
  *    not fit its type prints "invalid record" after its tag (or its JSON
  *    says "invalid") and is counted (kdump__ninvalid()); printing goes on.
- *  - KTR_LOST and KTR_FLIGHT records are never filtered out by -t or -p.
+ *  - KTR_LOST, KTR_FLIGHT and KTR_END records are never filtered out by -t or -p.
  *  - PROCCTOR/PROCDTOR choose the syscall table of their pid (KTR_SV_ILP32
  *    = i386) even when filtered out; only another system's files show them.
  */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "kdump_fmt.h"
 #include "kdump_map.h"
 #include "kdump_sink.h"
 #include "kdump_tp.h"
@@ -39,6 +40,8 @@ struct kd_summary {
 	struct kd_scstat *st;
 	size_t n, cap;
 	__u64 lost;
+	__u64 session_lost; /* since the session's INFO: its END may say more */
+	__u32 cut_short; /* an END's reason that cut the trace short, 0 if none */
 	struct kd_tprow *tp; /* by kd_tpfmt.seq */
 	size_t ntp;
 };
@@ -198,6 +201,8 @@ static int summary__finish(void *state)
 	if (s->lost)
 		fprintf(out, "%llu records lost: the counts are incomplete\n",
 			(unsigned long long)s->lost);
+	if (s->cut_short)
+		fprintf(out, "the trace ended early: %s\n", kd_fmt_end_why(s->cut_short, false));
 	summary__print_user(out, s->user);
 	summary__print_tp(out, s);
 	return 0;
@@ -440,6 +445,34 @@ static int count_lost(struct kd_summary *s, const struct kd_event *ev)
 	if (!ev->valid)
 		return invalid(s);
 	s->lost += ev->lost.lost;
+	s->session_lost += ev->lost.lost;
+	return 0;
+}
+
+/* A session begins: its losses are counted from zero. */
+static int count_info(struct kd_summary *s, const struct kd_event *ev)
+{
+	s->session_lost = 0;
+	return 0;
+}
+
+/*
+ * The session's end: records its file did not take after its last LOST
+ * are counted too, and an end that cut the trace short is said.
+ */
+static int count_end(struct kd_summary *s, const struct kd_event *ev)
+{
+	const struct ktr_end *e = &ev->end;
+
+	if (!ev->valid)
+		return invalid(s);
+	if (e->ke_lost > s->session_lost) {
+		s->lost += e->ke_lost - s->session_lost;
+		s->session_lost = e->ke_lost;
+	}
+	if (e->ke_why == KTR_END_WRITE_ERROR || e->ke_why == KTR_END_REMOVED ||
+	    e->ke_why == KTR_END_RING || e->ke_why == KTR_END_KILLED)
+		s->cut_short = e->ke_why;
 	return 0;
 }
 
@@ -447,8 +480,9 @@ static int count_lost(struct kd_summary *s, const struct kd_event *ev)
 static int summary__event(void *state, const struct kd_event *ev)
 {
 	static int (*const counts[KD_NKINDS])(struct kd_summary *, const struct kd_event *) = {
-		[KD_CALL] = count_call,	   [KD_RET] = count_ret,	  [KD_LOST] = count_lost,
-		[KD_USER] = summary__user, [KD_TRACEPOINT] = summary__tp,
+		[KD_CALL] = count_call,	    [KD_RET] = count_ret,	   [KD_LOST] = count_lost,
+		[KD_USER] = summary__user,  [KD_TRACEPOINT] = summary__tp, [KD_END] = count_end,
+		[KD_FILEINFO] = count_info,
 	};
 
 	return counts[ev->kind] ? counts[ev->kind](state, ev) : 0;

@@ -44,7 +44,10 @@ check p_comm t_eq "$(q "$TMP/p2.norm" '$1 == p' p="$A" | cut -f3 | sort -u)" att
 
 ktr pc -c -p "$A"
 check pc_exit_0 t_krc 0 pc
-check pc_silent t_lines 0 "$TMP/pc.err"
+# the one line -c says: the file it stopped, why, what it wrote and lost
+check pc_says_the_end t_lines 1 "$TMP/pc.err"
+check pc_end_line t_grep "^ktraceb: $TMP/a.ktr: cleared by pid [0-9]+ \\(uid 0\\); [1-9][0-9]* records written, 0 lost\$" \
+	"$TMP/pc.err"
 check pc_stops_growth stable "$TMP/a.ktr"
 check pc_target_still_running kill -0 "$A"
 

@@ -52,7 +52,8 @@ check w_stops t_num "$(qn "$TMP/w.norm" '$4 == "CSW" && $5 ~ /^stop kernel "slee
 
 # kdump -t w shows only them, -t c hides them
 kd cwt "$TMP/cw.ktr" -t w
-check kdump_t_w_only_csw t_eq "$(q "$TMP/cwt.norm" '$4 != "CSW" && $4 != "-"' | wc -l | tr -d ' ')" 0
+# (and the END, never filtered out, as LOST)
+check kdump_t_w_only_csw t_eq "$(q "$TMP/cwt.norm" '$4 != "CSW" && $4 != "-" && $4 != "END"' | wc -l | tr -d ' ')" 0
 check kdump_t_w_all_csw t_eq "$(qn "$TMP/cwt.norm" '$4 == "CSW"')" "$(qn "$TMP/cw.norm" '$4 == "CSW"')"
 kd cwc "$TMP/cw.ktr" -t c
 check kdump_t_c_no_csw t_eq "$(qn "$TMP/cwc.norm" '$4 == "CSW"')" 0

@@ -22,7 +22,10 @@ run_status()
 	pid=$(awk '$1 == "pid" { print $2 }' "$TMP/$name.out")
 	check "${name}_exit_record" t_eq "$(q "$TMP/$name.norm" '$4 == "EXIT"' | cut -f1,5 |
 		tr '\t' ' ')" "${pid:-none} $body"
-	check "${name}_exit_is_last" t_eq "$(tail -n 1 "$TMP/$name.norm" | cut -f4)" EXIT
+	# the process's EXIT, then the trace's END
+	check "${name}_exit_is_last" t_eq "$(tail -n 2 "$TMP/$name.norm" | cut -f4 | tr '\n' ' ')" "EXIT END "
+	check "${name}_end_says_exited" t_match "$(tail -n 1 "$TMP/$name.norm" | cut -f5)" \
+		'^trace ended: every traced process exited; [0-9]+ records, 0 lost$'
 }
 
 run_status zero 0 "exited 0" 0

@@ -70,10 +70,13 @@ kept=$(ring segv | sed -E 's|recovered ([0-9]+)/.*|\1|')
 produced=$(ring segv | sed -E 's|recovered [0-9]+/([0-9]+) .*|\1|')
 check segv_overwrote_most t_num "${produced:-0}" -gt $((${kept:-0} * 10))
 # every record said kept is in the file (kdump shows no PROCCTOR, so counted
-# by ktrwalk): INFO, the two RING records, the ring's, the per-CPU last ones
+# by ktrwalk): INFO, the two RING records, the ring's, the per-CPU last
+# ones, and the END
 nlast=$(q "$TMP/segv.norm" '$4 == "RING" && $5 ~ /^last/' | sed 's/.*: //')
 check segv_kept_all_written t_eq "$("$PROGS/ktrwalk" "$TMP/segv.ktr" | awk '$1 == "records" { print $2 }')" \
-	"$((3 + ${kept:-0} + ${nlast:-0}))" "records in the file vs INFO, 2 RING, kept and per-CPU"
+	"$((4 + ${kept:-0} + ${nlast:-0}))" "records in the file vs INFO, 2 RING, kept, per-CPU and END"
+check segv_end_last t_match "$(tail -n 1 "$TMP/segv.norm" | cut -f4,5)" \
+	$'^END\ttrace ended: every traced process exited; [0-9]+ records, 0 lost$'
 check segv_no_more_than_the_ring t_num "$(stat -c %s "$TMP/segv.ktr")" -le $((65536 + 4096))
 fd=$(pv segv last)
 check segv_ends_with_the_crash t_eq "$(tail_of segv 4)" "CALL close($fd)
@@ -296,6 +299,29 @@ kd k9z "$TMP/k9z.ktr"
 check k9z_kdump_clean t_kdump_ok k9z
 check k9z_has_calls t_num "$(qn "$TMP/k9z.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 10
 end_recording k9zc "$K9Z"
+
+# -D after a kill -9 and a crash meanwhile: the daemon -D starts takes the
+# recording over and writes the crash at once; the recording has ended then
+# (its process is gone), and -D says what it recovered, and exits 0
+"$CR" loop 10 >"$TMP/k9c.out" &
+K9C=$!
+record_then_kill9 k9ca "$K9C" -R 256k -f "$TMP/k9c.ktr"
+kill -SEGV "$K9C"
+wait "$K9C" 2>/dev/null
+ktr k9cd -D -f "$TMP/k9c.ktr"
+check k9c_dump_exit_0 t_krc 0 k9cd
+check k9c_dump_says_what_it_recovered t_grep "^ktraceb: $TMP/k9c.ktr: recording taken over from a ktraceb daemon that was killed: [1-9][0-9]* records written in 1 dump, the last at pid $K9C killed by SIGSEGV; the recording has ended\$" \
+	"$TMP/k9cd.err"
+check k9c_dump_count t_grep "^ktraceb: [1-9][0-9]* records written to $TMP/k9c.ktr\$" "$TMP/k9cd.err"
+check k9c_dump_no_refusal t_nogrep 'no trace or recording' "$TMP/k9cd.err"
+kd k9c "$TMP/k9c.ktr"
+check k9c_crash_written t_grep "killed by SIGSEGV\$" <(q "$TMP/k9c.norm" '$4 == "RING"')
+# a second -D hears the same (it is remembered), and writes nothing more
+s0=$(fsize "$TMP/k9c.ktr")
+ktr k9cd2 -D -f "$TMP/k9c.ktr"
+check k9c_second_dump_same t_eq "$(head -n 1 "$TMP/k9cd2.err")" "$(head -n 1 "$TMP/k9cd.err")"
+check k9c_second_dump_writes_nothing t_eq "$(fsize "$TMP/k9c.ktr")" "$s0"
+daemon_gone 20
 
 # context switches (-t w) go on being recorded with no daemon: their link is
 # pinned with the others.  A second after the kill -9, -D: the newest of the

@@ -150,6 +150,18 @@ touch "$TMP/rootdir/shared.ktr"
 chmod 666 "$TMP/rootdir/shared.ktr"
 hostile join_other "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "wo:$TMP/rootdir/shared.ktr"
 check join_not_yours_refused t_grep 'error=1 .*trace file: not yours' "$TMP/join_other.h"
+# files with no name left: a user's own O_TMPFILE and memfd, and root's
+# world-writable file whose name the user removed (its owner check must
+# still refuse it: a removed file skipped every check after the link count)
+hostile join_tmpfile "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "tmpfile:$UDIR"
+check join_tmpfile_refused t_grep 'error=116 .*trace file: removed' "$TMP/join_tmpfile.h"
+hostile join_memfd "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" memfd
+check join_memfd_refused t_grep 'error=116 .*trace file: removed' "$TMP/join_memfd.h"
+touch "$UDIR/roots_open.ktr"
+chmod 666 "$UDIR/roots_open.ktr"
+hostile join_unlinked "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "unlinked:$UDIR/roots_open.ktr"
+check join_unlinked_refused t_grep 'error=116 .*trace file: removed' "$TMP/join_unlinked.h"
+check join_unlinked_was_roots t_eq "$(ls "$UDIR/roots_open.ktr" 2>/dev/null)" ""
 hostile join_fg_stop "$ROOT_SOCK" op 1 "$DEF" 2 "$U2" "wo:$TMP/rootdir/shared.ktr"
 check join_fg_refused t_grep 'error=1 ' "$TMP/join_fg_stop.h"
 hostile stop_other "$ROOT_SOCK" op 5 0 0 0 none

@@ -76,9 +76,11 @@ check s_timeline_one_slice_per_call t_eq "$(evs sp 'e["ph"] == "B" and e["pid"] 
 
 # -p, -t as the text view
 kj sp1 "$TMP/s.ktr" -p "$PID"
-check p_only_pid t_eq "$(sel sp1 'r["type"] not in ("info", "LOST")' 'r["pid"]' | sort -u)" "$PID"
+check p_only_pid t_eq "$(sel sp1 'r["type"] not in ("info", "LOST", "END")' 'r["pid"]' | sort -u)" "$PID"
+# the trace's END is never filtered out, as LOST: what the file misses is always said
+check p_keeps_end t_eq "$(sel sp1 'r["type"] == "END"' 'r["why"]')" exited
 kj st "$TMP/s.ktr" -t n
-check t_n_only_nami t_eq "$(sel st 'r["type"] not in ("info", "LOST")' 'r["type"]' | sort -u)" NAMI
+check t_n_only_nami t_eq "$(sel st 'r["type"] not in ("info", "LOST", "END")' 'r["type"]' | sort -u)" NAMI
 check t_n_same_count t_eq $(($(wc -l <"$TMP/st.jsonl") - 1)) \
 	"$("$KDUMP" -t n -f "$TMP/s.ktr" | norm | awk -F"\t" '$4 != "-"' | wc -l)"
 kp stp "$TMP/s.ktr" -t c

@@ -43,7 +43,7 @@ check evc_exit_0 t_krc 0 evc
 check evc_signal_with_calls t_eq "$(qn "$TMP/evc.norm" '$1 == p && $4 == "TRACE" && $5 ~ /^signal:signal_generate sig=10 /' p="$PC")" 1
 check evc_has_calls t_num "$(qn "$TMP/evc.norm" '$4 == "CALL"')" -gt 0
 kd evk "$TMP/evc.ktr" -t k
-check kdump_t_k_only_trace t_eq "$(q "$TMP/evk.norm" '$4 != "TRACE" && $4 != "INFO" && $4 != "EXIT"' | wc -l | tr -d ' ')" 0
+check kdump_t_k_only_trace t_eq "$(q "$TMP/evk.norm" '$4 != "TRACE" && $4 != "INFO" && $4 != "EXIT" && $4 != "END"' | wc -l | tr -d ' ')" 0
 check kdump_t_k_all_trace t_eq "$(qn "$TMP/evk.norm" '$4 == "TRACE"')" "$(qn "$TMP/evc.norm" '$4 == "TRACE"')"
 kd evnk "$TMP/evc.ktr" -t c
 check kdump_t_c_no_trace t_eq "$(qn "$TMP/evnk.norm" '$4 == "TRACE"')" 0

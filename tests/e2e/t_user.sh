@@ -123,7 +123,7 @@ check summary_query_row t_grep '^ +3 +[0-9.]+ +[0-9]+ +[0-9]+ +3 db query$' "$TM
 check summary_job_row t_grep '^ +6 +[0-9.]+ +[0-9]+ +[0-9]+ +worker job$' "$TMP/sum.out"
 check summary_utrace_row t_grep '^ +9 +utrace$' "$TMP/sum.out"
 timeout -k 5 60 "$KDUMP" -t u -f "$TMP/spans.ktr" >"$TMP/tu.out"
-check t_u_only_user t_eq "$(norm <"$TMP/tu.out" | awk -F'\t' '$4 != "USER" && $4 != "-"' |
+check t_u_only_user t_eq "$(norm <"$TMP/tu.out" | awk -F'\t' '$4 != "USER" && $4 != "-" && $4 != "END"' |
 	wc -l)" 0
 
 # --- 2: attached in the middle of a run ------------------------------------------

@@ -11,7 +11,9 @@
  *        one request, numbers in C notation; FD is a descriptor spec:
  *        none, path:F (O_PATH), ro:F, wo:F, rw:F, new:F (created 0600 for
  *        writing), dir:D, pipe, socket, memfd, eventfd, devnull, proc,
- *        two:F (F twice in one message), inode:F (no descriptor: F's
+ *        two:F (F twice in one message), tmpfile:D (an O_TMPFILE in
+ *        D), unlinked:F (F opened for writing, then its name removed: a
+ *        link count of 0), inode:F (no descriptor: F's
  *        st_dev and st_ino in the request's file fields).  Prints
  *        "reply error=E count=N msg=LINE|LINE" or "closed".  The event
  *        names (-e) come from $KTR_HOSTILE_EVENTS: long (64 bytes, no
@@ -210,6 +212,14 @@ static int open_spec_way(const char *spec, int *fds, enum fd_way *way)
 		fds[0] = socket(AF_UNIX, SOCK_STREAM, 0);
 	else if (strcmp(spec, "memfd") == 0)
 		fds[0] = memfd_create("ktr-hostile", 0);
+	else if (strncmp(spec, "tmpfile:", 8) == 0)
+		fds[0] = open(arg, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	else if (strncmp(spec, "unlinked:", 9) == 0) {
+		/* someone's file, open for writing, its name removed */
+		fds[0] = open(arg, O_WRONLY | O_CLOEXEC);
+		if (fds[0] >= 0 && unlink(arg) < 0)
+			return -1;
+	}
 	else if (strcmp(spec, "eventfd") == 0)
 		fds[0] = eventfd(0, 0);
 	else if (strcmp(spec, "devnull") == 0)

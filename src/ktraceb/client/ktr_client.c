@@ -367,3 +367,8 @@ int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct 
 		err = -EBADMSG;
 	return err;
 }
+
+void ktr_client__log_path(char *buf, size_t size)
+{
+	snprintf(buf, size, KTR_LOG_SHARED_FMT, KTRACEB_BUILD_ID);
+}

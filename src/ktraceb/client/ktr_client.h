@@ -40,4 +40,7 @@ int ktr_client__serve_spawned(const struct ktr_loader_opts *opts);
 /* Send req (with fd if >= 0) and wait for the answer.  0 or -errno. */
 int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct ktr_reply *rep);
 
+/* The path of root's daemon's log (ktraceb(1) FILES), of this build. */
+void ktr_client__log_path(char *buf, size_t size);
+
 #endif /* KTRACEB_KTR_CLIENT_H */

@@ -20,11 +20,53 @@
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "daemon/ktr_pin.h"
+#include "ktr_client.h"
 #include "ktr_options.h"
 #include "ktr_others.h"
 #include "ktr_run.h"
 #include "ktr_talk.h"
 #include "ktr_trfile.h"
+
+/* Is pid among the pids that follow "tracing stopped for pid" in line? */
+static bool log__names(const char *line, pid_t pid)
+{
+	const char *p = strstr(line, "tracing stopped for pid");
+	char *end;
+
+	for (p = p ? p + strlen("tracing stopped for pid") : NULL; p && *p == ' '; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v == pid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * pid, not traced, after root's daemon ended: if the daemon's log says a
+ * trace of it was stopped (a full disk, its file removed), say its last
+ * such line, as the daemon would have.  Root alone reads the log.
+ */
+static void said_in_log(pid_t pid)
+{
+	char path[128], line[1024], last[1024] = "";
+	FILE *f;
+
+	ktr_client__log_path(path, sizeof(path));
+	f = geteuid() == 0 ? fopen(path, "re") : NULL;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (log__names(line, pid))
+			snprintf(last, sizeof(last), "%s", line);
+	fclose(f);
+	/* "TIME ktracebd[PID]: MESSAGE": said with its time (the pid may be another's now) */
+	if (last[0] && strstr(last, "]: "))
+		fprintf(stderr, "ktraceb: pid %d: not traced: its trace ended at %.*s: %s", pid,
+			(int)strcspn(last, " "), last, strstr(last, "]: ") + 3);
+}
 
 /*
  * -G group: the group's path below the cgroup2 root and its id, into req
@@ -75,6 +117,7 @@ static int clear_untraced(const struct ktr_options *o)
 			ok++;
 		else
 			warnx("pid %d: %s", pids[i], why);
+		said_in_log(pids[i]);
 	}
 	free(pids);
 	return ok ? 0 : 1;

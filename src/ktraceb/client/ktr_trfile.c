@@ -30,6 +30,11 @@ static int trfile__check_regular(int fd, bool append, const char **why)
 		*why = "not a regular file";
 		return -EACCES;
 	}
+	/* the daemon refuses a file with no name left: say it here, before it is asked */
+	if (st.st_nlink == 0) {
+		*why = "removed while it was being opened";
+		return -ESTALE;
+	}
 	if (append && st.st_uid != getuid()) {
 		*why = "refuse to append to a file not owned by you";
 		return -EPERM;

@@ -47,6 +47,7 @@
 #define KTR_RUN_DIR		"/run/ktraceb"
 #define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
 #define KTR_LOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.lock"
+#define KTR_LOG_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.log"	/* root's daemon's log */
 #define KTR_SOCK_USER_FMT	"ktraceb-%s.%u"	/* abstract */
 #define KTR_CLIENT_TIMEOUT_MS	10000	/* most a client waits for an answer */
 

@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -31,9 +31,12 @@
 #include "ktr_conn.h"
 #include "ktr_daemon.h"
 #include "ktr_drain.h"
+#include "ktr_ends.h"
+#include "ktr_filestate.h"
 #include "ktr_files.h"
 #include "ktr_groups.h"
 #include "ktr_loader.h"
+#include "ktr_log.h"
 #include "ktr_notes.h"
 #include "ktr_pin.h"
 #include "ktr_procmap.h"
@@ -56,13 +59,15 @@
 /*
  * What wakes the loop, by its epoll data: NULL the listening socket, the
  * USDT room its looks, the daemon itself the ring or the system-wide
- * trace's buffers, anything else a connection (ktr_conn.h).
+ * trace's buffers, its writer_fd a trace file's writer, anything else a
+ * connection (ktr_conn.h).
  */
 struct daemon {
 	struct ktr_bpf *bpf;
 	struct ktr_config config;
 	struct ktr_rooms rooms; /* each room's state is its own */
 	int ep;
+	int writer_fd; /* an eventfd: a writer's thread failed or finished (ktr_writer.h) */
 	bool exited; /* a traced process ended: tick now */
 	int idle_ticks;
 	char *answer; /* the answer to the request being served, or NULL */
@@ -90,7 +95,7 @@ static void daemon__usdt_warn(void *ctx, pid_t pid, const char *line)
 		f = ktr_files__get(d->rooms.files, ps.route);
 	if (f && !ktr_tracefile__first_time(f, line))
 		return;
-	syslog(LOG_WARNING, "pid %d: %s", pid, line);
+	ktr_log(LOG_WARNING, "pid %d: %s", pid, line);
 	if (d->answer)
 		ktr_proto__msg_add(d->answer, "%s\n", line);
 	else if (f && f->fg)
@@ -135,6 +140,17 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 		d->exited = true;
 }
 
+/* A writer's thread said something (an error, its end): the tick hears it.  True. */
+static bool daemon__writers(struct daemon *d)
+{
+	__u64 n;
+
+	if (read(d->writer_fd, &n, sizeof(n)) < 0) {
+		/* nothing more to read: woken all the same */
+	}
+	return true;
+}
+
 /* A connection is readable: its request served, if one came. */
 static void daemon__serve(struct daemon *d, struct ktr_conn *cn)
 {
@@ -151,28 +167,59 @@ static void daemon__serve(struct daemon *d, struct ktr_conn *cn)
 	ktr_conn__served(d->rooms.conns, cn);
 }
 
+/*
+ * The daemon's end: every trace ends (KTR_END_DAEMON), and the last
+ * records and END of each file are written, waiting for the writers at
+ * most KTR_TEARDOWN_MS in all; a file stuck longer is left to its thread.
+ */
+#define KTR_TEARDOWN_MS 5000
+static void daemon__end_files(struct daemon *d)
+{
+	const struct ktr_rooms *k = &d->rooms;
+	long long until = ktr_now_ms() + KTR_TEARDOWN_MS;
+
+	ktr_stop__all(k, KTR_END_DAEMON, 0, NULL);
+	ktr_drain__finish(k->drain);
+	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r))
+		ktr_stop__finish(k, r);
+	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r)) {
+		struct ktr_tracefile *f = ktr_files__get(k->files, r);
+		long long left = until - ktr_now_ms();
+
+		if (ktr_writer__wait_done(f->w, left > 0 ? (int)left : 0))
+			ktr_stop__ended(k, r);
+		else
+			ktr_log(LOG_WARNING,
+				"%s: still being written when the daemon ended: "
+				"its last records are lost",
+				ktr_tracefile__path(f));
+	}
+	/* every file ended: nothing for the next daemon to end (else it ends the rest) */
+	ktr_filestate__close(ktr_files__count(k->files) == 0);
+}
+
 static void daemon__teardown(struct daemon *d)
 {
 	const struct ktr_rooms *k = &d->rooms;
 
-	ktr_stop__all(k, 0, NULL);
-	ktr_drain__finish(k->drain);
-	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r))
-		ktr_stop__finish(k, r);
+	daemon__end_files(d);
+	ktr_ends__free(k->ends);
 	ktr_conns__free(k->conns, ktr_tick__conn_gone, (void *)k);
 	ktr_usdt__free(k->usdt);
 	ktr_attach__free(k->attach);
 	ktr_tp__free(k->tp);
 	ktr_syswide__free(k->syswide);
 	ktr_drain__free(k->drain);
-	ktr_writer__pace_by(NULL, NULL);
 	ktr_ring__free(k->ring);
 	ktr_procmap__free(k->procs);
 	ktr_groups__free(k->groups);
 	ktr_selection__free(k->selection);
 	ktr_loader__destroy(d->bpf);
 	ktr_files__free(k->files);
+	ktr_writer__notify_by(-1);
+	close(d->writer_fd);
 	close(d->ep);
+	ktr_log__close();
 }
 
 /* Tell the clients already queued why there is no daemon, then give up. */
@@ -180,7 +227,7 @@ static int daemon__fail(int listen_fd, const char *why)
 {
 	int sock;
 
-	syslog(LOG_ERR, "%s", why);
+	ktr_log(LOG_ERR, "%s", why);
 	fcntl(listen_fd, F_SETFL, O_NONBLOCK);
 	while ((sock = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
 		struct timeval tv = { .tv_sec = 1 };
@@ -220,8 +267,9 @@ static const char *daemon__rooms(struct daemon *d)
 	d->rooms.attach = ktr_attach__new(d->bpf);
 	d->rooms.selection = ktr_selection__new(ktr_bpf__map_fd(d->bpf, selects));
 	d->rooms.groups = ktr_groups__new(d->bpf);
+	d->rooms.ends = ktr_ends__new();
 	return d->rooms.files && d->rooms.procs && d->rooms.attach && d->rooms.selection &&
-			       d->rooms.groups ?
+			       d->rooms.groups && d->rooms.ends ?
 		       NULL :
 		       "out of memory";
 }
@@ -238,6 +286,8 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	bool want_csw;
 	int err;
 
+	/* what a daemon killed before us was writing (root's daemon) */
+	ktr_filestate__open(d->config.shared);
 	o.procs_fd = ktr_pin__init() ? ktr_pin__old_procs() : -1;
 	o.selects_fd = o.procs_fd > 0 ? ktr_pin__old_selects() : -1;
 	o.defer_attach = true;
@@ -252,6 +302,7 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	if (why)
 		return why;
 	want_csw = ktr_takeover__recordings(&d->rooms);
+	ktr_takeover__killed(&d->rooms);
 	/*
 	 * Recordings taken over: ours before the dead daemon's go, not at the
 	 * first tick, so that nothing goes unseen.  Else at the first trace:
@@ -289,6 +340,8 @@ static void daemon__watch(struct daemon *d, int listen_fd)
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_drain__epoll_fd(d->rooms.drain), &ev);
 	ev.data.ptr = d->rooms.usdt; /* the looks at files with probes */
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_usdt__fd(d->rooms.usdt), &ev);
+	ev.data.ptr = &d->writer_fd; /* a writer failed or finished */
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, d->writer_fd, &ev);
 }
 
 static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts *opts,
@@ -308,20 +361,17 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 		return "the ktraceb daemon must run in the initial pid namespace";
 	ktr_creds__daemon_setup();
 	fd_limit = daemon__raise_nofile();
+	/* before any writer: a recording taken over has one at once */
+	d->writer_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	ktr_writer__notify_by(d->writer_fd);
 	d->config.ring_bytes = opts->ring_bytes;
 	why = daemon__load(d, opts);
 	if (why)
 		return why;
 	k->ring = ktr_ring__new(d->bpf, &d->config.ring_bytes);
 	k->drain = k->ring ? ktr_drain__new(d->bpf, k->ring, k->files, daemon__note, d) : NULL;
-	if (k->ring && !ktr_ring__gauged(k->ring))
-		syslog(LOG_WARNING,
-		       "the ring buffer's fill cannot be read: -z compresses every member, "
-		       "and may lose records in a burst");
-	if (k->ring)
-		ktr_writer__pace_by(ktr_ring__may_take, k->ring);
 	d->ep = epoll_create1(EPOLL_CLOEXEC);
-	if (!k->drain || d->ep < 0)
+	if (!k->drain || d->ep < 0 || d->writer_fd < 0)
 		return "cannot set up the ring buffer";
 	k->usdt = ktr_usdt__new(d->bpf, ktr_loader__usdt_mode(), &hooks);
 	k->tp = ktr_tp__new(d->bpf);
@@ -342,9 +392,11 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 	const char *why;
 
 	openlog("ktraceb", LOG_PID, LOG_DAEMON);
+	ktr_log__open(shared, owner);
 	if (!d)
 		return daemon__fail(listen_fd, "out of memory");
 	d->ep = -1;
+	d->writer_fd = -1;
 	d->config.shared = shared;
 	d->config.owner = owner;
 	why = daemon__setup(d, opts, listen_fd);
@@ -364,6 +416,8 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 				ktr_conns__accept(d->rooms.conns, ktr_files__count(d->rooms.files));
 			else if (evs[i].data.ptr == d->rooms.usdt)
 				ktr_usdt__poll(d->rooms.usdt);
+			else if (evs[i].data.ptr == &d->writer_fd)
+				d->exited = daemon__writers(d); /* tick now */
 			else if (evs[i].data.ptr != d)
 				daemon__serve(d, evs[i].data.ptr);
 		}

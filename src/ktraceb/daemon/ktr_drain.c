@@ -166,18 +166,12 @@ int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
 {
 	struct ktr_tracefile *f = ktr_files__get(d->files, route);
 	__u64 total = 0;
-	struct ktr_header h;
-	struct ktr_lost rec;
 
 	if (!f || bpf_map_lookup_elem(d->lost_fd, &route, &total) < 0)
 		return 0;
-	if (total <= f->lost_seen)
-		return 0;
-	rec.lost = total - f->lost_seen;
-	rec.lost_total = total;
-	f->lost_seen = total;
-	ktr_record__own(&h, KTR_LOST, sizeof(rec), 0);
-	return ktr_tracefile__append_made(f, &h, &rec, d->wall_offset_ns);
+	if (total > f->lost_bpf)
+		f->lost_bpf = total; /* its LOST record: at the file's next flush */
+	return 0;
 }
 
 unsigned int ktr_drain__held(const struct ktr_drain *d, __u32 route)
@@ -188,19 +182,13 @@ unsigned int ktr_drain__held(const struct ktr_drain *d, __u32 route)
 int ktr_drain__account_held(struct ktr_drain *d, __u32 route, unsigned int n)
 {
 	struct ktr_tracefile *f = ktr_files__get(d->files, route);
-	struct ktr_header h;
-	struct ktr_lost rec;
 
-	if (!f || !n)
-		return 0;
-	f->lost_seen += n;
-	rec.lost = n;
-	rec.lost_total = f->lost_seen;
-	ktr_record__own(&h, KTR_LOST, sizeof(rec), 0);
-	return ktr_tracefile__append_made(f, &h, &rec, d->wall_offset_ns);
+	if (f)
+		f->lost_held += n;
+	return 0;
 }
 
-/* A KTR_LOST record into every file whose loss counter moved. */
+/* Every file's BPF loss counter read again, if any moved. */
 static void drain__account_lost(struct ktr_drain *d)
 {
 	__u32 all = 0;
@@ -214,12 +202,16 @@ static void drain__account_lost(struct ktr_drain *d)
 		ktr_drain__account_lost(d, r);
 }
 
-/* Write errors stick to their files (ktr_tracefile__error): not returned. */
+/*
+ * Each file's losses said in a LOST record, and its records on their way
+ * to its file (its writer's thread writes them).  Write errors stick to
+ * their files (ktr_tracefile__error): not returned.
+ */
 static void drain__flush(struct ktr_drain *d)
 {
 	drain__account_lost(d);
 	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
-		ktr_tracefile__flush(ktr_files__get(d->files, r));
+		ktr_tracefile__flush(ktr_files__get(d->files, r), d->wall_offset_ns);
 }
 
 int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)

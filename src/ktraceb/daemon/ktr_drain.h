@@ -37,11 +37,11 @@ int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
 /* Take everything still in the ring, account losses, flush; as _poll. */
 int ktr_drain__finish(struct ktr_drain *d);
 
-/* Write a KTR_LOST record for route if its BPF loss counter moved; 0 or -errno. */
+/* Route's BPF loss counter read again (its LOST record comes with the file's next flush); 0. */
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route);
 /* Records of route the CPUs' stages still hold (ktr_stages__held). */
 unsigned int ktr_drain__held(const struct ktr_drain *d, __u32 route);
-/* A KTR_LOST record for n records of route that will not reach its file; 0 or -errno. */
+/* n records of route that will not reach its file, counted lost; 0. */
 int ktr_drain__account_held(struct ktr_drain *d, __u32 route, unsigned int n);
 /* A route slot is reused: its loss count starts again from zero. */
 void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route);

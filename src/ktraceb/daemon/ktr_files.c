@@ -15,6 +15,7 @@
 #include "common/ktr_gzfile.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
+#include "ktr_filestate.h"
 #include "ktr_files.h"
 #include "ktr_share.h"
 #include "ktr_flight.h"
@@ -168,7 +169,12 @@ static bool fs__is_pseudo(long type)
 	return false;
 }
 
-/* May c write its trace into the file open at fd?  0, or -errno and *why. */
+/*
+ * May c write its trace into the file open at fd?  0, or -errno and *why.
+ * Never -ENOENT, which the callers read as "no trace goes there yet": a
+ * file with no name left (O_TMPFILE, a memfd, one removed) is refused as
+ * any other that fails a check, before the checks after it are skipped.
+ */
 static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, const char **why)
 {
 	struct statfs sfs;
@@ -180,9 +186,9 @@ static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, 
 	*why = "trace file: not open for writing";
 	if ((fl & O_PATH) || ((fl & O_ACCMODE) != O_WRONLY && (fl & O_ACCMODE) != O_RDWR))
 		return -EBADF;
-	*why = "trace file: removed";
+	*why = "trace file: removed (no name left)";
 	if (st->st_nlink == 0)
-		return -ENOENT;
+		return -ESTALE;
 	*why = "trace file: not on a filesystem for files";
 	if (fstatfs(fd, &sfs) < 0 || fs__is_pseudo(sfs.f_type))
 		return -EACCES;
@@ -323,6 +329,14 @@ static struct ktr_flight *files__flight_new(struct ktr_files *t, __u32 r,
 /* Joining the file r is already: the same kind of trace, or -EBUSY with a line in msg. */
 static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gzip, char *msg)
 {
+	/* one writer per file: a new trace starts after the last one's END */
+	if (t->v[r].ending) {
+		ktr_proto__msg_add(msg,
+				   "trace file: its last trace is still being written "
+				   "(%llu records to go): try again when it has ended\n",
+				   ktr_writer__pending(t->v[r].w));
+		return -EBUSY;
+	}
 	if (!t->v[r].flight != !flight_bytes) {
 		ktr_proto__msg_add(msg, "trace file: already %s\n",
 				   t->v[r].flight ? "a recorder's (-R)" :
@@ -338,6 +352,16 @@ static int files__rejoin(struct ktr_files *t, int r, __u64 flight_bytes, bool gz
 	return r;
 }
 
+/* Route r's file in the state a daemon that finds this one killed reads (ktr_filestate.h). */
+static void files__publish(struct ktr_tracefile *f, __u32 r, off_t size)
+{
+	unsigned int flags = (ktr_writer__gzip(f->w) ? KTR_FILESTATE_GZIP : 0) |
+			     (f->flight ? KTR_FILESTATE_RECORDING : 0);
+
+	ktr_writer__publish(f->w, ktr_filestate__set(r, f->owner, f->owner_gid, f->dev, f->ino,
+						     flags, ktr_tracefile__path(f), size));
+}
+
 /* The file fd (st) of c at the free slot r, its writer and recorder made; 0 or -ENOMEM. */
 static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *c, int fd,
 			   const struct stat *st, __u64 flight_bytes, unsigned int flight_flags,
@@ -350,10 +374,7 @@ static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *
 	if (f->w && flight_bytes)
 		f->flight = files__flight_new(t, r, c, fd, st, flight_bytes, flight_flags, gzip);
 	if (!f->w || (flight_bytes && !f->flight)) {
-		if (f->w)
-			ktr_writer__free(f->w);
-		else
-			close(fd);
+		ktr_writer__free(f->w); /* it took fd over, made or not */
 		f->w = NULL;
 		return -ENOMEM;
 	}
@@ -362,6 +383,7 @@ static int files__open_new(struct ktr_files *t, int r, const struct ktr_caller *
 	f->owner = c->uid;
 	f->owner_gid = c->gid;
 	t->used++;
+	files__publish(f, r, st->st_size);
 	/* a recorder writes nothing, not even INFO, until its first dump */
 	if (!f->flight)
 		ktr_tracefile__write_info(f);
@@ -375,6 +397,7 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 	struct stat st;
 	int r = files__check_fd(c, fd, &st, &why);
 
+	/* from here on, -ENOENT means a file no trace goes into yet, and nothing else */
 	if (r == 0 && (r = ktr_files__find(t, st.st_dev, st.st_ino)) >= 0) {
 		close(fd);
 		return files__rejoin(t, r, flight_bytes, gzip, msg);
@@ -438,52 +461,108 @@ static bool files__starts_gzip(int fd)
 	return ktr_gzfile__starts_gzip(fd) == 1;
 }
 
+/*
+ * A file a daemon that died wrote, opened again as its owner (as the
+ * owner's own ktraceb opened it) by path, and only if it is still the
+ * file (dev, ino); *gzip if it starts with gzip's magic.  fd or -errno.
+ */
+static int files__reopen(uid_t uid, gid_t gid, const char *path, dev_t dev, ino_t ino, bool *gzip,
+			 const char **why)
+{
+	struct ktr_saved_creds saved;
+	struct stat st;
+	int fd = -1, err;
+
+	*why = "its file cannot be opened as its owner";
+	if (ktr_creds__as_owner(uid, gid, &saved) == 0)
+		fd = open(path,
+			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	err = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		*gzip = *gzip || files__starts_gzip(fd);
+	ktr_creds__restore(&saved);
+	if (fd < 0)
+		return err ? err : -EPERM;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != dev || st.st_ino != ino) {
+		*why = "its file is not the one it began with";
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+/*
+ * Slot r, free, takes the file fd a daemon that died wrote, for owner
+ * uid/gid, cut back to cut (-1: not), a recording's if fl; 0 or -ENOMEM.
+ */
+static int files__reopened(struct ktr_files *t, __u32 r, int fd, uid_t uid, gid_t gid, bool gzip,
+			   off_t cut, struct ktr_flight *fl)
+{
+	struct ktr_tracefile *f = &t->v[r];
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		st.st_size = 0;
+	memset(f, 0, sizeof(*f));
+	f->w = ktr_writer__new_at(fd, uid, gid, gzip, cut);
+	if (!f->w)
+		return -ENOMEM;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->owner = uid;
+	f->owner_gid = gid;
+	f->info_written = st.st_size > 0; /* written before: its INFO is there */
+	f->taken_over = true;
+	f->flight = fl;
+	t->used++;
+	files__publish(f, r, cut >= 0 && cut < st.st_size ? cut : st.st_size);
+	return 0;
+}
+
 int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why)
 {
 	const struct ktr_flight_meta *m = ktr_flight__meta(fl);
-	struct ktr_saved_creds saved;
-	struct ktr_tracefile *f;
-	struct stat st;
-	bool gzip = false;
-	int fd = -1, err;
+	const struct ktr_filestate_slot *old;
+	/* -z as recorded, or as the file says (a ring of an older daemon) */
+	bool gzip = m->file_flags & KTR_FLIGHT_FILE_GZIP;
+	int fd, err;
 
 	*why = "no room for it";
 	err = files__grow(t, r);
 	if (err || t->v[r].w)
 		return err ? err : -EEXIST;
-	/* opened as its owner, as the owner's own ktraceb opened it */
-	*why = "its file cannot be opened as its owner";
-	if (ktr_creds__as_owner(m->uid, m->gid, &saved) == 0)
-		fd = open(m->path,
-			  O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	err = fd < 0 ? -errno : 0;
-	/* -z as recorded, or as the file says (a ring of an older daemon) */
-	if (fd >= 0)
-		gzip = (m->file_flags & KTR_FLIGHT_FILE_GZIP) || files__starts_gzip(fd);
-	ktr_creds__restore(&saved);
+	fd = files__reopen(m->uid, m->gid, m->path, m->dev, m->ino, &gzip, why);
 	if (fd < 0)
-		return err ? err : -EPERM;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_dev != m->dev ||
-	    st.st_ino != m->ino) {
-		*why = "its file is not the one it began with";
-		close(fd);
-		return -ESTALE;
-	}
-	f = &t->v[r];
-	memset(f, 0, sizeof(*f));
-	f->w = ktr_writer__new(fd, m->uid, m->gid, gzip);
-	if (!f->w) {
-		*why = strerror(ENOMEM);
-		close(fd);
+		return fd;
+	/* a dump the kill cut short is cut off: the file is whole up to where it was */
+	old = ktr_filestate__old(r, m->dev, m->ino);
+	*why = strerror(ENOMEM);
+	if (files__reopened(t, r, fd, m->uid, m->gid, gzip, old ? (off_t)old->committed : -1, fl))
 		return -ENOMEM;
+	return r;
+}
+
+int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *s, const char **why)
+{
+	bool gzip = s->flags & KTR_FILESTATE_GZIP;
+	int fd, r;
+
+	if (ktr_files__find(t, s->dev, s->ino) >= 0)
+		return -EEXIST; /* a recording taken over: it goes on */
+	fd = files__reopen(s->uid, s->gid, s->path, s->dev, s->ino, &gzip, why);
+	if (fd < 0)
+		return fd;
+	r = files__slot(t, why);
+	if (r < 0 ||
+	    files__reopened(t, r, fd, s->uid, s->gid, gzip, (off_t)s->committed, NULL) < 0) {
+		*why = "no room for it";
+		if (r >= 0)
+			return -ENOMEM; /* the writer took fd over */
+		close(fd);
+		return r;
 	}
-	f->flight = fl;
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	f->owner = m->uid;
-	f->owner_gid = m->gid;
-	f->info_written = st.st_size > 0; /* dumped before: its INFO is there */
-	t->used++;
+	ktr_tracefile__end_why(&t->v[r], KTR_END_KILLED, 0, 0, 0);
+	ktr_tracefile__finish(&t->v[r]);
 	return r;
 }
 
@@ -509,6 +588,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 	if (!f)
 		return;
 	ktr_tracefile__wait(f, NULL);
+	ktr_filestate__clear(r);
 	ktr_writer__free(f->w);
 	ktr_flight__free(f->flight);
 	free(f->held);

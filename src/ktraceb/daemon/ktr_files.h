@@ -66,6 +66,15 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
  * it is the same file).  r, or -errno with *why.
  */
 int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why);
+/*
+ * A trace file the daemon before us wrote when it was killed (its state,
+ * ktr_filestate.h), opened again as its owner: cut back to where it was
+ * written whole, its END (KTR_END_KILLED) on its way, its slot ending.
+ * Its route, or -errno with *why (-EEXIST: a recording taken over).
+ */
+struct ktr_filestate_slot;
+int ktr_files__end_killed(struct ktr_files *t, const struct ktr_filestate_slot *s,
+			  const char **why);
 /* The file at fd, if c may act on it as on its own trace (join's rules); -errno, msg. */
 int ktr_files__own_fd(const struct ktr_files *t, const struct ktr_caller *c, int fd, char *msg);
 

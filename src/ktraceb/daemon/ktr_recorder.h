@@ -23,6 +23,11 @@ bool ktr_recorder__due(const struct ktr_tracefile *f);
 /* The ring a trigger froze into its file, said in the log; then it records again. */
 void ktr_recorder__dump_frozen(struct ktr_tracefile *f);
 /*
+ * What f's recording wrote, in one line: "FILE: recording (taken over...):
+ * N records written in D dumps, the last at pid P killed by SIGSEGV".
+ */
+void ktr_recorder__describe(const struct ktr_tracefile *f, char *buf, size_t size);
+/*
  * f's ring into f now (why: KTR_FLIGHT_*), after its INFO if none is there
  * yet and the formats held for it; *written: records written.  0 or -errno.
  */

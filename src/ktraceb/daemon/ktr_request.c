@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_perm.h"
@@ -24,6 +25,7 @@
 #include "common/ktr_tracefs.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"
+#include "ktr_ends.h"
 #include "ktr_files.h"
 #include "ktr_groups.h"
 #include "ktr_procmap.h"
@@ -138,6 +140,21 @@ static const char *request__select(const struct ktr_request_select *sel, unsigne
 	return request__usdt(sel->usdt);
 }
 
+/*
+ * Answered when the files the clear stops have ended (ktr_stop__cleared):
+ * serve's *err says so, and the answer is not sent now.
+ */
+#define ANSWER_LATER EINPROGRESS
+
+/* The clear's answer waits for the ends of routes (n) if any ends: *err ANSWER_LATER. */
+static void request__answer_at_end(const struct ktr_rooms *k, struct ktr_conn *cn,
+				   const __u32 *routes, unsigned int n, int done, char *msg,
+				   int *err)
+{
+	if (ktr_stop__cleared(k, cn, routes, n, -*err, done, msg))
+		*err = -ANSWER_LATER;
+}
+
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
 static int request__clear_all(const struct ktr_rooms *k, struct ktr_conn *cn, int r, char *msg)
 {
@@ -169,9 +186,12 @@ static int request__clear_file(const struct ktr_rooms *k, struct ktr_conn *cn, i
 			       int *err)
 {
 	int done = r > 0 ? request__clear_all(k, cn, r, msg) : 0;
+	__u32 route = r > 0 ? (__u32)r : 0;
 
 	done += r > 0 && request__end_syswide(k, cn, r);
 	*err = r > 0 && !done && msg[0] ? -EPERM : 0;
+	if (!*err && done)
+		request__answer_at_end(k, cn, &route, 1, done, msg, err);
 	return done;
 }
 
@@ -180,6 +200,9 @@ static int request__clear_file(const struct ktr_rooms *k, struct ktr_conn *cn, i
 static int clear__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 			const struct ktr_request *req, int fd, char *msg, int *err)
 {
+	const struct ktr_caller *c = ktr_conn__caller(cn);
+	__u32 routes[64];
+	unsigned int nr;
 	pid_t *pids;
 	int n, done = 0;
 
@@ -189,11 +212,19 @@ static int clear__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	*err = -ESRCH;
 	if (n == 0)
 		return 0;
-	for (int i = 0; i < n; i++)
-		done += ktr_procmap__clear(k, ktr_conn__caller(cn), pids[i], req->facs, msg,
-					   false) == 0;
+	nr = ktr_stop__routes_of(k, pids, n, 0, routes, 64);
+	for (int i = 0; i < n; i++) {
+		struct ktr_proc_state ps;
+
+		/* a trace of it that ended before: how, said once */
+		if (!ktr_procmap__get(k->procs, pids[i], &ps))
+			ktr_stop__said_before(k, c, pids[i], msg);
+		done += ktr_procmap__clear(k, c, pids[i], req->facs, msg, false) == 0;
+	}
 	free(pids);
 	*err = done ? 0 : -EPERM;
+	if (done)
+		request__answer_at_end(k, cn, routes, nr, done, msg, err);
 	return done;
 }
 
@@ -233,10 +264,19 @@ static int clearinode__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 static int clearall__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 			   const struct ktr_request *req, int fd, char *msg, int *err)
 {
-	int done = request__clear_all(k, cn, -1, msg);
+	__u32 *routes = calloc(KTR_MAX_ROUTES, sizeof(*routes));
+	unsigned int nr = 0;
+	int done;
 
+	for (__u32 r = ktr_files__next(k->files, 0); routes && r; r = ktr_files__next(k->files, r))
+		routes[nr++] = r;
+	done = request__clear_all(k, cn, -1, msg);
 	*err = 0;
-	return done + request__end_syswide(k, cn, (int)ktr_syswide__route(k->syswide));
+	done += request__end_syswide(k, cn, (int)ktr_syswide__route(k->syswide));
+	if (done)
+		request__answer_at_end(k, cn, routes, nr, done, msg, err);
+	free(routes);
+	return done;
 }
 
 /* STOP: the foreground traces of this connection, no answer but their DONE. */
@@ -247,6 +287,38 @@ static int stop__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	return 0;
 }
 
+/*
+ * -D of a recording that has ended.  One recovered from a daemon that was
+ * killed (taken over, its processes gone by then, it wrote what it had):
+ * what it recovered, *err 0.  Any other: how it ended, refused as before.
+ */
+static bool dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, int fd, int r,
+			char *msg, int *err, int *done)
+{
+	struct ktr_tracefile *f = r > 0 ? ktr_files__get(k->files, r) : NULL;
+	unsigned long long n = 0;
+	const char *line = NULL;
+	bool recovered = false;
+	char buf[400];
+	struct stat st;
+
+	if (f && f->flight && (c->uid == 0 || c->uid == f->owner)) {
+		ktr_recorder__describe(f, buf, sizeof(buf));
+		line = buf;
+		n = f->dumped;
+		recovered = f->taken_over;
+	} else if (!f && fstat(fd, &st) == 0) {
+		line = ktr_ends__recall_file(k->ends, st.st_dev, st.st_ino, c->uid, &n, &recovered);
+	}
+	if (!line)
+		return false;
+	msg[0] = '\0'; /* not "no trace goes there": it went there, and ended */
+	ktr_proto__msg_add(msg, "%s; the recording has ended\n", line);
+	*err = recovered ? 0 : -ENOENT;
+	*done = recovered ? (int)(n > INT_MAX ? INT_MAX : n) : 0;
+	return true;
+}
+
 /* -D: the recorder's ring, written now; the recording goes on. */
 static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 		       const struct ktr_request *req, int fd, char *msg, int *err)
@@ -255,9 +327,15 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	int r = ktr_files__own_fd(k->files, c, fd, msg);
 	unsigned long long n = 0;
 	struct ktr_tracefile *f;
+	int done = 0;
 
-	close(fd);
 	*err = r < 0 ? r : 0;
+	if ((r == -ENOENT || (r > 0 && ktr_files__get(k->files, r)->ending)) &&
+	    dump__ended(k, c, fd, r, msg, err, &done)) {
+		close(fd);
+		return done;
+	}
+	close(fd);
 	if (r < 0)
 		return 0;
 	f = ktr_files__get(k->files, r);
@@ -271,6 +349,11 @@ static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 		ktr_proto__msg_add(msg, "%s: a trace, not a recording (-R)\n",
 				   ktr_tracefile__path(f));
 		*err = -EINVAL;
+		return 0;
+	}
+	if (f->ending) {
+		ktr_proto__msg_add(msg, "%s: the recording has ended\n", ktr_tracefile__path(f));
+		*err = -ENOENT;
 		return 0;
 	}
 	if (ktr_now_ms() - f->last_dump_ms < KTR_DUMP_INTERVAL_MS) {
@@ -412,7 +495,7 @@ void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
 		close(fd);
 	if (!err)
 		done = kind->serve(k, cn, req, fd, msg, &err);
-	if (!err && (kind->takes & DONE_ONLY))
+	if ((!err && (kind->takes & DONE_ONLY)) || err == -ANSWER_LATER)
 		return;
 	ktr_conn__reply(cn, KTR_REPLY_RESULT, -err, done, msg, 0, 0, k->config->ring_bytes);
 }

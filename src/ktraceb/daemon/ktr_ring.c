@@ -2,7 +2,6 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /* The daemon's ring buffer, read and grown (ktr_ring.h says how a swap keeps every record). */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,6 @@
 #include "ktr_bpf.h"
 #include "ktr_holders.h"
 #include "ktr_ring.h"
-#include "ktr_ring_gauge.h"
 
 struct ktr_ring {
 	struct ktr_bpf *b; /* b->rb_fd: the ring in the holder */
@@ -27,8 +25,6 @@ struct ktr_ring {
 	int new_fd; /* the ring being swapped in, as the holder's thread reads it */
 	int ep; /* the daemon's fd to poll: holds cur's */
 	unsigned long long *bytes; /* b->rb_fd's size */
-	pthread_mutex_t gauge_lock; /* the writer may ask from another thread */
-	struct ktr_ring_gauge *gauge; /* of b->rb_fd once the swap is over */
 };
 
 struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
@@ -40,8 +36,6 @@ struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
 	r->b = b;
 	r->bytes = bytes;
 	r->old_fd = r->new_fd = -1;
-	pthread_mutex_init(&r->gauge_lock, NULL);
-	r->gauge = ktr_ring_gauge__new(b->rb_fd);
 	r->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (r->ep < 0) {
 		ktr_ring__free(r);
@@ -75,22 +69,6 @@ int ktr_ring__epoll_fd(const struct ktr_ring *r)
 	return r->ep;
 }
 
-bool ktr_ring__gauged(const struct ktr_ring *r)
-{
-	return r->gauge != NULL;
-}
-
-bool ktr_ring__may_take(void *ring, long long ns)
-{
-	struct ktr_ring *r = ring;
-	bool may;
-
-	pthread_mutex_lock(&r->gauge_lock);
-	may = !r->gauge || ktr_ring_gauge__may_take(r->gauge, ns);
-	pthread_mutex_unlock(&r->gauge_lock);
-	return may;
-}
-
 /* A size as -b takes it: "64m". */
 static const char *ring__size(unsigned long long v, char *buf, size_t len)
 {
@@ -106,7 +84,6 @@ static const char *ring__size(unsigned long long v, char *buf, size_t len)
 /* The old ring read to its end, no program writing into it any more: the new one is read from now on. */
 static int ring__swap_over(struct ktr_ring *r)
 {
-	struct ktr_ring_gauge *g = ktr_ring_gauge__new(r->b->rb_fd), *was;
 	int n = ring_buffer__consume(r->old), err;
 
 	if (n < 0)
@@ -115,11 +92,6 @@ static int ring__swap_over(struct ktr_ring *r)
 	r->old = NULL;
 	close(r->old_fd);
 	r->old_fd = -1;
-	pthread_mutex_lock(&r->gauge_lock);
-	was = r->gauge;
-	r->gauge = g;
-	pthread_mutex_unlock(&r->gauge_lock);
-	ktr_ring_gauge__free(was);
 	ktr_holders__tell_size(r->b, *r->bytes);
 	err = ring__reader(r);
 	return err ? err : n;
@@ -216,8 +188,6 @@ void ktr_ring__free(struct ktr_ring *r)
 		close(r->old_fd);
 	}
 	ring_buffer__free(r->cur);
-	ktr_ring_gauge__free(r->gauge);
-	pthread_mutex_destroy(&r->gauge_lock);
 	if (r->ep >= 0)
 		close(r->ep);
 	free(r);

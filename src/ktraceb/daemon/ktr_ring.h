@@ -59,12 +59,5 @@ int ktr_ring__settle(struct ktr_ring *r);
  * is swapped in before this returns; why not, if it is not, in msg.
  */
 void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg);
-/*
- * ktr_writer__pace_by()'s judge, from the current ring's fill
- * (ktr_ring_gauge.h): may compressing take ns now?  Safe from any thread.
- */
-bool ktr_ring__may_take(void *ring, long long ns);
-/* Is the ring's fill known (a gauge could be made of it)? */
-bool ktr_ring__gauged(const struct ktr_ring *r);
 
 #endif /* KTRACEB_KTR_RING_H */

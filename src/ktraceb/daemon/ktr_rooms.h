@@ -39,6 +39,7 @@ struct ktr_rooms {
 	struct ktr_ring *ring;		/* the ring buffer, grown by -b (ktr_ring.h) */
 	struct ktr_conns *conns;	/* connections (ktr_conn.h) */
 	struct ktr_groups *groups;	/* traced cgroups (ktr_groups.h) */
+	struct ktr_ends *ends;		/* answers waiting for traces to end (ktr_ends.h) */
 	const struct ktr_config *config;
 };
 

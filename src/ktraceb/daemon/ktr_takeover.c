@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <syslog.h>
+#include "ktr_log.h"
 #include <unistd.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktr_filestate.h"
 #include "ktr_files.h"
 #include "ktr_flight.h"
 #include "ktr_pin.h"
@@ -26,11 +28,11 @@ static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
 	if (fl)
 		r = ktr_files__adopt(files, route, fl, &why);
 	if (r >= 0) {
-		syslog(LOG_NOTICE, "%s: recording taken over from a daemon that died",
-		       ktr_tracefile__path(ktr_files__get(files, r)));
+		ktr_log(LOG_NOTICE, "%s: recording taken over from a daemon that died",
+			ktr_tracefile__path(ktr_files__get(files, r)));
 		return;
 	}
-	syslog(LOG_WARNING, "recording %s dropped: %s", pin, why);
+	ktr_log(LOG_WARNING, "recording %s dropped: %s", pin, why);
 	ktr_flight__free(fl);
 	unlink(pin); /* its control map's pin goes with it (ktr_pin__old_rings) */
 }
@@ -67,6 +69,33 @@ bool ktr_takeover__recordings(const struct ktr_rooms *k)
 	}
 	free(keys);
 	return want_csw;
+}
+
+/* A file the dead daemon was writing: its END says it was killed (not a recording's). */
+static void takeover__killed_file(void *ctx, __u32 route, const struct ktr_filestate_slot *s)
+{
+	struct ktr_files *files = ctx;
+	const char *why = NULL;
+	int r;
+
+	if (s->flags & KTR_FILESTATE_RECORDING)
+		return; /* taken over, or dropped with its ring */
+	r = ktr_files__end_killed(files, s, &why);
+	if (r >= 0)
+		ktr_log(LOG_NOTICE,
+			"%s: the ktraceb daemon writing it was killed: "
+			"its END record says so",
+			s->path);
+	else if (r != -EEXIST)
+		ktr_log(LOG_WARNING,
+			"%s: the ktraceb daemon writing it was killed; no END "
+			"written: %s",
+			s->path, why ? why : strerror(-r));
+}
+
+void ktr_takeover__killed(const struct ktr_rooms *k)
+{
+	ktr_filestate__left(takeover__killed_file, k->files);
 }
 
 /*

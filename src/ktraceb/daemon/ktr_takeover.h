@@ -20,6 +20,11 @@ struct ktr_rooms;
  */
 bool ktr_takeover__recordings(const struct ktr_rooms *k);
 /*
+ * The files the dead daemon was writing (ktr_filestate.h), not
+ * recordings: each ends with an END that says its daemon was killed.
+ */
+void ktr_takeover__killed(const struct ktr_rooms *k);
+/*
  * The USDT probes of the processes kept, whose links died with the daemon
  * that attached them, attached again.
  */

@@ -3,14 +3,15 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <syslog.h>
 
 #include "ktr_attach.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"
 #include "ktr_drain.h"
+#include "ktr_ends.h"
 #include "ktr_files.h"
 #include "ktr_groups.h"
+#include "ktr_log.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
 #include "ktr_ring.h"
@@ -29,15 +30,18 @@ void ktr_tick__drain(const struct ktr_rooms *k)
 		char why[128];
 
 		snprintf(why, sizeof(why), "ring buffer: %s", strerror(-err));
-		syslog(LOG_ERR, "%s", why);
-		ktr_stop__all(k, -err, why);
+		ktr_log(LOG_ERR, "%s", why);
+		ktr_stop__all(k, KTR_END_RING, -err, why);
 	}
 	ktr_syswide__drain(k->syswide);
 }
 
 void ktr_tick__conn_gone(void *rooms, struct ktr_conn *cn)
 {
-	ktr_stop__waited(rooms, cn, true);
+	const struct ktr_rooms *k = rooms;
+
+	ktr_stop__waited(k, cn, true);
+	ktr_ends__gone(k->ends, cn);
 }
 
 /*
@@ -71,7 +75,11 @@ static void tick__route_freed(void *drain, __u32 r)
 	ktr_drain__reset_lost(drain, r);
 }
 
-/* Each trace file: a frozen recorder dumped, a file that cannot take more stopped, an unused one finished. */
+/*
+ * Each trace file: a frozen recorder dumped, a file that cannot take more
+ * stopped, an unused one finished, a finished one whose writer is done
+ * ended.
+ */
 static void tick__files(const struct ktr_rooms *k)
 {
 	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r)) {
@@ -81,15 +89,20 @@ static void tick__files(const struct ktr_rooms *k)
 			    ktr_groups__route(k->groups, r);
 		int werr;
 
+		if (f->ending) {
+			if (ktr_tracefile__done(f))
+				ktr_stop__ended(k, r);
+			continue;
+		}
 		if (live)
 			f->stage_wait_ms = 0;
 		if (ktr_recorder__due(f))
 			ktr_recorder__dump_frozen(f);
 		werr = ktr_tracefile__error(f);
 		if (werr && live)
-			ktr_stop__live(k, r, werr, strerror(werr));
+			ktr_stop__live(k, r, KTR_END_WRITE_ERROR, werr, strerror(werr));
 		else if (live && ktr_tracefile__unlinked(f))
-			ktr_stop__live(k, r, ENOENT, "trace file deleted");
+			ktr_stop__live(k, r, KTR_END_REMOVED, ENOENT, "trace file deleted");
 		else if (!live && tick__may_end(k, r, f))
 			ktr_stop__finish(k, r);
 	}
@@ -123,6 +136,8 @@ bool ktr_tick__run(const struct ktr_rooms *k)
 		/* nothing is traced: every bit may go (none is set again until a trace starts) */
 		ktr_procmap__untrace_all(k->procs);
 	}
+	ktr_ends__sweep(k->ends, k->files);
+	busy |= ktr_ends__busy(k->ends);
 	busy |= ktr_conns__sweep(k->conns, ktr_tick__conn_gone, (void *)k);
 	return busy;
 }

@@ -18,16 +18,20 @@
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 
-int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
-			  __s64 wall_offset_ns)
+/* A record to the writer, or to the recorder's held formats. */
+static int tracefile__put(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
+			  __s64 wall_offset_ns, unsigned int flags)
 {
-	if (f->flight && (h->ktr_type == KTR_TPFORMAT || h->ktr_type == KTR_CGROUP)) {
+	if (f->flight && !(flags & KTR_WRITER_WAIT)) {
+		unsigned char *p;
+
+		if (h->ktr_type != KTR_TPFORMAT && h->ktr_type != KTR_CGROUP)
+			return 0; /* a recorder's records go to its ring, in BPF */
 		/*
 		 * an event's format, a traced group's member (-G): written by
 		 * the next dump, before the records
 		 */
-		unsigned char *p = realloc(f->held, f->nheld + len);
-
+		p = realloc(f->held, f->nheld + len);
 		if (!p)
 			return -ENOMEM;
 		memcpy(p + f->nheld, h, len);
@@ -35,9 +39,19 @@ int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, s
 		f->nheld += len;
 		return 0;
 	}
-	if (f->flight)
-		return 0; /* a recorder's records go to its ring, in BPF */
-	return ktr_writer__append(f->w, h, len, wall_offset_ns);
+	return ktr_writer__append(f->w, h, len, wall_offset_ns, flags);
+}
+
+int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
+			  __s64 wall_offset_ns)
+{
+	return tracefile__put(f, h, len, wall_offset_ns, 0);
+}
+
+int ktr_tracefile__append_dump(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
+			       __s64 wall_offset_ns)
+{
+	return tracefile__put(f, h, len, wall_offset_ns, KTR_WRITER_WAIT);
 }
 
 /* A record ktraceb makes, whole: its header, then its payload. */
@@ -70,9 +84,40 @@ int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header 
 	return err;
 }
 
-int ktr_tracefile__flush(struct ktr_tracefile *f)
+unsigned long long ktr_tracefile__lost(const struct ktr_tracefile *f)
 {
-	return ktr_writer__flush(f->w);
+	return f->lost_bpf + f->lost_held + ktr_writer__lost(f->w);
+}
+
+/*
+ * A LOST record for what was lost since the last one.  One that finds no
+ * room is not counted lost itself: the next one says its records too.
+ */
+static void tracefile__say_lost(struct ktr_tracefile *f, __s64 wall_offset_ns)
+{
+	unsigned long long total = ktr_tracefile__lost(f);
+	struct {
+		struct ktr_header h;
+		struct ktr_lost l;
+	} rec;
+
+	ktr_writer__set_lost_total(f->w, f->lost_bpf + f->lost_held);
+	/* a recording that has not dumped has no file yet to say it in */
+	if (f->ending || total <= f->lost_said || (f->flight && !f->info_written))
+		return;
+	rec.l.lost = total - f->lost_said;
+	rec.l.lost_total = total;
+	ktr_record__own(&rec.h, KTR_LOST, sizeof(rec.l), 0);
+	if (ktr_writer__append(f->w, &rec, sizeof(rec), wall_offset_ns, KTR_WRITER_OURS) == 0)
+		f->lost_said = total;
+}
+
+void ktr_tracefile__flush(struct ktr_tracefile *f, __s64 wall_offset_ns)
+{
+	if (f->ending)
+		return;
+	tracefile__say_lost(f, wall_offset_ns);
+	ktr_writer__flush(f->w);
 }
 
 int ktr_tracefile__error(const struct ktr_tracefile *f)
@@ -106,14 +151,73 @@ unsigned long long ktr_tracefile__records(const struct ktr_tracefile *f)
 
 bool ktr_tracefile__unlinked(const struct ktr_tracefile *f)
 {
-	struct stat st;
-
-	return fstat(ktr_writer__fd(f->w), &st) == 0 && st.st_nlink == 0;
+	return !f->ending && ktr_writer__unlinked(f->w);
 }
 
-int ktr_tracefile__finish(struct ktr_tracefile *f)
+void ktr_tracefile__end_why(struct ktr_tracefile *f, __u32 why, int err, pid_t pid, uid_t uid)
 {
-	return ktr_writer__finish(f->w);
+	if (f->end.ke_why)
+		return;
+	f->end.ke_why = why;
+	f->end.ke_errno = err;
+	f->end.ke_pid = pid;
+	f->end.ke_uid = uid;
+}
+
+void ktr_tracefile__finish(struct ktr_tracefile *f)
+{
+	if (f->ending)
+		return;
+	if (!f->end.ke_why)
+		f->end.ke_why = KTR_END_EXITED;
+	tracefile__say_lost(f, ktr_wall_offset_ns());
+	/* a recording that never dumped wrote nothing: nothing to end either */
+	ktr_writer__finish(f->w, !f->flight || f->info_written ? &f->end : NULL);
+	f->ending = true;
+}
+
+bool ktr_tracefile__done(const struct ktr_tracefile *f)
+{
+	return f->ending && ktr_writer__done(f->w);
+}
+
+const char *ktr_tracefile__why_words(const struct ktr_end *e)
+{
+	static const char *const words[KTR_END_MAX + 1] = {
+		[KTR_END_EXITED] = "every traced process exited",
+		[KTR_END_CLEARED] = "cleared",
+		[KTR_END_STOPPED] = "stopped by its ktraceb",
+		[KTR_END_WRITE_ERROR] = "the file took no more records",
+		[KTR_END_REMOVED] = "the file was removed",
+		[KTR_END_DAEMON] = "the ktraceb daemon was stopped",
+		[KTR_END_RING] = "the ring buffer failed",
+		[KTR_END_KILLED] = "the ktraceb daemon writing it was killed",
+	};
+
+	return e->ke_why <= KTR_END_MAX && words[e->ke_why] ? words[e->ke_why] : "";
+}
+
+void ktr_tracefile__summary(const struct ktr_tracefile *f, char *buf, size_t size)
+{
+	int err = ktr_tracefile__error(f);
+	char why[96];
+
+	if (f->end.ke_why == KTR_END_KILLED) {
+		snprintf(buf, size,
+			 "%s: %s; its END record says so (its last records before the "
+			 "kill are cut off)",
+			 ktr_tracefile__path(f), ktr_tracefile__why_words(&f->end));
+		return;
+	}
+	if (err)
+		snprintf(why, sizeof(why), "%s", strerror(err));
+	else if (f->end.ke_why == KTR_END_CLEARED)
+		snprintf(why, sizeof(why), "cleared by pid %d (uid %u)", f->end.ke_pid,
+			 f->end.ke_uid);
+	else
+		snprintf(why, sizeof(why), "%s", ktr_tracefile__why_words(&f->end));
+	snprintf(buf, size, "%s: %s; %llu records written, %llu lost", ktr_tracefile__path(f), why,
+		 ktr_tracefile__records(f), ktr_tracefile__lost(f));
 }
 
 void ktr_tracefile__wait(struct ktr_tracefile *f, struct ktr_conn *cn)
@@ -149,7 +253,7 @@ void ktr_tracefile__write_info(struct ktr_tracefile *f)
 	/* straight to the file, recorder or not: the file's first record */
 	ktr_record__own(&rec.h, KTR_FILEINFO, sizeof(fi), 0);
 	memcpy(&rec.h + 1, &fi, sizeof(fi));
-	ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns);
+	ktr_writer__append(f->w, &rec.h, sizeof(rec.h) + sizeof(fi), fi.fi_wall_offset_ns, 0);
 	f->info_written = true;
 }
 

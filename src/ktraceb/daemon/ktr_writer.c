@@ -1,36 +1,162 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The writer, the loop's side (ktr_writer.h): records gathered into
+ * chunks and handed to the file's thread (ktr_writer_out.c) without
+ * waiting, what did not fit counted, and the thread's word read back.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
-#include "ktraceb/ktr.h"
-#include "common/ktr_creds.h"
-#include "ktr_clock.h"
 #include "ktr_writer.h"
+#include "ktr_writer_priv.h"
 
-#define WRITER_BUFSIZE (1 << 20)
+#define ATOMIC_GET(p)	 __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define ATOMIC_SET(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
 
-struct ktr_writer {
-	int fd;
-	int error;
-	uid_t uid; /* written as this user, with no capability (ktr_creds.h) */
-	gid_t gid;
-	char *path;
-	char *buf;
-	size_t len;
-	off_t committed; /* file size after the last whole flush */
-	unsigned long long records; /* whole records on disk */
-	unsigned long long pending; /* records in buf */
-	z_stream *z; /* -z: each write-out is one whole gzip member */
-	unsigned char *zbuf; /* its compressed bytes, deflateBound(WRITER_BUFSIZE) */
-	size_t zcap;
-	double z_ns_per_byte; /* what compressing cost the last time it was done */
-};
+/* The thread's stack: a write, deflate (its state on the heap), no more. */
+#define WRITER_STACK (256u << 10)
+
+/* --- what every writer shares ---------------------------------------------- */
+
+static bool (*writer_may_take)(void *ctx, long long ns);
+static void *writer_may_take_ctx;
+static int writer_notify_fd = -1;
+
+void ktr_writer__pace_by(bool (*may_take)(void *ctx, long long ns), void *ctx)
+{
+	writer_may_take = may_take;
+	writer_may_take_ctx = ctx;
+}
+
+bool ktr_writer__paced(long long ns, bool *yes)
+{
+	if (!writer_may_take)
+		return false;
+	*yes = writer_may_take(writer_may_take_ctx, ns);
+	return true;
+}
+
+void ktr_writer__notify_by(int fd)
+{
+	writer_notify_fd = fd;
+}
+
+void ktr_writer__notify(void)
+{
+	__u64 one = 1;
+
+	if (writer_notify_fd >= 0 && write(writer_notify_fd, &one, sizeof(one)) < 0) {
+		/* a full counter wakes the loop all the same */
+	}
+}
+
+/*
+ * Each uid's chunk bytes (KTR_WRITER_UID_BYTES).  The table is the loop's
+ * alone (writers are made and freed there); a budget's bytes are atomic,
+ * since a thread gives its chunks back.
+ */
+static struct ktr_writer_budget **budgets;
+static unsigned int nbudgets;
+
+static struct ktr_writer_budget *budget__get(uid_t uid)
+{
+	struct ktr_writer_budget *b, **v;
+
+	for (unsigned int i = 0; i < nbudgets; i++)
+		if (budgets[i]->uid == uid) {
+			budgets[i]->users++;
+			return budgets[i];
+		}
+	v = reallocarray(budgets, nbudgets + 1, sizeof(*v));
+	b = v ? calloc(1, sizeof(*b)) : NULL;
+	if (v)
+		budgets = v;
+	if (!b)
+		return NULL;
+	b->uid = uid;
+	b->users = 1;
+	budgets[nbudgets++] = b;
+	return b;
+}
+
+static void budget__put(struct ktr_writer_budget *b)
+{
+	if (!b || --b->users)
+		return;
+	for (unsigned int i = 0; i < nbudgets; i++)
+		if (budgets[i] == b) {
+			budgets[i] = budgets[--nbudgets];
+			break;
+		}
+	/* a stuck thread still holding chunks of it keeps it: left, as the thread is */
+	if (ATOMIC_GET(&b->bytes) == 0)
+		free(b);
+	if (!nbudgets) {
+		free(budgets);
+		budgets = NULL;
+	}
+}
+
+static struct ktr_chunk *writer__chunk_new(struct ktr_writer *w)
+{
+	const long long size = sizeof(struct ktr_chunk) + KTR_WRITER_CHUNK;
+	struct ktr_writer_budget *b = w->budget;
+	struct ktr_chunk *c;
+
+	if (__atomic_add_fetch(&b->bytes, size, __ATOMIC_ACQ_REL) >
+		    (long long)KTR_WRITER_UID_BYTES &&
+	    b->uid != 0) {
+		__atomic_sub_fetch(&b->bytes, size, __ATOMIC_ACQ_REL);
+		return NULL;
+	}
+	c = malloc(size);
+	if (!c) {
+		__atomic_sub_fetch(&b->bytes, size, __ATOMIC_ACQ_REL);
+		return NULL;
+	}
+	c->next = NULL;
+	c->len = 0;
+	c->n = 0;
+	c->own = 0;
+	return c;
+}
+
+void ktr_writer__chunk_free(struct ktr_writer *w, struct ktr_chunk *c)
+{
+	if (!c)
+		return;
+	__atomic_sub_fetch(&w->budget->bytes, sizeof(*c) + KTR_WRITER_CHUNK, __ATOMIC_ACQ_REL);
+	free(c);
+}
+
+/* --- a writer ----------------------------------------------------------------- */
+
+/* The thread started with every signal blocked: they are the loop's. */
+static int writer__start(struct ktr_writer *w)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	int err;
+
+	if (pthread_attr_init(&attr))
+		return -ENOMEM;
+	pthread_attr_setstacksize(&attr, WRITER_STACK);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&w->thread, &attr, ktr_writer__thread, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	w->started = err == 0;
+	return -err;
+}
 
 /* The deflate state of a -z writer; 0 or -ENOMEM. */
 static int writer__gzip_init(struct ktr_writer *w)
@@ -46,201 +172,99 @@ static int writer__gzip_init(struct ktr_writer *w)
 		return -ENOMEM;
 	}
 	/* level 1's bound, and room for stored blocks (5 bytes in each 64 KiB) */
-	w->zcap = deflateBound(w->z, WRITER_BUFSIZE) + 64 + WRITER_BUFSIZE / 1024;
+	w->zcap = deflateBound(w->z, KTR_WRITER_CHUNK) + 64 + KTR_WRITER_CHUNK / 1024;
 	w->zbuf = malloc(w->zcap);
 	return w->zbuf ? 0 : -ENOMEM;
 }
 
 struct ktr_writer *ktr_writer__new(int fd, uid_t uid, gid_t gid, bool gzip)
 {
+	return ktr_writer__new_at(fd, uid, gid, gzip, -1);
+}
+
+void ktr_writer__publish(struct ktr_writer *w, __u64 *committed)
+{
+	__atomic_store_n(&w->publish, committed, __ATOMIC_RELEASE);
+}
+
+struct ktr_writer *ktr_writer__new_at(int fd, uid_t uid, gid_t gid, bool gzip, off_t cut)
+{
 	struct ktr_writer *w = calloc(1, sizeof(*w));
 	char link[64], target[4096];
 	ssize_t n;
+	int err;
 
-	if (!w)
-		return NULL;
-	w->buf = malloc(WRITER_BUFSIZE);
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, target, sizeof(target) - 1);
-	target[n > 0 ? n : 0] = '\0';
-	w->path = strdup(n > 0 ? target : "trace file");
-	if (!w->buf || !w->path || (gzip && writer__gzip_init(w))) {
-		w->fd = -1;
-		ktr_writer__free(w);
-		errno = ENOMEM;
+	if (!w) {
+		close(fd);
 		return NULL;
 	}
 	w->fd = fd;
 	w->uid = uid;
 	w->gid = gid;
-	w->committed = lseek(fd, 0, SEEK_END);
+	w->gzip = gzip;
+	w->end_off = -1;
+	w->cut = cut;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->more, NULL);
+	pthread_cond_init(&w->room, NULL);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	w->path = strdup(n > 0 ? target : "trace file");
+	w->budget = budget__get(uid);
+	err = !w->path || !w->budget || (gzip && writer__gzip_init(w)) ? -ENOMEM : 0;
+	if (!err)
+		err = writer__start(w);
+	if (err) {
+		ktr_writer__free(w); /* closes fd */
+		errno = -err;
+		return NULL;
+	}
 	return w;
-}
-
-int ktr_writer__fd(const struct ktr_writer *w)
-{
-	return w->fd;
 }
 
 bool ktr_writer__gzip(const struct ktr_writer *w)
 {
-	return w->z != NULL;
-}
-
-/* The whole records at the start of buf that fit in n bytes: their length. */
-static size_t writer__whole(const char *buf, size_t n, unsigned long long *count)
-{
-	size_t off = 0;
-
-	*count = 0;
-	for (;;) {
-		struct ktr_header h;
-
-		if (off + sizeof(h) > n)
-			break;
-		memcpy(&h, buf + off, sizeof(h));
-		if (off + sizeof(h) + (size_t)h.ktr_len > n)
-			break;
-		off += sizeof(h) + h.ktr_len;
-		(*count)++;
-	}
-	return off;
+	return w->gzip;
 }
 
 /*
- * The bytes of src (n) to the file; on a short write, cut the file back to
- * keep bytes and fail.  *done: what was written before the failure.
+ * The chunk being filled onto the queue, if there is room (wait: for up
+ * to KTR_WRITER_WAIT_MS, a dump's).  0 or -ENOBUFS; the last one (end)
+ * goes whatever the queue holds.
  */
-static int writer__write_all(struct ktr_writer *w, const void *src, size_t n, size_t *done)
+static int writer__queue(struct ktr_writer *w, bool wait, bool end)
 {
-	*done = 0;
-	while (*done < n) {
-		ssize_t k = write(w->fd, (const char *)src + *done, n - *done);
+	struct ktr_chunk *c = w->fill;
+	struct timespec until;
+	int err = 0;
 
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -ENOSPC;
-		*done += k;
-	}
-	return 0;
-}
-
-/* A failed write-out: the file cut back to committed + keep bytes, fit records. */
-static int writer__fail(struct ktr_writer *w, int err, size_t keep, unsigned long long fit)
-{
-	w->error = -err;
-	if (ftruncate(w->fd, w->committed + keep) < 0)
-		w->error = w->error ? w->error : errno;
-	w->committed += keep;
-	w->records += fit;
-	w->len = 0;
-	w->pending = 0;
-	return -w->error;
-}
-
-static void writer__done(struct ktr_writer *w, size_t bytes)
-{
-	w->committed += bytes;
-	w->records += w->pending;
-	w->len = 0;
-	w->pending = 0;
-}
-
-/* Write buf as the file's user; on a short write keep the whole records. */
-static int writer__write_out(struct ktr_writer *w)
-{
-	unsigned long long fit;
-	size_t done, keep;
-	int err = writer__write_all(w, w->buf, w->len, &done);
-
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)KTR_WRITER_WAIT_MS * 1000000;
+	until.tv_sec += until.tv_nsec / 1000000000;
+	until.tv_nsec %= 1000000000;
+	pthread_mutex_lock(&w->mu);
+	if (w->held == 0)
+		w->behind = false; /* caught up */
+	while (!end && w->held && w->held + c->len > KTR_WRITER_QUEUE_BYTES && !err)
+		err = !wait || w->behind ? ETIMEDOUT :
+					   pthread_cond_timedwait(&w->room, &w->mu, &until);
 	if (err) {
-		/* keep every whole record that made it, drop the partial tail */
-		keep = writer__whole(w->buf, done, &fit);
-		return writer__fail(w, err, keep, fit);
+		w->behind = w->behind || wait;
+		pthread_mutex_unlock(&w->mu);
+		return -ENOBUFS;
 	}
-	writer__done(w, w->len);
+	if (w->tail)
+		w->tail->next = c;
+	else
+		w->head = c;
+	w->tail = c;
+	__atomic_add_fetch(&w->held, c->len, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&w->pending, c->n, __ATOMIC_ACQ_REL);
+	pthread_cond_signal(&w->more);
+	pthread_mutex_unlock(&w->mu);
+	w->fill = NULL;
 	return 0;
-}
-
-/* The daemon's judge of whether compressing may take that long now (ktr_writer.h). */
-static bool (*writer_may_take)(void *ctx, long long ns);
-static void *writer_may_take_ctx;
-
-void ktr_writer__pace_by(bool (*may_take)(void *ctx, long long ns), void *ctx)
-{
-	writer_may_take = may_take;
-	writer_may_take_ctx = ctx;
-}
-
-/*
- * -z in a burst: records can come faster than the daemon's one thread
- * compresses them (tar's trace: about 850 MB/s, zlib's level 1 about 100),
- * and the ring buffer fills while it does.  A member is stored instead
- * (deflate's level 0: still gzip, about as fast as a plain write) when
- * compressing it, as long as the last one took, would fill the ring past
- * half at the pace it fills now: the burst costs file size, not records.
- */
-static int writer__gzip_level(const struct ktr_writer *w)
-{
-	long long cost = (long long)(w->z_ns_per_byte * (double)w->len);
-
-	return !writer_may_take || writer_may_take(writer_may_take_ctx, cost) ?
-		       KTR_WRITER_GZIP_LEVEL :
-		       0;
-}
-
-/*
- * -z: buf as one whole gzip member (header, deflate data, trailer), so the
- * file is a valid multi-member gzip file after every write-out: a daemon
- * killed, a full disk or an append later (-a, a recorder taken over) leaves
- * every earlier member whole.  A member cut short is cut off altogether.
- */
-static int writer__write_gzip(struct ktr_writer *w)
-{
-	__u64 t0 = ktr_mono_ns();
-	int level = writer__gzip_level(w);
-	size_t out, done;
-	int zerr, err;
-
-	deflateParams(w->z, level, Z_DEFAULT_STRATEGY); /* just reset: nothing to flush */
-	w->z->next_in = (Bytef *)w->buf;
-	w->z->avail_in = w->len;
-	w->z->next_out = w->zbuf;
-	w->z->avail_out = w->zcap;
-	zerr = deflate(w->z, Z_FINISH);
-	out = w->zcap - w->z->avail_out;
-	deflateReset(w->z);
-	if (level)
-		w->z_ns_per_byte = (double)(ktr_mono_ns() - t0) / (double)(w->len ? w->len : 1);
-	if (zerr != Z_STREAM_END)
-		return writer__fail(w, -EIO, 0, 0);
-	err = writer__write_all(w, w->zbuf, out, &done);
-	if (err)
-		return writer__fail(w, err, 0, 0);
-	writer__done(w, out);
-	return 0;
-}
-
-int ktr_writer__flush(struct ktr_writer *w)
-{
-	struct ktr_saved_creds saved;
-	int err;
-
-	if (w->error)
-		return -w->error;
-	if (!w->len)
-		return 0;
-	err = ktr_creds__as_owner(w->uid, w->gid, &saved);
-	if (err) {
-		w->error = -err;
-		w->len = 0;
-		w->pending = 0;
-	} else {
-		err = w->z ? writer__write_gzip(w) : writer__write_out(w);
-	}
-	ktr_creds__restore(&saved);
-	return err;
 }
 
 static void writer__stamp(struct ktr_header *h, __s64 wall_offset_ns)
@@ -251,34 +275,104 @@ static void writer__stamp(struct ktr_header *h, __s64 wall_offset_ns)
 	h->ktr_time_usec = (wall % 1000000000) / 1000;
 }
 
-int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 wall_offset_ns)
+/* A record with no room: counted, but a LOST record (its count goes on in the next). */
+static int writer__drop(struct ktr_writer *w, unsigned int flags, int err)
 {
-	int err;
+	if (!(flags & KTR_WRITER_OURS))
+		w->dropped++;
+	return err;
+}
 
-	if (w->error)
-		return -w->error;
-	if (len > WRITER_BUFSIZE)
-		return -E2BIG;
-	if (w->len + len > WRITER_BUFSIZE) {
-		err = ktr_writer__flush(w);
-		if (err)
-			return err;
-	}
-	memcpy(w->buf + w->len, rec, len);
-	writer__stamp((struct ktr_header *)(w->buf + w->len), wall_offset_ns);
-	w->len += len;
-	w->pending++;
+int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 wall_offset_ns,
+		       unsigned int flags)
+{
+	int err = ATOMIC_GET(&w->error);
+
+	if (w->finishing)
+		return -ESHUTDOWN;
+	if (err)
+		return writer__drop(w, flags, -err);
+	if (len > KTR_WRITER_CHUNK)
+		return writer__drop(w, flags, -E2BIG);
+	if (w->fill && w->fill->len + len > KTR_WRITER_CHUNK &&
+	    writer__queue(w, flags & KTR_WRITER_WAIT, false) < 0)
+		return writer__drop(w, flags, -ENOBUFS);
+	if (!w->fill)
+		w->fill = writer__chunk_new(w);
+	if (!w->fill)
+		return writer__drop(w, flags, -ENOBUFS);
+	memcpy(w->fill->data + w->fill->len, rec, len);
+	writer__stamp((struct ktr_header *)(w->fill->data + w->fill->len), wall_offset_ns);
+	w->fill->len += len;
+	w->fill->n++;
+	w->fill->own += (flags & KTR_WRITER_OURS) != 0;
 	return 0;
+}
+
+void ktr_writer__flush(struct ktr_writer *w)
+{
+	/*
+	 * While the thread writes, the chunk grows (and goes when full): a
+	 * flush hands it over when the thread has nothing else to write
+	 */
+	if (!w->finishing && w->fill && w->fill->len && !ATOMIC_GET(&w->pending))
+		writer__queue(w, false, false);
+}
+
+int ktr_writer__settle(struct ktr_writer *w)
+{
+	unsigned long long left, before;
+	int err = 0;
+
+	if (!w->finishing && w->fill && w->fill->len)
+		writer__queue(w, true, false);
+	pthread_mutex_lock(&w->mu);
+	while ((left = ATOMIC_GET(&w->pending)) && !w->behind && !err) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += (long)KTR_WRITER_WAIT_MS * 1000000;
+		until.tv_sec += until.tv_nsec / 1000000000;
+		until.tv_nsec %= 1000000000;
+		before = left;
+		err = pthread_cond_timedwait(&w->room, &w->mu, &until);
+		/* no record written for that long: it fell behind */
+		if (err && ATOMIC_GET(&w->pending) < before)
+			err = 0;
+		w->behind = err != 0;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return left ? -ETIMEDOUT : 0;
 }
 
 int ktr_writer__error(const struct ktr_writer *w)
 {
-	return w->error;
+	return ATOMIC_GET(&w->error);
 }
 
 unsigned long long ktr_writer__records(const struct ktr_writer *w)
 {
-	return w->records;
+	return ATOMIC_GET(&w->records);
+}
+
+unsigned long long ktr_writer__lost(const struct ktr_writer *w)
+{
+	return w->dropped + ATOMIC_GET(&w->unwritten);
+}
+
+unsigned long long ktr_writer__pending(const struct ktr_writer *w)
+{
+	return ATOMIC_GET(&w->pending) + (w->fill ? w->fill->n : 0);
+}
+
+void ktr_writer__set_lost_total(struct ktr_writer *w, unsigned long long total)
+{
+	w->lost_base = total;
+	ATOMIC_SET(&w->lost_total, total + w->dropped);
+	pthread_mutex_lock(&w->mu);
+	if (!w->finish)
+		w->end.ke_unwritten = w->dropped; /* the loop's part, for an END after an error */
+	pthread_mutex_unlock(&w->mu);
 }
 
 const char *ktr_writer__path(const struct ktr_writer *w)
@@ -286,29 +380,92 @@ const char *ktr_writer__path(const struct ktr_writer *w)
 	return w->path;
 }
 
-int ktr_writer__finish(struct ktr_writer *w)
+bool ktr_writer__unlinked(const struct ktr_writer *w)
 {
-	if (w->fd < 0)
-		return -w->error;
-	ktr_writer__flush(w);
-	if (close(w->fd) < 0 && !w->error)
-		w->error = errno;
-	w->fd = -1;
-	return -w->error;
+	struct statx stx;
+
+	/* the attributes the kernel has: a network or FUSE file system is not asked */
+	return !w->finishing &&
+	       statx(w->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_NLINK, &stx) == 0 &&
+	       (stx.stx_mask & STATX_NLINK) && stx.stx_nlink == 0;
+}
+
+void ktr_writer__finish(struct ktr_writer *w, const struct ktr_end *end)
+{
+	if (w->finishing)
+		return;
+	if (w->fill && !w->fill->len) {
+		ktr_writer__chunk_free(w, w->fill);
+		w->fill = NULL;
+	}
+	if (w->fill)
+		writer__queue(w, false, true);
+	w->finishing = true;
+	ATOMIC_SET(&w->lost_total, w->lost_base + w->dropped);
+	pthread_mutex_lock(&w->mu);
+	w->finish = true;
+	w->has_end = end != NULL;
+	if (end) {
+		w->end = *end;
+		w->end.ke_unwritten = w->dropped;
+	}
+	pthread_cond_signal(&w->more);
+	pthread_mutex_unlock(&w->mu);
+}
+
+bool ktr_writer__done(const struct ktr_writer *w)
+{
+	return ATOMIC_GET(&w->done) != 0;
+}
+
+bool ktr_writer__end_written(const struct ktr_writer *w)
+{
+	return ATOMIC_GET(&w->end_written) != 0;
+}
+
+bool ktr_writer__wait_done(struct ktr_writer *w, int ms)
+{
+	for (int i = 0; i < ms && !ktr_writer__done(w); i += 5)
+		usleep(5000);
+	return ktr_writer__done(w);
 }
 
 void ktr_writer__free(struct ktr_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
+	/* never finished (a trace that could not start): it ends with no END */
+	if (w->started && !w->finishing) {
+		ktr_writer__finish(w, NULL);
+		ktr_writer__wait_done(w, KTR_WRITER_WAIT_MS);
+	}
+	if (w->started && !ktr_writer__done(w)) {
+		/* stuck in the file: the thread keeps the writer; it exits with the daemon */
+		pthread_detach(w->thread);
+		budget__put(w->budget);
+		return;
+	}
+	if (w->started)
+		pthread_join(w->thread, NULL);
+	else if (w->fd >= 0)
 		close(w->fd);
+	while (w->head) {
+		struct ktr_chunk *c = w->head;
+
+		w->head = c->next;
+		ktr_writer__chunk_free(w, c);
+	}
+	if (w->budget)
+		ktr_writer__chunk_free(w, w->fill);
 	if (w->z) {
 		deflateEnd(w->z);
 		free(w->z);
 	}
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->more);
+	pthread_cond_destroy(&w->room);
 	free(w->zbuf);
-	free(w->buf);
 	free(w->path);
+	budget__put(w->budget);
 	free(w);
 }
