@@ -28,6 +28,7 @@ bool kd_replay__seen(struct kd_replay *r, const struct kd_event *ev)
 		r->part = 0; /* a session of its own begins */
 		return false;
 	case KD_LOST:
+	case KD_END: /* the daemon's, after the dump: never one of the ring's */
 		return false;
 	default:
 		break;

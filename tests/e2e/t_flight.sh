@@ -202,6 +202,7 @@ check replay_dumps_exit_0 t_eq "$(grep -c '^ktraceb: [0-9]* records written' "$T
 awk '
 / RING  recovered/ { sec++; part = 1; next }
 / RING  last recorded/ { part = 2; next }
+/ END +trace ended/ { part = 0; next } # written by the daemon after the dump
 $4 ~ /^[A-Z]+$/ && sec > 0 {
 	line = $0
 	rep = sub(/\[replayed\] /, "", line)

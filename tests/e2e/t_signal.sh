@@ -68,7 +68,7 @@ interrupt()
 		"^ktraceb: [0-9]+ records written to $TMP/$name.ktr, [0-9]+ lost\$" "$TMP/$name.err"
 	check "${name}_mode_0600" t_eq "$(stat -c %a "$TMP/$name.ktr" 2>&1)" 600
 	check "${name}_walks_to_eof" walk "$name" "$TMP/$name.ktr"
-	read -r nrec _ <<<"$(ktr_summary "$name")"
+	read -r nrec nlost _ <<<"$(ktr_summary "$name")"
 	check "${name}_summary_counts_records" t_eq "${nrec:-none}" "$(walkval "$name" records)"
 	kd "$name" "$TMP/$name.ktr"
 	check "${name}_kdump_clean" t_kdump_ok "$name"
@@ -86,7 +86,10 @@ interrupt()
 	calls=$(qn "$TMP/$name.norm" '$1 == p && $4 == "CALL" && $5 == "getppid"' p="$cpid")
 	rets=$(qn "$TMP/$name.norm" '$1 == p && $4 == "RET" && $5 ~ /^getppid /' p="$cpid")
 	check "${name}_traced_calls" t_num "$calls" -gt 1000
-	check "${name}_calls_paired" t_num $((calls - rets)) -le 1 "CALL $calls RET $rets"
+	# the last call may have had no return; a RET lost (counted, a busy
+	# machine's stage not sent on in time) leaves its CALL alone too
+	check "${name}_calls_paired" t_num $((calls - rets)) -le $((1 + ${nlost:-0})) \
+		"CALL $calls RET $rets, $nlost lost"
 }
 
 interrupt sigint INT 0
