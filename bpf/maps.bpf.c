@@ -27,6 +27,8 @@ struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES] = {};
 __u64 ktr_procs_gen = 0;
 /* a quarter of the ring, set by the daemon that made it (map_shapes.bpf.h) */
 __u64 ktr_wakeup_bytes = 0;
+/* half the ring: -k's stack copies are shed past it (ustack.bpf.h); set by the daemon */
+__u64 ktr_stack_room = 0;
 struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};
 __u32 ktr_stage_on = 0;
 /* KTR_STAGE_BYTES, less for a ring that could not take a whole stage often; set by the daemon */

@@ -28,6 +28,15 @@
 #define KTR_IOSIZE_MAX	   65536 /* most GENIO bytes kept per I/O */
 #define KTR_STRUCT_MAX	   8192 /* most bytes of one captured struct (array) */
 #define KTR_IOV_MAX	   64 /* iovecs walked per readv/writev/msghdr */
+/*
+ * -k's copy of the top of the user stack per call (ktraceb -K, in KiB):
+ * by default 8 KiB, as perf's --call-graph dwarf; at most 64 KiB.  Read in
+ * pieces of KTR_USTACK_PIECE bytes, so a stack whose mapping ends sooner
+ * still gives what it has.
+ */
+#define KTR_USTACK_KIB_DEFAULT 8
+#define KTR_USTACK_KIB_MAX     64
+#define KTR_USTACK_PIECE       4096
 #define KTR_ARGS_CHUNK	   KTR_STRINGS_CHUNK /* ARGS/ENVS bytes per record */
 #define KTR_ARGS_CHUNKS	   16 /* so at most 2 MiB of argv and of envp */
 
@@ -234,7 +243,7 @@ struct ktr_proc_state {
 	__u32 sv_flags; /* ABI, as in KTR_PROCCTOR */
 	__u32 iosize; /* GENIO bytes kept per I/O */
 	__u16 select; /* its trace's syscall selection (selects), 0 for every call */
-	__u16 pad;
+	__u16 ustack_kib; /* -k: KiB of user stack copied per call (-K); 0: frame pointers only */
 };
 #define KTR_PS_AWAIT_EXEC 0x1 /* ignore everything before the first execve */
 /*

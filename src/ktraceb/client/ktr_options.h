@@ -26,6 +26,7 @@ struct ktr_options {
 	pid_t pid; /* > 0 pid, < 0 process group, 0 none */
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
+	__u32 ustack_kib; /* -K: KiB of user stack copied with each -k stack */
 	char **command;
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX]; /* -e, checked here and by the daemon */
 	int nevents;

@@ -100,6 +100,9 @@ struct ktr_request {
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX];
 	/* SET: the syscall selection (-e trace=, status=; ktr_select.h), zero if none */
 	struct ktr_request_select select;
+	/* SET with KTRFAC_USTACK (-k): KiB of user stack copied per call (-K); 0: none */
+	__u32 ustack_kib;
+	__u32 pad;			/* zero */
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */

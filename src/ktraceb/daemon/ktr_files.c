@@ -16,6 +16,7 @@
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "ktr_files.h"
+#include "ktr_mappings.h"
 #include "ktr_flight.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
@@ -499,6 +500,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 	ktr_flight__free(f->flight);
 	free(f->held);
 	free(f->objects);
+	ktr_mappings__free(f->mappings);
 	memset(f, 0, sizeof(*f));
 	t->used--;
 }

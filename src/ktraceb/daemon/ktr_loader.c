@@ -343,6 +343,7 @@ static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
 	if (err)
 		return err;
 	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	b->bss->ktr_stack_room = ring_bytes / 2;
 	/* a stage is at most an eighth of the ring: a small ring still takes many */
 	b->bss->ktr_stage_bytes = ring_bytes / 8 < KTR_STAGE_BYTES ? ring_bytes / 8 :
 								     KTR_STAGE_BYTES;

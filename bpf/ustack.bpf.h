@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * -k: the user stack of a recorded call (KTR_USTACK, ktr.h), for
+ * syscall.bpf.c.  Two ways, one per record:
+ *
+ *  - the user registers at the call and a copy of the top of the user
+ *    stack (ps->ustack_kib KiB, from the stack pointer up), which kdump
+ *    unwinds with the objects' DWARF call frame information: whole stacks
+ *    through code without frame pointers (Debian's libc, ld.so,
+ *    libstdc++, python).  The copy is read in pieces of
+ *    KTR_USTACK_PIECE bytes, so a stack whose mapping ends sooner still
+ *    gives what it has; a main thread's stops at the stack's start.
+ *  - the kernel's frame-pointer walk, each frame named by build id and
+ *    file offset: with -K 0, for a 32-bit process, and when the copy is
+ *    shed.
+ *
+ * A copy is shed (KTR_USTACK_F_SHED, the walk instead) when it would fill
+ * the ring buffer past half (ktr_stack_room): -k on a hot loop then never
+ * takes the room other traces' records need.  A flight recorder's copy is
+ * cut to what one of its records holds.
+ */
+#ifndef KTRACEB_USTACK_BPF_H
+#define KTRACEB_USTACK_BPF_H
+
+#include "record.bpf.h"
+#include "arch.bpf.h"
+
+/* The record with a stack copy, as built in the scratch area. */
+struct ustack_rec {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct ktr_ustack us;
+	struct ktr_uregs ur;
+	__u64 regs[ARCH_DWARF_NREGS];
+	unsigned char stack[];
+};
+
+#define USTACK_COPY_MAX (KTR_USTACK_KIB_MAX * 1024)
+/* the longest copy a flight recorder's record holds */
+#define USTACK_FLIGHT_MAX                                                                    \
+	((KTR_FLIGHT_MAX_SLOTS * KTR_FLIGHT_SLOT_DATA - sizeof(struct ktr_header) -           \
+	  sizeof(struct ktr_ustack) - sizeof(struct ktr_uregs) - 8 * ARCH_DWARF_NREGS) &       \
+	 ~7u)
+
+_Static_assert(sizeof(struct ustack_rec) + USTACK_COPY_MAX + KTR_USTACK_PIECE <=
+		       KTR_SCRATCH_SIZE,
+	       "a stack copy fits the scratch area, with a piece to spare for the verifier");
+
+/*
+ * The frame-pointer walk's record (flags: KTR_USTACK_F_SHED or 0), its
+ * frames already in the scratch area.  A global function, verified once
+ * (bpf_get_stack needs the program's context, which 6.1 passes to no
+ * global function, so the walk is the caller's).
+ */
+__noinline int ustack__send_walk(struct ktr_scratch *sc, __u32 route, long n, __u32 flags)
+{
+	struct ktr_sample *s = (void *)sc;
+	struct ktr_ustack *us;
+	__u32 frames;
+
+	if (!s)
+		return 0;
+	us = (void *)((struct ktr_header *)(s + 1) + 1);
+	frames = n > 0 ? n / sizeof(struct ktr_ustack_frame) :
+			 0; /* none: said by an empty record */
+	frames &= KTR_USTACK_MAXFRAMES * 2 - 1;
+	us->us_nframes = frames;
+	us->us_flags = flags;
+	rec__send(s, route, KTR_USTACK, sizeof(*us) + frames * sizeof(struct ktr_ustack_frame));
+	return 0;
+}
+
+static __always_inline void ustack__walk(void *ctx, struct ktr_sample *s, __u32 route,
+					 __u32 flags)
+{
+	long n = bpf_get_stack(
+		ctx, (char *)s + sizeof(*s) + sizeof(struct ktr_header) + sizeof(struct ktr_ustack),
+		KTR_USTACK_MAXFRAMES * sizeof(struct ktr_ustack_frame),
+		BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+
+	ustack__send_walk((struct ktr_scratch *)s, route, n, flags);
+}
+
+/*
+ * Copy the stack (registers filled by the caller) and send the record:
+ * want bytes from ur_sp, fewer up to top (non-zero: the main thread's
+ * stack start).  0 if sent; -1 if the copy is shed (the caller walks).
+ */
+__noinline int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want, __u64 top)
+{
+	struct ustack_rec *r = (void *)sc;
+	__u32 off = 0, end = KTR_UREGS_END_WANT;
+	__u64 sp, piece, len;
+	void *ring;
+
+	if (!r)
+		return 0;
+	sp = r->ur.ur_sp;
+	if (want > USTACK_COPY_MAX)
+		want = USTACK_COPY_MAX;
+	if (top > sp && top - sp < want) {
+		want = top - sp;
+		end = KTR_UREGS_END_TOP;
+	}
+	if (rec__to_flight(route)) {
+		if (want > USTACK_FLIGHT_MAX) {
+			want = USTACK_FLIGHT_MAX;
+			end = KTR_UREGS_END_RECORD;
+		}
+	} else {
+		ring = rec__ring();
+		if (!ring || bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) + sizeof(*r) + want >
+				     ktr_stack_room)
+			return -1;
+	}
+	piece = KTR_USTACK_PIECE - (sp & (KTR_USTACK_PIECE - 1));
+	for (int i = 0; i <= USTACK_COPY_MAX / KTR_USTACK_PIECE; i++) {
+		if (off >= want || off > USTACK_COPY_MAX)
+			break;
+		if (piece > want - off)
+			piece = want - off;
+		if (piece > KTR_USTACK_PIECE)
+			piece = KTR_USTACK_PIECE;
+		if (bpf_probe_read_user(r->stack + off, piece, (const void *)(sp + off))) {
+			end = KTR_UREGS_END_FAULT;
+			break;
+		}
+		off += piece;
+		piece = KTR_USTACK_PIECE;
+	}
+	r->ur.ur_stack_len = off;
+	r->ur.ur_end = end;
+	len = sizeof(r->us) + sizeof(r->ur) + sizeof(r->regs) + off;
+	rec__send(&r->s, route, KTR_USTACK, len);
+	return 0;
+}
+
+/* -k's record for the current call; regs: the user registers saved at its entry. */
+static __always_inline void ustack__record(void *ctx, struct pt_regs *regs,
+					   const struct ktr_proc_state *ps, int compat)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ustack_rec *r = (void *)rec__scratch();
+	__u32 want = (__u32)ps->ustack_kib * 1024, route = ps->route;
+	__u64 top = 0;
+
+	if (!r)
+		return;
+	if (!want || compat) {
+		ustack__walk(ctx, &r->s, route, 0);
+		return;
+	}
+	r->us.us_nframes = 0;
+	r->us.us_flags = KTR_USTACK_F_REGS;
+	r->ur.ur_machine = ARCH_EM;
+	r->ur.ur_nregs = ARCH_DWARF_NREGS;
+	r->ur.ur_stack_want = want;
+	arch__dwarf_regs(regs, r->regs, &r->ur.ur_sp, &r->ur.ur_pc);
+	if (task->pid == task->tgid)
+		top = BPF_CORE_READ(task, mm, start_stack);
+	if (ustack__send_copy((struct ktr_scratch *)r, route, want, top) < 0)
+		ustack__walk(ctx, &r->s, route, KTR_USTACK_F_SHED);
+}
+
+#endif /* KTRACEB_USTACK_BPF_H */
