@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdump_mappings.h"
+
+#define SET_MAX	  1024 /* mappings of one process at one time */
+#define FORKS_MAX 16 /* parents followed back */
+#define EVENTS_MAX (1u << 20) /* records kept per process; a file with more is hostile */
+
+struct map_event {
+	__u64 ns;
+	__u8 flags; /* KTR_MAPPING_* */
+	struct kd_mapping map; /* FORK: map.start is the parent */
+};
+
+struct map_proc {
+	__s32 pid;
+	unsigned int n, cap;
+	struct map_event *v;
+};
+
+struct kd_mappings {
+	struct map_proc *procs; /* open addressing by pid; pid 0: free */
+	size_t nprocs, cap;
+	struct kd_mapping set[SET_MAX];
+};
+
+struct kd_mappings *kd_mappings__new(void)
+{
+	return calloc(1, sizeof(struct kd_mappings));
+}
+
+void kd_mappings__clear(struct kd_mappings *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->procs[i].v);
+	free(m->procs);
+	m->procs = NULL;
+	m->nprocs = m->cap = 0;
+}
+
+void kd_mappings__free(struct kd_mappings *m)
+{
+	if (!m)
+		return;
+	kd_mappings__clear(m);
+	free(m);
+}
+
+static size_t slot_of(__s32 pid, size_t cap)
+{
+	return ((__u32)pid * 2654435761u) & (cap - 1);
+}
+
+static struct map_proc *proc__find(const struct kd_mappings *m, __s32 pid)
+{
+	if (!m->cap || pid == 0)
+		return NULL;
+	for (size_t i = slot_of(pid, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
+		if (m->procs[i].pid == 0)
+			return NULL;
+	}
+}
+
+static bool procs__grow(struct kd_mappings *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	struct map_proc *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return false;
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->procs[i].pid)
+			continue;
+		for (j = slot_of(m->procs[i].pid, cap); v[j].pid; j = (j + 1) & (cap - 1))
+			;
+		v[j] = m->procs[i];
+	}
+	free(m->procs);
+	m->procs = v;
+	m->cap = cap;
+	return true;
+}
+
+static struct map_proc *proc__get(struct kd_mappings *m, __s32 pid)
+{
+	struct map_proc *p = proc__find(m, pid);
+	size_t i;
+
+	if (p || pid == 0)
+		return p;
+	if ((m->nprocs + 1) * 2 > m->cap && !procs__grow(m))
+		return NULL;
+	for (i = slot_of(pid, m->cap); m->procs[i].pid; i = (i + 1) & (m->cap - 1))
+		;
+	m->procs[i].pid = pid;
+	m->nprocs++;
+	return &m->procs[i];
+}
+
+void kd_mappings__add(struct kd_mappings *m, __s32 pid, __u64 ns, const struct ktr_mapping *km)
+{
+	struct map_proc *p = proc__get(m, pid);
+	struct map_event *e;
+
+	if (!p || p->n >= EVENTS_MAX)
+		return;
+	if (!(km->km_flags & (KTR_MAPPING_EXEC | KTR_MAPPING_FORK)) &&
+	    (km->km_end <= km->km_start || km->km_build_id_len == 0 ||
+	     km->km_build_id_len > sizeof(km->km_build_id)))
+		return;
+	if (p->n == p->cap) {
+		unsigned int cap = p->cap ? p->cap * 2 : 16;
+		struct map_event *v = realloc(p->v, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		p->v = v;
+		p->cap = cap;
+	}
+	e = &p->v[p->n++];
+	e->ns = ns;
+	e->flags = km->km_flags;
+	e->map.start = km->km_start;
+	e->map.end = km->km_end;
+	e->map.pgoff = km->km_pgoff;
+	memcpy(e->map.build_id, km->km_build_id, sizeof(e->map.build_id));
+}
+
+static bool overlaps(const struct kd_mapping *a, const struct kd_mapping *b)
+{
+	return a->start < b->end && b->start < a->end;
+}
+
+/* set[0..n) with every mapping over mp taken out, then mp added */
+static size_t set__put(struct kd_mapping *set, size_t n, const struct kd_mapping *mp)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!overlaps(&set[i], mp))
+			set[k++] = set[i];
+	if (k < SET_MAX)
+		set[k++] = *mp;
+	return k;
+}
+
+/* pid's set at ns into set, from its parent's at a fork (depth: forks followed) */
+static size_t set__build(const struct kd_mappings *m, __s32 pid, __u64 ns, struct kd_mapping *set,
+			 int depth, __u64 *key)
+{
+	const struct map_proc *p = proc__find(m, pid);
+	size_t n = 0;
+	unsigned int i;
+
+	if (!p)
+		return 0;
+	for (i = 0; i < p->n && p->v[i].ns <= ns; i++) {
+		const struct map_event *e = &p->v[i];
+
+		*key = (*key ^ ((__u64)pid << 32 | i)) * 0x100000001b3ull;
+		if (e->flags & KTR_MAPPING_EXEC)
+			n = 0;
+		else if (e->flags & KTR_MAPPING_FORK)
+			n = depth < FORKS_MAX && (__s32)e->map.start != pid ?
+				    set__build(m, (__s32)e->map.start, e->ns, set, depth + 1, key) :
+				    0;
+		else
+			n = set__put(set, n, &e->map);
+	}
+	/* read after the stack: what overlaps nothing known, up to an exec or fork */
+	for (; i < p->n && !(p->v[i].flags & (KTR_MAPPING_EXEC | KTR_MAPPING_FORK)); i++) {
+		bool free_room = n < SET_MAX;
+
+		for (size_t j = 0; free_room && j < n; j++)
+			free_room = !overlaps(&set[j], &p->v[i].map);
+		if (free_room) {
+			set[n++] = p->v[i].map;
+			*key = (*key ^ ((__u64)pid << 32 | i)) * 0x100000001b3ull;
+		}
+	}
+	return n;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct kd_mapping *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+size_t kd_mappings__at(struct kd_mappings *m, __s32 pid, __u64 ns, const struct kd_mapping **out, __u64 *key)
+{
+	size_t n;
+
+	*key = 0xcbf29ce484222325ull;
+	n = set__build(m, pid, ns, m->set, 0, key);
+	qsort(m->set, n, sizeof(m->set[0]), by_start);
+	*out = m->set;
+	return n;
+}
+
+const struct kd_mapping *kd_mappings__find(const struct kd_mapping *maps, size_t n, __u64 addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < maps[mid].start)
+			hi = mid;
+		else if (addr >= maps[mid].end)
+			lo = mid + 1;
+		else
+			return &maps[mid];
+	}
+	return NULL;
+}
