@@ -282,6 +282,19 @@ static int uw_fallback_frame(struct uw_ctx *c, const struct kd_mapping *m, Dwarf
 				   "which cannot be checked (no code there on this machine)");
 }
 
+/*
+ * A frame without call frame information whose frame pointer is 0: the
+ * outermost one, by the ABI (the kernel starts a process so, and a thread
+ * starts so too), like ld.so's _start.
+ */
+static bool outermost(const struct uw_ctx *c, Dwfl_Frame *state)
+{
+	unsigned int fp = c->ur->ur_machine == EM_AARCH64 ? 29 : 6;
+	Dwarf_Word v;
+
+	return dwfl_frame_reg(state, fp, &v) == 0 && v == 0;
+}
+
 static int uw_frame(Dwfl_Frame *state, void *arg)
 {
 	struct uw_ctx *c = arg;
@@ -312,6 +325,10 @@ static int uw_frame(Dwfl_Frame *state, void *arg)
 			       (unsigned long long)pc);
 	}
 	c->prev_cfi = has_cfi(c->dwfl, adj);
+	if (!c->prev_cfi && outermost(c, state)) {
+		c->stopped = true; /* the end, said by nothing */
+		return DWARF_CB_ABORT;
+	}
 	if (!c->prev_cfi) {
 		fd = kdump_syms__object_file(c->syms, m->build_id, &(const char *){ NULL },
 					     &(const GElf_Phdr *){ NULL }, &(size_t){ 0 });
