@@ -36,7 +36,8 @@ struct uw_ctx {
 	struct kd_unwound *out;
 	Dwfl *dwfl;
 	bool prev_cfi; /* the last frame has call frame information: the next one is sure */
-	bool read_failed, stopped;
+	bool read_failed; /* since the last frame: a read outside the copy */
+	bool stopped;
 	__u64 read_addr;
 };
 
@@ -305,6 +306,8 @@ static int uw_frame(Dwfl_Frame *state, void *arg)
 	bool act;
 	int fd;
 
+	/* what unwinding this frame reads from here (dwfl_frame_pc unwinds it already) */
+	c->read_failed = false;
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return uw_stop(c, "after #%u: %s", out->n ? out->n - 1 : 0, dwfl_errmsg(-1));
 	adj = act ? pc : pc - 1;
@@ -408,10 +411,13 @@ void kd_unwinder__run(struct kd_unwinder *u, __s32 pid, __s32 tid, const struct 
 			      .out = out,
 			      .dwfl = sp->dwfl };
 	rc = dwfl_getthread_frames(sp->dwfl, tid, uw_frame, c);
-	if (rc == 0 || c->stopped)
+	if (c->stopped)
 		return;
+	/* elfutils ends an unwind whose return address it cannot read as if at the outermost frame */
 	if (c->read_failed)
 		uw_copy_end(c);
+	else if (rc == 0)
+		return;
 	else
 		snprintf(out->stop, sizeof(out->stop), "after #%u: %s", out->n ? out->n - 1 : 0,
 			 dwfl_errmsg(-1));
