@@ -223,7 +223,7 @@ static int debug__find(Dwfl_Module *mod, const char *file_name, const char *link
 	if (!link[0] || strchr(link, '/') || strcmp(link, ".") == 0 || strcmp(link, "..") == 0) {
 		char what[PATH_MAX + 64];
 
-		snprintf(what, sizeof(what), "debug link \"%.4000s\" of %s", link,
+		snprintf(what, sizeof(what), "the debug link %.4000s of %s", link,
 			 file_name ? file_name : "an object");
 		kd_file_skipped(what, "not a plain file name inside " KD_DEBUG_DIR);
 		return -1;
@@ -267,7 +267,7 @@ static int debug__find_alt(Dwarf *dw, char **name)
 	{
 		char what[PATH_MAX + 64];
 
-		snprintf(what, sizeof(what), "dwz file \"%.4000s\"", altname);
+		snprintf(what, sizeof(what), "the dwz file %.4000s", altname);
 		kd_file_skipped(what, "not found by its build id, nor at a path inside " KD_DEBUG_DIR);
 	}
 	return -1;
