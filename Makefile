@@ -313,7 +313,7 @@ demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
 BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o \
-	$(O)/bench/throw_loop
+	$(O)/bench/throw_loop $(O)/bench/stack_calls
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
@@ -327,6 +327,11 @@ $(O)/bench/workloads: bench/workloads.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
+
+$(O)/bench/stack_calls: bench/stack_calls.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g $(WARNFLAGS) $< -pthread -o $@
 
 $(O)/bench/throw_loop: bench/throw_loop.cc
 	@mkdir -p $(@D)

@@ -58,6 +58,7 @@ static void object__drop(struct syms_object *o)
 	if (o->code_fd >= 0)
 		close(o->code_fd);
 	free(o->loads);
+	free(o->named);
 	free(o->from_buf);
 	free(o->code_path);
 	free(o->path);
@@ -423,6 +424,36 @@ static void name__symbol(struct kdump_syms *s, struct syms_object *o, __u64 vadd
 	}
 }
 
+static struct syms_named *named__slot(struct syms_object *o, __u64 vaddr)
+{
+	if (!o->named && !(o->named = calloc(NAMED_SLOTS, sizeof(*o->named))))
+		return NULL;
+	return &o->named[(vaddr * 0x9e3779b97f4a7c15ull) >> 56 & (NAMED_SLOTS - 1)];
+}
+
+/* The name of the frame at vaddr, if found before (its strings are the object's, or in it) */
+static bool name__known(struct syms_object *o, __u64 vaddr, struct kdump_frame_name *out)
+{
+	struct syms_named *n = named__slot(o, vaddr);
+
+	if (!n || n->vaddr != vaddr)
+		return false;
+	*out = n->name;
+	if (out->function)
+		out->function = out->function_buf;
+	return true;
+}
+
+static void name__keep(struct syms_object *o, __u64 vaddr, const struct kdump_frame_name *name)
+{
+	struct syms_named *n = named__slot(o, vaddr);
+
+	if (n && vaddr) {
+		n->vaddr = vaddr;
+		n->name = *name;
+	}
+}
+
 /*
  * What names frame f: its object, address, function, line and inlined
  * functions.  The object, or NULL if none could be found or the frame is
@@ -453,14 +484,17 @@ static struct syms_object *name__common(struct kdump_syms *s, const struct ktr_u
 	}
 	vaddr = load->p_vaddr + (f->offset - load->p_offset);
 	out->address = vaddr;
+	if (name__known(o, vaddr, out))
+		return o;
 	/* a return address is just past its call; the call site is before the syscall's IP */
 	name__symbol(s, o, vaddr - 1, out);
-	if (!object__dwarf_ok(o))
-		return o;
-	line = dwfl_module_getsrc(o->mod, vaddr - 1);
-	if (line)
-		out->file = dwfl_lineinfo(line, NULL, &out->line, NULL, NULL, NULL);
-	name__inlined(o, vaddr - 1, out);
+	if (object__dwarf_ok(o)) {
+		line = dwfl_module_getsrc(o->mod, vaddr - 1);
+		if (line)
+			out->file = dwfl_lineinfo(line, NULL, &out->line, NULL, NULL, NULL);
+		name__inlined(o, vaddr - 1, out);
+	}
+	name__keep(o, vaddr, out);
 	return o;
 }
 

@@ -32,6 +32,14 @@ struct syms_object {
 	GElf_Half machine;
 	GElf_Phdr *loads;
 	size_t nloads;
+	struct syms_named *named; /* the last names found, by address (NAMED_SLOTS) */
+};
+
+/* A frame's name, kept: a stack's frames come again and again, and a symbol lookup is slow */
+#define NAMED_SLOTS 256
+struct syms_named {
+	__u64 vaddr; /* 0: empty */
+	struct kdump_frame_name name;
 };
 
 struct kdump_syms {
