@@ -15,6 +15,9 @@ struct kd_stacks {
 	struct kd_mappings *maps; /* where the processes mapped them */
 	struct kd_unwinder *unwinder;
 	bool read; /* the whole file's OBJECT and MAPPING records given (reader) */
+	bool read_now; /* the reader is giving them */
+	/* MAPPING records: the reader's, and the file's so far (the same first ones) */
+	unsigned long mappings_read, mappings_seen;
 	void (*reader)(void *ctx, struct kd_decoder *d);
 	void *reader_ctx;
 	/* the last stack's frames, named */
@@ -89,6 +92,8 @@ void kd_stacks__add_object(struct kd_stacks *k, const struct ktr_object *o,
 void kd_stacks__add_mapping(struct kd_stacks *k, const struct ktr_header *h,
 			    const struct ktr_mapping *m)
 {
+	if (k->read_now)
+		k->mappings_read++;
 	kd_mappings__add(k->maps, h->ktr_pid, h->ktr_mono_ns, m);
 }
 
@@ -118,7 +123,8 @@ int kd_stacks__mapping(struct kd_stacks *k, struct kd_event *ev)
 		return 0;
 	}
 	memcpy(&m, ev->data, sizeof(m));
-	if (!k->read)
+	/* past those the reader gave: a file being written (kdump -l) */
+	if (++k->mappings_seen > k->mappings_read)
 		kd_stacks__add_mapping(k, ev->h, &m);
 	return 0;
 }
@@ -198,8 +204,9 @@ int kd_stacks__ustack(struct kd_stacks *k, struct kd_decoder *d, struct kd_event
 		return (ev->valid = false), 0;
 	if (!k->read && k->reader) {
 		kd_mappings__clear(k->maps);
-		k->read = true;
+		k->read = k->read_now = true;
 		k->reader(k->reader_ctx, d);
+		k->read_now = false;
 	}
 	ev->ustack.names = k->names;
 	ev->ustack.how = (us.us_flags & KTR_USTACK_F_SHED) ? KD_STACK_SHED : KD_STACK_WALK;

@@ -8,7 +8,12 @@
 
 #define SET_MAX	  1024 /* mappings of one process at one time */
 #define FORKS_MAX 16 /* parents followed back */
-#define EVENTS_MAX (1u << 20) /* records kept per process; a file with more is hostile */
+/*
+ * Records kept per process: a process's life rarely gives more than a few
+ * hundred (each scan of its mappings writes only what changed); a file
+ * with more is hostile, and each stack's look costs at most this many.
+ */
+#define EVENTS_MAX 16384
 
 struct map_event {
 	__u64 ns;
@@ -26,6 +31,10 @@ struct kd_mappings {
 	struct map_proc *procs; /* open addressing by pid; pid 0: free */
 	size_t nprocs, cap;
 	struct kd_mapping set[SET_MAX];
+	/* the set made last (set_pid 0: none): the same for its pid at any time in [lo, hi) */
+	__s32 set_pid;
+	__u64 set_lo, set_hi, set_key;
+	size_t set_n;
 };
 
 struct kd_mappings *kd_mappings__new(void)
@@ -40,6 +49,7 @@ void kd_mappings__clear(struct kd_mappings *m)
 	free(m->procs);
 	m->procs = NULL;
 	m->nprocs = m->cap = 0;
+	m->set_pid = 0;
 }
 
 void kd_mappings__free(struct kd_mappings *m)
@@ -125,6 +135,7 @@ void kd_mappings__add(struct kd_mappings *m, __s32 pid, __u64 ns, const struct k
 		p->v = v;
 		p->cap = cap;
 	}
+	m->set_pid = 0; /* the set made last may change */
 	e = &p->v[p->n++];
 	e->ns = ns;
 	e->flags = km->km_flags;
@@ -152,9 +163,13 @@ static size_t set__put(struct kd_mapping *set, size_t n, const struct kd_mapping
 	return k;
 }
 
-/* pid's set at ns into set, from its parent's at a fork (depth: forks followed) */
+/*
+ * pid's set at ns into set, from its parent's at a fork (depth: forks
+ * followed); the times of pid's records around ns narrow [*lo, *hi), the
+ * times at which the set is the same.
+ */
 static size_t set__build(const struct kd_mappings *m, __s32 pid, __u64 ns, struct kd_mapping *set,
-			 int depth, __u64 *key)
+			 int depth, __u64 *key, __u64 *lo, __u64 *hi)
 {
 	const struct map_proc *p = proc__find(m, pid);
 	size_t n = 0;
@@ -162,6 +177,12 @@ static size_t set__build(const struct kd_mappings *m, __s32 pid, __u64 ns, struc
 
 	if (!p)
 		return 0;
+	for (i = 0; i < p->n; i++) {
+		if (p->v[i].ns <= ns && p->v[i].ns > *lo)
+			*lo = p->v[i].ns;
+		else if (p->v[i].ns > ns && p->v[i].ns < *hi)
+			*hi = p->v[i].ns;
+	}
 	for (i = 0; i < p->n && p->v[i].ns <= ns; i++) {
 		const struct map_event *e = &p->v[i];
 
@@ -170,7 +191,8 @@ static size_t set__build(const struct kd_mappings *m, __s32 pid, __u64 ns, struc
 			n = 0;
 		else if (e->flags & KTR_MAPPING_FORK)
 			n = depth < FORKS_MAX && (__s32)e->map.start != pid ?
-				    set__build(m, (__s32)e->map.start, e->ns, set, depth + 1, key) :
+				    set__build(m, (__s32)e->map.start, e->ns, set, depth + 1, key,
+					       &(__u64){ 0 }, &(__u64){ ~0ull }) :
 				    0;
 		else
 			n = set__put(set, n, &e->map);
@@ -196,15 +218,22 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-size_t kd_mappings__at(struct kd_mappings *m, __s32 pid, __u64 ns, const struct kd_mapping **out, __u64 *key)
+size_t kd_mappings__at(struct kd_mappings *m, __s32 pid, __u64 ns, const struct kd_mapping **out,
+		       __u64 *key)
 {
-	size_t n;
-
-	*key = 0xcbf29ce484222325ull;
-	n = set__build(m, pid, ns, m->set, 0, key);
-	qsort(m->set, n, sizeof(m->set[0]), by_start);
 	*out = m->set;
-	return n;
+	if (m->set_pid && m->set_pid == pid && ns >= m->set_lo && ns < m->set_hi) {
+		*key = m->set_key;
+		return m->set_n;
+	}
+	m->set_key = 0xcbf29ce484222325ull;
+	m->set_lo = 0;
+	m->set_hi = ~0ull;
+	m->set_n = set__build(m, pid, ns, m->set, 0, &m->set_key, &m->set_lo, &m->set_hi);
+	qsort(m->set, m->set_n, sizeof(m->set[0]), by_start);
+	m->set_pid = pid;
+	*key = m->set_key;
+	return m->set_n;
 }
 
 const struct kd_mapping *kd_mappings__find(const struct kd_mapping *maps, size_t n, __u64 addr)
