@@ -197,14 +197,27 @@ static size_t set__build(const struct kd_mappings *m, __s32 pid, __u64 ns, struc
 		else
 			n = set__put(set, n, &e->map);
 	}
-	/* read after the stack: what overlaps nothing known, up to an exec or fork */
-	for (; i < p->n && !(p->v[i].flags & (KTR_MAPPING_EXEC | KTR_MAPPING_FORK)); i++) {
+	/*
+	 * Read after the stack: what overlaps nothing known, up to an exec or
+	 * fork; a process whose first record is its fork ran before the daemon
+	 * said so, with its parent's mappings.
+	 */
+	for (; i < p->n && !(p->v[i].flags & KTR_MAPPING_EXEC); i++) {
+		const struct map_event *e = &p->v[i];
 		bool free_room = n < SET_MAX;
 
+		if ((e->flags & KTR_MAPPING_FORK) && i == 0 && depth < FORKS_MAX &&
+		    (__s32)e->map.start != pid) {
+			n = set__build(m, (__s32)e->map.start, ns, set, depth + 1, key,
+				       &(__u64){ 0 }, &(__u64){ ~0ull });
+			continue;
+		}
+		if (e->flags & KTR_MAPPING_FORK)
+			break;
 		for (size_t j = 0; free_room && j < n; j++)
-			free_room = !overlaps(&set[j], &p->v[i].map);
+			free_room = !overlaps(&set[j], &e->map);
 		if (free_room) {
-			set[n++] = p->v[i].map;
+			set[n++] = e->map;
 			*key = (*key ^ ((__u64)pid << 32 | i)) * 0x100000001b3ull;
 		}
 	}

@@ -10,7 +10,8 @@
 #  - main -> load_settings -> open_config -> fopen (an openat) and
 #    main -> probe_cache -> access (ENOENT): every frame, named, each of the
 #    program's at its file:line, as strace -k names them (same objects,
-#    same addresses, frame for frame); in a second thread too
+#    same addresses, frame for frame); in a second thread too; in a forked
+#    child that does not exec (its parent's mappings)
 #  - the PIE's frames at their offsets, nothing kernel-looking
 #  - C++: a call made while an exception unwinds, names demangled
 #  - a stripped program, named from its debug file found by build id
@@ -180,6 +181,19 @@ check thr_worker_line t_grep "^worker\|stack_debian\|0x[0-9a-f]+\|stack_debian\.
 TID=$(awk '$1 == "tid" { print $2 }' "$TMP/thr.out")
 check thr_other_tid t_grep "^[0-9]+:${TID:-none} +stack_debian +STACK " "$TMP/thr.kd"
 check_strace thr "$SD" thread
+
+# --- a child that does not exec: unwound with its parent's mappings ----------------------
+ktr fork -i -k -e trace=openat -f "$TMP/fork.ktr" python3 -c "import os
+pid = os.fork()
+if pid == 0:
+    open('$TARGET')
+    os._exit(0)
+os.waitpid(pid, 0)"
+"$KDUMP" -J -f "$TMP/fork.ktr" >"$TMP/fork.json" 2>/dev/null
+stack "$TMP/fork.json" openat "$TARGET" >"$TMP/fork.open"
+check fork_runs t_krc 0 fork
+check fork_child_whole t_grep '^_start\|' "$TMP/fork.open"
+check fork_child_no_stop t_nogrep '^STOP' "$TMP/fork.open"
 
 # --- C++: a call made while an exception unwinds (the landing pad's) --------------------
 ktr cxx -k -e trace=openat -f "$TMP/cxx.ktr" "$ST" "$TARGET"
