@@ -157,6 +157,7 @@ struct files_struct {
 };
 
 struct mm_struct {
+	unsigned long start_stack;
 	unsigned long arg_start;
 	unsigned long arg_end;
 	unsigned long env_start;
