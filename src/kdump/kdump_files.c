@@ -151,8 +151,7 @@ static size_t elf_build_id(Elf *e, __u8 out[20])
 	return len;
 }
 
-Elf *kd_elf_open_matching(const char *path, const __u8 *id, size_t len, int *fdp,
-			  const char **why)
+Elf *kd_elf_open_matching(const char *path, const __u8 *id, size_t len, int *fdp, const char **why)
 {
 	__u8 want[20] = { 0 }, got[20];
 	unsigned char magic[SELFMAG];
@@ -268,7 +267,8 @@ static int debug__find_alt(Dwarf *dw, char **name)
 		char what[PATH_MAX + 64];
 
 		snprintf(what, sizeof(what), "the dwz file %.4000s", altname);
-		kd_file_skipped(what, "not found by its build id, nor at a path inside " KD_DEBUG_DIR);
+		kd_file_skipped(what,
+				"not found by its build id, nor at a path inside " KD_DEBUG_DIR);
 	}
 	return -1;
 }
@@ -329,9 +329,9 @@ int kd_find_no_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf
 	return -1;
 }
 
-int kd_find_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			 Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			 GElf_Word debuglink_crc, char **debuginfo_file_name)
+int kd_find_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			 const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			 char **debuginfo_file_name)
 {
 	return -1;
 }

@@ -382,8 +382,8 @@ static int m_ustack(struct json *j, const struct kd_event *ev)
 	}
 	fputc(']', out);
 	fputs(ev->ustack.how == KD_STACK_DWARF ? ",\"unwind\":\"dwarf\"" :
-	      ev->ustack.how == KD_STACK_SHED	 ? ",\"unwind\":\"frame pointers\",\"shed\":true" :
-						   ",\"unwind\":\"frame pointers\"",
+	      ev->ustack.how == KD_STACK_SHED  ? ",\"unwind\":\"frame pointers\",\"shed\":true" :
+						 ",\"unwind\":\"frame pointers\"",
 	      out);
 	if (ev->ustack.how == KD_STACK_DWARF)
 		fprintf(out, ",\"stack_bytes\":%u", ev->ustack.stack_bytes);

@@ -6,8 +6,8 @@
 
 #include "kdump_mappings.h"
 
-#define SET_MAX	  1024 /* mappings of one process at one time */
-#define FORKS_MAX 16 /* parents followed back */
+#define SET_MAX	   1024 /* mappings of one process at one time */
+#define FORKS_MAX  16 /* parents followed back */
 /*
  * Records kept per process: a process's life rarely gives more than a few
  * hundred (each scan of its mappings writes only what changed); a file

@@ -159,7 +159,8 @@ static void read_objects(void *ctx, struct kd_decoder *d)
 		if (rec.hdr.ktr_type == KTR_OBJECT &&
 		    kd_object__parse(rec.data, rec.hdr.ktr_len, &o, loads, &path) == 0)
 			kd_decoder__object(d, &o, loads, path);
-		if (rec.hdr.ktr_type == KTR_MAPPING && rec.hdr.ktr_len == sizeof(struct ktr_mapping)) {
+		if (rec.hdr.ktr_type == KTR_MAPPING &&
+		    rec.hdr.ktr_len == sizeof(struct ktr_mapping)) {
 			struct ktr_mapping m;
 
 			memcpy(&m, rec.data, sizeof(m));

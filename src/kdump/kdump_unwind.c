@@ -270,8 +270,7 @@ static int uw_stop(struct uw_ctx *c, const char *fmt, ...)
 /* A frame found by the frame-pointer fallback: one only if a call is before it. */
 static int uw_fallback_frame(struct uw_ctx *c, const struct kd_mapping *m, Dwarf_Addr pc)
 {
-	int call = m ? kdump_syms__call_before(c->syms, m->build_id, pc - m->start + m->pgoff) :
-		       -1;
+	int call = m ? kdump_syms__call_before(c->syms, m->build_id, pc - m->start + m->pgoff) : -1;
 
 	if (call == 1)
 		return DWARF_CB_OK;
@@ -323,8 +322,9 @@ static int uw_frame(Dwfl_Frame *state, void *arg)
 	} else {
 		f->status = KTR_USTACK_IP;
 		f->offset = pc;
-		return uw_stop(c, "no object is mapped at %#llx in the trace (anonymous or JIT "
-				  "code, or the vdso): its frame cannot be unwound",
+		return uw_stop(c,
+			       "no object is mapped at %#llx in the trace (anonymous or JIT "
+			       "code, or the vdso): its frame cannot be unwound",
 			       (unsigned long long)pc);
 	}
 	c->prev_cfi = has_cfi(c->dwfl, adj);
@@ -336,8 +336,9 @@ static int uw_frame(Dwfl_Frame *state, void *arg)
 		fd = kdump_syms__object_file(c->syms, m->build_id, &(const char *){ NULL },
 					     &(const GElf_Phdr *){ NULL }, &(size_t){ 0 });
 		if (fd < 0)
-			return uw_stop(c, "the object of frame #%u is not on this machine (only "
-					  "its debug file, or nothing): no unwind information",
+			return uw_stop(c,
+				       "the object of frame #%u is not on this machine (only "
+				       "its debug file, or nothing): no unwind information",
 				       out->n - 1);
 		close(fd);
 	}
@@ -380,7 +381,8 @@ static void uw_copy_end(struct uw_ctx *c)
 
 void kd_unwinder__run(struct kd_unwinder *u, __s32 pid, __s32 tid, const struct ktr_uregs *ur,
 		      const __u64 *regs, const unsigned char *stack, size_t stack_len,
-		      const struct kd_mapping *maps, size_t nmaps, __u64 key, struct kd_unwound *out)
+		      const struct kd_mapping *maps, size_t nmaps, __u64 key,
+		      struct kd_unwound *out)
 {
 	struct uw_space *sp = space__get(u, pid, key, maps, nmaps);
 	struct uw_ctx *c = &sp->ctx;

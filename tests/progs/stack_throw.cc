@@ -14,17 +14,21 @@
 #include <stdexcept>
 #include <unistd.h>
 
-namespace cfg {
+namespace cfg
+{
 
 static volatile int line_flush, line_dtor;
 
 class Journal {
-public:
-	explicit Journal(const char *path) : path_(path) {}
+    public:
+	explicit Journal(const char *path)
+		: path_(path)
+	{
+	}
 	__attribute__((noinline)) ~Journal();
 	__attribute__((noinline)) static int flush(const char *path);
 
-private:
+    private:
 	const char *path_;
 };
 
@@ -46,7 +50,7 @@ Journal::~Journal()
 }
 
 class Loader {
-public:
+    public:
 	__attribute__((noinline)) static void load(const char *path);
 };
 
