@@ -17,6 +17,8 @@
 #  - a stripped program, named from its debug file found by build id
 #  - a program gone before kdump runs: the trace alone unwinds it; with
 #    its object nowhere, the unwind says where and why it ends
+#  - a flight recorder's dump: the objects and mappings in it, the copies
+#    cut to what its records hold
 #  - -K: a copy too short for the stack says where it ends; -K 0 is the
 #    kernel's walk, cut at its first frame that is none
 #  - a ring half full sheds the copies: every call keeps a stack record
@@ -181,6 +183,13 @@ check thr_worker_line t_grep "^worker\|stack_debian\|0x[0-9a-f]+\|stack_debian\.
 TID=$(awk '$1 == "tid" { print $2 }' "$TMP/thr.out")
 check thr_other_tid t_grep "^[0-9]+:${TID:-none} +stack_debian +STACK " "$TMP/thr.kd"
 check_strace thr "$SD" thread
+
+# --- a flight recorder (-R): its objects and mappings in the dump, the copies cut to fit ---
+ktr flight -R 4m,exit -k -e trace=openat -f "$TMP/flight.ktr" "$SD" thread "$TARGET.missing"
+"$KDUMP" -J -f "$TMP/flight.ktr" >"$TMP/flight.json" 2>/dev/null
+stack "$TMP/flight.json" openat "$TARGET.missing" >"$TMP/flight.open"
+check flight_dumped t_krc 1 flight
+check flight_whole t_match "$(names "$TMP/flight.open")" "$OPEN_THREAD_RX"
 
 # --- a child that does not exec: unwound with its parent's mappings ----------------------
 ktr fork -i -k -e trace=openat -f "$TMP/fork.ktr" python3 -c "import os

@@ -18,13 +18,22 @@
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 
+#define KTR_HELD_MAX (4u << 20) /* bytes of objects and mappings a recorder keeps */
+
 int ktr_tracefile__append(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns)
 {
-	if (f->flight && h->ktr_type == KTR_TPFORMAT) {
-		/* an event's format: written by the next dump, before the events */
-		unsigned char *p = realloc(f->held, f->nheld + len);
+	/*
+	 * An event's format, an object and its mappings (-k): written by the
+	 * next dump, before the records that need them.
+	 */
+	if (f->flight && (h->ktr_type == KTR_TPFORMAT || h->ktr_type == KTR_OBJECT ||
+			  h->ktr_type == KTR_MAPPING)) {
+		unsigned char *p;
 
+		if (h->ktr_type != KTR_TPFORMAT && f->nheld + len > KTR_HELD_MAX)
+			return 0; /* stacks past it go unnamed: a recorder lives long */
+		p = realloc(f->held, f->nheld + len);
 		if (!p)
 			return -ENOMEM;
 		memcpy(p + f->nheld, h, len);
