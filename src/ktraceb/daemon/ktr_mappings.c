@@ -10,7 +10,7 @@
 #include "ktr_record.h"
 #include "ktr_tracefile.h"
 
-#define PROCS_SLOTS   4096 /* processes remembered per trace file */
+#define PROCS_SLOTS   1024 /* processes remembered per trace file: 2 MiB at most */
 #define MAPS_PER_PROC 64 /* mappings remembered per process */
 
 struct said_map {
