@@ -43,9 +43,9 @@ struct ustack_rec {
 	  sizeof(struct ktr_ustack) - sizeof(struct ktr_uregs) - 8 * ARCH_DWARF_NREGS) &       \
 	 ~7u)
 
-_Static_assert(sizeof(struct ustack_rec) + USTACK_COPY_MAX + KTR_USTACK_PIECE <=
+_Static_assert(sizeof(struct ustack_rec) + USTACK_COPY_MAX + 2 * KTR_USTACK_PIECE <=
 		       KTR_SCRATCH_SIZE,
-	       "a stack copy fits the scratch area, with a piece to spare for the verifier");
+	       "a stack copy fits the scratch area, with pieces to spare for the verifier");
 
 /*
  * The frame-pointer walk's record (flags: KTR_USTACK_F_SHED or 0), its
@@ -83,15 +83,41 @@ static __always_inline void ustack__walk(void *ctx, struct ktr_sample *s, __u32 
 }
 
 /*
+ * The record with a copy of ur_stack_len bytes, sent: a global function of
+ * its own, so the verifier checks the way out once, not again for each
+ * length the copy's loop may end with.
+ */
+__noinline int ustack__send_copied(struct ktr_scratch *sc, __u32 route)
+{
+	struct ustack_rec *r = (void *)sc;
+	__u64 len;
+
+	if (!r)
+		return 0;
+	len = r->ur.ur_stack_len;
+	if (len > USTACK_COPY_MAX)
+		len = USTACK_COPY_MAX;
+	len += sizeof(r->us) + sizeof(r->ur) + sizeof(r->regs);
+	rec__send(&r->s, route, KTR_USTACK, len);
+	return 0;
+}
+
+/*
  * Copy the stack (registers filled by the caller) and send the record:
  * want bytes from ur_sp, fewer up to top (non-zero: the main thread's
  * stack start).  0 if sent; -1 if the copy is shed (the caller walks).
+ *
+ * Page by page, so a read fails only where the stack does: the rest of
+ * sp's page first, then whole pages, each of a constant size at an offset
+ * the verifier knows in each turn of the loop (a copy a little past want
+ * is not sent).  Its only branches are the loop's end and a page that
+ * cannot be read: the verifier's work stays small on every kernel.
  */
 __noinline int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want, __u64 top)
 {
 	struct ustack_rec *r = (void *)sc;
-	__u32 off = 0, end = KTR_UREGS_END_WANT;
-	__u64 sp, piece, len;
+	__u32 end = KTR_UREGS_END_WANT, first, pages, got;
+	__u64 sp;
 	void *ring;
 
 	if (!r)
@@ -114,26 +140,30 @@ __noinline int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want
 				     ktr_stack_room)
 			return -1;
 	}
-	piece = KTR_USTACK_PIECE - (sp & (KTR_USTACK_PIECE - 1));
-	for (int i = 0; i <= USTACK_COPY_MAX / KTR_USTACK_PIECE; i++) {
-		if (off >= want || off > USTACK_COPY_MAX)
+	first = KTR_USTACK_PIECE - (sp & (KTR_USTACK_PIECE - 1));
+	if (first > want)
+		first = want;
+	/* the verifier's bound, kept: clang knows it and would drop the mask */
+	asm volatile("%0 &= %1" : "+r"(first) : "i"(2 * KTR_USTACK_PIECE - 1));
+	got = 0;
+	if (first && bpf_probe_read_user(r->stack, first, (const void *)sp) == 0)
+		got = first;
+	else if (first)
+		end = KTR_UREGS_END_FAULT;
+	pages = got && want > first ? (want - first + KTR_USTACK_PIECE - 1) / KTR_USTACK_PIECE : 0;
+	for (__u32 i = 0; i < USTACK_COPY_MAX / KTR_USTACK_PIECE; i++) {
+		if (i >= pages)
 			break;
-		if (piece > want - off)
-			piece = want - off;
-		if (piece > KTR_USTACK_PIECE)
-			piece = KTR_USTACK_PIECE;
-		if (bpf_probe_read_user(r->stack + off, piece, (const void *)(sp + off))) {
+		if (bpf_probe_read_user(r->stack + first + i * KTR_USTACK_PIECE, KTR_USTACK_PIECE,
+					(const void *)(sp + first + i * KTR_USTACK_PIECE))) {
 			end = KTR_UREGS_END_FAULT;
 			break;
 		}
-		off += piece;
-		piece = KTR_USTACK_PIECE;
+		got += KTR_USTACK_PIECE;
 	}
-	r->ur.ur_stack_len = off;
+	r->ur.ur_stack_len = got < want ? got : want;
 	r->ur.ur_end = end;
-	len = sizeof(r->us) + sizeof(r->ur) + sizeof(r->regs) + off;
-	rec__send(&r->s, route, KTR_USTACK, len);
-	return 0;
+	return ustack__send_copied(sc, route);
 }
 
 /* -k's record for the current call; regs: the user registers saved at its entry. */
