@@ -292,6 +292,44 @@ import json, sys
 print(sorted({json.loads(l).get("unwind") for l in open(sys.argv[1]) if "\"STACK\"" in l}))
 ' "$TMP/walk.json")" "['frame pointers']"
 
+# --- stacks a hostile trace made up: kdump ends, says what does not fit ----------------
+python3 - "$TMP/o2.ktr" "$TMP/forged.ktr" <<'EOF'
+import random, struct, sys
+random.seed(30)
+data, out, off = open(sys.argv[1], "rb").read(), bytearray(), 0
+while off + 64 <= len(data):
+    ln, typ = struct.unpack_from("<ih", data, off)
+    hdr, pay = bytearray(data[off:off + 64]), bytearray(data[off + 64:off + 64 + ln])
+    if typ == 31 and len(pay) > 48:
+        for _ in range(3):  # the registers, the pc, the stack: anything
+            i = random.randrange(16, len(pay) - 8)
+            pay[i:i + 8] = random.getrandbits(64).to_bytes(8, "little")
+        out += hdr + pay
+        bad = bytearray(pay)
+        struct.pack_into("<H", bad, 10, 255)  # too many registers
+        out += hdr + bad
+        bad = bytearray(pay)
+        struct.pack_into("<I", bad, 12, 1 << 30)  # more stack than the record holds
+        out += hdr + bad
+    elif typ == 22 and len(pay) == 48:
+        out += hdr + pay
+        struct.pack_into("<QQ", pay, 0, random.getrandbits(64), random.getrandbits(64))
+        out += hdr + pay
+        fork = bytearray(pay)
+        struct.pack_into("<Q", fork, 0, struct.unpack_from("<i", hdr, 8)[0])
+        fork[45] = 2  # its own parent
+        out += hdr + fork
+    else:
+        out += hdr + pay
+    off += 64 + ln
+open(sys.argv[2], "wb").write(out)
+EOF
+timeout -k 5 60 "$KDUMP" -f "$TMP/forged.ktr" >"$TMP/forged.kd" 2>"$TMP/forged.kderr"
+KDRC=$?
+check forged_kdump_ends t_num "$KDRC" -le 1 "no crash, no hang"
+check forged_invalid_said t_grep 'STACK +invalid record' "$TMP/forged.kd"
+check forged_stacks_read t_grep 'STACK +[0-9]+ frames?' "$TMP/forged.kd"
+
 # --- a ring half full: the copies are shed, every call keeps its stack record -------------
 daemon_gone 10
 ktr shed -b 65536 -k -K 16k -e trace=getppid -f "$TMP/shed.ktr" "$PROGS/getppid_loop" 3000
