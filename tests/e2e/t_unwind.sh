@@ -181,7 +181,7 @@ check thr_open_whole t_match "$(names "$TMP/thr.open")" "$OPEN_THREAD_RX"
 check thr_worker_line t_grep "^worker\|stack_debian\|0x[0-9a-f]+\|stack_debian\.c:$(line thr worker_load)\$" \
 	"$TMP/thr.open"
 TID=$(awk '$1 == "tid" { print $2 }' "$TMP/thr.out")
-check thr_other_tid t_grep "^[0-9]+:${TID:-none} +stack_debian +STACK " "$TMP/thr.kd"
+check thr_other_tid t_grep "^ *[0-9]+:${TID:-none} +stack_debian +STACK " "$TMP/thr.kd"
 check_strace thr "$SD" thread
 
 # --- a flight recorder (-R): its objects and mappings in the dump, the copies cut to fit ---
@@ -341,9 +341,10 @@ else
 	check shed_kdump_ok t_kdump_ok shed
 	check shed_said t_grep 'STACK +[0-9]+ frames? \(the kernel.s frame-pointer walk: the stack copy was shed' \
 		"$TMP/shed.kd"
-	check shed_stack_per_call t_eq "$(qn "$TMP/shed.norm" '$4 == "STACK"')" \
-		"$(qn "$TMP/shed.norm" '$4 == "CALL"')"
 	read -r nrec nlost _ <<<"$(ktr_summary shed)"
+	# a stack record the full ring had no room for is counted lost, as any record
+	check shed_stack_per_call t_num $(($(qn "$TMP/shed.norm" '$4 == "STACK"') + ${nlost:-0})) \
+		-ge "$(qn "$TMP/shed.norm" '$4 == "CALL"')"
 	check shed_calls_kept_or_lost t_num $(($(qn "$TMP/shed.norm" '$4 == "CALL" && $5 ~ /^getppid/') + ${nlost:-0})) \
 		-ge 3000
 fi
