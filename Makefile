@@ -149,15 +149,33 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 # also two checkouts of one commit (their tests would clear each other's).
 BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* \
 	src/ktraceb/*/* src/common/* src/decode/tables/*)))
-$(O)/gen/build_id.h: FORCE | $(O)/gen
-	$(Q)id=$$( (cat $(BUILD_ID_SRCS); echo '$(abspath $(O))') | sha1sum | cut -c1-12); \
-	printf '#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
+# build_id.h for the build directory $(1) (the id, made in the recipe's shell)
+build_id_h = id=$$( (cat $(BUILD_ID_SRCS); echo '$(abspath $(1))') | sha1sum | cut -c1-12); \
+	printf '\#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/gen/build_id.h: FORCE | $(O)/gen
+	$(Q)$(call build_id_h,$(O))
 .PHONY: FORCE
 FORCE:
 
-$(O)/src/ktraceb/client/ktr_client.o $(O)/src/ktraceb/client/ktr_others.o \
-	$(O)/src/ktraceb/daemon/ktr_pin.o: $(O)/gen/build_id.h
+# the objects that hold the id
+BUILD_ID_OBJS := src/ktraceb/client/ktr_client.o src/ktraceb/client/ktr_others.o \
+	src/ktraceb/daemon/ktr_pin.o
+$(addprefix $(O)/,$(BUILD_ID_OBJS)): $(O)/gen/build_id.h
+
+# A second build of the same sources, as "make O=$(O)/twin" would make it,
+# with the id of that directory, for tests/e2e/t_builds.sh (two builds side
+# by side): only the objects that hold the id are compiled again.
+$(O)/twin/gen/build_id.h: FORCE
+	@mkdir -p $(@D)
+	$(Q)$(call build_id_h,$(O)/twin)
+
+$(addprefix $(O)/twin/,$(BUILD_ID_OBJS)): $(O)/twin/%.o: %.c $(O)/twin/gen/build_id.h \
+		| $(O)/ktraceb.skel.h $(O)/gen/syscall_names.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $(CPPFLAGS) -I$(O)/twin/gen $(CPPFLAGS_ALL) $(LIBBPF_CFLAGS) \
+		$(DEPFLAGS) -c $< -o $@
 
 # --- user space --------------------------------------------------------------
 $(O)/%.o: %.c
@@ -180,8 +198,14 @@ $(O)/libktr.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The tracer needs the syscall tables, not the decoders.
-$(O)/ktraceb: $(KTRACEB_OBJS) $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
-		$(O)/src/common/ktr_sysclass.o $(GEN_SRCS:.c=.o)
+KTRACEB_LIBOBJS := $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
+	$(O)/src/common/ktr_sysclass.o $(GEN_SRCS:.c=.o)
+$(O)/ktraceb: $(KTRACEB_OBJS) $(KTRACEB_LIBOBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
+
+$(O)/twin/ktraceb: $(filter-out $(addprefix $(O)/,$(BUILD_ID_OBJS)),$(KTRACEB_OBJS)) \
+		$(addprefix $(O)/twin/,$(BUILD_ID_OBJS)) $(KTRACEB_LIBOBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
 
@@ -197,6 +221,8 @@ $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/ktr_captures.o $(O)/src/ktr
 $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,ktr_flight.o ktr_flight_walk.o \
 	ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
+$(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
+$(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/ktr_share.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/ktr_writer.o daemon/ktr_clock.o \
 	common/ktr_creds.o common/ktr_perm.o)
 
@@ -292,7 +318,8 @@ CHECK_BINS := $(O)/kdump $(TEST_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BIN
 check: $(CHECK_BINS)
 	$(Q)O=$(O) KTR_TIER=check tests/run.sh
 
-test-build: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS)
+test-build: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS) \
+	$(O)/twin/ktraceb
 
 test: test-build
 	$(Q)O=$(O) tests/run.sh
@@ -313,10 +340,17 @@ demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
 BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o \
-	$(O)/bench/throw_loop $(O)/bench/stack_calls
+	$(O)/bench/throw_loop $(O)/bench/http_srv $(O)/bench/http_load $(O)/bench/stack_calls
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
+	$(Q)O=$(O) bench/service.sh
+
+# bench/service.sh's threaded C server and its load client
+$(O)/bench/http_%: bench/http_%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
 
 $(O)/bench/spans: bench/spans.c include/ktraceb/utrace.h
 	@mkdir -p $(@D)

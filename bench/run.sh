@@ -328,7 +328,7 @@ if [ -x "$THROW" ] && [ "$(nproc)" -ge 2 ]; then
 		sleep 0.2
 		alone=$(taskset -c 1 "$THROW" "$THROW_MS" | awk '{ print $2 }')
 		wait "$other"
-		taskset -c 0 "$KTRACEB" -t u -f "$TMP/throw.ktr" "$THROW" $((THROW_MS + 500)) \
+		taskset -c 0 "$KTRACEB" -t u -e usdt:libstdcxx -f "$TMP/throw.ktr" "$THROW" $((THROW_MS + 500)) \
 			>"$TMP/throw_traced.out" 2>"$TMP/throw_traced.err" &
 		other=$!
 		sleep 0.2 # the traced copy runs once its probes are attached

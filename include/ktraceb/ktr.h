@@ -291,16 +291,29 @@ struct ktr_tpfield {
  * KTR_FILTER: the syscall selection the trace was made with (ktraceb -e
  * trace=SET, -e status=SET; src/common/ktr_select.h), written once before
  * the trace's first record.  Calls it left out made no record at all.
+ * With KTR_FILTER_USDT, the USDT probes armed beside the ktraceb
+ * provider's (ktraceb -e usdt:PROVIDER:NAME), written at the first request
+ * with 'u' that names some: a probe they leave out made no record at all
+ * (a trace with USER records and no such record armed the ktraceb
+ * provider's alone); with KTR_FILTER_USDT_HOT, the probes known to fire at
+ * high rates those patterns take in.
  */
 struct ktr_filter {
 	__u32 kf_status;		/* KTR_FILTER_SUCCESSFUL | _FAILED wanted, 0 any */
-	__u32 kf_flags;			/* KTR_FILTER_CALLS_AT_RETURN */
-	/* then the selection as given, NUL-terminated: "trace=openat status=failed" */
+	__u32 kf_flags;			/* KTR_FILTER_* */
+	/*
+	 * then the selection as given, NUL-terminated: "trace=openat status=failed";
+	 * USDT: "python:function__entry node:*"; USDT_HOT: "python:line ..."
+	 */
 };
 #define KTR_FILTER_SUCCESSFUL	0x1
 #define KTR_FILTER_FAILED	0x2
 #define KTR_FILTER_CALLS_AT_RETURN 0x1	/* a CALL (but an exec's) written at its return, just
 					   before its RET: only then is its status known */
+#define KTR_FILTER_USDT		0x2	/* the text is the USDT patterns, not a syscall
+					   selection (kf_status 0) */
+#define KTR_FILTER_USDT_HOT	0x4	/* the text is the probes of those patterns known to
+					   fire at high rates */
 
 /*
  * KTR_USTACK: the user stack of the thread's call before it (ktraceb -k).

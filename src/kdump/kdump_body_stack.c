@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The bodies of what -e trace= and -k leave in a file (kdump_body.h): the
- * syscall selection, a user stack frame by frame, an object's build id.
+ * The bodies of what -e trace=, -e usdt: and -k leave in a file
+ * (kdump_body.h): the selections, a user stack frame by frame, an
+ * object's build id.
  * Every string from the file or from an object file is escaped.
  */
 #include <string.h>
@@ -10,9 +11,21 @@
 #include "decode.h"
 #include "kdump_body.h"
 
-/* "trace=openat status=failed (CALLs written at their return)" */
+/*
+ * "syscall selection: trace=openat status=failed (CALLs written at their
+ * return)", "USDT probes armed: ktraceb:* python:function__entry",
+ * "USDT probes armed that fire at high rates: python:line"
+ */
 void kd_body_filter(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
+	if (ev->filter.flags & (KTR_FILTER_USDT | KTR_FILTER_USDT_HOT)) {
+		fputs(ev->filter.flags & KTR_FILTER_USDT_HOT ?
+			      "USDT probes armed that fire at high rates: " :
+			      "USDT probes armed: ktraceb:* ",
+		      out);
+		ktr_put_escaped(out, ev->filter.text, strlen(ev->filter.text), KTR_ESC_CR);
+		return;
+	}
 	fputs("syscall selection: ", out);
 	ktr_put_escaped(out, ev->filter.text, strlen(ev->filter.text), KTR_ESC_CR);
 	if (ev->filter.flags & KTR_FILTER_CALLS_AT_RETURN)

@@ -66,6 +66,7 @@ static const struct cand cands[] = {
 #define FBSD_VERSIONED	   0x4000
 #define FBSD_TYPE_MASK	   0x3fff
 #define DFLY_KTR_BUF	   56 /* offsetof(struct ktr_header, ktr_buf), little-endian */
+#define DFLY_TYPE_MAX	   31 /* DragonFly writes 1..7; its kdump skips the others */
 /* a chain this long is evidence enough when a later record is broken */
 #define DETECT_MIN_RECORDS 8
 
@@ -202,6 +203,10 @@ static int map_type(const struct kd_bsd_fmt *f, const struct raw *r)
 	case KD_SYS_KTRACEB:
 		return t >= 1 && t <= KTR_TYPE_MAX ? t : 0;
 	case KD_SYS_DRAGONFLY:
+		/* a type its kdump skips is still a record of the chain */
+		if (t >= 8 && t <= DFLY_TYPE_MAX)
+			return KD_T_OTHER;
+		return t >= 1 && t <= 7 ? t : 0;
 	case KD_SYS_DARWIN:
 		return t >= 1 && t <= 7 ? t : 0;
 	case KD_SYS_FREEBSD:
@@ -303,8 +308,14 @@ static size_t walk(const struct cand *c, const unsigned char *buf, size_t len, b
 		plen = (size_t)r.len;
 		if (pos + c->hdrsize + plen > len)
 			break;
-		/* DragonFly writes ktr_buf, a kernel address, where ktraceb keeps its clock */
+		/*
+		 * DragonFly writes ktr_buf, a kernel address (top bit set), where
+		 * ktraceb keeps its clock (monotonic nanoseconds, top bit clear):
+		 * every record says which of the two wrote it, whatever its type.
+		 */
 		if (c->sys == KD_SYS_DRAGONFLY && !(buf[pos + DFLY_KTR_BUF + 7] & 0x80))
+			return n;
+		if (c->sys == KD_SYS_KTRACEB && (buf[pos + DFLY_KTR_BUF + 7] & 0x80))
 			return n;
 		if ((t == KTR_SYSCALL || t == KTR_SYSRET) && c->l != L_DFLY &&
 		    !payload_fits(&f, t, buf + pos + c->hdrsize, plen))

@@ -526,6 +526,9 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;
+	/* DragonFly writes 1..7 only: another number is not FreeBSD's meaning */
+	if (type > KTR_USER && d->fmt.sys == KD_SYS_DRAGONFLY)
+		type = KD_T_OTHER;
 	ev->kind = types[type].kind;
 	return types[type].dec ? types[type].dec(d, ev) : 0;
 }

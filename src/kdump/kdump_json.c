@@ -304,11 +304,15 @@ static int m_exit(struct json *j, const struct kd_event *ev)
 	return 0;
 }
 
-/* INFO of a selection: what it was, and whether CALLs wait for their return */
+/* INFO of a selection: of what, what it was, and whether CALLs wait for their return */
 static int m_filter(struct json *j, const struct kd_event *ev)
 {
 	FILE *out = j->env.out;
 
+	fprintf(out, ",\"of\":\"%s\"",
+		(ev->filter.flags & KTR_FILTER_USDT_HOT) ? "usdt_high_rate" :
+		(ev->filter.flags & KTR_FILTER_USDT)	 ? "usdt" :
+							   "syscalls");
 	fputs(",\"selection\":", out);
 	kd_json_cstr(out, ev->filter.text);
 	fprintf(out, ",\"calls_at_return\":%s",

@@ -42,6 +42,8 @@ e2e_cleanup()
 	for p in ${E2E_PIDS:-}; do
 		kill -KILL "$p" 2>/dev/null
 	done
+	# a daemon left in the mount namespace of own_bpffs would serve the next test
+	[ -n "${KTR_OWN_BPFFS:-}" ] && kill_daemons
 	if [ -n "${KTR_KEEP:-}" ]; then
 		echo "e2e/$GROUP: kept $TMP" >&2
 	else
@@ -160,6 +162,25 @@ daemon_gone()
 		sleep 0.1
 	done
 	return 1
+}
+
+# own_bpffs "$@": the rest of the script runs in a mount namespace of its
+# own, on a bpffs of its own, this build's daemons killed first: what its
+# daemons pin (the recordings a kill -9 leaves, the programs kept for the
+# next daemon) no other daemon on the machine sees, and none touches (an
+# older build's removes what a dead daemon of another build left).  Where
+# there is no such namespace, the script runs as it is.
+own_bpffs()
+{
+	if [ -n "${KTR_OWN_BPFFS:-}" ]; then
+		mount -t bpf -o mode=0700 bpf /sys/fs/bpf
+		return 0
+	fi
+	[ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null || return 0
+	kill_daemons
+	daemon_gone 10
+	rm -rf "$TMP"
+	KTR_OWN_BPFFS=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
 }
 
 # ktr P [ktraceb args...]: run ktraceb; stdout in $TMP/P.out, stderr in

@@ -169,6 +169,23 @@ check dragonfly_read_fd expect dfly '77|1|cat|CALL|read(0x3,0x404000,0x40)'
 check dragonfly_errno expect dfly '77|1|cat|RET|read -1 errno 35 EAGAIN'
 check dragonfly_close expect dfly '77|1|cat|CALL|close(0x3)'
 
+# One record of a type DragonFly never wrote (its kdump skips it) does not make
+# the file ktraceb's: every record has a kernel address at byte 56, where
+# ktraceb keeps its clock, and there is no INFO record first.
+D9=$TMP/dragonfly-type9.ktr
+{
+	dfly 1 "$(le 5 2)$(le 3 2)$(le 0 4)$(le 4202496 8)$(le 0 8)$(le 0 8)" 32
+	dfly 9 "$(le 0 8)" 8
+	dfly 3 "/etc/passwd" 11
+	dfly 2 "$(le 5 2)$(le 0 2)$(le 0 4)$(le 3 8)" 16
+} >"$D9"
+kd dfly9 "$D9"
+check dragonfly_type9_clean t_eq "$KDRC" 0
+check dragonfly_type9_detected t_grep 'INFO  DragonFly BSD trace, x86_64' "$TMP/dfly9.kd"
+check dragonfly_type9_open_not_fstat expect dfly9 '77|1|cat|CALL|open(0x402000,0,0)'
+check dragonfly_type9_open_ret expect dfly9 '77|1|cat|RET|open 3'
+check dragonfly_type9_other expect dfly9 '77|1|cat|OTHR|'
+
 # fbsd1 TYPE PAYLOAD-ESCAPES LEN: a FreeBSD amd64 record, versioned header, on CPU 3
 fbsd1()
 {

@@ -16,6 +16,7 @@
 #    a file traced into one way not joined the other way.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
+own_bpffs "$@" # the recording a kill -9 leaves pinned: no other build's daemon touches it
 need_tracer
 need_att_progs
 

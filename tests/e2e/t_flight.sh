@@ -12,6 +12,7 @@
 # their own files; a user records their own process and no other's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
+own_bpffs "$@" # the pins it looks at: no other build's daemon touches them
 need_tracer
 CR=$PROGS/crasher
 if [ ! -x "$CR" ]; then
@@ -24,9 +25,11 @@ pv() { awk -v k="$2" '$1 == k { print $NF }' "$TMP/$1.out" | head -n 1; }
 ring() { q "$TMP/$1.norm" '$4 == "RING"' | head -n 1 | cut -f5; }
 # the ring's records: those between the first RING line and the per-CPU one
 inring() { q "$TMP/$1.norm" '$4 == "RING" { n++; next } n == 1 && $1 != ""'; }
-# rings pinned in bpffs now (they outlive a daemon killed -9)
-pins_of_rings() { find /sys/fs/bpf/ktraceb -name 'flight-*' 2>/dev/null | wc -l; }
-pins_of_ctls() { find /sys/fs/bpf/ktraceb -name 'flctl-*' 2>/dev/null | wc -l; }
+# rings this build pinned in bpffs now (they outlive a daemon killed -9);
+# other builds' daemons on the machine have pins of their own
+BDIR=/sys/fs/bpf/ktraceb/$BUILD_ID
+pins_of_rings() { find "$BDIR" -name 'flight-*' 2>/dev/null | wc -l; }
+pins_of_ctls() { find "$BDIR" -name 'flctl-*' 2>/dev/null | wc -l; }
 # newest TYPE NAME PID N: how many of PID's N newest records in NAME's dump are TYPE
 newest() { q "$TMP/$2.norm" '$1 == pid' pid="$3" | tail -n "$4" | awk -F'\t' -v t="$1" '$4 == t' | wc -l; }
 # record_then_kill9 P PID ARGS...: ktraceb ARGS -p PID, then a kill -9 of the daemon
@@ -116,13 +119,18 @@ kd ex3e "$TMP/ex3e.ktr"
 check exit3_with_exit_option t_match "$(ring ex3e)" "pid $(pv ex3e pid) exited 3\$"
 
 # --- compact entries: a longer history in the same memory ------------------------------
-ktr cmp -R 64k,compact -f "$TMP/cmp.ktr" "$CR" segv 20000
+# Both on one CPU: each CPU has a region of the ring, and a process that
+# moves between CPUs (a busy machine) keeps more of its history than one
+# that does not.
+ktr cmpf -R 64k -f "$TMP/cmpf.ktr" taskset -c 0 "$CR" segv 20000
+kd cmpf "$TMP/cmpf.ktr"
+ktr cmp -R 64k,compact -f "$TMP/cmp.ktr" taskset -c 0 "$CR" segv 20000
 kd cmp "$TMP/cmp.ktr"
 check compact_ring_line t_match "$(ring cmp)" '^recovered [0-9]+/[0-9]+ entries, compact: pid'
 check compact_only_essentials t_eq "$(q "$TMP/cmp.norm" '$1 == pid' pid="$(pv cmp pid)" |
 	cut -f4 | sort -u | tr '\n' ' ')" "EXIT PSIG RET "
 ncmp=$(qn "$TMP/cmp.norm" '$4 == "RET" && $5 ~ /^getppid /')
-nfull=$(qn "$TMP/segv.norm" '$4 == "RET" && $5 ~ /^getppid /')
+nfull=$(qn "$TMP/cmpf.norm" '$4 == "RET" && $5 ~ /^getppid /')
 check compact_three_times_the_history t_num "$ncmp" -ge $((nfull * 3))
 check compact_ends_with_the_crash t_eq "$(tail_of cmp 3)" "RET close 0
 PSIG SIGSEGV SIG_DFL code=SEGV_MAPERR
@@ -187,7 +195,7 @@ check k9_ring_pinned t_eq "$(pins_of_rings)" 1
 check k9_control_map_pinned t_eq "$(pins_of_ctls)" 1
 # what no daemon of ours leaves there: a control map whose ring is gone, and
 # a "ring" that is no array of slots and has none; the next daemon drops both
-PIN_DIR=$(dirname "$(find /sys/fs/bpf/ktraceb -name 'flight-*' | head -n 1)")
+PIN_DIR=$(dirname "$(find "$BDIR" -name 'flight-*' | head -n 1)")
 bpftool map create "$PIN_DIR/flctl-99" type array key 4 value 64 entries 329 name stray
 bpftool map create "$PIN_DIR/flight-98" type array key 4 value 8 entries 1 name junk
 check k9_strays_planted t_eq "$(find "$PIN_DIR" -name flctl-99 -o -name flight-98 | wc -l)" 2
@@ -217,7 +225,7 @@ check k9_crash_ends_exit t_eq "$(q "$TMP/k9b.norm" '$4 == "RING" { crash = $5 ~ 
 	crash && $1 == pid' pid="$K9" | tail -n 1 | cut -f4,5)" $'EXIT\tkilled by SIGSEGV'
 daemon_gone 20
 # a recording's pins all gone; the programs kept for the next daemon stay (ktr_progcache.h)
-check k9_no_pins_left t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 2 -not -path '*/cache-*' \
+check k9_no_pins_left t_eq "$(find "$BDIR" -mindepth 1 -not -path '*/cache-*' \
 	2>/dev/null | wc -l)" 0
 
 # -z and a kill -9 before the recording's first dump: the next daemon writes
@@ -239,7 +247,7 @@ end_recording k9zc "$K9Z"
 "$CR" loop 10 >"$TMP/k9w.out" &
 K9W=$!
 record_then_kill9 k9wa "$K9W" -R 4m -t cw -f "$TMP/k9w.ktr"
-check k9w_csw_link_pinned t_eq "$(find /sys/fs/bpf/ktraceb -name 'link-ktr_csw*' 2>/dev/null | wc -l)" 1
+check k9w_csw_link_pinned t_eq "$(find "$BDIR" -name 'link-ktr_csw*' 2>/dev/null | wc -l)" 1
 sleep 1
 ktr k9wd -D -f "$TMP/k9w.ktr"
 check k9w_dump_after_kill t_krc 0 k9wd
@@ -248,10 +256,11 @@ check k9w_switches_recorded_with_no_daemon t_num "$(newest CSW k9w "$K9W" 100)" 
 end_recording k9wc "$K9W"
 
 # USDT probes (-t u): the next daemon attaches them again when it takes the
-# recording over, so the process's newest records have its probes again
+# recording over, those its -e usdt: named (kept with the recording), so the
+# process's newest records have its probes again
 "$PROGS/uev_sdt" 3000 10 >"$TMP/k9u.out" & # outlives the takeover, emulated too
 K9U=$!
-record_then_kill9 k9ua "$K9U" -R 4m -t cu -f "$TMP/k9u.ktr"
+record_then_kill9 k9ua "$K9U" -R 4m -t cu -e usdt:uevtest -f "$TMP/k9u.ktr"
 ktr k9ud1 -D -f "$TMP/k9u.ktr" # takes it over
 check k9u_taken_over t_krc 0 k9ud1
 sleep 0.5
@@ -315,7 +324,9 @@ if user_setup; then
 	check user_not_roots_process t_krc 1 uroot
 	check user_not_roots_msg t_grep "pid $RP: " "$TMP/uroot.err"
 	uktr ubig -R 300m -f "$UDIR/big.ktr" "$UBIN/crasher" ok 1
-	check user_ring_cap t_grep 'recorder: more than 256 MiB of rings' "$TMP/ubig.err"
+	check user_ring_cap t_grep \
+		'too many MiB of recorder rings for uid [0-9]+ \(a user may have 256 at once\)' \
+		"$TMP/ubig.err"
 	kill "$RP" 2>/dev/null
 
 	# a user's recording taken over after a kill -9: the new daemon opens its
@@ -348,28 +359,31 @@ if user_setup; then
 	check user_takeover_dropped_its_control_map t_eq "$(pins_of_ctls)" 0
 
 	# a pin directory a user could write to is never used: what is pinned
-	# there (a ring's owner and path) would be believed by the next daemon
+	# there (a ring's owner and path) would be believed by the next daemon.
+	# In a mount namespace of its own, on a bpffs of its own: the machine's
+	# /sys/fs/bpf/ktraceb (other builds' pins, their daemons) is untouched.
 	daemon_gone 20
-	# this build's kept programs go too: the directory is empty unless other builds have some
-	rm -rf "/sys/fs/bpf/ktraceb/$BUILD_ID"
-	rmdir /sys/fs/bpf/ktraceb 2>/dev/null # if empty
-	if [ ! -e /sys/fs/bpf/ktraceb ] && mkdir /sys/fs/bpf/ktraceb 2>/dev/null; then
-		chown "$KUID" /sys/fs/bpf/ktraceb
-		"$CR" wait 10 >"$TMP/pw.out" &
-		PW=$!
-		E2E_PIDS="${E2E_PIDS:-} $PW"
-		sleep 0.2
-		ktr pwr -R 64k -p "$PW" -f "$TMP/pw.ktr"
-		check user_pin_dir_still_records t_krc 0 pwr
-		check user_pin_dir_not_used t_eq "$(find /sys/fs/bpf/ktraceb -mindepth 1 | wc -l)" 0
+	"$CR" wait 10 >"$TMP/pw.out" &
+	PW=$!
+	E2E_PIDS="${E2E_PIDS:-} $PW"
+	sleep 0.2
+	if unshare -m --propagation private sh -c '
+		mount -t bpf bpf /sys/fs/bpf && mkdir /sys/fs/bpf/ktraceb || exit 99
+		chown "$1" /sys/fs/bpf/ktraceb
+		"$2" -R 64k -p "$3" -f "$4/pw.ktr" >"$4/pwr.out" 2>"$4/pwr.err"
+		echo $? >"$4/pwr.rc"
+		find /sys/fs/bpf/ktraceb -mindepth 1 | wc -l >"$4/pw.pins"' \
+		pwdir "$KUID" "$KTRACEB" "$PW" "$TMP" 2>"$TMP/pw.unshare"; then
+		check user_pin_dir_still_records t_eq "$(cat "$TMP/pwr.rc")" 0
+		check user_pin_dir_not_used t_eq "$(cat "$TMP/pw.pins")" 0
 		kill -SEGV "$PW"
 		wait "$PW" 2>/dev/null
 		for _ in $(seq 30); do [ -s "$TMP/pw.ktr" ] && break; sleep 0.1; done
 		check user_pin_dir_crash_written t_grep 'killed by SIGSEGV' <("$KDUMP" -f "$TMP/pw.ktr")
 		daemon_gone 20
-		rmdir /sys/fs/bpf/ktraceb
 	else
-		skip user_pin_dir "/sys/fs/bpf/ktraceb exists or bpffs is not mounted"
+		skip user_pin_dir "no bpffs of its own in a mount namespace: $(head -n 1 "$TMP/pw.unshare")"
+		kill "$PW" 2>/dev/null
 	fi
 else
 	skip user "$USER_WHY"

@@ -25,7 +25,9 @@
 #  7 a caller in another pid namespace, a daemon started in one
 #  8 ext4's root-reserved blocks are not the user's
 #  9 garbage messages, forged fields and descriptors of every kind, the
-#    recorder's fields, -z's flag, and a dump of root's recording
+#    recorder's fields, -z's flag, and a dump of root's recording; requests
+#    with more descriptors than they take (2, 3, 250: control data cut
+#    short), thousands of them, the daemon's descriptors counted throughout
 #  10 Yama's ptrace_scope 1, 2, 3 (on a faked sysctl: this kernel has no Yama)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
@@ -56,7 +58,6 @@ hostile_cleanup()
 {
 	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
 	[ -n "$GROUP_CREATED" ] && groupdel "$SECGROUP" 2>/dev/null
-	chown root:root /run/ktraceb 2>/dev/null
 	user_cleanup
 }
 trap 'hostile_cleanup' EXIT
@@ -429,6 +430,51 @@ for kind in pipe socket "dir:$UDIR" eventfd devnull; do
 done
 hostile fd_two "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "two:$TMP/rootdir/shared.ktr"
 check fd_two_not_taken t_nogrep 'error=0 ' "$TMP/fd_two.h"
+# Every descriptor accounted: a request takes exactly as many as its kind
+# does (a SET, CLEARFILE, DUMP one, the others none); more, in one
+# SCM_RIGHTS or two, or more than the daemon has room for (the kernel cuts
+# the control data), and it is refused, each one closed.  The user's own
+# file and process: only the descriptors are wrong.
+as_user touch "$UDIR/fds.ktr" "$UDIR/fds_creds.ktr"
+hostile fd_set_2 "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "many:2:$UDIR/fds.ktr"
+check fd_set_2_refused t_grep 'error=22 .*more than one descriptor' "$TMP/fd_set_2.h"
+hostile fd_set_split "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "split:$UDIR/fds.ktr"
+check fd_set_split_refused t_grep 'error=22 .*more than one descriptor' "$TMP/fd_set_split.h"
+hostile fd_set_3 "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "many:3:$UDIR/fds.ktr"
+check fd_set_3_refused t_grep 'error=22 .*more than one descriptor' "$TMP/fd_set_3.h"
+hostile fd_set_250 "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "many:250:$UDIR/fds.ktr"
+check fd_set_250_refused t_grep 'error=22 .*control data cut short' "$TMP/fd_set_250.h"
+hostile fd_clearall_3 "$ROOT_SOCK" op 4 0 0 0 "many:3:$UDIR/fds.ktr"
+check fd_clearall_3_refused t_grep 'error=22 .*descriptor not expected' "$TMP/fd_clearall_3.h"
+hostile fd_dump_2 "$ROOT_SOCK" op 6 0 0 0 "many:2:$UDIR/fds.ktr"
+check fd_dump_2_refused t_grep 'error=22 .*more than one descriptor' "$TMP/fd_dump_2.h"
+check fd_file_untouched t_num "$(fsize "$UDIR/fds.ktr")" -eq 0
+# credentials along (SCM_CREDENTIALS) are never read: the SET is served as any other
+hostile fd_creds "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "creds:$UDIR/fds_creds.ktr"
+check fd_creds_served t_grep 'error=0 count=1' "$TMP/fd_creds.h"
+hostile fd_creds_clear "$ROOT_SOCK" op 2 "$DEF" 0 "$U2" none
+# thousands of them: the daemon's descriptors stay as they were, then and after
+FDB=$(fdcount "$DPID")
+hostile fdstorm "$ROOT_SOCK" fdstorm 2000 "$UDIR/fds.ktr" &
+HPID=$!
+FDMAX=$FDB
+while kill -0 "$HPID" 2>/dev/null; do
+	n=$(fdcount "$DPID")
+	[ "$n" -gt "$FDMAX" ] && FDMAX=$n
+	sleep 0.02
+done
+wait "$HPID"
+check fdstorm_all_refused t_eq "$(hval fdstorm refused)" "$((2000 * 9))"
+check fdstorm_none_taken t_eq "$(hval fdstorm taken)" 0
+check fdstorm_none_hung t_eq "$(hval fdstorm hung)" 0
+check fdstorm_fds_flat t_num "$FDMAX" -le $((FDB + 8)) "the daemon had $FDMAX descriptors, $FDB before"
+for ((i = 0; i < 50; i++)); do
+	[ "$(fdcount "$DPID")" -le "$FDB" ] && break
+	sleep 0.1
+done
+check fdstorm_fds_after t_num "$(fdcount "$DPID")" -le "$FDB"
+check fdstorm_daemon_the_same t_eq "$(daemon_pid)" "$DPID"
+check fdstorm_root_served root_works fdstorm_root
 check fuzz_root_served root_works fuzz_root
 for ((i = 0; i < 80; i++)); do
 	[ "$(fdcount "$DPID")" -le $((FD0 + 8)) ] && break
@@ -446,10 +492,14 @@ if ! wait_no_daemon 15; then
 	e2e_done
 fi
 
-# /run/ktraceb must be root's own
-chown "$KUID" /run/ktraceb
-ktr rundir -f "$TMP/rundir.ktr" /bin/true
-chown root:root /run/ktraceb
+# /run/ktraceb must be root's own: one of the user's, bound over it in a mount
+# namespace of its own (the machine's stays root's for every other build)
+mkdir -p /run/ktraceb "$TMP/userrun"
+chown "$KUID" "$TMP/userrun"
+timeout -k 5 60 unshare -m --propagation private sh -c \
+	'mount --bind "$1" /run/ktraceb && exec "$2" -f "$3" /bin/true' rundir \
+	"$TMP/userrun" "$KTRACEB" "$TMP/rundir.ktr" >"$TMP/rundir.out" 2>"$TMP/rundir.err"
+KRC=$?
 check rundir_refused t_num "$KRC" -ne 0
 check rundir_message t_grep 'is not a directory only root can write to' "$TMP/rundir.err"
 check rundir_one_line t_oneline rundir

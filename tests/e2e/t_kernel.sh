@@ -52,7 +52,7 @@ if [ -x "$SDT" ]; then
 	KEEP=$!
 	E2E_PIDS="${E2E_PIDS:-} $KEEP"
 	refused keep ktr_usdt_record -t c -p "$KEEP" -f "$TMP/keep.ktr"
-	KTRACEB_REFUSE_PROG=ktr_usdt_record ktr usdt -t cu -f "$TMP/usdt.ktr" "$SDT" 2
+	KTRACEB_REFUSE_PROG=ktr_usdt_record ktr usdt -t cu -e usdt:uevtest -f "$TMP/usdt.ktr" "$SDT" 2
 	check usdt_runs t_krc 0 usdt
 	check usdt_said t_grep "^ktraceb: -t u: USDT probes are not recorded on this kernel: $(printf "$REASON" ktr_usdt_record)\$" \
 		"$TMP/usdt.err"
@@ -60,7 +60,7 @@ if [ -x "$SDT" ]; then
 	check usdt_rest_recorded t_num "$(qn "$TMP/usdt.norm" '$4 == "CALL"')" -gt 5
 	check usdt_no_user t_eq "$(qn "$TMP/usdt.norm" '$4 == "USER"')" 0
 	# the next trace of the same daemon is told too, without loading it again
-	ktr usdt2 -t cu -f "$TMP/usdt2.ktr" "$SDT" 1
+	ktr usdt2 -t cu -e usdt:uevtest -f "$TMP/usdt2.ktr" "$SDT" 1
 	check usdt_next_trace_said t_grep '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
 		"$TMP/usdt2.err"
 	check usdt_same_daemon t_eq "$(info_pid "$TMP/usdt2.ktr")" "$(info_pid "$TMP/usdt.ktr")"

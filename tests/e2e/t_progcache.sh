@@ -19,6 +19,7 @@
 #  - the USDT program, loaded when first needed, joins the cache then
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
+own_bpffs "$@" # the pins it looks at: no other build's daemon touches them
 need_tracer
 command -v bpftool >/dev/null || {
 	skip all "no bpftool"
@@ -263,7 +264,7 @@ check refuse_cache_not_written t_eq "$(pinned)" "$P2"
 
 # --- the USDT program joins the cache when first loaded -------------------------------
 if [ -x "$SDT" ]; then
-	ktr usdt1 -t cu -f "$TMP/usdt1.ktr" "$SDT" 2
+	ktr usdt1 -t cu -e usdt:uevtest -f "$TMP/usdt1.ktr" "$SDT" 2
 	kd usdt1 "$TMP/usdt1.ktr"
 	if grep -q 'USDT probes are not recorded' "$TMP/usdt1.err"; then
 		skip usdt "$(head -n 1 "$TMP/usdt1.err")"
@@ -272,7 +273,7 @@ if [ -x "$SDT" ]; then
 		no_daemon
 		U=$(pinned | awk '$1 == "ktr_usdt_record" { print $2 }')
 		check usdt_added t_match "${U:-none}" '^[0-9]+$'
-		ktr usdt2 -t cu -f "$TMP/usdt2.ktr" "$SDT" 2
+		ktr usdt2 -t cu -e usdt:uevtest -f "$TMP/usdt2.ktr" "$SDT" 2
 		kd usdt2 "$TMP/usdt2.ktr"
 		check usdt_kept_recorded t_eq "$(qn "$TMP/usdt2.norm" '$4 == "USER"')" \
 			"$(qn "$TMP/usdt1.norm" '$4 == "USER"')"

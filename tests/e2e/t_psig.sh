@@ -29,7 +29,7 @@ code_name()
 sig_rx()
 {
 	if [ "$1" -ge 32 ]; then
-		echo "(SIGRTMIN\\+$(($1 - 32))|SIG$1|SIGRT_$(($1 - 32)))"
+		echo "(SIGRTMIN[+]$(($1 - 32))|SIG$1|SIGRT_$(($1 - 32)))" # [+]: mawk and gawk alike
 	else
 		echo "SIG$(kill -l "$1")"
 	fi
@@ -77,7 +77,7 @@ check c_rt_sigreturn_ret_named t_eq "$(sort -u <<<"$after" | sed 's/ .*//' | tr 
 check c_rt_sigreturn_ret_name t_eq "$(sort -u <<<"$after" | awk '{ print $2 }' | tr '\n' ' ')" \
 	"rt_sigreturn "
 check c_sigaction_handler_stru t_num "$(qn "$N" '$4 == "STRU" && $5 ~ r' \
-	r="^struct sigaction \\{ handler=$(awk '$1 == "handler" && $2 == 10 { print $3 }' "$OUT"),")" \
+	r="^struct sigaction [{] handler=$(awk '$1 == "handler" && $2 == 10 { print $3 }' "$OUT"),")" \
 	-ge 2 "SIGUSR1 and SIGHUP"
 
 # without s: no PSIG; with s alone: only PSIG

@@ -12,6 +12,10 @@
 #    served meanwhile) nor memory or a descriptor after its process ended
 #  3 a process nobody traces pays nothing, not even a trap, for the probes
 #    somebody else traces in a copy of the same program
+#  4 the USDT patterns of a request (-e usdt:) as a hostile client sends
+#    them: too long, not NUL-padded, malformed, too many, without 'u', in
+#    a request that takes none: refused with a one-line reason, nothing
+#    armed; a process moved to a file with other patterns arms those
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -19,7 +23,7 @@ if ! user_setup; then
 	skip all "$USER_WHY"
 	e2e_done
 fi
-for p in uev_sdt uev_loop map_exec elf_bomb; do
+for p in uev_sdt uev_loop map_exec elf_bomb ktr_hostile; do
 	if [ ! -x "$PROGS/$p" ]; then
 		fail build "$PROGS/$p not built (make O=$O test)"
 		e2e_done
@@ -66,7 +70,7 @@ if command -v strace >/dev/null; then
 	E2E_PIDS="$E2E_PIDS $STRACE"
 	for _ in $(seq 50); do [ -s "$TMP/strace.out" ] || grep -q TracerPid:.*[1-9] \
 		"/proc/$D/status" && break; sleep 0.1; done
-	plain mem -t u -f "$UDIR/mem.ktr" "$UBIN/uev_sdt" 3
+	plain mem -t u -e usdt:uevtest -f "$UDIR/mem.ktr" "$UBIN/uev_sdt" 3
 	sleep 0.3
 	kill "$STRACE" 2>/dev/null
 	wait "$STRACE" 2>/dev/null
@@ -126,7 +130,7 @@ if sysctl -q -w kernel.bpf_stats_enabled=1 2>/dev/null && command -v jq >/dev/nu
 	bg twin "$UBIN/uev_loop" 3000 # nobody traces it
 	TWIN=$BGPID
 	wait_line "$TMP/twin.pout" '^pid ' 10
-	plain loop -t u -f "$UDIR/loop.ktr" "$UBIN/uev_loop" 1000
+	plain loop -t u -e usdt:uevloop -f "$UDIR/loop.ktr" "$UBIN/uev_loop" 1000
 	read -r ID1 R1 <<<"$(usdt_runs)"
 	# a program loaded since (a fresh daemon's) has run only since
 	[ "${ID0:-}" = "${ID1:-}" ] || R0=0
@@ -143,4 +147,52 @@ if sysctl -q -w kernel.bpf_stats_enabled=1 2>/dev/null && command -v jq >/dev/nu
 else
 	skip untrap "kernel.bpf_stats_enabled or jq missing"
 fi
+
+# --- 4: USDT patterns as a hostile client sends them ---------------------------------
+ROOT_SOCK=/run/ktraceb/ktraceb-$BUILD_ID.sock
+DEF=0x301be # KTR_DEF_POINTS ('u' among them)
+ubg pat "$UBIN/uev_sdt" 3000 20
+PAT=$BGPID
+wait_line "$TMP/pat.pout" '^pid ' 10
+# pat P PATTERNS FACS OP REGEX: one request (as the test user) with those patterns
+pat()
+{
+	local fd=none
+	[ "$4" = 1 ] && fd=new:$UDIR/$1.ktr
+	KTR_HOSTILE_USDT=$2 timeout -k 5 60 setpriv --reuid="$KUID" --regid="$KGID" \
+		--init-groups -- "$UBIN/ktr_hostile" "$ROOT_SOCK" op "$4" "$3" 0 "$PAT" "$fd" \
+		>"$TMP/$1.h" 2>"$TMP/$1.herr" </dev/null
+	check "pat_${1}" t_grep "$5" "$TMP/$1.h"
+}
+pat long long "$DEF" 1 'error=22 .*USDT patterns not NUL-terminated'
+pat unpadded unpadded "$DEF" 1 'error=22 .*USDT patterns not NUL-padded'
+pat three 'a:b:c' "$DEF" 1 "error=22 .*too many ':'"
+pat bare 'python' "$DEF" 1 'error=22 .*a probe pattern is PROVIDER:NAME'
+pat slash 'py/thon:x' "$DEF" 1 'error=22 .*letters, digits and _'
+pat space2 'a:b  c:d' "$DEF" 1 'error=22 .*an empty one between'
+pat newline $'a:b\nc' "$DEF" 1 'error=22 .*letters, digits and _'
+pat many "$(printf 'p:%d ' $(seq 17) | sed 's/ $//')" "$DEF" 1 'error=22 .*too many USDT patterns'
+pat nofac 'uevtest:hit' 0x2 1 'error=22 .*without the user facility'
+pat clear 'uevtest:hit' "$DEF" 2 'error=22 .*only a SET takes'
+check pat_nothing_traced t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/pat.pout")" 0
+# a well-formed glob that names none of its probes: traced, nothing armed, the
+# daemon not held up (a glob's match costs at most the product of the lengths)
+N0=$(wc -l <"$TMP/pat.pout")
+T0=$(now_ms)
+pat glob "uevtest:$(printf '*h%.0s' $(seq 29))x" "$DEF" 1 'error=0 count=1'
+sleep 0.5
+ktr other2 -t c -f "$TMP/other2.ktr" /bin/true
+check pat_glob_others_served t_krc 0 other2
+check pat_glob_not_stalled t_num $(($(now_ms) - T0)) -lt 3000
+tail -n +"$N0" "$TMP/pat.pout" | grep '^sem ' >"$TMP/pat.glob.sem"
+check pat_glob_ran t_num "$(wc -l <"$TMP/pat.glob.sem")" -gt 5
+check pat_glob_armed_nothing t_eq "$(grep -c ' 1$' "$TMP/pat.glob.sem")" 0
+# the same process moved to a file whose pattern names one: that one is armed
+pat good 'uevtest:hit' "$DEF" 1 'error=0 count=1'
+check pat_good_armed wait_line "$TMP/pat.pout" '^sem [0-9]+ 1$' 20
+kill "$PAT" 2>/dev/null
+wait_exit "$PAT" 10
+kd good "$UDIR/good.ktr"
+check pat_good_only_it t_eq "$(q "$TMP/good.norm" '$4 == "USER"' | cut -f5 | sed 's/(.*//' |
+	sort -u)" "uevtest:hit"
 e2e_done

@@ -9,8 +9,10 @@
 # libuevdl.so, loaded late with dlopen).  Each program prints what it fired;
 # kdump's USER lines must say the same, thread by thread, in order, with
 # depths, key=values, ok/err and durations.  Then: attaching with -p in the
-# middle of a run, the semaphore raised only in the traced process and
-# only while traced, the tree view and the summary, and a user with the
+# middle of a run; the default 'u' arming the ktraceb provider's probes
+# alone (another provider's semaphore stays down, its probes make no
+# record) and -e usdt:PROVIDER[:NAME] arming what it names, no more; the
+# semaphore raised only in the traced process and only while traced, the tree view and the summary, and a user with the
 # capability install tracing probes of a program they can read, but not of
 # one they cannot.
 . "$(dirname "$0")/lib.sh"
@@ -154,7 +156,27 @@ check late_events_are_the_end_of_the_run t_same_events "$TMP/late.main.want" "$T
 check late_no_invalid t_nogrep 'invalid' "$TMP/late.kd"
 
 # --- 3: sys/sdt.h probes, semaphores only where and while traced ----------------
-ktr sdt -t u -f "$TMP/sdt.ktr" "$SDT" 5
+# the default 'u' arms the ktraceb provider's probes alone: uevtest's stay
+# down, never fire, make no record, and nothing is said
+ktr sdtdef -t cu -f "$TMP/sdtdef.ktr" "$SDT" 5
+check sdt_default_exit_0 t_krc 0 sdtdef
+kd sdtdef "$TMP/sdtdef.ktr"
+check sdt_default_sem_down t_eq "$(grep -c '^sem [0-9]* 0$' "$TMP/sdtdef.out")" 5
+check sdt_default_no_records t_eq "$(q "$TMP/sdtdef.norm" '$4 == "USER"' | wc -l)" 0
+check sdt_default_calls_recorded t_eq "$(q "$TMP/sdtdef.norm" '$4 == "CALL" && $5 == "getppid"' |
+	wc -l)" 5
+check sdt_default_no_info t_eq "$(q "$TMP/sdtdef.norm" '$4 == "INFO" && $5 ~ /USDT/' | wc -l)" 0
+check sdt_default_silent t_lines 1 "$TMP/sdtdef.err"
+# one probe named: it alone is armed (its semaphore up, the others' pairs never recorded)
+ktr sdthit -t u -e usdt:uevtest:hit -f "$TMP/sdthit.ktr" "$SDT" 4
+check sdt_one_exit_0 t_krc 0 sdthit
+kd sdthit "$TMP/sdthit.ktr"
+check sdt_one_sem_up t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/sdthit.out")" 4
+check sdt_one_only_it t_eq "$(q "$TMP/sdthit.norm" '$4 == "USER"' | cut -f5 | sed 's/(.*//' |
+	sort | uniq -c | awk '{ print $2 "x" $1 }')" "uevtest:hitx4"
+check sdt_one_info t_grep $'	INFO	USDT probes armed: ktraceb:\* uevtest:hit$' "$TMP/sdthit.norm"
+
+ktr sdt -t u -e usdt:uevtest -f "$TMP/sdt.ktr" "$SDT" 5
 check sdt_exit_0 t_krc 0 sdt
 kd sdt "$TMP/sdt.ktr"
 check sdt_sem_raised_from_the_start t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/sdt.out")" 5
@@ -167,7 +189,7 @@ check sdt_begin_end_nested t_eq "$(q "$TMP/sdt.norm" '$4 == "USER"' | cut -f5 |
 
 bg plain "$SDT" 40 20
 PLAIN=$BGPID
-ktr sdt2 -t u -f "$TMP/sdt2.ktr" "$SDT" 40 20
+ktr sdt2 -t u -e 'usdt:uev*:*' -f "$TMP/sdt2.ktr" "$SDT" 40 20
 wait_exit "$PLAIN" 30
 check sdt_untraced_twin_never_armed t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/plain.pout")" 0
 check sdt_traced_twin_armed t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/sdt2.out")" 40
@@ -177,7 +199,7 @@ bg onoff "$SDT" 3000 20
 ONOFF=$BGPID
 sem_values() { awk '$1 == "sem" { print $3 }' "$TMP/onoff.pout" | uniq | tr '\n' ' '; }
 wait_line "$TMP/onoff.pout" '^sem 20 ' 20
-ktr onoff -t u -f "$TMP/onoff.ktr" -p "$ONOFF"
+ktr onoff -t u -e usdt:uevtest -f "$TMP/onoff.ktr" -p "$ONOFF"
 check sdt_onoff_attached t_krc 0 onoff
 wait_line "$TMP/onoff.pout" '^sem [0-9]+ 1$' 30
 sleep 1
@@ -203,7 +225,15 @@ check sdt_hits_while_armed t_num "$HITS" -ge $((ARMED_BEFORE - 1))
 check sdt_no_hits_unarmed t_num "$HITS" -le "$ARMED"
 
 # --- 4: a library loaded late with dlopen ----------------------------------------
-ktr dl -t u -f "$TMP/dl.ktr" "$DLO" "$LIBDL" 3
+# by default its program's spans (the ktraceb provider), not the library's probe
+ktr dldef -t u -f "$TMP/dldef.ktr" "$DLO" "$LIBDL" 3
+kd dldef "$TMP/dldef.ktr"
+check dl_default_spans_not_probe t_eq "$(q "$TMP/dldef.norm" '$4 == "USER"' | cut -f5 |
+	grep -c 'uevdl:')" 0
+events "$TMP/dldef.norm" | grep -v '^probe' >"$TMP/dldef.got"
+expected "$TMP/dldef.out" >"$TMP/dldef.want"
+check dl_default_spans_recorded t_same_events "$TMP/dldef.want" "$TMP/dldef.got"
+ktr dl -t u -e usdt:uevdl:tick -f "$TMP/dl.ktr" "$DLO" "$LIBDL" 3
 check dl_exit_0 t_krc 0 dl
 kd dl "$TMP/dl.ktr"
 check dl_unguarded_probe t_eq "$(q "$TMP/dl.norm" '$4 == "USER"' | cut -f5 |
@@ -213,7 +243,7 @@ expected "$TMP/dl.out" >"$TMP/dl.want"
 check dl_spans_from_the_first_call t_same_events "$TMP/dl.want" "$TMP/dl.got"
 
 # --- 5: a file full of probe notes takes no more than its share of the sites -----
-ktr many -t u -f "$TMP/many.ktr" "$PROGS/uev_many"
+ktr many -t u -e usdt:uevmany -f "$TMP/many.ktr" "$PROGS/uev_many"
 check many_exit_0 t_krc 0 many
 check many_all_fired t_grep '^fired 1500$' "$TMP/many.out"
 kd many "$TMP/many.ktr"
@@ -221,7 +251,7 @@ check many_at_most_1024_sites t_eq "$(q "$TMP/many.norm" '$4 == "USER" && $5 ~ /
 	wc -l)" 1024
 
 # --- 6: C++: a KTR_SPAN guard ends its span when an exception leaves the scope ---
-ktr cxx -t u -f "$TMP/cxx.ktr" "$PROGS/uev_cxx"
+ktr cxx -t u -e usdt:libstdcxx -f "$TMP/cxx.ktr" "$PROGS/uev_cxx"
 check cxx_exit_0 t_krc 0 cxx
 kd cxx "$TMP/cxx.ktr"
 check cxx_spans_end t_eq "$(q "$TMP/cxx.norm" '$4 == "USER"' | cut -f5 | grep ' cxx ' |
@@ -241,7 +271,7 @@ if mount -t tmpfs ktr-lower "$OVL/lower" && mount -t tmpfs ktr-upper "$OVL/upper
 	cp "$SDT" "$OVL/lower/" && mkdir "$OVL/upper/u" "$OVL/upper/w" &&
 	mount -t overlay -o "lowerdir=$OVL/lower,upperdir=$OVL/upper/u,workdir=$OVL/upper/w" \
 		ktr-ovl "$OVL/root"; then
-	ktr ovl -t u -f "$TMP/ovl.ktr" "$OVL/root/uev_sdt" 3
+	ktr ovl -t u -e usdt:uevtest -f "$TMP/ovl.ktr" "$OVL/root/uev_sdt" 3
 	check ovl_exit_0 t_krc 0 ovl
 	check ovl_two_identities t_ne "$(stat -c %D "$OVL/root/uev_sdt")" "$(stat -c %D "$OVL/lower/uev_sdt")"
 	kd ovl "$TMP/ovl.ktr"
@@ -281,7 +311,7 @@ if wait_no_daemon 15; then
 		events "$TMP/uspans.norm" >"$TMP/uspans.got"
 		check user_spans_every_event t_same_events "$TMP/uspans.want" "$TMP/uspans.got"
 	fi
-	uktr noread -t cu -f "$UDIR/noread.ktr" "$UBIN/noread_sdt" 3
+	uktr noread -t cu -e usdt:uevtest -f "$UDIR/noread.ktr" "$UBIN/noread_sdt" 3
 	check user_noread_runs t_krc 0 noread
 	kd noread "$UDIR/noread.ktr"
 	check user_noread_traced t_num "$(q "$TMP/noread.norm" '$4 == "CALL"' | wc -l)" -gt 5

@@ -16,7 +16,15 @@
  *        "reply error=E count=N msg=LINE|LINE" or "closed".  The event
  *        names (-e) come from $KTR_HOSTILE_EVENTS: long (64 bytes, no
  *        NUL), unpadded (bytes after the NUL), gap (the first unused), or
- *        names separated by commas, copied as they are.
+ *        names separated by commas, copied as they are.  The USDT
+ *        patterns (-e usdt:) come from $KTR_HOSTILE_USDT: long (384
+ *        bytes, no NUL), unpadded (bytes after the NUL), or text copied
+ *        as it is.  More descriptor specs: many:N:F (F N times in one
+ *        SCM_RIGHTS, N <= 250), split:F (F twice, in two SCM_RIGHTS),
+ *        creds:F (F after an SCM_CREDENTIALS).
+ *   fdstorm LOOPS F  requests of every kind with descriptors they do not
+ *                 take (see cmd_fdstorm), LOOPS times each:
+ *                 "fdstorm sent=S refused=R taken=T closed=C hung=H"
  *   garbage       short, long, wrong-magic and 200 random messages, each on
  *                 its own connection: "garbage answered=A closed=C hung=H"
  *   conns N HOLD  N idle connections, held HOLD seconds:
@@ -30,7 +38,9 @@
  *                 arguments (a slow exec); ask AWAIT_EXEC on it meanwhile:
  *                 prints the reply, then "child=PID"
  *   files DIR PIDFILE  one SET per pid listed, each into its own new file
- *                 DIR/h.N: "files ok=K refused=R last=LINE"
+ *                 DIR/h.N (with a syscall selection if $KTR_HOSTILE_SELECT
+ *                 is 1, a recorder of $KTR_HOSTILE_FLIGHT bytes if set):
+ *                 "files ok=K refused=R last=LINE"
  *   squat NAME SECONDS  bind and listen on @NAME, answer nothing:
  *                 "squat bound pid=PID"
  *   squatmany PREFIX FIRST COUNT SECONDS  bind @PREFIXn for n in FIRST ..
@@ -94,38 +104,94 @@ static int dial(void)
 	return s;
 }
 
-static int send_fds(int s, const void *msg, size_t len, const int *fds, int nfds)
+/* How a message's descriptors go: one SCM_RIGHTS, two of them, or after SCM_CREDENTIALS. */
+enum fd_way { FDS_ONE, FDS_SPLIT, FDS_CREDS };
+
+#define FDS_MAX 250
+
+/* One control message of type with len bytes of data at *used in buf. */
+static void add_cmsg(char *buf, size_t *used, int type, const void *data, size_t len)
+{
+	struct cmsghdr *c = (struct cmsghdr *)(buf + *used);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = type;
+	c->cmsg_len = CMSG_LEN(len);
+	memcpy(CMSG_DATA(c), data, len);
+	*used += CMSG_SPACE(len);
+}
+
+static int send_fds_way(int s, const void *msg, size_t len, const int *fds, int nfds,
+			enum fd_way way)
 {
 	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + 2 * CMSG_SPACE(FDS_MAX * sizeof(int))];
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int first = way == FDS_SPLIT ? 1 : nfds;
+	size_t used = 0;
 
 	if (nfds > 0) {
-		struct cmsghdr *c;
-
 		memset(&ctl, 0, sizeof(ctl));
+		if (way == FDS_CREDS) {
+			struct ucred uc = { .pid = getpid(), .uid = getuid(), .gid = getgid() };
+
+			add_cmsg(ctl.buf, &used, SCM_CREDENTIALS, &uc, sizeof(uc));
+		}
+		add_cmsg(ctl.buf, &used, SCM_RIGHTS, fds, first * sizeof(int));
+		if (nfds > first) /* the rest in a second SCM_RIGHTS */
+			add_cmsg(ctl.buf, &used, SCM_RIGHTS, fds + first,
+				 (nfds - first) * sizeof(int));
 		mh.msg_control = ctl.buf;
-		mh.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
+		mh.msg_controllen = used;
 	}
 	return sendmsg(s, &mh, MSG_NOSIGNAL) < 0 ? -errno : 0;
 }
 
-/* Open the descriptor(s) a spec names; returns how many (0 for none). */
-static int open_spec(const char *spec, int fds[2])
+static int send_fds(int s, const void *msg, size_t len, const int *fds, int nfds)
+{
+	return send_fds_way(s, msg, len, fds, nfds, FDS_ONE);
+}
+
+/* many:N:F, split:F (twice), creds:F (once): F opened for writing, then dup'ed. */
+static int open_many(const char *spec, int *fds, enum fd_way *way)
+{
+	const char *arg = strchr(spec, ':') + 1;
+	int n = 2;
+
+	if (strncmp(spec, "many:", 5) == 0) {
+		n = atoi(arg);
+		arg = strchr(arg, ':') ? strchr(arg, ':') + 1 : "";
+		if (n < 1 || n > FDS_MAX)
+			return -1;
+	} else if (strncmp(spec, "creds:", 6) == 0) {
+		n = 1;
+		*way = FDS_CREDS;
+	} else {
+		*way = FDS_SPLIT;
+	}
+	for (int i = 0; i < n; i++) {
+		fds[i] = i ? dup(fds[0]) : open(arg, O_WRONLY | O_CLOEXEC);
+		if (fds[i] < 0)
+			return -1;
+	}
+	return n;
+}
+
+/* Open the descriptor(s) a spec names (FDS_MAX at most); returns how many (0 for none). */
+static int open_spec_way(const char *spec, int *fds, enum fd_way *way)
 {
 	const char *arg = strchr(spec, ':') ? strchr(spec, ':') + 1 : "";
 	int p[2];
 
+	*way = FDS_ONE;
 	if (strcmp(spec, "none") == 0)
 		return 0;
+	if (strncmp(spec, "many:", 5) == 0 || strncmp(spec, "split:", 6) == 0 ||
+	    strncmp(spec, "creds:", 6) == 0)
+		return open_many(spec, fds, way);
 	if (strncmp(spec, "path:", 5) == 0)
 		fds[0] = open(arg, O_PATH | O_CLOEXEC);
 	else if (strncmp(spec, "ro:", 3) == 0)
@@ -159,6 +225,13 @@ static int open_spec(const char *spec, int fds[2])
 		exit(2);
 	}
 	return fds[0] < 0 ? -1 : 1;
+}
+
+static int open_spec(const char *spec, int *fds)
+{
+	enum fd_way way;
+
+	return open_spec_way(spec, fds, &way);
 }
 
 /* Print a reply, or that the daemon closed the connection without one. */
@@ -219,10 +292,30 @@ static void fill_events(struct ktr_request *req)
 	free(copy);
 }
 
+/* The request's USDT patterns from $KTR_HOSTILE_USDT (see the top). */
+static void fill_usdt(struct ktr_request *req)
+{
+	const char *spec = getenv("KTR_HOSTILE_USDT");
+	char *u = req->select.usdt;
+
+	if (!spec || !*spec)
+		return;
+	if (strcmp(spec, "long") == 0) {
+		memset(u, 'a', KTR_USDT_SEL_TEXT);
+		u[1] = ':';
+	} else if (strcmp(spec, "unpadded") == 0) {
+		strcpy(u, "python:line");
+		u[KTR_USDT_SEL_TEXT - 1] = 'x';
+	} else {
+		memcpy(u, spec, strnlen(spec, KTR_USDT_SEL_TEXT));
+	}
+}
+
 static int cmd_op(int argc, char **argv)
 {
 	struct ktr_request req = { .magic = KTR_PROTO_MAGIC };
-	int fds[2] = { -1, -1 }, nfds, s;
+	int fds[FDS_MAX] = { -1, -1 }, nfds, s;
+	enum fd_way way;
 
 	if (argc < 6)
 		return 2;
@@ -235,6 +328,7 @@ static int cmd_op(int argc, char **argv)
 	req.flight_bytes = argc > 8 ? strtoull(argv[8], NULL, 0) : 0;
 	req.flight_flags = argc > 9 ? num(argv[9]) : 0;
 	fill_events(&req);
+	fill_usdt(&req);
 	if (strncmp(argv[5], "inode:", 6) == 0) {
 		struct stat st;
 
@@ -246,7 +340,7 @@ static int cmd_op(int argc, char **argv)
 		req.file_ino = st.st_ino;
 		argv[5] = "none";
 	}
-	nfds = open_spec(argv[5], fds);
+	nfds = open_spec_way(argv[5], fds, &way);
 	if (nfds < 0) {
 		printf("open-failed %s\n", strerror(errno));
 		return 0;
@@ -256,7 +350,7 @@ static int cmd_op(int argc, char **argv)
 		printf("connect-failed %s\n", strerror(errno));
 		return 1;
 	}
-	send_fds(s, &req, sizeof(req), fds, nfds);
+	send_fds_way(s, &req, sizeof(req), fds, nfds, way);
 	print_reply(s);
 	close(s);
 	return 0;
@@ -387,7 +481,7 @@ static int cmd_forkcaps(char **argv)
 	child = fork();
 	if (child == 0) {
 		struct ktr_request req = { .magic = KTR_PROTO_MAGIC, .op = KTR_OP_SET };
-		int fds[2] = { -1, -1 }, nfds = open_spec(argv[1], fds);
+		int fds[FDS_MAX] = { -1, -1 }, nfds = open_spec(argv[1], fds);
 
 		usleep(300000); /* the parent has exec'd by now */
 		req.facs = KTR_DEF_POINTS;
@@ -405,7 +499,7 @@ static int cmd_forkcaps(char **argv)
 static int cmd_awaitexec(char **argv)
 {
 	struct ktr_request req = { .magic = KTR_PROTO_MAGIC, .op = KTR_OP_SET };
-	int fds[2] = { -1, -1 }, nfds = open_spec(argv[0], fds), s = dial();
+	int fds[FDS_MAX] = { -1, -1 }, nfds = open_spec(argv[0], fds), s = dial();
 	long nargs = strtol(argv[1], NULL, 0);
 	pid_t child;
 
@@ -434,6 +528,25 @@ static int cmd_awaitexec(char **argv)
 	return 0;
 }
 
+/*
+ * What each of files' SETs also asks, from the environment:
+ * KTR_HOSTILE_SELECT=1 a syscall selection (trace=read, syscall 0),
+ * KTR_HOSTILE_FLIGHT=BYTES a recorder of that size.
+ */
+static void files_extra(struct ktr_request *req)
+{
+	const char *sel = getenv("KTR_HOSTILE_SELECT"), *fl = getenv("KTR_HOSTILE_FLIGHT");
+
+	if (sel && *sel == '1') {
+		req->select.flags = KTR_SELECT_F_CALLS;
+		req->select.native[0] = 1;
+		req->select.compat[0] = 1 << 3; /* i386's read */
+		snprintf(req->select.text, sizeof(req->select.text), "trace=read");
+	}
+	if (fl && *fl)
+		req->flight_bytes = strtoull(fl, NULL, 0);
+}
+
 static int cmd_files(const char *dir, const char *pidfile)
 {
 	FILE *f = fopen(pidfile, "r");
@@ -453,6 +566,7 @@ static int cmd_files(const char *dir, const char *pidfile)
 		req.facs = KTRFAC_SYSCALL | KTRFAC_SYSRET;
 		req.pid = pid;
 		req.iosize = 0;
+		files_extra(&req);
 		if (fd < 0 || send_fds(s, &req, sizeof(req), &fd, 1) < 0 ||
 		    recv(s, &rep, sizeof(rep), 0) != (ssize_t)sizeof(rep))
 			return 1;
@@ -468,6 +582,99 @@ static int cmd_files(const char *dir, const char *pidfile)
 	}
 	fclose(f);
 	printf("files ok=%d refused=%d last=%s\n", ok, refused, last);
+	return 0;
+}
+
+/* One request of op with nfds of fds (as way says) on *s (dialled again if closed). */
+static int storm_one(int *s, __u32 op, int nfds, const int *fds, enum fd_way way, size_t len,
+		     int counts[4])
+{
+	struct ktr_request req = { .magic = KTR_PROTO_MAGIC, .op = op, .iosize = 4096 };
+	struct pollfd pfd = { .events = POLLIN };
+	struct ktr_reply rep;
+
+	if (op == KTR_OP_SET || op == KTR_OP_CLEAR) {
+		req.facs = op == KTR_OP_SET ? KTR_DEF_POINTS : 0;
+		req.pid = getpid();
+	}
+	if (*s < 0 && (*s = dial()) < 0)
+		return -1;
+	if (send_fds_way(*s, &req, len, fds, nfds, way) < 0) {
+		counts[2]++;
+		goto closed;
+	}
+	pfd.fd = *s;
+	if (poll(&pfd, 1, 5000) <= 0) {
+		counts[3]++;
+		goto closed;
+	}
+	if (recv(*s, &rep, sizeof(rep), 0) != (ssize_t)sizeof(rep)) {
+		counts[2]++;
+		goto closed;
+	}
+	counts[rep.error == 0 ? 1 : 0]++;
+	return 0;
+closed:
+	close(*s);
+	*s = -1;
+	return 0;
+}
+
+/*
+ * fdstorm LOOPS FILE: each loop sends every kind of request with
+ * descriptors it does not take (FILE, opened for writing, dup'ed): 2 with
+ * a SET (in one SCM_RIGHTS and in two), a CLEARFILE and a DUMP, one with
+ * a CLEAR, a STOP and an unknown op, 3 with a CLEARALL, 250 with a SET
+ * (more than the daemon has room for), and (every 100th loop: its
+ * connection is closed at the daemon's next tick) 2 with a message of the
+ * wrong size; each is answered (refused) or its connection closed.
+ */
+static int cmd_fdstorm(int loops, const char *path)
+{
+	int fds[FDS_MAX], counts[4] = { 0 }, s = -1, sent = 0;
+	static const struct {
+		__u32 op;
+		int nfds;
+		enum fd_way way;
+		size_t len;
+	} kinds[] = {
+		{ KTR_OP_SET, 2, FDS_ONE, 0 },
+		{ KTR_OP_SET, 2, FDS_SPLIT, 0 },
+		{ KTR_OP_CLEARFILE, 2, FDS_ONE, 0 },
+		{ KTR_OP_DUMP, 2, FDS_ONE, 0 },
+		{ KTR_OP_CLEAR, 1, FDS_ONE, 0 },
+		{ KTR_OP_STOP, 1, FDS_ONE, 0 },
+		{ 99, 1, FDS_ONE, 0 },
+		{ KTR_OP_CLEARALL, 3, FDS_ONE, 0 },
+		{ KTR_OP_SET, FDS_MAX, FDS_ONE, 0 },
+		{ KTR_OP_SET, 2, FDS_ONE, 16 },
+	};
+
+	fds[0] = open(path, O_WRONLY | O_CLOEXEC);
+	if (fds[0] < 0) {
+		printf("open-failed %s\n", strerror(errno));
+		return 1;
+	}
+	for (int i = 1; i < FDS_MAX; i++)
+		if ((fds[i] = dup(fds[0])) < 0) {
+			printf("dup-failed %s\n", strerror(errno));
+			return 1;
+		}
+	for (int l = 0; l < loops; l++)
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			size_t len = kinds[k].len ? kinds[k].len : sizeof(struct ktr_request);
+
+			if (kinds[k].len && l % 100) /* its connection closed: a tick each */
+				continue;
+			if (storm_one(&s, kinds[k].op, kinds[k].nfds, fds, kinds[k].way, len,
+				      counts) < 0) {
+				printf("connect-failed %s\n", strerror(errno));
+				return 1;
+			}
+			sent++;
+		}
+	printf("fdstorm sent=%d refused=%d taken=%d closed=%d hung=%d\n", sent, counts[0],
+	       counts[1], counts[2], counts[3]);
 	return 0;
 }
 
@@ -651,6 +858,8 @@ int main(int argc, char **argv)
 		return cmd_forkcaps(argv + 3);
 	if (strcmp(cmd, "awaitexec") == 0 && argc > 5)
 		return cmd_awaitexec(argv + 3);
+	if (strcmp(cmd, "fdstorm") == 0 && argc > 4)
+		return cmd_fdstorm(atoi(argv[3]), argv[4]);
 	if (strcmp(cmd, "files") == 0 && argc > 4)
 		return cmd_files(argv[3], argv[4]);
 	if (strcmp(cmd, "squat") == 0 && argc > 4)

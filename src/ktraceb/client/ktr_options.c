@@ -13,6 +13,7 @@
 #include "daemon/ktr_arch.h"
 #include "daemon/ktr_flight.h"
 #include "ktr_options.h"
+#include "ktr_usdt_list.h"
 #include "trstr.h"
 
 #define DEF_TRACEFILE  "ktrace.out"
@@ -28,6 +29,8 @@ static void usage_text(FILE *f)
 		"       ktraceb -R size[,compact][,exit] [other options as above]\n"
 		"       ktraceb -D [-f trfile]\n"
 		"       ktraceb -e subsys:event ... (with either form above); ktraceb -e list\n"
+		"       ktraceb -e usdt:provider[:name] ... (with either form above)\n"
+		"       ktraceb -e usdt:list [-e usdt:pattern ...] -p pid | program\n"
 		"       ktraceb -S -e subsys:event ... [-f trfile] [command [args ...]]\n");
 }
 
@@ -48,8 +51,9 @@ static void help(void)
 	       "  n  path names (namei)\n"
 	       "  i  data read and written (genio), up to -s iosize bytes per I/O\n"
 	       "  s  signals delivered (psig)\n"
-	       "  u  user records: the USDT probes of the traced programs (utrace(),\n"
-	       "     spans of <ktraceb/utrace.h>, runtimes' and libraries' probes)\n"
+	       "  u  user records: the programs' own (utrace(), spans of\n"
+	       "     <ktraceb/utrace.h>: the ktraceb provider's USDT probes), and the\n"
+	       "     probes of runtimes and libraries -e usdt: names\n"
 	       "  w  context switches (csw)\n"
 	       "  k  kernel tracepoints, those -e names (implied by -e)\n"
 	       "  +  the default set\n"
@@ -60,6 +64,10 @@ static void help(void)
 	       "\n-e subsys:event: also record the kernel tracepoint subsys:event (globs\n"
 	       "such as sched:* too; repeatable) each time it fires in a traced process;\n"
 	       "-e list lists this kernel's events.\n"
+	       "\n-e usdt:provider[:name]: also arm those USDT probes (globs: usdt:python:*,\n"
+	       "usdt:*; repeatable; implies u), runtimes' and libraries' (python, libstdcxx,\n"
+	       "node...); those known to fire at high rates are said when armed.  -e\n"
+	       "usdt:list lists the probes of -p pid's files or of a program, and exits.\n"
 	       "\n-e trace=SET, -e status=SET: record only the system calls SET names,\n"
 	       "in strace's language: names, %%file %%process %%network %%signal %%ipc\n"
 	       "%%desc %%memory %%creds %%clock %%stat %%fstat %%lstat %%statfs %%pure, /regex,\n"
@@ -135,13 +143,33 @@ static void parse_select(const char *arg, struct ktr_options *o)
 		errx(EX_USAGE, "-e %s: %s", arg, why);
 }
 
-/* -e subsys:event (a glob too), -e list, or a syscall selection (trace=, status=) */
+/* -e usdt:PROVIDER[:NAME] (globs too), -e usdt:list */
+static void parse_usdt(const char *arg, struct ktr_options *o)
+{
+	const char *spec = arg + strlen(KTR_USDT_SEL_ARG), *why;
+
+	if (strcmp(spec, "list") == 0) {
+		o->list_usdt = true;
+		return;
+	}
+	if (ktr_usdt_sel__add(o->usdt, sizeof(o->usdt), spec, &why) < 0)
+		errx(EX_USAGE, "-e %.*s: %s", KTR_USDT_SEL_TEXT, arg, why);
+}
+
+/*
+ * -e subsys:event (a glob too), -e list, a syscall selection (trace=,
+ * status=), or USDT probes (usdt:...: no kernel subsystem is named usdt)
+ */
 static void parse_event(const char *arg, struct ktr_options *o)
 {
 	const char *why;
 
 	if (ktr_select__is_arg(arg)) {
 		parse_select(arg, o);
+		return;
+	}
+	if (strncmp(arg, KTR_USDT_SEL_ARG, strlen(KTR_USDT_SEL_ARG)) == 0) {
+		parse_usdt(arg, o);
 		return;
 	}
 	if (strcmp(arg, "list") == 0) {
@@ -297,6 +325,7 @@ void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o)
 void ktr_options__request_select(const struct ktr_options *o, struct ktr_request_select *out)
 {
 	memset(out, 0, sizeof(*out));
+	memcpy(out->usdt, o->usdt, sizeof(out->usdt));
 	if (!ktr_select__active(&o->select))
 		return;
 	out->flags = o->select.calls_given ? KTR_SELECT_F_CALLS : 0;
@@ -306,6 +335,19 @@ void ktr_options__request_select(const struct ktr_options *o, struct ktr_request
 	memcpy(out->native, o->select.native, sizeof(out->native));
 	memcpy(out->compat, o->select.compat, sizeof(out->compat));
 	snprintf(out->text, sizeof(out->text), "%s", o->select.text);
+}
+
+/* -e usdt:: for a trace's processes, and it implies 'u'; -e usdt:list lists and exits. */
+static void usdt_checks(int argc, char **argv, struct ktr_options *o)
+{
+	if ((o->usdt[0] || o->list_usdt) && (o->clear || o->clear_all || o->dump || o->syswide))
+		errx(EX_USAGE, "-e usdt: names probes to arm: not with -c, -C, -D or -S");
+	if (o->usdt[0] && (o->flight_flags & KTR_FLIGHT_F_COMPACT))
+		errx(EX_USAGE, "-e usdt: a compact recorder keeps returns and signals only");
+	if (o->list_usdt)
+		exit(ktr_usdt_list(o, optind < argc ? argv + optind : NULL));
+	if (o->usdt[0])
+		o->facs |= KTRFAC_USER;
 }
 
 void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
@@ -327,6 +369,7 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 		errx(EX_USAGE, "-k: the stacks are those of the calls: trace them (-t c)");
 	if (o->list_events)
 		exit(list_events());
+	usdt_checks(argc, argv, o);
 	if (o->nevents)
 		o->facs |= KTRFAC_TRACEPOINT;
 	else if ((o->facs & KTRFAC_TRACEPOINT) && !o->clear && !o->clear_all)

@@ -31,7 +31,9 @@ struct ktr_options {
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX]; /* -e, checked here and by the daemon */
 	int nevents;
 	struct ktr_select select; /* -e trace=, -e status=, -Z */
+	char usdt[KTR_USDT_SEL_TEXT]; /* -e usdt:PROVIDER:NAME (ktr_usdt_sel.h) */
 	bool list_events;
+	bool list_usdt; /* -e usdt:list */
 };
 
 /*
@@ -46,7 +48,10 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o);
  */
 void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o);
 
-/* The syscall selection as a request carries it (all zero: every call). */
+/*
+ * The selections as a request carries them (all zero: every call, the
+ * ktraceb provider's probes alone).
+ */
 void ktr_options__request_select(const struct ktr_options *o, struct ktr_request_select *out);
 
 #endif /* KTRACEB_KTR_OPTIONS_H */

@@ -8,17 +8,21 @@
  * The daemon learns who asks from SO_PEERCRED when it accepts the
  * connection, never from the message.  A SET carries the trace file's
  * descriptor (SCM_RIGHTS), opened by the caller with the caller's own
- * credentials and open for writing; so does a CLEARFILE.  A descriptor
- * only ever goes to the daemon that serves the command (root's, or the
- * caller's own); the other daemons a clear must reach (ktr_others.h) get a
- * CLEARINODE, which names the file by its identity, as stat(2) gives it.
+ * credentials and open for writing; so do a CLEARFILE and a DUMP, and no
+ * other request carries one: a request with more or fewer descriptors
+ * than its kind takes is refused, and every descriptor but the one it
+ * takes is closed as the message arrives (struct ktr_proto_fds).  A
+ * descriptor only ever goes to the daemon that serves the command
+ * (root's, or the caller's own); the other daemons a clear must reach
+ * (ktr_others.h) get a CLEARINODE, which names the file by its identity,
+ * as stat(2) gives it.
  *
  * Sockets: root's daemon listens on KTR_SOCK_SHARED_FMT, a path in
  * KTR_RUN_DIR, which only root can create (no user can take the name
  * first), and serves every user under the ktrcanset rules.  A daemon
  * started by a non-root user (with CAP_BPF and CAP_PERFMON) listens on the
  * abstract "@ktraceb-<build>.<uid>" and serves only that uid.  <build>
- * identifies the sources, so a daemon and its clients always agree on
+ * identifies the sources and the build directory, so a daemon and its clients always agree on
  * messages and BPF programs.  A client trusts a daemon only if its peer
  * uid is 0 or its own (for a user's daemon: that user's), and waits for
  * none of them without a timeout.
@@ -26,6 +30,7 @@
 #ifndef KTRACEB_KTR_PROTO_H
 #define KTRACEB_KTR_PROTO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -34,9 +39,10 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
+#include "ktr_usdt_sel.h"
 
 /* bumped whenever a message layout changes: old and new never mix */
-#define KTR_PROTO_MAGIC		0x6b747236	/* "ktr6" */
+#define KTR_PROTO_MAGIC		0x6b747237	/* "ktr7" */
 /* KTRACEB_BUILD_ID (build_id.h) is a hash of the tracer's sources */
 #define KTR_RUN_DIR		"/run/ktraceb"
 #define KTR_SOCK_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.sock"
@@ -67,9 +73,11 @@
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
 
 /*
- * A trace's syscall selection as a request carries it: the bitmaps over
- * the host's native and compat syscall numbers, the status filter, and the
- * selection's text for the file's KTR_FILTER record.
+ * A trace's selections as a request carries them: the syscall selection
+ * (the bitmaps over the host's native and compat syscall numbers, the
+ * status filter, and the selection's text for the file's KTR_FILTER
+ * record), and the USDT probes armed beside the ktraceb provider's
+ * (ktr_usdt_sel.h: -e usdt:PROVIDER:NAME; only with KTRFAC_USER).
  */
 #define KTR_SELECT_F_CALLS	0x1	/* trace= given: the bitmaps say */
 struct ktr_request_select {
@@ -78,6 +86,8 @@ struct ktr_request_select {
 	__u64 native[KTR_SELECT_WORDS];
 	__u64 compat[KTR_SELECT_WORDS];
 	char text[160];			/* NUL-terminated */
+	char usdt[KTR_USDT_SEL_TEXT];	/* "python:* node:gc__*", NUL-terminated and
+					   NUL-padded; empty: the ktraceb provider alone */
 };
 
 struct ktr_request {
@@ -122,10 +132,28 @@ struct ktr_reply {
 	char msg[KTR_REPLY_MSG_MAX];	/* one line per refusal or failure */
 };
 
+/*
+ * The descriptors that came with a message (SCM_RIGHTS).  The receiver
+ * keeps the first at most; every other is closed as it arrives, so that
+ * no message, whatever it carries, leaves a descriptor behind.  The
+ * kernel drops those beyond the room of the control buffer
+ * (KTR_PROTO_FDS_ROOM) and says so (MSG_CTRUNC): such a message is cut.
+ */
+#define KTR_PROTO_FDS_ROOM	4
+struct ktr_proto_fds {
+	int fd;				/* the first one, -1 if none */
+	unsigned int n;			/* how many came (all closed but fd) */
+	bool cut;			/* control data cut short: more than the room */
+};
+
 /* Send one message, with fd attached if fd >= 0.  0 or -errno. */
 int ktr_proto__send(int sock, const void *msg, size_t len, int fd);
-/* Receive one message of exactly len bytes and an optional fd (-1 if none). */
-int ktr_proto__recv(int sock, void *msg, size_t len, int *fd);
+/*
+ * Receive one message of exactly len bytes: 0, or -errno (-EBADMSG: of
+ * another size; -ECONNRESET: the peer gone), no descriptor kept then.
+ * fds (NULL: none wanted, every one closed) says what came along.
+ */
+int ktr_proto__recv(int sock, void *msg, size_t len, struct ktr_proto_fds *fds);
 /* Socket address for name: a path if it starts with '/', else abstract. */
 socklen_t ktr_proto__addr(struct sockaddr_un *addr, const char *name);
 /* Append a line to a reply message, keeping it NUL-terminated. */

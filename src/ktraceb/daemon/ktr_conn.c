@@ -14,6 +14,7 @@
 #include "common/ktr_proto.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"
+#include "ktr_share.h"
 
 /* accepted per loop turn at most, so requests keep being served meanwhile */
 #define ACCEPT_BATCH 64
@@ -122,12 +123,16 @@ void ktr_conn__note(struct ktr_conn *cn, const char *line)
 	ktr_conn__reply(cn, KTR_REPLY_NOTE, 0, 0, msg, 0, 0, 0);
 }
 
-static unsigned int conn__count_uid(const struct ktr_conns *cs, uid_t uid)
+/* Live connections of uid, and of everyone in *all. */
+static unsigned int conn__count_uid(const struct ktr_conns *cs, uid_t uid, unsigned int *all)
 {
 	unsigned int n = 0;
 
-	for (const struct ktr_conn *cn = cs->list; cn; cn = cn->next)
+	*all = 0;
+	for (const struct ktr_conn *cn = cs->list; cn; cn = cn->next) {
 		n += cn->cred.uid == uid && !cn->dead;
+		*all += !cn->dead;
+	}
 	return n;
 }
 
@@ -136,14 +141,13 @@ static void conn__refusal(int sock, int error, const char *msg)
 {
 	struct ktr_conn tmp = { .sock = sock };
 	struct ktr_request req;
-	int fd;
 
 	/*
 	 * Take the request off the socket first: closing a unix socket with
 	 * unread data resets the peer, which would then never see the answer.
+	 * Whatever descriptors came with it are closed.
 	 */
-	if (ktr_proto__recv(sock, &req, sizeof(req), &fd) == 0 && fd >= 0)
-		close(fd);
+	ktr_proto__recv(sock, &req, sizeof(req), NULL);
 	ktr_conn__reply(&tmp, KTR_REPLY_RESULT, error, 0, msg, 0, 0, 0);
 }
 
@@ -158,12 +162,10 @@ void ktr_conn__refuse(int sock, int error, const char *msg)
  * later (KTR_REFUSED_MS), so that a request still on its way does not
  * reset the client before it reads the answer.
  */
-static void conn__refuse(struct ktr_conns *cs, int sock, const char *fmt, unsigned int uid)
+static void conn__refuse(struct ktr_conns *cs, int sock, const char *msg)
 {
 	unsigned int i = cs->refused_next++ % KTR_REFUSED_KEPT;
-	char msg[128];
 
-	snprintf(msg, sizeof(msg), fmt, uid);
 	conn__refusal(sock, EAGAIN, msg);
 	shutdown(sock, SHUT_WR);
 	if (cs->refused[i].sock > 0)
@@ -184,33 +186,38 @@ static void conn__close_refused(struct ktr_conns *cs, bool all)
 		}
 }
 
-/* May this caller have one more connection?  Else why not (a printf format of the uid). */
-static const char *conn__over_limit(const struct ktr_conns *cs, unsigned int other_fds,
-				    const struct ktr_caller *c)
+/* May this caller have one more connection?  Else false, and why not in why. */
+static bool conn__may(const struct ktr_conns *cs, unsigned int other_fds,
+		      const struct ktr_caller *c, char *why, size_t size)
 {
-	unsigned int reserve = c->uid == 0 ? 8 : KTR_FD_ROOT_RESERVE;
+	unsigned int reserve = c->uid == 0 ? 8 : KTR_FD_ROOT_RESERVE, all;
+	unsigned int mine = conn__count_uid(cs, c->uid, &all);
 
-	if (conns__fds_in_use(cs, other_fds) + reserve >= cs->fd_limit)
-		return "the ktraceb daemon is busy (too many connections); try again\n";
-	if (c->uid != 0 && conn__count_uid(cs, c->uid) >= KTR_CONNS_PER_UID)
-		return "too many connections for uid %u\n";
-	return NULL;
+	if (conns__fds_in_use(cs, other_fds) + reserve >= cs->fd_limit) {
+		snprintf(why, size,
+			 "the ktraceb daemon is busy (too many connections); try again\n");
+		return false;
+	}
+	if (ktr_share__may(KTR_POOL_CONNS, c->uid, mine, all, 1, why, size - 1) < 0) {
+		snprintf(why + strlen(why), size - strlen(why), "\n");
+		return false;
+	}
+	return true;
 }
 
 static void conn__accept_one(struct ktr_conns *cs, unsigned int other_fds, int sock)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct ktr_conn *cn = calloc(1, sizeof(*cn));
-	const char *why;
+	char why[256];
 
 	if (!cn || ktr_creds__pin(sock, &cn->cred) < 0) {
 		free(cn);
 		close(sock);
 		return;
 	}
-	why = conn__over_limit(cs, other_fds, &cn->cred);
-	if (why) {
-		conn__refuse(cs, sock, why, cn->cred.uid);
+	if (!conn__may(cs, other_fds, &cn->cred, why, sizeof(why))) {
+		conn__refuse(cs, sock, why);
 		ktr_creds__unpin(&cn->cred);
 		free(cn);
 		return;
@@ -252,21 +259,22 @@ void ktr_conns__accept(struct ktr_conns *cs, unsigned int other_fds)
 	}
 }
 
-int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req, int *fd)
+int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req,
+		      struct ktr_proto_fds *fds)
 {
 	int err;
 
-	*fd = -1;
+	*fds = (struct ktr_proto_fds){ .fd = -1 };
 	if (cn->dead)
 		return 0;
-	err = ktr_proto__recv(cn->sock, req, sizeof(*req), fd);
+	err = ktr_proto__recv(cn->sock, req, sizeof(*req), fds);
 	if (err == -EAGAIN)
 		return 0;
 	if (err || req->magic != KTR_PROTO_MAGIC) {
 		/* a wrong size, a wrong magic, the peer gone: nothing to answer */
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
+		if (fds->fd >= 0)
+			close(fds->fd);
+		fds->fd = -1;
 		cn->dead = true;
 		epoll_ctl(cs->ep, EPOLL_CTL_DEL, cn->sock, NULL);
 		return 0;

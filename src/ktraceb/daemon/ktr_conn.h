@@ -4,9 +4,9 @@
  * The daemon's connections.  Each is accepted non-blocking with its
  * caller's credentials pinned (ktr_creds__pin), answered without ever
  * blocking, and closed when it has had nothing under way for
- * KTR_CONN_IDLE_MS.  A uid other than root holds at most
- * KTR_CONNS_PER_UID of them, and the last KTR_FD_ROOT_RESERVE descriptors
- * are root's: no user can lock anyone else out by connecting.  A request
+ * KTR_CONN_IDLE_MS.  A uid other than root holds at most its share of
+ * them (ktr_share.h), and the last KTR_FD_ROOT_RESERVE descriptors are
+ * root's: no user can lock anyone else out by connecting.  A request
  * that arrives goes back to the loop, which serves it (ktr_request.h).
  */
 #ifndef KTRACEB_KTR_CONN_H
@@ -17,12 +17,12 @@
 #define KTR_REFUSED_KEPT	64	/* refused connections kept open a moment */
 #define KTR_REFUSED_MS		100	/* that moment */
 #define KTR_CONN_IDLE_MS	3000	/* a connection with nothing under way is closed */
-#define KTR_CONNS_PER_UID	256	/* connections a uid other than root holds at once */
 #define KTR_FD_ROOT_RESERVE	128	/* descriptors only root's requests may use */
 
 struct ktr_caller;
 struct ktr_conn;
 struct ktr_conns;
+struct ktr_proto_fds;
 struct ktr_request;
 
 /*
@@ -41,12 +41,13 @@ void ktr_conns__free(struct ktr_conns *cs, void (*gone)(void *ctx, struct ktr_co
  */
 void ktr_conns__accept(struct ktr_conns *cs, unsigned int other_fds);
 /*
- * cn is readable: 1 with its request in req and the descriptor that came
- * with it in *fd (-1 if none; the caller's now), 0 if there is none, the
- * connection dropped if what came is no request.
+ * cn is readable: 1 with its request in req and what descriptors came
+ * with it in fds (ktr_proto.h: the first kept in fds->fd, the caller's
+ * now; every other closed already), 0 if there is none, the connection
+ * dropped if what came is no request.
  */
 int ktr_conn__receive(struct ktr_conns *cs, struct ktr_conn *cn, struct ktr_request *req,
-		      int *fd);
+		      struct ktr_proto_fds *fds);
 /* Its request is served: not idle from now. */
 void ktr_conn__served(struct ktr_conns *cs, struct ktr_conn *cn);
 /*

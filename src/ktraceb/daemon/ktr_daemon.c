@@ -145,13 +145,13 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 static void daemon__serve(struct daemon *d, struct ktr_conn *cn)
 {
 	struct ktr_request req;
-	int fd;
+	struct ktr_proto_fds fds;
 
-	if (ktr_conn__receive(d->rooms.conns, cn, &req, &fd) <= 0)
+	if (ktr_conn__receive(d->rooms.conns, cn, &req, &fds) <= 0)
 		return;
 	d->answer =
 		calloc(1, KTR_REPLY_MSG_MAX); /* warnings made while serving it are its answer's */
-	ktr_request__handle(&d->rooms, cn, &req, fd, d->answer);
+	ktr_request__handle(&d->rooms, cn, &req, &fds, d->answer);
 	free(d->answer);
 	d->answer = NULL;
 	ktr_conn__served(d->rooms.conns, cn);

@@ -16,8 +16,9 @@
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "ktr_files.h"
-#include "ktr_mappings.h"
 #include "ktr_flight.h"
+#include "ktr_mappings.h"
+#include "ktr_share.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 
@@ -218,15 +219,13 @@ int ktr_files__find_fd(const struct ktr_files *t, int fd)
 	return ktr_files__find(t, st.st_dev, st.st_ino);
 }
 
-/* A free slot for uid, growing the table; -errno with *why if none may be had. */
-static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
+/* A free slot, growing the table; -errno with *why if none may be had. */
+static int files__slot(struct ktr_files *t, const char **why)
 {
-	unsigned int limit = KTR_MAX_ROUTES - (uid == 0 ? 0 : KTR_FILES_ROOT_RESERVE), r;
+	unsigned int limit = KTR_MAX_ROUTES, r;
 	struct ktr_tracefile *nv;
 
 	*why = NULL;
-	if (uid != 0 && ktr_files__count_uid(t, uid) >= KTR_FILES_PER_UID)
-		return -EMFILE;
 	for (r = 1; r < t->cap && r < limit; r++)
 		if (!t->v[r].w && !files__kept(t, r))
 			return r;
@@ -244,15 +243,35 @@ static int files__slot(struct ktr_files *t, uid_t uid, const char **why)
 	return r;
 }
 
-/* Recorder ring bytes uid holds now. */
-static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid)
+/* Recorder ring bytes uid holds now, and everyone in *all. */
+static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid, __u64 *all)
 {
 	__u64 n = 0;
 
+	*all = 0;
 	for (unsigned int r = 1; r < t->cap; r++)
-		if (t->v[r].w && t->v[r].flight && t->v[r].owner == uid)
-			n += ktr_flight__bytes(t->v[r].flight);
+		if (t->v[r].w && t->v[r].flight) {
+			*all += ktr_flight__bytes(t->v[r].flight);
+			n += t->v[r].owner == uid ? ktr_flight__bytes(t->v[r].flight) : 0;
+		}
 	return n;
+}
+
+/* May c have one more file (a recorder of flight_bytes)?  0, or -errno, a line in msg. */
+static int files__share(const struct ktr_files *t, const struct ktr_caller *c, __u64 flight_bytes,
+			char *msg)
+{
+	char why[256];
+	__u64 all, mine = files__flight_bytes(t, c->uid, &all);
+	int err = ktr_share__may(KTR_POOL_FILES, c->uid, ktr_files__count_uid(t, c->uid),
+				 ktr_files__count(t), 1, why, sizeof(why));
+
+	if (!err && flight_bytes)
+		err = ktr_share__may(KTR_POOL_RECORDER_BYTES, c->uid, mine, all, flight_bytes, why,
+				     sizeof(why));
+	if (err)
+		ktr_proto__msg_add(msg, "%s\n", why);
+	return err;
 }
 
 /* May c have a recorder of bytes now?  0, or -errno and a line in msg. */
@@ -272,11 +291,6 @@ static int files__flight_ok(const struct ktr_files *t, const struct ktr_caller *
 			(unsigned long long)bytes,
 			(unsigned long long)(ktr_flight__min_bytes() + 1023) >> 10);
 		return -EINVAL;
-	}
-	if (c->uid != 0 && files__flight_bytes(t, c->uid) + bytes > KTR_FLIGHT_UID_BYTES) {
-		ktr_proto__msg_add(msg, "recorder: more than %llu MiB of rings for uid %u\n",
-				   KTR_FLIGHT_UID_BYTES >> 20, (unsigned int)c->uid);
-		return -ENOMEM;
 	}
 	return 0;
 }
@@ -374,15 +388,15 @@ int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u
 			return err;
 		}
 	}
-	if (r == -ENOENT)
-		r = files__slot(t, c->uid, &why);
+	if (r == -ENOENT && (r = files__share(t, c, flight_bytes, msg)) < 0) {
+		close(fd);
+		return r;
+	}
+	if (r == 0) /* a new file */
+		r = files__slot(t, &why);
 	if (r < 0) {
 		close(fd);
-		if (r == -EMFILE)
-			ktr_proto__msg_add(msg, "too many traces for uid %u\n",
-					   (unsigned int)c->uid);
-		else
-			ktr_proto__msg_add(msg, "%s\n", why ? why : strerror(-r));
+		ktr_proto__msg_add(msg, "%s\n", why ? why : strerror(-r));
 		return r;
 	}
 	if (files__open_new(t, r, c, fd, &st, flight_bytes, flight_flags, gzip) < 0) {

@@ -9,7 +9,7 @@
  * regular file on a real filesystem, by its owner or by root: holding a
  * descriptor (an O_PATH one, say) of someone else's trace file gives
  * nothing.  The table grows as files are added; a uid other than root
- * holds at most KTR_FILES_PER_UID of them.
+ * holds at most its share of them, and of recorders' rings (ktr_share.h).
  */
 #ifndef KTRACEB_KTR_FILES_H
 #define KTRACEB_KTR_FILES_H
@@ -19,13 +19,6 @@
 #include <linux/types.h>
 #include "ktr_flight.h"
 #include "ktr_tracefile.h"
-
-/* A uid other than root: at most this many bytes of recorder rings at once. */
-#define KTR_FLIGHT_UID_BYTES	(256ull << 20)
-/* A uid other than root: at most this many trace files at once. */
-#define KTR_FILES_PER_UID	1024
-/* Slots only root's requests may take, so users together cannot fill the table. */
-#define KTR_FILES_ROOT_RESERVE	256
 
 struct ktr_caller;
 struct ktr_files;

@@ -345,6 +345,11 @@ const struct ktr_flight_meta *ktr_flight__meta(const struct ktr_flight *fl)
 	return fl->meta;
 }
 
+void ktr_flight__set_usdt(struct ktr_flight *fl, const char *text)
+{
+	snprintf(fl->meta->usdt, sizeof(fl->meta->usdt), "%s", text);
+}
+
 bool ktr_flight__frozen(const struct ktr_flight *fl)
 {
 	return __atomic_load_n(&fl->ctl->state, __ATOMIC_ACQUIRE) == KTR_FLIGHT_FROZEN;

@@ -27,6 +27,7 @@
 #include <linux/types.h>
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
+#include "common/ktr_usdt_sel.h"
 
 #define KTR_FLIGHT_FLAGS   (KTR_FLIGHT_F_COMPACT | KTR_FLIGHT_F_ON_EXIT)
 
@@ -49,6 +50,7 @@ struct ktr_flight_meta {
 	__u32 flags;
 	__u32 file_flags; /* KTR_FLIGHT_FILE_*: how the file is written */
 	char path[PATH_MAX]; /* the file's path when the recording began */
+	char usdt[KTR_USDT_SEL_TEXT]; /* its USDT patterns, for a daemon that takes it over */
 };
 
 struct ktr_flight;
@@ -86,6 +88,8 @@ struct ktr_flight *ktr_flight__open(int fd, const struct ktr_flight_maps *maps, 
 void ktr_flight__free(struct ktr_flight *fl);
 __u64 ktr_flight__bytes(const struct ktr_flight *fl);
 const struct ktr_flight_meta *ktr_flight__meta(const struct ktr_flight *fl);
+/* Its USDT patterns, kept with it (meta->usdt). */
+void ktr_flight__set_usdt(struct ktr_flight *fl, const char *text);
 
 /* A trigger froze the ring: it waits to be written. */
 bool ktr_flight__frozen(const struct ktr_flight *fl);

@@ -3,6 +3,7 @@
 /* bpffs pins of what outlives the daemon (ktr_pin.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 #include "ktr_pin.h"
 #include "common/ktr_proto.h"
 
+/* which executable a build's root daemon runs: "<st_dev> <st_ino> <path>" */
+#define EXE_FMT	    KTR_RUN_DIR "/ktraceb-%s.exe"
 #define RING_PREFIX "flight-"
 #define CTL_PREFIX  "flctl-"
 #define LINK_PREFIX "link-"
@@ -86,6 +89,57 @@ static bool pin__build_alive(const char *id)
 }
 
 /*
+ * Say which executable this build's daemon runs, for the daemons of other
+ * builds (pin__build_installed), in KTR_RUN_DIR if that is root's alone.
+ */
+static void pin__say_exe(void)
+{
+	char exe[PATH_MAX], path[128], tmp[136];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+	int fd;
+
+	if (n <= 0 || stat("/proc/self/exe", &st) < 0 || !ktr_pin__dir_ok(KTR_RUN_DIR, false))
+		return;
+	exe[n] = '\0';
+	snprintf(path, sizeof(path), EXE_FMT, KTRACEB_BUILD_ID);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	n = dprintf(fd, "%llu %llu %s\n", (unsigned long long)st.st_dev,
+		    (unsigned long long)st.st_ino, exe);
+	close(fd);
+	if (n <= 0 || rename(tmp, path) < 0)
+		unlink(tmp);
+}
+
+/*
+ * Is the executable build id's daemon said it runs (pin__say_exe) still
+ * there, the same file?  Then that build may start a daemon again, which
+ * takes over what its dead one left: a build side by side with this one
+ * (another checkout, another build directory).  One whose executable was
+ * replaced (an upgrade, a rebuild) or removed never comes back for it.
+ */
+static bool pin__build_installed(const char *id)
+{
+	char path[128], exe[PATH_MAX + 2] = "";
+	unsigned long long dev, ino;
+	struct stat st;
+	bool said;
+	FILE *f;
+
+	snprintf(path, sizeof(path), EXE_FMT, id);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	said = fscanf(f, "%llu %llu ", &dev, &ino) == 2 && fgets(exe, sizeof(exe), f);
+	fclose(f);
+	exe[strcspn(exe, "\n")] = '\0';
+	return said && exe[0] == '/' && stat(exe, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
+/*
  * A directory of root's that nobody else may write to: what is pinned in
  * it is believed (a ring's owner and path, ktr_flight__open), so a
  * directory another user could have filled is never used.
@@ -120,10 +174,13 @@ bool ktr_pin__init(void)
 		int rings;
 
 		if (de->d_name[0] == '.' || strcmp(de->d_name, KTRACEB_BUILD_ID) == 0 ||
-		    strlen(de->d_name) > 64 || pin__build_alive(de->d_name))
+		    strlen(de->d_name) > 64 || pin__build_alive(de->d_name) ||
+		    pin__build_installed(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, de->d_name);
 		rings = pin__remove_dir(path);
+		snprintf(path, sizeof(path), EXE_FMT, de->d_name);
+		unlink(path);
 		if (rings)
 			syslog(LOG_WARNING,
 			       "%d recording(s) of another ktraceb build (%s) removed: "
@@ -135,6 +192,7 @@ bool ktr_pin__init(void)
 	if (!ktr_pin__dir_ok(path, true))
 		return false;
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
+	pin__say_exe();
 	return true;
 }
 

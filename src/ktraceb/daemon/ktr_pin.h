@@ -10,8 +10,11 @@
  * while it does: the last one's end removes them.  The directory also
  * holds, in a directory of its own, the programs kept for the next daemon
  * (ktr_progcache.h).  A daemon of another build removes (and logs) what a
- * dead one of an older build left, its kept programs too (a build whose
- * daemon still answers keeps its own).
+ * dead one of an older build left, its kept programs too.  A build whose
+ * daemon still answers keeps its own, and so does one whose executable is
+ * still there, the same file (a second checkout or build directory, whose
+ * next daemon takes over what its killed one left): each daemon says
+ * which executable it runs in KTR_RUN_DIR/ktraceb-<build id>.exe.
  */
 #ifndef KTRACEB_KTR_PIN_H
 #define KTRACEB_KTR_PIN_H
@@ -26,7 +29,8 @@ struct ktr_bpf;
 
 /*
  * Set up the pin directory of this build (bpffs mounted if it is not),
- * removing those of other builds.  false when pinning is not possible here
+ * removing those of other builds that cannot come back for them (above).
+ * false when pinning is not possible here
  * (not root, no bpffs): recordings then live only as long as the daemon.
  */
 bool ktr_pin__init(void);

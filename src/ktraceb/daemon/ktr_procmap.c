@@ -368,7 +368,8 @@ int ktr_procmap__usdt_scan(const struct ktr_rooms *k, pid_t pid, __u32 route, bo
 	if (exec && (ps.facs & KTRFAC_USTACK))
 		ktr_mappings__exec(f, pid); /* before the new image's mappings */
 	return ktr_usdt__scan(k->usdt, pid, f->owner, f->owner_gid, exec, held,
-			      procmap__usdt_want(ps.facs));
+			      procmap__usdt_want(ps.facs),
+			      ktr_selection__usdt(k->selection, route));
 }
 
 bool ktr_procmap__usdt_traced(const struct ktr_procmap *pm, pid_t pid)

@@ -101,7 +101,22 @@ static int request__events(const struct ktr_request *req, const char **bad)
 	return n;
 }
 
-/* Why a request's syscall selection is malformed, or NULL. */
+/* Why a request's USDT patterns are malformed (ktr_usdt_sel.h), or NULL. */
+static const char *request__usdt(const char usdt[KTR_USDT_SEL_TEXT])
+{
+	static const char zero[KTR_USDT_SEL_TEXT];
+	size_t len = strnlen(usdt, KTR_USDT_SEL_TEXT);
+	struct ktr_usdt_sel sel;
+	const char *why;
+
+	if (len == KTR_USDT_SEL_TEXT)
+		return "USDT patterns not NUL-terminated";
+	if (memcmp(usdt + len, zero, KTR_USDT_SEL_TEXT - len) != 0)
+		return "USDT patterns not NUL-padded";
+	return ktr_usdt_sel__parse(&sel, usdt, &why) < 0 ? why : NULL;
+}
+
+/* Why a request's selections (syscalls, USDT probes) are malformed, or NULL. */
 static const char *request__select(const struct ktr_request_select *sel, unsigned int takes)
 {
 	static const struct ktr_request_select none;
@@ -117,7 +132,7 @@ static const char *request__select(const struct ktr_request_select *sel, unsigne
 		return "selection text not NUL-terminated";
 	if (!sel->flags && !sel->status && sel->text[0])
 		return "selection text without a selection";
-	return NULL;
+	return request__usdt(sel->usdt);
 }
 
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
@@ -285,9 +300,28 @@ static const struct request_kind *request__kind(__u32 op)
 	return op < sizeof(kinds) / sizeof(kinds[0]) && kinds[op].serve ? &kinds[op] : NULL;
 }
 
+/*
+ * Why the descriptors that came with a request are not what its kind
+ * takes (exactly one with TAKES_FD, else none), or NULL.  Those beyond
+ * the first are closed already (ktr_proto.h); the first is closed by
+ * ktr_request__handle when the request is refused.
+ */
+static const char *request__fds(unsigned int takes, const struct ktr_proto_fds *fds)
+{
+	unsigned int want = takes & TAKES_FD ? 1 : 0;
+
+	if (fds->cut)
+		return "control data cut short (too many descriptors)";
+	if (fds->n > want)
+		return want ? "more than one descriptor" : "descriptor not expected";
+	if (want && fds->fd < 0)
+		return "no trace file descriptor";
+	return NULL;
+}
+
 /* Why a request of kind (NULL: unknown) is malformed, or NULL. */
 static const char *request__bad(const struct request_kind *kind, const struct ktr_caller *c,
-				const struct ktr_request *req, int fd)
+				const struct ktr_request *req, const struct ktr_proto_fds *fds)
 {
 	const char *bad = NULL;
 	int nevents = request__events(req, &bad);
@@ -311,8 +345,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 		return "recorder fields only a SET takes";
 	if (!req->flight_bytes && req->flight_flags)
 		return "recorder flags without a recorder";
-	if (!!(takes & TAKES_FD) != (fd >= 0))
-		return fd >= 0 ? "descriptor not expected" : "no trace file descriptor";
+	if ((bad = request__fds(takes, fds)))
+		return bad;
 	if ((takes & NEEDS_TARGET) && !request__pid_ok(req->pid) &&
 	    !((req->flags & KTR_REQ_SYSWIDE) && req->pid == 0))
 		return "no process or process group";
@@ -327,8 +361,8 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 
 /* Is the request well formed and may this caller make it?  0 or -errno with a line in msg. */
 static int request__check(const struct ktr_rooms *k, const struct request_kind *kind,
-			  const struct ktr_caller *c, const struct ktr_request *req, int fd,
-			  char *msg)
+			  const struct ktr_caller *c, const struct ktr_request *req,
+			  const struct ktr_proto_fds *fds, char *msg)
 {
 	const char *bad;
 
@@ -343,7 +377,7 @@ static int request__check(const struct ktr_rooms *k, const struct request_kind *
 		ktr_proto__msg_add(msg, "caller is in another pid namespace\n");
 		return -EPERM;
 	}
-	bad = request__bad(kind, c, req, fd);
+	bad = request__bad(kind, c, req, fds);
 	if (bad) {
 		ktr_proto__msg_add(msg, "bad request: %s\n", bad);
 		return -EINVAL;
@@ -352,10 +386,10 @@ static int request__check(const struct ktr_rooms *k, const struct request_kind *
 }
 
 void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
-			 const struct ktr_request *req, int fd, char *msg)
+			 const struct ktr_request *req, const struct ktr_proto_fds *fds, char *msg)
 {
 	const struct request_kind *kind = request__kind(req->op);
-	int err, done = 0;
+	int err, done = 0, fd = fds->fd;
 
 	if (!msg) {
 		if (fd >= 0)
@@ -363,7 +397,7 @@ void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
 		ktr_conn__drop(cn);
 		return;
 	}
-	err = request__check(k, kind, ktr_conn__caller(cn), req, fd, msg);
+	err = request__check(k, kind, ktr_conn__caller(cn), req, fds, msg);
 	if (err && fd >= 0)
 		close(fd);
 	if (!err)

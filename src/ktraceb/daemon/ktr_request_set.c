@@ -68,6 +68,10 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 		return "kernel events without their facility, or the facility without events";
 	if (syswide && !nevents)
 		return "system-wide (-S) is for kernel events (-e)";
+	if (req->select.usdt[0] && !(req->facs & KTRFAC_USER))
+		return "USDT patterns without the user facility";
+	if (req->select.usdt[0] && (syswide || (req->flight_flags & KTR_FLIGHT_F_COMPACT)))
+		return "USDT patterns are not for -S or a compact recorder";
 	if (syswide && req->pid == 0 && (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP)))
 		return "flags for a process, and no process";
 	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&

@@ -54,7 +54,10 @@ bool ktr_takeover__recordings(const struct ktr_rooms *k)
 		f = ktr_files__get(k->files, ps.route);
 		if (f && f->flight) {
 			ktr_procmap__mark_traced(k->procs, keys[i]); /* a recording's: ours now */
-			ktr_selection__adopt(k->selection, ps.route, ps.select);
+			ktr_selection__adopt(k->selection, ps.route, f->owner, ps.select);
+			ktr_selection__adopt_usdt(k->selection, ps.route,
+						  ktr_flight__meta(f->flight)->usdt,
+						  sizeof(ktr_flight__meta(f->flight)->usdt));
 			want_csw |= (ps.facs & KTRFAC_CSW) != 0;
 			continue;
 		}

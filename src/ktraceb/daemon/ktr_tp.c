@@ -17,17 +17,20 @@
 #include "ktr_files.h"
 #include "ktr_link.h"
 #include "ktr_record.h"
+#include "ktr_share.h"
 #include "ktr_tp.h"
 
 struct tp_event {
 	__u32 id;
 	char name[KTR_TP_NAME_MAX];
 	int link_fd;
+	uid_t owner; /* charged for it (ktr_share.h): a file's owner that wants it */
 };
 
 struct tp_pair {
 	__u32 route;
 	__u32 id;
+	uid_t owner; /* the file's */
 };
 
 struct ktr_tp {
@@ -215,8 +218,35 @@ static void tp__subject(const struct ktr_tp_fmt *fmt, struct ktr_tp_event *val)
 		}
 }
 
-/* The event attached (its copy size first), once. */
-static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, char *msg)
+/* What uid holds of pairs (events: the events charged to it), and everyone in *all. */
+static unsigned int tp__held(const struct ktr_tp *tp, uid_t uid, bool events, unsigned int *all)
+{
+	unsigned int n = 0;
+
+	*all = events ? tp->nev : tp->npairs;
+	for (unsigned int i = 0; i < *all; i++)
+		n += (events ? tp->ev[i].owner : tp->pairs[i].owner) == uid;
+	return n;
+}
+
+/* May uid want one more event in a file, attaching it if new?  0, or -errno, a line in msg. */
+static int tp__may(struct ktr_tp *tp, uid_t uid, const struct ktr_tp_fmt *fmt, char *msg)
+{
+	unsigned int all, mine = tp__held(tp, uid, false, &all);
+	char why[256];
+	int err = ktr_share__may(KTR_POOL_EVENT_USES, uid, mine, all, 1, why, sizeof(why));
+
+	if (!err && !tp__event(tp, fmt->f.tf_id)) {
+		mine = tp__held(tp, uid, true, &all);
+		err = ktr_share__may(KTR_POOL_EVENTS, uid, mine, all, 1, why, sizeof(why));
+	}
+	if (err)
+		ktr_proto__msg_add(msg, "-e %s: %s\n", fmt->f.tf_name, why);
+	return err;
+}
+
+/* The event attached (its copy size first), once, charged to owner. */
+static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, uid_t owner, char *msg)
 {
 	struct ktr_tp_event val = { .tp_fixed = (__u16)fmt->fixed, .tp_nloc = (__u16)fmt->nloc };
 	struct tp_event *ev = tp__event(tp, fmt->f.tf_id), *v;
@@ -239,6 +269,7 @@ static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, char *msg
 	ev = &tp->ev[tp->nev];
 	memset(ev, 0, sizeof(*ev));
 	ev->id = fmt->f.tf_id;
+	ev->owner = owner;
 	snprintf(ev->name, sizeof(ev->name), "%s", fmt->f.tf_name);
 	/* the program knows its event by the cookie (bpf/tp.bpf.c) */
 	ev->link_fd = ktr_link__tracepoint(tp->b->prog_fd[KTR_PROG(ktr_tp_record)], fmt->f.tf_id,
@@ -293,19 +324,34 @@ int ktr_tp__want(struct ktr_tp *tp, __u32 r, struct ktr_tracefile *f, struct ktr
 			break;
 		}
 		tp->pairs = p;
+		err = tp__may(tp, f->owner, fmt, msg);
 		/* the format before any hit: the file decodes without tracefs */
-		err = tp__write_format(f, fmt);
 		if (!err)
-			err = tp__attach(tp, fmt, msg);
+			err = tp__write_format(f, fmt);
+		if (!err)
+			err = tp__attach(tp, fmt, f->owner, msg);
 		if (!err && bpf_map_update_elem(tp->wanted_fd, &key, &one, BPF_ANY) < 0)
 			err = -errno;
 		if (!err)
-			tp->pairs[tp->npairs++] = (struct tp_pair){ r, key.id };
+			tp->pairs[tp->npairs++] = (struct tp_pair){ r, key.id, f->owner };
 	}
 	if (err && !msg[0])
 		ktr_proto__msg_add(msg, "-e: %s\n", strerror(-err));
 	free(set);
 	return err;
+}
+
+/* An event still wanted is charged to an owner of a file that wants it. */
+static void tp__recharge(const struct ktr_tp *tp, struct tp_event *ev)
+{
+	for (unsigned int i = 0; i < tp->npairs; i++)
+		if (tp->pairs[i].id == ev->id && tp->pairs[i].owner == ev->owner)
+			return;
+	for (unsigned int i = 0; i < tp->npairs; i++)
+		if (tp->pairs[i].id == ev->id) {
+			ev->owner = tp->pairs[i].owner;
+			return;
+		}
 }
 
 void ktr_tp__forget(struct ktr_tp *tp, __u32 r)
@@ -325,6 +371,7 @@ void ktr_tp__forget(struct ktr_tp *tp, __u32 r)
 	tp->npairs = kept;
 	for (unsigned int i = 0; i < tp->nev;) {
 		if (tp__wants(tp, 0, tp->ev[i].id)) {
+			tp__recharge(tp, &tp->ev[i]);
 			i++;
 			continue;
 		}

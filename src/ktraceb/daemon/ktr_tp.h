@@ -6,6 +6,9 @@
  * link of bpf/tp.bpf.c's program per event some file wants.  An event no
  * file wants is detached at once: events not asked for cost nothing.
  * Names are resolved here, against available_events, never by a client.
+ * A user other than root holds at most a share of the events attached
+ * (each charged to an owner of a file that wants it) and of the (file,
+ * event) pairs (ktr_share.h).
  */
 #ifndef KTRACEB_KTR_TP_H
 #define KTRACEB_KTR_TP_H

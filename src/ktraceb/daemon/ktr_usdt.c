@@ -72,12 +72,14 @@ static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct m
 	if (!f && usdt_quiet__known(u, m->dev, m->ino))
 		return false;
 	/* the stopped command: its constants faulted in again where they moved */
-	if (use && (!held || use->rodata == rodata))
+	if (use && (!held || use->rodata == rodata || !use->nprobes))
 		return false;
 	/* a file known already is attached now; its look faults its strings in */
 	if (f && !use)
 		usdt_proc__attach(u, p, f);
 	use = f ? usdt_proc__use(p, f) : NULL;
+	if (use && !use->nprobes)
+		return false; /* none of its probes armed: no string of it read */
 	if (use)
 		use->rodata = rodata;
 	*notes = !f;
@@ -85,7 +87,7 @@ static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct m
 }
 
 int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held,
-		   unsigned int want)
+		   unsigned int want, const struct ktr_usdt_sel *sel)
 {
 	bool probes = (want & KTR_USDT_PROBES) && u->mode != KTR_USDT_NONE;
 	bool objects = want & KTR_USDT_OBJECTS;
@@ -100,6 +102,8 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 		return -ENOMEM;
 	p->probes = probes;
 	p->objects = objects;
+	if (probes)
+		usdt_proc__select(u, p, sel);
 	/* the old image's probes went with it; what the new one maps is looked at afresh */
 	if (exec) {
 		usdt_proc__release(u, p);
@@ -140,6 +144,8 @@ void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_trace
 	if (!p || !p->nuses || !child_traced)
 		return;
 	c = usdt_proc__get(u, child, p->owner, p->owner_gid);
+	if (c)
+		usdt_proc__select(u, c, usdt_proc__sel(p)); /* the same file's: the same patterns */
 	for (int i = 0; c && i < p->nuses; i++)
 		usdt_proc__attach(u, c, p->uses[i].f);
 }
@@ -151,6 +157,7 @@ void ktr_usdt__forget(struct ktr_usdt *u, pid_t pid)
 	if (!p)
 		return;
 	usdt_proc__release(u, p);
+	usdt_proc__unselect(u, p);
 	usdt_looks__cancel(u, p);
 	if (p->held && u->hooks.release)
 		u->hooks.release(u->hooks.ctx, pid); /* nothing may stay stopped */

@@ -5,7 +5,9 @@
  * their hits).
  *
  * Attached per traced process: the probe sites of each file a traced
- * process maps get uprobes filtered to that process (one uprobe_multi
+ * process maps that its trace file's patterns arm (the ktraceb provider's
+ * always, others only as -e usdt: names them: ktr_usdt_sel.h) get uprobes
+ * filtered to that process (one uprobe_multi
  * link with its pid, 6.6 and later with the process-wide pid filter; else
  * a uprobe perf event per site opened for the pid), so a process nobody
  * traces pays nothing, not even a trap, for somebody else's -t u.  The
@@ -34,6 +36,7 @@
 
 struct ktr_bpf;
 struct ktr_usdt;
+struct ktr_usdt_sel;
 
 /* What the daemon is told. */
 struct ktr_usdt_hooks {
@@ -73,11 +76,13 @@ void ktr_usdt__poll(struct ktr_usdt *u);
  * by uid/gid, maps what /proc/pid/maps says: attach what is new, and tell
  * the objects' build ids, looking at the files first.  exec: it has a new
  * image (what was attached for the old one goes).  held: it is stopped
- * until its looks are over (hooks.release).  Returns how many looks it
- * waits for, or -errno.
+ * until its looks are over (hooks.release).  sel: the file's USDT
+ * patterns, which probes beside the ktraceb provider's it arms (NULL:
+ * those alone; other patterns than before: what it armed goes first).
+ * Returns how many looks it waits for, or -errno.
  */
 int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held,
-		   unsigned int want);
+		   unsigned int want, const struct ktr_usdt_sel *sel);
 
 /* pid forked child: a child traced with the parent gets the parent's probes. */
 void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_traced);

@@ -38,6 +38,16 @@ unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks)
 	return looks ? &u->charges[free_slot].looks : &u->charges[free_slot].probes;
 }
 
+/* What all users hold together (looks: the looks running for them). */
+unsigned int usdt_uid__total(const struct ktr_usdt *u, bool looks)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < UID_SLOTS; i++)
+		n += looks ? u->charges[i].looks : u->charges[i].probes;
+	return n;
+}
+
 /* --- attaching ------------------------------------------------------------------ */
 
 /*
@@ -81,8 +91,24 @@ static int link__uprobe_multi(int prog_fd, const char *path, const __u64 *offset
 	return syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 }
 
-/* Every site of use's file, for pid alone, in one link; 0 or -errno. */
-static int use__attach_multi(struct ktr_usdt *u, struct usdt_use *use, const char *path, pid_t pid)
+/* Is note i of f armed by sel: it has a site id, and sel takes it in? */
+static bool note__armed(const struct usdt_file *f, int i, const struct ktr_usdt_sel *sel)
+{
+	return f->ids[i] && ktr_usdt_sel__match(sel, f->notes[i].provider, f->notes[i].name);
+}
+
+unsigned int usdt_file__armed(const struct usdt_file *f, const struct ktr_usdt_sel *sel)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < f->nnotes; i++)
+		n += note__armed(f, i, sel);
+	return n;
+}
+
+/* Every site of use's file sel arms, for pid alone, in one link; 0 or -errno. */
+static int use__attach_multi(struct ktr_usdt *u, struct usdt_use *use, const char *path, pid_t pid,
+			     const struct ktr_usdt_sel *sel)
 {
 	const struct usdt_file *f = use->f;
 	__u64 *offs = calloc(f->nnotes, 3 * sizeof(*offs)), *refs, *cookies;
@@ -94,7 +120,7 @@ static int use__attach_multi(struct ktr_usdt *u, struct usdt_use *use, const cha
 	refs = offs + f->nnotes;
 	cookies = refs + f->nnotes;
 	for (int i = 0; i < f->nnotes; i++) {
-		if (!f->ids[i])
+		if (!note__armed(f, i, sel))
 			continue;
 		offs[n] = f->notes[i].pc_off;
 		refs[n] = f->notes[i].sema_off; /* the kernel raises it in pid's memory */
@@ -111,8 +137,9 @@ static int use__attach_multi(struct ktr_usdt *u, struct usdt_use *use, const cha
 	return err;
 }
 
-/* One perf-event uprobe per site, each for pid (kernels before uprobe_multi). */
-static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char *path, pid_t pid)
+/* One perf-event uprobe per site sel arms, each for pid (kernels before uprobe_multi). */
+static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char *path, pid_t pid,
+			    const struct ktr_usdt_sel *sel)
 {
 	const struct usdt_file *f = use->f;
 	int err = 0;
@@ -123,7 +150,7 @@ static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char
 	for (int i = 0; i < f->nnotes; i++)
 		use->links[i] = -1;
 	for (int i = 0; i < f->nnotes && !err; i++) {
-		if (!f->ids[i])
+		if (!note__armed(f, i, sel))
 			continue;
 		use->links[i] = ktr_link__uprobe(u->b->prog_fd[KTR_PROG(ktr_usdt_record)], path,
 						 f->notes[i].pc_off, f->notes[i].sema_off, pid,
@@ -136,7 +163,8 @@ static int use__attach_each(struct ktr_usdt *u, struct usdt_use *use, const char
 	return err;
 }
 
-int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid)
+int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid,
+		     const struct ktr_usdt_sel *sel)
 {
 	char path[64];
 
@@ -144,8 +172,8 @@ int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid)
 	/* the look's descriptor: the file it checked, whatever its path names now */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", use->f->fd);
 	if (u->mode == KTR_USDT_MULTI)
-		return use__attach_multi(u, use, path, pid);
-	return use__attach_each(u, use, path, pid);
+		return use__attach_multi(u, use, path, pid, sel);
+	return use__attach_each(u, use, path, pid, sel);
 }
 
 /*
@@ -245,7 +273,11 @@ void usdt_closer__finish(void)
 void usdt_use__detach(struct ktr_usdt *u, struct usdt_use *use, uid_t owner)
 {
 	unsigned int *probes = owner ? usdt_uid__charge(u, owner, false) : NULL;
-	struct closing *c = calloc(1, sizeof(*c));
+	struct closing *c;
+
+	if (use->multi_fd < 0 && !use->links)
+		return; /* none armed */
+	c = calloc(1, sizeof(*c));
 
 	if (c) {
 		c->fd = use->multi_fd;

@@ -13,6 +13,7 @@
 #include <sys/epoll.h>
 
 #include "ktr_clock.h"
+#include "ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_look.h"
@@ -65,7 +66,8 @@ void usdt_looks__run(struct ktr_usdt *u)
 		if (l->job)
 			continue;
 		mine = l->spec.uid ? usdt_uid__charge(u, l->spec.uid, true) : NULL;
-		if (l->spec.uid && (!mine || *mine >= UID_LOOKS_MAX))
+		if (l->spec.uid && (!mine || ktr_share__may(KTR_POOL_USDT_READS, l->spec.uid, *mine,
+							    u->nrunning, 1, NULL, 0)))
 			continue;
 		l->job = ktr_usdt_job__start(&l->spec);
 		if (!l->job) {
@@ -82,15 +84,30 @@ void usdt_looks__run(struct ktr_usdt *u)
 	}
 }
 
+/* May a trace of owner queue one more look (ktr_share.h)?  0, or -errno with why. */
+static int look__share(const struct ktr_usdt *u, uid_t owner, char *why, size_t size)
+{
+	unsigned int mine = 0;
+
+	for (const struct usdt_look *l = u->looks; l; l = l->next)
+		mine += !l->job && l->spec.uid == owner;
+	return ktr_share__may(KTR_POOL_USDT_WAITING, owner, mine, u->nqueued, 1, why, size);
+}
+
 /* A look at mapping m of p, queued; false if none could be. */
 bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
 		      bool want_notes, bool want_build_id, unsigned long rodata)
 {
 	struct usdt_look *l;
+	char why[256];
 
 	if (u->nqueued >= LOOKS_QUEUED) {
 		usdt__warn(u, p->pid, "USDT: %s: not probed: too many files waiting for a look",
 			   m->path);
+		return false;
+	}
+	if (p->owner && look__share(u, p->owner, why, sizeof(why)) < 0) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: %s", m->path, why);
 		return false;
 	}
 	l = calloc(1, sizeof(*l));

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "ktr_loader.h"
+#include "ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_proc.h"
@@ -120,20 +121,104 @@ struct usdt_use *usdt_proc__use(const struct usdt_proc *p, const struct usdt_fil
 	return NULL;
 }
 
-/* p's probes in f, attached; 0 or -errno (said to the daemon). */
+/* --- the probes each process arms (its trace file's patterns) ------------------ */
+
+/* sel, shared with the processes that arm the same (NULL: the ktraceb provider's alone). */
+static struct usdt_sel *usdt_sel__get(struct ktr_usdt *u, const struct ktr_usdt_sel *sel)
+{
+	struct usdt_sel *s;
+
+	if (!sel || !sel->n)
+		return NULL;
+	for (s = u->sels; s; s = s->next)
+		if (ktr_usdt_sel__same(&s->sel, sel))
+			break;
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return NULL; /* the ktraceb provider's alone: fewer probes, never more */
+		s->sel = *sel;
+		s->next = u->sels;
+		u->sels = s;
+	}
+	s->refs++;
+	return s;
+}
+
+static void usdt_sel__put(struct ktr_usdt *u, struct usdt_sel *s)
+{
+	struct usdt_sel **pp = &u->sels;
+
+	if (!s || --s->refs)
+		return;
+	while (*pp && *pp != s)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = s->next;
+	free(s);
+}
+
+const struct ktr_usdt_sel *usdt_proc__sel(const struct usdt_proc *p)
+{
+	return p->sel ? &p->sel->sel : NULL;
+}
+
+void usdt_proc__select(struct ktr_usdt *u, struct usdt_proc *p, const struct ktr_usdt_sel *sel)
+{
+	struct usdt_sel *s = usdt_sel__get(u, sel);
+
+	if (s == p->sel) {
+		usdt_sel__put(u, s);
+		return;
+	}
+	/* moved to a file with other patterns: what it armed for the old ones goes */
+	usdt_proc__release(u, p);
+	usdt_sel__put(u, p->sel);
+	p->sel = s;
+}
+
+void usdt_proc__unselect(struct ktr_usdt *u, struct usdt_proc *p)
+{
+	usdt_sel__put(u, p->sel);
+	p->sel = NULL;
+}
+
+/* A use of f by p with nothing armed: f stays known while p maps it, never read again. */
+static int proc__use_none(struct usdt_proc *p, struct usdt_file *f)
+{
+	struct usdt_use *uses = reallocarray(p->uses, p->nuses + 1, sizeof(*uses));
+
+	if (!uses)
+		return -ENOMEM;
+	p->uses = uses;
+	memset(&p->uses[p->nuses], 0, sizeof(*uses));
+	p->uses[p->nuses].f = f;
+	p->uses[p->nuses].multi_fd = -1;
+	p->nuses++;
+	f->uses++;
+	return 0;
+}
+
+/* p's probes in f that its patterns arm, attached; 0 or -errno (said to the daemon). */
 int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file *f)
 {
 	unsigned int *probes = p->owner ? usdt_uid__charge(u, p->owner, false) : NULL;
+	unsigned int armed = usdt_file__armed(f, usdt_proc__sel(p));
 	struct usdt_use *uses, *use;
+	char why[256];
 	int err;
 
 	if (usdt_proc__use(p, f))
 		return 0;
 	if (u->hooks.traced && !u->hooks.traced(u->hooks.ctx, p->pid))
 		return -ESRCH;
-	if (p->owner && (!probes || *probes + f->nnotes > UID_PROBES_MAX)) {
-		usdt__warn(u, p->pid, "USDT: %s: not probed: uid %u has %d probes attached already",
-			   f->path, p->owner, UID_PROBES_MAX);
+	if (!armed)
+		return proc__use_none(p, f); /* not even the USDT program is loaded for it */
+	if (p->owner &&
+	    (!probes || ktr_share__may(KTR_POOL_USDT_PROBES, p->owner, *probes,
+				       usdt_uid__total(u, false), armed, why, sizeof(why)))) {
+		usdt__warn(u, p->pid, "USDT: %s: not probed: %s", f->path,
+			   probes ? why : "too many users with USDT probes");
 		return -EDQUOT;
 	}
 	err = ktr_loader__load_usdt(u->b);
@@ -149,7 +234,7 @@ int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file 
 	use = &p->uses[p->nuses];
 	memset(use, 0, sizeof(*use));
 	use->f = f;
-	err = usdt_use__attach(u, use, p->pid);
+	err = usdt_use__attach(u, use, p->pid, usdt_proc__sel(p));
 	if (probes)
 		*probes += use->nprobes;
 	if (err && err != -ESRCH) /* ESRCH: it is gone already */

@@ -20,17 +20,17 @@
 #include <linux/types.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "common/ktr_usdt_sel.h"
 #include "ktr_usdt.h"
 #include "ktr_usdt_job.h"
 
 /*
  * What one user may take of what every trace shares: probes attached (the
- * kernel keeps a consumer for each, per process), and looks at files
- * under way.  Root's traces count nothing.
+ * kernel keeps a consumer for each, per process), looks at files under way
+ * and waiting, each its share of the pool (ktr_share.h).  Root's traces
+ * count nothing.
  */
-#define UID_PROBES_MAX 16384
 #define UID_SLOTS      64
-#define UID_LOOKS_MAX  4 /* at once; more wait their turn */
 #define LOOKS_MAX      16 /* at once, all users */
 #define LOOKS_QUEUED   256
 
@@ -47,7 +47,17 @@ struct usdt_file {
 	struct usdt_file *next;
 };
 
-/* One process's probes in one file. */
+/*
+ * The probes some traced processes arm beside the ktraceb provider's
+ * (their trace file's -e usdt: patterns), shared by those with the same.
+ */
+struct usdt_sel {
+	struct ktr_usdt_sel sel;
+	unsigned int refs;
+	struct usdt_sel *next;
+};
+
+/* One process's probes in one file (none armed, if its patterns take in none there). */
 struct usdt_use {
 	struct usdt_file *f;
 	int multi_fd; /* its uprobe_multi link, or -1 */
@@ -60,6 +70,7 @@ struct usdt_proc {
 	pid_t pid;
 	uid_t owner; /* the trace's: charged for its probes */
 	gid_t owner_gid;
+	struct usdt_sel *sel; /* what it arms; NULL: the ktraceb provider's probes alone */
 	struct usdt_use *uses;
 	int nuses;
 	unsigned int looks; /* looks it waits for */
@@ -97,6 +108,7 @@ struct ktr_usdt {
 	int ep; /* the running looks' sockets */
 	struct usdt_file *files;
 	struct usdt_proc *procs;
+	struct usdt_sel *sels;
 	struct usdt_look *looks;
 	unsigned int nrunning, nqueued;
 	struct usdt_object objects[USDT_OBJECTS_MAX];
