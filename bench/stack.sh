@@ -4,8 +4,10 @@
 #
 # What -k costs (user stacks, issue 30): getppid x N (bench/stack_calls,
 # each call 8 functions deep), from the main thread (a -k copy stops at the
-# stack's start: about 2.5 KiB) and from a second thread (every copy as long
-# as -K says), untraced, under ktraceb without -k, with -k -K 0 (the
+# stack's start: about 3.5 KiB) and from a second thread (every copy as long
+# as -K says), as fast as it goes (where -k's budget sheds most copies:
+# KTR_USTACK_RATE) and one call every PAUSE us (within it: every stack
+# copied), untraced, under ktraceb without -k, with -k -K 0 (the
 # kernel's frame-pointer walk alone), -k (8 KiB copies, the default) and
 # -k -K 64k, under strace -k and perf trace --call-graph dwarf, and perf
 # record --call-graph dwarf, rounds interleaved, in one run.  For each:
@@ -25,7 +27,8 @@
 # nothing.  Needs root.
 #
 #   O=build bench/stack.sh       BENCH_STACK_N (20000), BENCH_RUNS (3),
-#                                BENCH_STORM_N (2000000)
+#                                BENCH_STORM_N (2000000), BENCH_STACK_PACED_N (2000),
+#                                BENCH_STACK_PAUSE_US (200)
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -37,6 +40,8 @@ LOOP=$O/tests/progs/getppid_loop
 N=${BENCH_STACK_N:-20000}
 RUNS=${BENCH_RUNS:-3}
 STORM=${BENCH_STORM_N:-2000000}
+PACED_N=${BENCH_STACK_PACED_N:-2000}
+PAUSE=${BENCH_STACK_PAUSE_US:-200}
 
 for b in "$KTRACEB" "$KDUMP" "$CALLS" "$LOOP"; do
 	if [ ! -x "$b" ]; then
@@ -69,7 +74,7 @@ bpf_ns()
 	[ -n "$STATS" ] || { echo 0; return; }
 	for i in $OWN_IDS; do bpftool prog show id "$i" 2>/dev/null; done | awk '
 		/name ktr_syscall_(enter|exit) / { for (i = 1; i < NF; i++) if ($i == "run_time_ns") t += $(i + 1) }
-		END { print t + 0 }'
+		END { printf "%.0f\n", t }'
 }
 
 # run NAME CMD...: CMD's wall seconds, the program's ns per call and the
@@ -113,33 +118,40 @@ print(calls, copied, shed, walked, end=" ")'
 	echo "${lost:-?} $(stat -c %s "$TMP/$1.ktr")"
 }
 
-# rows MODE: the table for stack_calls N MODE
+# rows MODE [PAUSE_US]: the table for stack_calls N MODE PAUSE_US (NAME: MODE, or
+# MODE-paced); N is BENCH_STACK_N, or BENCH_STACK_PACED_N with a pause
 rows()
 {
-	local mode=$1 names=(plain nok k0 k8 k64 strace ptrace precord) i name u
+	local mode=$1 pause=${2:-0} names=(plain nok k0 k8 k64 strace ptrace precord) i name u
+	local tag=$1 N=$N
+	if [ "$pause" != 0 ]; then
+		tag=$mode-paced
+		N=$PACED_N
+	fi
 	for ((i = 0; i < RUNS; i++)); do
-		run "$mode.plain" "$CALLS" "$N" "$mode"
-		run "$mode.nok" "$KTRACEB" -t c -e trace=getppid -f "$TMP/$mode.nok.ktr" "$CALLS" "$N" "$mode"
-		run "$mode.k0" "$KTRACEB" -k -K 0 -e trace=getppid -f "$TMP/$mode.k0.ktr" "$CALLS" "$N" "$mode"
-		run "$mode.k8" "$KTRACEB" -k -e trace=getppid -f "$TMP/$mode.k8.ktr" "$CALLS" "$N" "$mode"
-		run "$mode.k64" "$KTRACEB" -k -K 64k -e trace=getppid -f "$TMP/$mode.k64.ktr" "$CALLS" "$N" \
-			"$mode"
-		run "$mode.strace" strace -f -k -qq -e trace=getppid -o "$TMP/$mode.strace.txt" "$CALLS" "$N" \
-			"$mode"
+		run "$tag.plain" "$CALLS" "$N" "$mode" "$pause"
+		run "$tag.nok" "$KTRACEB" -t c -e trace=getppid -f "$TMP/$tag.nok.ktr" "$CALLS" "$N" "$mode" "$pause"
+		run "$tag.k0" "$KTRACEB" -k -K 0 -e trace=getppid -f "$TMP/$tag.k0.ktr" "$CALLS" "$N" "$mode" "$pause"
+		run "$tag.k8" "$KTRACEB" -k -e trace=getppid -f "$TMP/$tag.k8.ktr" "$CALLS" "$N" "$mode" "$pause"
+		run "$tag.k64" "$KTRACEB" -k -K 64k -e trace=getppid -f "$TMP/$tag.k64.ktr" "$CALLS" "$N" \
+			"$mode" "$pause"
+		run "$tag.strace" strace -f -k -qq -e trace=getppid -o "$TMP/$tag.strace.txt" "$CALLS" "$N" \
+			"$mode" "$pause"
 		if [ -n "$PERF" ]; then
-			run "$mode.ptrace" perf trace --call-graph dwarf -e getppid -o "$TMP/$mode.ptrace.txt" \
-				"$CALLS" "$N" "$mode"
-			run "$mode.precord" perf record -q --call-graph dwarf -e syscalls:sys_enter_getppid \
-				-o "$TMP/$mode.perf.data" "$CALLS" "$N" "$mode"
+			run "$tag.ptrace" perf trace --call-graph dwarf -e getppid -o "$TMP/$tag.ptrace.txt" \
+				"$CALLS" "$N" "$mode" "$pause"
+			run "$tag.precord" perf record -q --call-graph dwarf -e syscalls:sys_enter_getppid \
+				-o "$TMP/$tag.perf.data" "$CALLS" "$N" "$mode" "$pause"
 		fi
 	done
-	u=$(cut -d' ' -f2 "$TMP/$mode.plain.r" | median)
-	printf '\ngetppid x %d from the %s, median of %d rounds\n' "$N" \
-		"$([ "$mode" = thread ] && echo "a second thread (whole copies)" || echo "main thread")" "$RUNS"
+	u=$(cut -d' ' -f2 "$TMP/$tag.plain.r" | median)
+	printf '\ngetppid x %d from the %s%s, median of %d rounds\n' "$N" \
+		"$([ "$mode" = thread ] && echo "a second thread (whole copies)" || echo "main thread")" \
+		"$([ "$pause" != 0 ] && echo ", one every $pause us (within -k's budget)")" "$RUNS"
 	printf '  %-34s %8s %8s %7s %7s %10s %12s %22s %7s\n' "" ns/call "+ns/call" "bpf ns" seconds \
 		bytes/call captured "stacks copied/shed/walk" lost
 	for name in "${names[@]}"; do
-		local f=$TMP/$mode.$name.r label ns secs cnt bns
+		local f=$TMP/$tag.$name.r label ns secs cnt bns
 		[ -s "$f" ] || continue
 		ns=$(cut -d' ' -f2 "$f" | median)
 		secs=$(cut -d' ' -f1 "$f" | median)
@@ -157,10 +169,10 @@ rows()
 		esac
 		case $name in
 		plain) cnt="- - - - - -" ;;
-		nok | k0 | k8 | k64) cnt=$(ktr_counts "$mode.$name") ;;
-		strace) cnt="$(grep -c 'getppid(' "$TMP/$mode.strace.txt") - - - 0 $(stat -c %s "$TMP/$mode.strace.txt")" ;;
-		ptrace) cnt="$(grep -c ' getppid(' "$TMP/$mode.ptrace.txt") - - - $(awk '/^LOST/ { s += $2 } END { print s + 0 }' "$TMP/$mode.ptrace.txt") -" ;;
-		precord) cnt="$(perf script -i "$TMP/$mode.perf.data" -F event 2>/dev/null | grep -c getppid) - - - $(perf report -i "$TMP/$mode.perf.data" --stats 2>/dev/null | awk '/LOST_SAMPLES events:/ && !/%/ { s = $NF } END { print s + 0 }') $(stat -c %s "$TMP/$mode.perf.data")" ;;
+		nok | k0 | k8 | k64) cnt=$(ktr_counts "$tag.$name") ;;
+		strace) cnt="$(grep -c 'getppid(' "$TMP/$tag.strace.txt") - - - 0 $(stat -c %s "$TMP/$tag.strace.txt")" ;;
+		ptrace) cnt="$(grep -c ' getppid(' "$TMP/$tag.ptrace.txt") - - - $(awk '/^LOST/ { s += $2 } END { print s + 0 }' "$TMP/$tag.ptrace.txt") -" ;;
+		precord) cnt="$(perf script -i "$TMP/$tag.perf.data" -F event 2>/dev/null | grep -c getppid) - - - $(perf report -i "$TMP/$tag.perf.data" --stats 2>/dev/null | awk '/LOST_SAMPLES events:/ && !/%/ { s = $NF } END { print s + 0 }') $(stat -c %s "$TMP/$tag.perf.data")" ;;
 		esac
 		read -r c cp sh wk lost bytes <<<"$cnt"
 		awk -v l="$label" -v ns="$ns" -v u="$u" -v s="$secs" -v c="$c" -v n="$N" -v cp="$cp" \
@@ -174,6 +186,7 @@ rows()
 echo "-k: user stacks, against strace -k and perf's --call-graph dwarf (getppid from 8 frames deep)"
 rows main
 rows thread
+rows thread "$PAUSE"
 
 # --- a hot loop under -k beside another trace ----------------------------------------
 "$KTRACEB" -k -e trace=getppid -f "$TMP/storm.ktr" "$CALLS" "$STORM" thread >"$TMP/storm.out" \
@@ -186,7 +199,7 @@ read -r sc scp ssh swk slost _ <<<"$(ktr_counts storm)"
 olost=$(sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' "$TMP/other.err")
 oc=$("$KDUMP" -f "$TMP/other.ktr" 2>/dev/null | grep -c ' CALL  getppid')
 printf '\na hot loop under -k (getppid x %d from a thread, 8 KiB copies) beside another trace\n' "$STORM"
-printf '  -k trace:    %d/%d calls, stacks %d copied, %d shed (the ring half full), %d walked; %s lost\n' \
+printf '  -k trace:    %d/%d calls, stacks %d copied, %d shed (its budget spent, or the ring half full), %d walked; %s lost\n' \
 	"$sc" "$STORM" "$scp" "$ssh" "$swk" "$slost"
 printf '  other trace: %d/%d calls (getppid_loop, no -k, during the loop); %s lost\n' "$oc" 200000 \
 	"${olost:-?}"

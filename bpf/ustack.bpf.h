@@ -16,9 +16,11 @@
  *    shed.
  *
  * A copy is shed (KTR_USTACK_F_SHED, the walk instead) when it would fill
- * the ring buffer past half (ktr_stack_room): -k on a hot loop then never
- * takes the room other traces' records need.  A flight recorder's copy is
- * cut to what one of its records holds.
+ * the ring buffer past half (ktr_stack_room), or take its trace past its
+ * budget (KTR_USTACK_RATE bytes a second after a burst): -k on a hot loop
+ * then never takes the room other traces' records need, nor the daemon's
+ * time to write them.  A flight recorder's copy is cut to what one of its
+ * records holds.
  */
 #ifndef KTRACEB_USTACK_BPF_H
 #define KTRACEB_USTACK_BPF_H
@@ -83,6 +85,30 @@ static __always_inline void ustack__walk(void *ctx, struct ktr_sample *s, __u32 
 }
 
 /*
+ * May route's trace put want bytes more of copies into the ring now?  Its
+ * bucket, filled at KTR_USTACK_RATE up to KTR_USTACK_BURST, pays for them
+ * if so.  Threads of one trace on several CPUs may race on the bucket: it
+ * is a bound, not an account.
+ */
+static __always_inline bool ustack__budget(__u32 route, __u32 want)
+{
+	struct ktr_ustack_budget *b = &ktr_ustack_budgets[route & (KTR_MAX_ROUTES - 1)];
+	__u64 now = bpf_ktime_get_ns(), since = now - b->ns, bytes = b->bytes;
+
+	bytes = since >= 1000000000ull ? KTR_USTACK_BURST :
+					 bytes + since * (KTR_USTACK_RATE >> 10) / (1000000000ull >> 10);
+	if (bytes > KTR_USTACK_BURST)
+		bytes = KTR_USTACK_BURST;
+	b->ns = now;
+	if (bytes < want) {
+		b->bytes = bytes;
+		return false;
+	}
+	b->bytes = bytes - want;
+	return true;
+}
+
+/*
  * The record with a copy of ur_stack_len bytes, sent: a global function of
  * its own, so the verifier checks the way out once, not again for each
  * length the copy's loop may end with.
@@ -137,7 +163,8 @@ __noinline int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want
 	} else {
 		ring = rec__ring();
 		if (!ring || bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) + sizeof(*r) + want >
-				     ktr_stack_room)
+				     ktr_stack_room ||
+		    !ustack__budget(route, want))
 			return -1;
 	}
 	first = KTR_USTACK_PIECE - (sp & (KTR_USTACK_PIECE - 1));

@@ -37,6 +37,20 @@
 #define KTR_USTACK_KIB_DEFAULT 8
 #define KTR_USTACK_KIB_MAX     64
 #define KTR_USTACK_PIECE       4096
+/*
+ * What -k's copies of one trace may put into the ring buffer: a burst of
+ * KTR_USTACK_BURST bytes, then KTR_USTACK_RATE bytes a second; a copy past
+ * it is shed (the kernel's walk instead), as one that would fill the ring
+ * past half.  The daemon then writes at most this much more a second for
+ * a -k trace, whatever its loop does, and keeps draining the others.
+ * ktr_ustack_budgets (.bss), by route: each trace's bucket.
+ */
+#define KTR_USTACK_RATE	 (64ull << 20)
+#define KTR_USTACK_BURST (4ull << 20)
+struct ktr_ustack_budget {
+	__u64 ns; /* when it was last filled */
+	__u64 bytes; /* what may be copied now */
+};
 #define KTR_ARGS_CHUNK	   KTR_STRINGS_CHUNK /* ARGS/ENVS bytes per record */
 #define KTR_ARGS_CHUNKS	   16 /* so at most 2 MiB of argv and of envp */
 
