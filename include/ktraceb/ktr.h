@@ -341,8 +341,8 @@ struct ktr_ustack {
 #define KTR_USTACK_IP		2	/* the address alone: no build id could be read */
 #define KTR_USTACK_MAXFRAMES	32
 #define KTR_USTACK_F_REGS	0x1	/* struct ktr_uregs, registers and stack bytes follow */
-#define KTR_USTACK_F_SHED	0x2	/* no stack copy: the ring buffer was half full (the
-					   frames are the frame-pointer walk's) */
+#define KTR_USTACK_F_SHED	0x2	/* no stack copy: past its trace's budget, or the ring
+					   buffer half full (the frames are the walk's) */
 /*
  * The registers at the call, by their DWARF numbers from 0 (x86_64: rax
  * rdx rcx rbx rsi rdi rbp rsp r8-r15 rip, 17; arm64: x0-x30 sp, 32), then

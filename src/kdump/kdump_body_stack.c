@@ -111,8 +111,8 @@ void kd_body_ustack(FILE *out, const struct kd_event *ev, const struct kdump_opt
 	if (n == 0)
 		fputs(" (none could be read)", out);
 	if (ev->ustack.how == KD_STACK_SHED)
-		fputs(" (the kernel's frame-pointer walk: the stack copy was shed, the ring "
-		      "buffer being half full)",
+		fputs(" (the kernel's frame-pointer walk: the stack copy was shed, its trace "
+		      "past its budget or the ring buffer half full)",
 		      out);
 	for (unsigned int i = 0; i < n; i++) {
 		fprintf(out, "\n       #%-2u ", i);

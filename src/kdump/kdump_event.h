@@ -177,6 +177,6 @@ struct kd_event {
 /* How a stack's frames were found (ev->ustack.how) */
 #define KD_STACK_WALK  0 /* the kernel's frame-pointer walk (-K 0, a 32-bit process) */
 #define KD_STACK_DWARF 1 /* unwound here from the registers and the stack copy */
-#define KD_STACK_SHED  2 /* the walk: the stack copy was shed (the ring half full) */
+#define KD_STACK_SHED  2 /* the walk: the stack copy was shed (budget, ring half full) */
 
 #endif /* KTRACEB_KDUMP_EVENT_H */

@@ -21,7 +21,8 @@
 #    cut to what its records hold
 #  - -K: a copy too short for the stack says where it ends; -K 0 is the
 #    kernel's walk, cut at its first frame that is none
-#  - a ring half full sheds the copies: every call keeps a stack record
+#  - a ring half full sheds the copies (and so does a trace's budget):
+#    every call keeps a stack record
 . "$(dirname "$0")/lib.sh"
 need_tracer
 SD=$PROGS/stack_debian
