@@ -345,6 +345,7 @@ bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
 	$(Q)O=$(O) bench/service.sh
+	$(Q)O=$(O) bench/stack.sh
 
 # bench/service.sh's threaded C server and its load client
 $(O)/bench/http_%: bench/http_%.c
