@@ -50,7 +50,7 @@
  */
 #define KTR_STRINGS_CHUNK	131072
 #define KTR_OBJECT		21	/* ktraceb: struct ktr_object, an object a traced process maps */
-#define KTR_MAPPING		22	/* ktraceb: struct ktr_mapping, where a process maps an object */
+#define KTR_MAPPING		20	/* ktraceb: struct ktr_mapping, where a process maps an object */
 #define KTR_FILEINFO		24	/* ktraceb: struct ktr_fileinfo */
 #define KTR_LOST		25	/* ktraceb: struct ktr_lost */
 #define KTR_EXIT		26	/* ktraceb: struct ktr_exit */

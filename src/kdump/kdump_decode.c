@@ -519,7 +519,7 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 		ev->kind = KD_OBJECT;
 		return dec_object(d, ev);
 	}
-	/* 22: ktraceb's KTR_MAPPING (not printed), and OpenBSD's KTR_START */
+	/* 20: ktraceb's KTR_MAPPING (not printed), and the number kdump gives NetBSD's MIB (kdump_bsd.h) */
 	if (type == KTR_MAPPING && d->fmt.sys == KD_SYS_KTRACEB) {
 		ev->kind = KD_NONE;
 		return dec_mapping(d, ev);

@@ -312,7 +312,7 @@ while off + 64 <= len(data):
         bad = bytearray(pay)
         struct.pack_into("<I", bad, 12, 1 << 30)  # more stack than the record holds
         out += hdr + bad
-    elif typ == 22 and len(pay) == 48:
+    elif typ == 20 and len(pay) == 48:
         out += hdr + pay
         struct.pack_into("<QQ", pay, 0, random.getrandbits(64), random.getrandbits(64))
         out += hdr + pay
