@@ -96,7 +96,8 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/unit/%,$(TEST_SRCS))
 PROG_SRCS := $(filter-out tests/progs/lib%.c,$(wildcard tests/progs/*.c))
 PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 	$(patsubst tests/progs/%.c,$(O)/tests/progs/%.so,$(wildcard tests/progs/lib*.c)) \
-	$(patsubst tests/progs/%.cc,$(O)/tests/progs/%,$(wildcard tests/progs/*.cc))
+	$(patsubst tests/progs/%.cc,$(O)/tests/progs/%,$(wildcard tests/progs/*.cc)) \
+	$(O)/tests/progs/stack_debian_fp
 CXX ?= g++
 
 .PHONY: all test test-build vmtest demo check bench install clean format format-check units deb \
@@ -260,6 +261,24 @@ $(O)/tests/progs/stack_cxx: tests/progs/stack_cxx.cc
 	$(Q)$(CXX) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls $(WARNFLAGS) \
 		-MMD -MP -MF $@.d $< -o $@
 
+# t_unwind's chains, as Debian builds its packages (-O2 -g, PIE, no frame pointers)
+# and again with frame pointers
+$(O)/tests/progs/stack_debian: tests/progs/stack_debian.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -fomit-frame-pointer -fPIE -pie -pthread $(WARNFLAGS) -MMD -MP -MF $@.d $< -o $@
+
+$(O)/tests/progs/stack_debian_fp: tests/progs/stack_debian.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O0 -g -fno-omit-frame-pointer -fPIE -pie -pthread $(WARNFLAGS) -MMD -MP -MF $@.d \
+		$< -o $@
+
+$(O)/tests/progs/stack_throw: tests/progs/stack_throw.cc
+	@mkdir -p $(@D)
+	$(call msg,CXX,$@)
+	$(Q)$(CXX) -O2 -g -fomit-frame-pointer $(WARNFLAGS) -MMD -MP -MF $@.d $< -o $@
+
 # utrace.h must stay clean C++11 and strict C99
 $(O)/tests/progs/%: tests/progs/%.cc
 	@mkdir -p $(@D)
@@ -333,11 +352,12 @@ demo: all
 	$(Q)O=$(O) scripts/demo.sh
 
 BENCH_BINS := $(O)/bench/spans $(O)/bench/workloads $(O)/bench/empty_tp $(O)/bench/empty_tp.bpf.o \
-	$(O)/bench/throw_loop $(O)/bench/http_srv $(O)/bench/http_load
+	$(O)/bench/throw_loop $(O)/bench/http_srv $(O)/bench/http_load $(O)/bench/stack_calls
 bench: all $(PROG_BINS) $(BENCH_BINS)
 	$(Q)O=$(O) bench/run.sh
 	$(Q)O=$(O) bench/scale.sh
 	$(Q)O=$(O) bench/service.sh
+	$(Q)O=$(O) bench/stack.sh
 
 # bench/service.sh's threaded C server and its load client
 $(O)/bench/http_%: bench/http_%.c
@@ -354,6 +374,11 @@ $(O)/bench/workloads: bench/workloads.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) $< -pthread -o $@
+
+$(O)/bench/stack_calls: bench/stack_calls.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g $(WARNFLAGS) $< -pthread -o $@
 
 $(O)/bench/throw_loop: bench/throw_loop.cc
 	@mkdir -p $(@D)

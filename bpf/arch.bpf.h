@@ -72,6 +72,36 @@ static __always_inline bool arch__regs_in_syscall(struct pt_regs *regs)
 	return (long)BPF_CORE_READ(regs, orig_ax) >= 0;
 }
 
+/*
+ * The user registers for -k's DWARF unwinding, by their DWARF numbers
+ * (ktr.h, struct ktr_uregs): rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip.
+ */
+#define ARCH_EM		 62 /* EM_X86_64 */
+#define ARCH_DWARF_NREGS 17
+
+static __always_inline void arch__dwarf_regs(struct pt_regs *regs, __u64 *r, __u64 *sp, __u64 *pc)
+{
+	r[0] = regs->ax;
+	r[1] = regs->dx;
+	r[2] = regs->cx;
+	r[3] = regs->bx;
+	r[4] = regs->si;
+	r[5] = regs->di;
+	r[6] = regs->bp;
+	r[7] = regs->sp;
+	r[8] = regs->r8;
+	r[9] = regs->r9;
+	r[10] = regs->r10;
+	r[11] = regs->r11;
+	r[12] = regs->r12;
+	r[13] = regs->r13;
+	r[14] = regs->r14;
+	r[15] = regs->r15;
+	r[16] = regs->ip;
+	*sp = regs->sp;
+	*pc = regs->ip;
+}
+
 /* Is task (the current thread) inside a 32-bit (int 0x80 / compat) syscall? */
 static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 {
@@ -121,6 +151,19 @@ static __always_inline bool arch__regs_in_syscall(struct pt_regs *regs)
 static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 {
 	return 0;
+}
+
+/* -k's DWARF registers: x0-x30, then sp (31); the pc apart (ktr.h, struct ktr_uregs). */
+#define ARCH_EM		 183 /* EM_AARCH64 */
+#define ARCH_DWARF_NREGS 32
+
+static __always_inline void arch__dwarf_regs(struct pt_regs *regs, __u64 *r, __u64 *sp, __u64 *pc)
+{
+	for (int i = 0; i < 31; i++)
+		r[i] = regs->regs[i];
+	r[31] = regs->sp;
+	*sp = regs->sp;
+	*pc = regs->pc;
 }
 
 #else

@@ -33,6 +33,10 @@ __u64 ktr_procs_gen = 0;
 __u64 ktr_group_levels = 0;
 /* a quarter of the ring, set by the daemon that made it (map_shapes.bpf.h) */
 __u64 ktr_wakeup_bytes = 0;
+/* half the ring: -k's stack copies are shed past it (ustack.bpf.h); set by the daemon */
+__u64 ktr_stack_room = 0;
+/* each trace's bucket for -k's stack copies, by route (bpf_shared.h) */
+struct ktr_ustack_budget ktr_ustack_budgets[KTR_MAX_ROUTES] = {};
 struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};
 __u32 ktr_stage_on = 0;
 /* KTR_STAGE_BYTES, less for a ring that could not take a whole stage often; set by the daemon */

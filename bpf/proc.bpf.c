@@ -125,8 +125,8 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	ps = proc__lookup_tgid(ptgid);
 	if (!ps)
 		return 0;
-	/* the child's copy of the parent's memory has its probes armed */
-	if (ps->facs & KTRFAC_USER)
+	/* the child's copy of the parent's memory has its probes armed; -k: its mappings */
+	if (ps->facs & (KTRFAC_USER | KTRFAC_USTACK))
 		note__emit(ps->route, KTR_NOTE_FORK, ptgid, ctgid,
 			   (ps->facs & KTRFAC_INHERIT) ? KTR_NOTE_CHILD_TRACED : 0);
 	if (!(ps->facs & KTRFAC_INHERIT))

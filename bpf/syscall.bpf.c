@@ -25,6 +25,7 @@
 #include "genio.bpf.h"
 #include "struct.bpf.h"
 #include "select.bpf.h"
+#include "ustack.bpf.h"
 
 #define PROT_WRITE    0x2
 #define PROT_EXEC     0x4
@@ -328,47 +329,6 @@ __noinline int syscall__genio(struct ktr_proc_state *ps, long id, long ret, stru
  * helper call costs as much as the rest of the work.
  */
 /*
- * The user stack of the current call (-k): the kernel walks the frame
- * pointers from the user registers saved at the syscall's entry and names
- * each frame by its object's build id and file offset where it can read
- * the id.  Straight into the scratch area in the record's layout (struct
- * bpf_stack_build_id is struct ktr_ustack_frame); the record is finished
- * and sent by a global function, verified once (the helper needs the
- * program's context, which 6.1 passes to no global function).
- */
-__noinline int syscall__send_ustack(struct ktr_scratch *sc, __u32 route, long n)
-{
-	struct ktr_sample *s = (void *)sc;
-	struct ktr_ustack *us;
-	__u32 frames;
-
-	if (!s)
-		return 0;
-	us = (void *)((struct ktr_header *)(s + 1) + 1);
-	frames = n > 0 ? n / sizeof(struct ktr_ustack_frame) :
-			 0; /* none: said by an empty record */
-	frames &= KTR_USTACK_MAXFRAMES * 2 - 1;
-	us->us_nframes = frames;
-	us->us_flags = 0;
-	rec__send(s, route, KTR_USTACK, sizeof(*us) + frames * sizeof(struct ktr_ustack_frame));
-	return 0;
-}
-
-static __always_inline void syscall__ustack(void *ctx, __u32 route)
-{
-	struct ktr_sample *s = rec__scratch();
-	long n;
-
-	if (!s)
-		return;
-	n = bpf_get_stack(
-		ctx, (char *)s + sizeof(*s) + sizeof(struct ktr_header) + sizeof(struct ktr_ustack),
-		KTR_USTACK_MAXFRAMES * sizeof(struct ktr_ustack_frame),
-		BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
-	syscall__send_ustack((struct ktr_scratch *)s, route, n);
-}
-
-/*
  * With a status filter (-e status=) a call's CALL waits for its return:
  * then it is known whether the call passes, and its arguments are still
  * there (in the registers on x86_64, kept from sys_enter on arm64).  Not
@@ -497,7 +457,7 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 	if ((ps->facs & KTRFAC_SYSCALL) && !syscall__defer_call(ps, task, id, compat, args.v))
 		syscall__emit_call(ps->route, id, compat, args.v);
 	if (ps->facs & KTRFAC_USTACK)
-		syscall__ustack(ctx, ps->route);
+		ustack__record(ctx, regs, ps, compat);
 	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
 		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
 	return 0;
@@ -536,7 +496,7 @@ static __always_inline void syscall__late_call(void *ctx, struct pt_regs *regs,
 	if (ps->facs & KTRFAC_SYSCALL)
 		syscall__emit_call(ps->route, id, compat, args.v);
 	if (ps->facs & KTRFAC_USTACK)
-		syscall__ustack(ctx, ps->route);
+		ustack__record(ctx, regs, ps, compat);
 	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
 		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
 }

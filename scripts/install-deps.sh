@@ -44,7 +44,7 @@ done
 # autoconf, automake: bench/strace_tests.sh builds strace's test programs with them
 PKGS="clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev pkg-config make gcc libc6-dev
 linux-libc-dev systemtap-sdt-dev strace linux-perf libcap2-bin clang-format util-linux libclang-rt-dev
-coreutils procps tar python3 jq autoconf automake systemd-container debootstrap"
+coreutils procps tar python3 jq autoconf automake systemd-container debootstrap libc6-dbg file"
 
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=

@@ -28,6 +28,29 @@
 #define KTR_IOSIZE_MAX	   65536 /* most GENIO bytes kept per I/O */
 #define KTR_STRUCT_MAX	   8192 /* most bytes of one captured struct (array) */
 #define KTR_IOV_MAX	   64 /* iovecs walked per readv/writev/msghdr */
+/*
+ * -k's copy of the top of the user stack per call (ktraceb -K, in KiB):
+ * by default 8 KiB, as perf's --call-graph dwarf; at most 64 KiB.  Read in
+ * pieces of KTR_USTACK_PIECE bytes, so a stack whose mapping ends sooner
+ * still gives what it has.
+ */
+#define KTR_USTACK_KIB_DEFAULT 8
+#define KTR_USTACK_KIB_MAX     64
+#define KTR_USTACK_PIECE       4096
+/*
+ * What -k's copies of one trace may put into the ring buffer: a burst of
+ * KTR_USTACK_BURST bytes, then KTR_USTACK_RATE bytes a second; a copy past
+ * it is shed (the kernel's walk instead), as one that would fill the ring
+ * past half.  The daemon then writes at most this much more a second for
+ * a -k trace, whatever its loop does, and keeps draining the others.
+ * ktr_ustack_budgets (.bss), by route: each trace's bucket.
+ */
+#define KTR_USTACK_RATE	 (64ull << 20)
+#define KTR_USTACK_BURST (4ull << 20)
+struct ktr_ustack_budget {
+	__u64 ns; /* when it was last filled */
+	__u64 bytes; /* what may be copied now */
+};
 #define KTR_ARGS_CHUNK	   KTR_STRINGS_CHUNK /* ARGS/ENVS bytes per record */
 #define KTR_ARGS_CHUNKS	   16 /* so at most 2 MiB of argv and of envp */
 
@@ -236,6 +259,8 @@ struct ktr_proc_state {
 	__u32 iosize; /* GENIO bytes kept per I/O */
 	__u16 select; /* its trace's syscall selection (selects), 0 for every call */
 	__u16 group; /* KTR_PS_GROUP: its group's slot (groups) */
+	__u16 ustack_kib; /* -k: KiB of user stack copied per call (-K); 0: frame pointers only */
+	__u16 pad;
 };
 #define KTR_PS_AWAIT_EXEC 0x1 /* ignore everything before the first execve */
 /*

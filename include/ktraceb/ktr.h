@@ -49,6 +49,7 @@
  * one shorter; a reader joins them.
  */
 #define KTR_STRINGS_CHUNK	131072
+#define KTR_MAPPING		20	/* ktraceb: struct ktr_mapping, where a process maps an object */
 #define KTR_OBJECT		21	/* ktraceb: struct ktr_object, an object a traced process maps */
 #define KTR_END			22	/* ktraceb: struct ktr_end, why the trace ended */
 #define KTR_CGROUP		23	/* ktraceb: struct ktr_cgroup, where a process of a traced cgroup was */
@@ -358,11 +359,15 @@ struct ktr_filter {
 					   fire at high rates */
 
 /*
- * KTR_USTACK: the user stack of the thread's call before it (ktraceb -k),
- * innermost frame first, as the kernel's frame-pointer walk gives it, each
- * frame named by the build id of its object and its offset in that file,
- * so that it can be symbolized where the object (or its debug information)
- * is, long after the process.  ktr_len = 8 + 32 * us_nframes.
+ * KTR_USTACK: the user stack of the thread's call before it (ktraceb -k).
+ * Two parts, either of which may be empty: the kernel's frame-pointer walk
+ * (us_nframes frames, innermost first, each named by the build id of its
+ * object and its offset in that file), and, with KTR_USTACK_F_REGS, the
+ * user registers at the call and a copy of the top of the user stack, which
+ * kdump unwinds with the objects' DWARF call frame information (the
+ * mappings come from KTR_MAPPING records).  ktr_len = 8 + 32 * us_nframes,
+ * + sizeof(struct ktr_uregs) + 8 * ur_nregs + ur_stack_len with F_REGS (a
+ * flight recorder may cut the stack bytes short: ktr_len says).
  */
 struct ktr_ustack_frame {
 	__s32 status;			/* KTR_USTACK_* */
@@ -371,13 +376,57 @@ struct ktr_ustack_frame {
 };
 struct ktr_ustack {
 	__u32 us_nframes;
-	__u32 us_flags;
-	/* then us_nframes struct ktr_ustack_frame */
+	__u32 us_flags;			/* KTR_USTACK_F_* */
+	/* then us_nframes struct ktr_ustack_frame; then, with F_REGS, struct ktr_uregs */
 };
 #define KTR_USTACK_EMPTY	0	/* no frame (bpf_stack_build_id's status values) */
 #define KTR_USTACK_BUILD_ID	1	/* build_id and offset */
 #define KTR_USTACK_IP		2	/* the address alone: no build id could be read */
 #define KTR_USTACK_MAXFRAMES	32
+#define KTR_USTACK_F_REGS	0x1	/* struct ktr_uregs, registers and stack bytes follow */
+#define KTR_USTACK_F_SHED	0x2	/* no stack copy: past its trace's budget, or the ring
+					   buffer half full (the frames are the walk's) */
+/*
+ * The registers at the call, by their DWARF numbers from 0 (x86_64: rax
+ * rdx rcx rbx rsi rdi rbp rsp r8-r15 rip, 17; arm64: x0-x30 sp, 32), then
+ * ur_stack_len bytes of the stack from ur_sp up.
+ */
+struct ktr_uregs {
+	__u16 ur_machine;		/* ELF e_machine: EM_X86_64 62, EM_AARCH64 183 */
+	__u16 ur_nregs;			/* __u64 registers that follow */
+	__u32 ur_stack_len;		/* stack bytes that follow the registers */
+	__u32 ur_stack_want;		/* bytes asked for (ktraceb -K) */
+	__u32 ur_end;			/* why the copy is no longer: KTR_UREGS_END_* */
+	__u64 ur_sp;			/* the stack pointer: the address of the first byte */
+	__u64 ur_pc;			/* the instruction after the call's */
+	/* then ur_nregs __u64, then ur_stack_len bytes */
+};
+#define KTR_UREGS_END_WANT	0	/* as many bytes as asked for */
+#define KTR_UREGS_END_TOP	1	/* the stack's top: the main thread's start */
+#define KTR_UREGS_END_FAULT	2	/* the next page could not be read */
+#define KTR_UREGS_END_RECORD	3	/* the most a record may hold (a flight recorder's) */
+#define KTR_UREGS_MAXREGS	32
+
+/*
+ * KTR_MAPPING: where a traced process (ktr_pid) maps an object (-k), as
+ * its /proc/PID/maps said when the daemon read it: at each exec and each
+ * executable mapping of a -k command, which waits for it, and when a
+ * process starts being traced.  The object is the KTR_OBJECT of that build
+ * id.  KTR_MAPPING_EXEC (km_start, km_end 0): the process exec'd, what it
+ * mapped before is gone; KTR_MAPPING_FORK: a new process (ktr_pid) maps
+ * what its parent (km_start) mapped then.
+ */
+struct ktr_mapping {
+	__u64 km_start;			/* its first address, or the parent's pid (FORK) */
+	__u64 km_end;			/* past its last */
+	__u64 km_pgoff;			/* the file offset mapped at km_start */
+	__u8 km_build_id[20];		/* zero-padded */
+	__u8 km_build_id_len;		/* 0 with EXEC and FORK */
+	__u8 km_flags;			/* KTR_MAPPING_* */
+	__u8 km_pad[2];
+};
+#define KTR_MAPPING_EXEC	0x1
+#define KTR_MAPPING_FORK	0x2
 
 /*
  * KTR_OBJECT: an object file traced processes map (ktraceb -k), once per
@@ -490,6 +539,8 @@ _Static_assert(sizeof(struct ktr_ustack) == 8, "ktr_ustack is 8 bytes and its fr
 _Static_assert(sizeof(struct ktr_object) == 24, "ktr_object is 24 bytes, loads and a path");
 _Static_assert(sizeof(struct ktr_object_load) == 32, "a ktr_object load is 32 bytes");
 _Static_assert(sizeof(struct ktr_cgroup) == 64, "ktr_cgroup is 64 bytes and a path");
+_Static_assert(sizeof(struct ktr_uregs) == 32, "ktr_uregs is 32 bytes, registers and stack");
+_Static_assert(sizeof(struct ktr_mapping) == 48, "ktr_mapping is 48 bytes");
 #endif
 
 #endif /* KTRACEB_KTR_H */

@@ -97,17 +97,32 @@ void kd_frame_text(FILE *out, const struct ktr_ustack_frame *f, const struct kdu
 	}
 }
 
-/* "3 frames", then a line for each: "#0  raw_openat+0x38 (/bin/prog) at prog.c:29" */
+/*
+ * "3 frames", then a line for each: "#0  raw_openat+0x38 (/bin/prog) at
+ * prog.c:29", then, if the frames end before the outermost one, why:
+ * "[the unwind ends here: the stack copy ends at ...]".
+ */
 void kd_body_ustack(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
 	unsigned int n = ev->ustack.n;
+	const char *stop = ev->ustack.stop;
 
 	fprintf(out, "%u frame%s", n, n == 1 ? "" : "s");
 	if (n == 0)
 		fputs(" (none could be read)", out);
+	if (ev->ustack.how == KD_STACK_SHED)
+		fputs(" (the kernel's frame-pointer walk: the stack copy was shed, its trace "
+		      "past its budget or the ring buffer half full)",
+		      out);
 	for (unsigned int i = 0; i < n; i++) {
 		fprintf(out, "\n       #%-2u ", i);
 		kd_frame_text(out, &ev->ustack.frames[i], &ev->ustack.names[i], o);
+	}
+	if (stop) {
+		fprintf(out, "\n       [the %s ends here: ",
+			ev->ustack.how == KD_STACK_DWARF ? "unwind" : "walk");
+		ktr_put_escaped(out, stop, strlen(stop), KTR_ESC_CR);
+		fputc(']', out);
 	}
 }
 

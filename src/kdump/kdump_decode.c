@@ -15,6 +15,7 @@
 #include "kdump_abi.h"
 #include "kdump_cgroup.h"
 #include "kdump_decode.h"
+#include "kdump_decode_stack.h"
 #include "kdump_replay.h"
 #include "kdump_map.h"
 #include "kdump_tp.h"
@@ -49,13 +50,9 @@ struct kd_decoder {
 	int time_base; /* 0 = unset, 1 = ktr_mono_ns, 2 = ktr_time (no mono) */
 	unsigned long nrec;
 	unsigned long ninvalid;
-	/* -k's stacks: the objects named so far, and the last stack's frames named */
-	struct kdump_syms *syms;
-	bool objects_read; /* the whole file's OBJECT records given (read_objects) */
+	struct kd_stacks *stacks; /* -k's objects, mappings and stacks; NULL until one */
 	void (*read_objects)(void *ctx, struct kd_decoder *d);
 	void *read_objects_ctx;
-	struct ktr_ustack_frame frames[KTR_USTACK_MAXFRAMES];
-	struct kdump_frame_name names[KTR_USTACK_MAXFRAMES];
 	struct kd_replay replay; /* a recorder's dumps: what they show again */
 };
 
@@ -74,10 +71,9 @@ struct kd_decoder *kd_decoder__new(void)
 
 void kd_decoder__free(struct kd_decoder *d)
 {
-	if (d)
-		kdump_syms__free(d->syms);
 	if (!d)
 		return;
+	kd_stacks__free(d->stacks);
 	kd_map__free(&d->abi);
 	kd_threads__free(&d->threads);
 	kd_tp__free(d->tp);
@@ -416,40 +412,29 @@ static int dec_filter(struct kd_decoder *d, struct kd_event *ev)
 	return 0;
 }
 
-static struct kdump_syms *decoder__syms(struct kd_decoder *d)
+/* The -k part, made at its first record */
+static struct kd_stacks *decoder__stacks(struct kd_decoder *d)
 {
-	if (!d->syms)
-		d->syms = kdump_syms__new();
-	return d->syms;
+	if (!d->stacks) {
+		d->stacks = kd_stacks__new();
+		if (d->stacks && d->read_objects)
+			kd_stacks__set_reader(d->stacks, d->read_objects, d->read_objects_ctx);
+	}
+	return d->stacks;
 }
 
-int kd_object__parse(const void *data, size_t len, struct ktr_object *o,
-		     struct ktr_object_load loads[KTR_OBJECT_MAXLOADS], const char **path)
-{
-	const char *p;
-	size_t off;
-
-	if (len < sizeof(*o))
-		return -1;
-	memcpy(o, data, sizeof(*o));
-	off = sizeof(*o) + o->ko_nloads * sizeof(*loads);
-	if (o->ko_build_id_len < 1 || o->ko_build_id_len > sizeof(o->ko_build_id) ||
-	    o->ko_nloads > KTR_OBJECT_MAXLOADS || len <= off)
-		return -1;
-	p = (const char *)data + off;
-	if (strnlen(p, len - off) + 1 != len - off)
-		return -1;
-	memcpy(loads, (const char *)data + sizeof(*o), o->ko_nloads * sizeof(*loads));
-	*path = p;
-	return 0;
-}
-
-/* An object's build id, loads and path, for the stacks' frames to be named by. */
 void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o,
 			const struct ktr_object_load *loads, const char *path)
 {
-	if (decoder__syms(d))
-		kdump_syms__object(d->syms, o, loads, path);
+	if (decoder__stacks(d))
+		kd_stacks__add_object(d->stacks, o, loads, path);
+}
+
+void kd_decoder__mapping(struct kd_decoder *d, const struct ktr_header *h,
+			 const struct ktr_mapping *m)
+{
+	if (decoder__stacks(d))
+		kd_stacks__add_mapping(d->stacks, h, m);
 }
 
 void kd_decoder__set_objects_reader(struct kd_decoder *d,
@@ -457,52 +442,23 @@ void kd_decoder__set_objects_reader(struct kd_decoder *d,
 {
 	d->read_objects = fn;
 	d->read_objects_ctx = ctx;
+	if (d->stacks)
+		kd_stacks__set_reader(d->stacks, fn, ctx);
 }
 
 static int dec_object(struct kd_decoder *d, struct kd_event *ev)
 {
-	struct ktr_object_load loads[KTR_OBJECT_MAXLOADS];
-	const struct ktr_object *o = (const void *)ev->data;
-	struct ktr_object copy;
-
-	if (kd_object__parse(ev->data, ev->len, &copy, loads, &ev->object.path) < 0)
-		return invalid(ev);
-	ev->object.build_id = o->ko_build_id;
-	ev->object.id_len = copy.ko_build_id_len;
-	kd_decoder__object(d, &copy, loads, ev->object.path);
-	return 0;
+	return decoder__stacks(d) ? kd_stacks__object(d->stacks, ev) : -ENOMEM;
 }
 
-/*
- * The frames of a stack, each named.  The objects a stack names may be
- * described further on in the file (the daemon describes an object when
- * it has read it): the first stack has the whole file's read first, when
- * the file can be read twice.
- */
+static int dec_mapping(struct kd_decoder *d, struct kd_event *ev)
+{
+	return decoder__stacks(d) ? kd_stacks__mapping(d->stacks, ev) : -ENOMEM;
+}
+
 static int dec_ustack(struct kd_decoder *d, struct kd_event *ev)
 {
-	struct ktr_ustack us;
-
-	if (ev->len < sizeof(us))
-		return invalid(ev);
-	memcpy(&us, ev->data, sizeof(us));
-	if (us.us_nframes > KTR_USTACK_MAXFRAMES ||
-	    ev->len != sizeof(us) + us.us_nframes * sizeof(struct ktr_ustack_frame))
-		return invalid(ev);
-	memcpy(d->frames, ev->data + sizeof(us), us.us_nframes * sizeof(struct ktr_ustack_frame));
-	if (!d->objects_read && d->read_objects) {
-		d->objects_read = true;
-		d->read_objects(d->read_objects_ctx, d);
-	}
-	ev->ustack.n = us.us_nframes;
-	ev->ustack.frames = d->frames;
-	ev->ustack.names = d->names;
-	if (!decoder__syms(d))
-		return -ENOMEM;
-	for (unsigned int i = 0; i < us.us_nframes; i++)
-		kdump_syms__name(d->syms, &d->frames[i], i, i ? &d->names[i - 1] : NULL,
-				 &d->names[i]);
-	return 0;
+	return decoder__stacks(d) ? kd_stacks__ustack(d->stacks, d, ev) : -ENOMEM;
 }
 
 static const struct {
@@ -563,6 +519,11 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 	if (type == KTR_CGROUP && d->fmt.sys == KD_SYS_KTRACEB) {
 		ev->kind = KD_CGROUP;
 		return kd_cgroups__decode(d->cgroups, ev);
+	}
+	/* 20: ktraceb's KTR_MAPPING (not printed), and the number kdump gives NetBSD's MIB (kdump_bsd.h) */
+	if (type == KTR_MAPPING && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = KD_NONE;
+		return dec_mapping(d, ev);
 	}
 	if (types[type].foreign && d->fmt.sys == KD_SYS_KTRACEB)
 		return 0;

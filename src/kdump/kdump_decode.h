@@ -32,14 +32,16 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 		       struct kd_event *ev);
 
 /*
- * fn(ctx, d) gives the decoder the whole file's KTR_OBJECT records
- * (kd_decoder__object), once, before the first stack is named: for a file
- * that can be read twice.
+ * fn(ctx, d) gives the decoder the whole file's KTR_OBJECT and KTR_MAPPING
+ * records (kd_decoder__object, kd_decoder__mapping), once, before the first
+ * stack is named: for a file that can be read twice.
  */
 void kd_decoder__set_objects_reader(struct kd_decoder *d,
 				    void (*fn)(void *ctx, struct kd_decoder *d), void *ctx);
 void kd_decoder__object(struct kd_decoder *d, const struct ktr_object *o,
 			const struct ktr_object_load *loads, const char *path);
+void kd_decoder__mapping(struct kd_decoder *d, const struct ktr_header *h,
+			 const struct ktr_mapping *m);
 
 /*
  * A KTR_OBJECT payload of len bytes checked and taken apart: its header

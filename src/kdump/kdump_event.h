@@ -160,6 +160,9 @@ struct kd_event {
 			unsigned int n;
 			const struct ktr_ustack_frame *frames; /* aligned copies, the decoder's */
 			const struct kdump_frame_name *names; /* each frame named (kdump_syms.h) */
+			unsigned int how; /* KD_STACK_* */
+			unsigned int stack_bytes; /* DWARF: the stack bytes the record holds */
+			const char *stop; /* why the frames end before the outermost; NULL */
 		} ustack;
 		struct {
 			const __u8 *build_id;
@@ -192,5 +195,10 @@ struct kd_event {
 	struct kd_urec user; /* USER with ktru */
 	struct kd_span_step span; /* USER with ktru: what it did to its thread's spans */
 };
+
+/* How a stack's frames were found (ev->ustack.how) */
+#define KD_STACK_WALK  0 /* the kernel's frame-pointer walk (-K 0, a 32-bit process) */
+#define KD_STACK_DWARF 1 /* unwound here from the registers and the stack copy */
+#define KD_STACK_SHED  2 /* the walk: the stack copy was shed (budget, ring half full) */
 
 #endif /* KTRACEB_KDUMP_EVENT_H */

@@ -394,6 +394,16 @@ static int m_ustack(struct json *j, const struct kd_event *ev)
 		fputc('}', out);
 	}
 	fputc(']', out);
+	fputs(ev->ustack.how == KD_STACK_DWARF ? ",\"unwind\":\"dwarf\"" :
+	      ev->ustack.how == KD_STACK_SHED  ? ",\"unwind\":\"frame pointers\",\"shed\":true" :
+						 ",\"unwind\":\"frame pointers\"",
+	      out);
+	if (ev->ustack.how == KD_STACK_DWARF)
+		fprintf(out, ",\"stack_bytes\":%u", ev->ustack.stack_bytes);
+	if (ev->ustack.stop) {
+		fputs(",\"stop\":", out);
+		kd_json_cstr(out, ev->ustack.stop);
+	}
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kdump_pipeline.h"
 #include "kdump_decode.h"
@@ -144,7 +145,7 @@ int kdump__record(struct kdump *kd, const struct ktr_header *h, const void *data
 				 kd);
 }
 
-/* The whole file's KTR_OBJECT records to the decoder (kdump__set_path). */
+/* The whole file's KTR_OBJECT and KTR_MAPPING records to the decoder (kdump__set_path). */
 static void read_objects(void *ctx, struct kd_decoder *d)
 {
 	struct kdump *kd = ctx;
@@ -157,10 +158,18 @@ static void read_objects(void *ctx, struct kd_decoder *d)
 		struct ktr_object o;
 		const char *path;
 
+		if (ktr_reader__format(r)->sys != KD_SYS_KTRACEB)
+			continue;
 		if (rec.hdr.ktr_type == KTR_OBJECT &&
-		    ktr_reader__format(r)->sys == KD_SYS_KTRACEB &&
 		    kd_object__parse(rec.data, rec.hdr.ktr_len, &o, loads, &path) == 0)
 			kd_decoder__object(d, &o, loads, path);
+		if (rec.hdr.ktr_type == KTR_MAPPING &&
+		    rec.hdr.ktr_len == sizeof(struct ktr_mapping)) {
+			struct ktr_mapping m;
+
+			memcpy(&m, rec.data, sizeof(m));
+			kd_decoder__mapping(d, &rec.hdr, &m);
+		}
 	}
 	if (r)
 		ktr_reader__close(r);

@@ -5,61 +5,40 @@
  * (Dwfl) per object, the object placed at its link-time addresses, so a
  * frame's file offset turns into an address through the object's PT_LOAD
  * headers and dwfl finds the symbol and the line there (in the object, or
- * in the separate debug file it finds by build id or debuglink).
+ * in the separate debug file found by build id or debug link).
  *
- * The trace file is not trusted: a KTR_OBJECT path is opened only as a
- * regular file, without blocking, and believed only if its build id is
- * the one asked for; at most OBJECTS_MAX objects are looked at.
+ * The trace file is not trusted: every file is found and opened by the
+ * rules of kdump_files.h (a clean path, a regular file, no blocking open,
+ * debug files only inside /usr/lib/debug), an object believed only if its
+ * build id is the one asked for, and at most OBJECTS_MAX objects are
+ * looked at.
  */
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "kdump_syms.h"
+#include "kdump_files.h"
+#include "kdump_syms_int.h"
 
 #define OBJECTS_MAX 4096
-#define DEBUG_DIR   "/usr/lib/debug"
 
-struct syms_object {
-	__u8 id[20];
-	char *path; /* from KTR_OBJECT; NULL if none came */
-	struct ktr_object_load trace_loads[KTR_OBJECT_MAXLOADS]; /* its PT_LOADs, as the trace says */
-	unsigned int ntrace_loads;
-	bool tried;
-	Dwfl *dwfl; /* NULL: no file found */
-	Dwfl_Module *mod;
-	const char *from; /* the file reported to dwfl */
-	char *from_buf;
-	Elf *code; /* the object itself, for its code bytes; NULL if gone */
-	int code_fd;
-	GElf_Half machine;
-	GElf_Phdr *loads;
-	size_t nloads;
-};
-
-struct kdump_syms {
-	struct syms_object *v;
-	size_t n, cap;
-	char *(*demangle)(const char *, char *, size_t *, int *);
-	bool demangle_tried;
-};
-
-static char *debuginfo_path = DEBUG_DIR;
+/* debug files by the rules of kdump_files.h, never libdwfl's standard search */
 static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = kd_find_no_elf,
+	.find_debuginfo = kd_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
+};
+/* the object's own file alone: the names it exports */
+static const Dwfl_Callbacks own_callbacks = {
+	.find_elf = kd_find_no_elf,
+	.find_debuginfo = kd_find_no_debuginfo,
+	.section_address = dwfl_offline_section_address,
 };
 
 struct kdump_syms *kdump_syms__new(void)
@@ -72,12 +51,16 @@ static void object__drop(struct syms_object *o)
 {
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
+	if (o->own_dwfl)
+		dwfl_end(o->own_dwfl);
 	if (o->code)
 		elf_end(o->code);
 	if (o->code_fd >= 0)
 		close(o->code_fd);
 	free(o->loads);
+	free(o->named);
 	free(o->from_buf);
+	free(o->code_path);
 	free(o->path);
 }
 
@@ -135,39 +118,14 @@ void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *ko,
 	memcpy(o->trace_loads, loads, o->ntrace_loads * sizeof(*loads));
 }
 
-/* An ELF file at path, opened as a regular file only; its build id is id. */
-static Elf *elf__open_matching(const char *path, const __u8 id[20], int *fdp)
+/* A build id's length: its trailing zero bytes are padding (ktr.h) */
+static size_t id_len(const __u8 id[20])
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	const void *bid;
-	struct stat st;
-	__u8 padded[20] = { 0 };
-	ssize_t len;
-	Elf *e;
+	size_t n = 20;
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		if (e)
-			elf_end(e);
-		close(fd);
-		return NULL;
-	}
-	len = dwelf_elf_gnu_build_id(e, &bid);
-	if (len > 0 && len <= 20)
-		memcpy(padded, bid, len);
-	if (len <= 0 || len > 20 || memcmp(padded, id, 20) != 0) {
-		elf_end(e);
-		close(fd);
-		return NULL;
-	}
-	*fdp = fd;
-	return e;
+	while (n > 1 && id[n - 1] == 0)
+		n--;
+	return n;
 }
 
 /*
@@ -211,39 +169,78 @@ static bool object__loads(struct syms_object *o, Elf *e, bool own)
 	return o->nloads > 0;
 }
 
-/* The debug file /usr/lib/debug/.build-id/xx/rest.debug of id, or NULL. */
-static char *debug_path(const __u8 id[20])
+/* The object itself: at the trace's path if the file there has its build id, else by build id. */
+static Elf *object__find_code(struct syms_object *o)
 {
-	char *p = malloc(sizeof(DEBUG_DIR "/.build-id/") + 3 + 38 + sizeof(".debug"));
-	int len = 20;
+	const char *why = NULL;
+	char *p;
+	Elf *e = NULL;
 
-	if (!p)
-		return NULL;
-	while (len > 1 && id[len - 1] == 0)
-		len--;
-	strcpy(p, DEBUG_DIR "/.build-id/");
-	for (int i = 0; i < len; i++)
-		sprintf(p + strlen(p), i == 0 ? "%02x/" : "%02x", id[i]);
-	strcat(p, ".debug");
-	return p;
+	if (o->path) {
+		e = kd_elf_open_matching(o->path, o->id, 20, &o->code_fd, &why);
+		if (e)
+			o->code_path = strdup(o->path);
+		else if (why)
+			kd_file_skipped(o->path, why);
+	}
+	if (e || !(p = kd_build_id_path(o->id, id_len(o->id), "")))
+		return e;
+	e = kd_elf_open_matching(p, o->id, 20, &o->code_fd, &why);
+	if (e)
+		o->code_path = p;
+	else
+		free(p);
+	if (!e && why)
+		kd_file_skipped(p == o->code_path ? p : "an object's file by build id", why);
+	return e;
+}
+
+/* The object's own symbols apart, when it has no .symtab: the names it exports first */
+static void object__own_symbols(struct syms_object *o)
+{
+	Elf_Scn *scn = NULL;
+	int fd;
+
+	while ((scn = elf_nextscn(o->code, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return; /* dwfl takes its names from it */
+	}
+	fd = dup(o->code_fd);
+	o->own_dwfl = fd >= 0 ? dwfl_begin(&own_callbacks) : NULL;
+	if (!o->own_dwfl) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	dwfl_report_begin(o->own_dwfl);
+	o->own_mod = dwfl_report_elf(o->own_dwfl, o->from, o->from, fd, 0, true);
+	dwfl_report_end(o->own_dwfl, NULL, NULL);
+	if (!o->own_mod)
+		close(fd);
 }
 
 /* Find o's file: the object itself (for its code too), else its debug file alone. */
 static void object__resolve(struct syms_object *o)
 {
-	char *debug = debug_path(o->id);
+	char *debug = NULL;
+	const char *why = NULL;
 	int fd = -1;
 	Elf *e;
 
 	o->tried = true;
-	if (o->path && (e = elf__open_matching(o->path, o->id, &o->code_fd))) {
+	if ((e = object__find_code(o))) {
 		o->code = e;
-		o->from = o->path;
+		o->from = o->code_path;
 		fd = dup(o->code_fd);
-	} else if (debug && (e = elf__open_matching(debug, o->id, &fd))) {
+	} else if ((debug = kd_build_id_path(o->id, id_len(o->id), ".debug")) &&
+		   (e = kd_elf_open_matching(debug, o->id, 20, &fd, &why))) {
 		elf_end(e);
 		o->from = o->from_buf = debug;
 		debug = NULL;
+	} else if (why) {
+		kd_file_skipped(debug, why);
 	}
 	free(debug);
 	if (fd < 0)
@@ -261,16 +258,31 @@ static void object__resolve(struct syms_object *o)
 		GElf_Addr bias;
 		Elf *me = dwfl_module_getelf(o->mod, &bias);
 
-		if (me && object__loads(o, o->code ? o->code : me, o->code != NULL))
+		if (me && object__loads(o, o->code ? o->code : me, o->code != NULL)) {
+			if (o->code)
+				object__own_symbols(o);
 			return;
+		}
+	} else {
+		close(fd);
 	}
 	dwfl_end(o->dwfl);
 	o->dwfl = NULL;
 	o->mod = NULL;
 }
 
-/* The PT_LOAD holding file offset off, or NULL */
-static const GElf_Phdr *object__load_of(const struct syms_object *o, __u64 off)
+struct syms_object *syms__object(struct kdump_syms *s, const __u8 id[20])
+{
+	struct syms_object *o = object__find(s, id);
+
+	if (!o)
+		o = object__add(s, id);
+	if (o && !o->tried)
+		object__resolve(o);
+	return o;
+}
+
+const GElf_Phdr *syms__load_of(const struct syms_object *o, __u64 off)
 {
 	for (size_t i = 0; i < o->nloads; i++)
 		if (off >= o->loads[i].p_offset &&
@@ -279,7 +291,20 @@ static const GElf_Phdr *object__load_of(const struct syms_object *o, __u64 off)
 	return NULL;
 }
 
-static void name__function(struct kdump_syms *s, const char *sym, struct kdump_frame_name *out)
+int kdump_syms__object_file(struct kdump_syms *s, const __u8 id[20], const char **path,
+			    const GElf_Phdr **loads, size_t *nloads)
+{
+	struct syms_object *o = syms__object(s, id);
+
+	if (!o || !o->code)
+		return -1;
+	*path = o->code_path;
+	*loads = o->loads;
+	*nloads = o->nloads;
+	return dup(o->code_fd);
+}
+
+void syms__function(struct kdump_syms *s, const char *sym, struct kdump_frame_name *out)
 {
 	char *d = NULL;
 	int status;
@@ -298,130 +323,6 @@ static void name__function(struct kdump_syms *s, const char *sym, struct kdump_f
 	snprintf(out->function_buf, sizeof(out->function_buf), "%s", d ? d : sym);
 	free(d);
 	out->function = out->function_buf;
-}
-
-/* The function name without a compiler's clone suffix (.cold, .part.0, .isra.0) */
-static size_t base_len(const char *f)
-{
-	const char *dot = strchr(f, '.');
-
-	return dot ? (size_t)(dot - f) : strlen(f);
-}
-
-#define LOST_CHAIN "the walk lost the frame chain here (code without frame pointers?)"
-
-/*
- * The return address at file offset off: is there a call just before it,
- * and which function does a direct call go to?  1: a call (*target set
- * for a direct one, else 0); 0: none; -1: unknown (no code at hand).
- */
-static int call_before(const struct syms_object *o, __u64 off, __u64 vaddr, __u64 *target)
-{
-	unsigned char b[8];
-	Elf_Data *d;
-
-	*target = 0;
-	if (!o->code || off < sizeof(b))
-		return -1;
-	d = elf_getdata_rawchunk(o->code, off - sizeof(b), sizeof(b), ELF_T_BYTE);
-	if (!d || d->d_size != sizeof(b))
-		return -1;
-	memcpy(b, d->d_buf, sizeof(b));
-	if (o->machine == EM_X86_64) {
-		if (b[3] == 0xe8) { /* call rel32 */
-			__s32 rel = (__s32)(b[4] | b[5] << 8 | b[6] << 16 | (__u32)b[7] << 24);
-
-			*target = vaddr + rel;
-			return 1;
-		}
-		/* call r/m64: ff /2, 2 to 7 bytes */
-		for (int len = 2; len <= 7; len++) {
-			unsigned char modrm = b[8 - len + 1];
-			int mod = modrm >> 6, rm = modrm & 7, want = 2;
-
-			if (b[8 - len] != 0xff || ((modrm >> 3) & 7) != 2)
-				continue;
-			if (mod != 3 && rm == 4) {
-				want++;
-				if (mod == 0 && len >= 3 && (b[8 - len + 2] & 7) == 5)
-					want += 4;
-			}
-			want += mod == 1 ? 1 : mod == 2 ? 4 : (mod == 0 && rm == 5) ? 4 : 0;
-			if (want == len)
-				return 1;
-		}
-		return 0;
-	}
-	if (o->machine == EM_AARCH64) {
-		__u32 insn = b[4] | b[5] << 8 | b[6] << 16 | (__u32)b[7] << 24;
-
-		if ((insn & 0xfc000000) == 0x94000000) { /* bl */
-			__s64 imm = (__s64)((__u64)(insn & 0x03ffffff) << 38) >> 36;
-
-			*target = vaddr - 4 + imm;
-			return 1;
-		}
-		/* blr, blraa, blrab, blraaz, blrabz */
-		return (insn & 0xfffffc1f) == 0xd63f0000 || (insn & 0xfefff800) == 0xd63f0800;
-	}
-	return -1;
-}
-
-/* Is the address in a PLT (a call through it names no function here)? */
-static bool in_plt(const struct syms_object *o, __u64 vaddr)
-{
-	Dwarf_Addr bias;
-	Elf *e = dwfl_module_getelf(o->mod, &bias);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (!e || elf_getshdrstrndx(e, &shstrndx) < 0)
-		return true;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || vaddr < sh.sh_addr ||
-		    vaddr - sh.sh_addr >= sh.sh_size)
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		return name && strncmp(name, ".plt", 4) == 0;
-	}
-	return true; /* in no section: do not claim anything */
-}
-
-/* Frame i > 0 against the frame above it: the call before it, and to what. */
-static void name__check_call(struct kdump_syms *s, struct syms_object *o, __u64 off, __u64 vaddr,
-			     const struct kdump_frame_name *inner, struct kdump_frame_name *out)
-{
-	const char *called;
-	__u64 target;
-	GElf_Off toff;
-	GElf_Sym sym;
-	int c = call_before(o, off, vaddr, &target);
-
-	if (c == 0) {
-		out->doubt = "no call before this return address: " LOST_CHAIN;
-		return;
-	}
-	if (c < 0 || !target || !inner || !inner->function || in_plt(o, target))
-		return;
-	called = dwfl_module_addrinfo(o->mod, target, &toff, &sym, NULL, NULL, NULL);
-	if (!called || toff != 0)
-		return;
-	{
-		struct kdump_frame_name t;
-
-		name__function(s, called, &t);
-		if (base_len(t.function) == base_len(inner->function) &&
-		    strncmp(t.function, inner->function, base_len(t.function)) == 0)
-			return;
-		snprintf(out->doubt_buf, sizeof(out->doubt_buf),
-			 "calls %s here, not %s: frames between are missing "
-			 "(code without frame pointers, or a tail call)",
-			 t.function, inner->function);
-		out->doubt = out->doubt_buf;
-	}
 }
 
 /* The source file of index idx in cu's line table, or NULL */
@@ -486,52 +387,139 @@ static void name__inlined(struct syms_object *o, __u64 vaddr, struct kdump_frame
 	free(scopes);
 }
 
-void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, unsigned int i,
-		      const struct kdump_frame_name *inner, struct kdump_frame_name *out)
+/* May o's DWARF be read (kdump_files.h)?  Asked once. */
+static bool object__dwarf_ok(struct syms_object *o)
+{
+	if (!o->dwarf_tried) {
+		o->dwarf_tried = true;
+		o->dwarf_ok = kd_module_dwarf_usable(o->mod, o->from);
+	}
+	return o->dwarf_ok;
+}
+
+/*
+ * The function at vaddr: the name the object exports there (as strace and
+ * the object's users know it), else its own symbol table's or its debug
+ * file's (a static function).
+ */
+static void name__symbol(struct kdump_syms *s, struct syms_object *o, __u64 vaddr,
+			 struct kdump_frame_name *out)
+{
+	const char *name = NULL;
+	GElf_Off off;
+	GElf_Sym sym;
+
+	if (o->own_mod) {
+		name = dwfl_module_addrinfo(o->own_mod, vaddr, &off, &sym, NULL, NULL, NULL);
+		if (name && sym.st_size && off >= sym.st_size)
+			name = NULL; /* past the end of the exported function before it */
+	}
+	if (!name)
+		name = dwfl_module_addrinfo(o->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	if (name && sym.st_size && off >= sym.st_size)
+		name = NULL;
+	if (name) {
+		syms__function(s, name, out);
+		out->function_offset = off + 1;
+	}
+}
+
+static struct syms_named *named__slot(struct syms_object *o, __u64 vaddr)
+{
+	if (!o->named && !(o->named = calloc(NAMED_SLOTS, sizeof(*o->named))))
+		return NULL;
+	return &o->named[(vaddr * 0x9e3779b97f4a7c15ull) >> 56 & (NAMED_SLOTS - 1)];
+}
+
+/* The name of the frame at vaddr, if found before (its strings are the object's, or in it) */
+static bool name__known(struct syms_object *o, __u64 vaddr, struct kdump_frame_name *out)
+{
+	struct syms_named *n = named__slot(o, vaddr);
+
+	if (!n || n->vaddr != vaddr)
+		return false;
+	*out = n->name;
+	if (out->function)
+		out->function = out->function_buf;
+	return true;
+}
+
+static void name__keep(struct syms_object *o, __u64 vaddr, const struct kdump_frame_name *name)
+{
+	struct syms_named *n = named__slot(o, vaddr);
+
+	if (n && vaddr) {
+		n->vaddr = vaddr;
+		n->name = *name;
+	}
+}
+
+/*
+ * What names frame f: its object, address, function, line and inlined
+ * functions.  The object, or NULL if none could be found or the frame is
+ * not code in it (said in out->doubt).
+ */
+static struct syms_object *name__common(struct kdump_syms *s, const struct ktr_ustack_frame *f,
+					struct kdump_frame_name *out)
 {
 	struct syms_object *o;
 	const GElf_Phdr *load;
-	GElf_Off soff;
-	GElf_Sym sym;
 	Dwfl_Line *line;
-	const char *name;
 	__u64 vaddr;
 
 	memset(out, 0, offsetof(struct kdump_frame_name, function_buf));
 	out->function_buf[0] = out->doubt_buf[0] = 0;
 	out->address = f->offset;
-	if (f->status != KTR_USTACK_BUILD_ID) {
-		if (i > 0)
-			out->doubt = "no object file here: anonymous or JIT code, or " LOST_CHAIN;
-		return;
-	}
-	o = object__find(s, f->build_id);
-	if (!o)
-		o = object__add(s, f->build_id);
-	if (!o)
-		return;
-	if (!o->tried)
-		object__resolve(o);
-	if (!o->mod)
-		return;
+	if (f->status != KTR_USTACK_BUILD_ID)
+		return NULL;
+	o = syms__object(s, f->build_id);
+	if (!o || !o->mod)
+		return NULL;
 	out->object = o->from;
-	load = object__load_of(o, f->offset);
+	load = syms__load_of(o, f->offset);
 	if (!load || !(load->p_flags & PF_X)) {
 		out->doubt = "not code in its object: " LOST_CHAIN;
-		return;
+		out->not_frame = true;
+		return NULL;
 	}
 	vaddr = load->p_vaddr + (f->offset - load->p_offset);
 	out->address = vaddr;
+	if (name__known(o, vaddr, out))
+		return o;
 	/* a return address is just past its call; the call site is before the syscall's IP */
-	name = dwfl_module_addrinfo(o->mod, vaddr - 1, &soff, &sym, NULL, NULL, NULL);
-	if (name) {
-		name__function(s, name, out);
-		out->function_offset = soff + 1;
+	name__symbol(s, o, vaddr - 1, out);
+	if (object__dwarf_ok(o)) {
+		line = dwfl_module_getsrc(o->mod, vaddr - 1);
+		if (line)
+			out->file = dwfl_lineinfo(line, NULL, &out->line, NULL, NULL, NULL);
+		name__inlined(o, vaddr - 1, out);
 	}
-	line = dwfl_module_getsrc(o->mod, vaddr - 1);
-	if (line)
-		out->file = dwfl_lineinfo(line, NULL, &out->line, NULL, NULL, NULL);
-	name__inlined(o, vaddr - 1, out);
-	if (i > 0)
-		name__check_call(s, o, f->offset, vaddr, inner, out);
+	name__keep(o, vaddr, out);
+	return o;
+}
+
+void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, unsigned int i,
+		      const struct kdump_frame_name *inner, struct kdump_frame_name *out)
+{
+	struct syms_object *o = name__common(s, f, out);
+
+	if (f->status != KTR_USTACK_BUILD_ID && i > 0) {
+		out->doubt = "no object file here: anonymous or JIT code, or " LOST_CHAIN;
+		out->not_frame = true;
+	} else if (o && i > 0) {
+		syms__check_call(s, o, f->offset, out->address, inner, out);
+	} else if (i > 0 && !out->doubt) {
+		out->doubt = "no file with its build id on this machine: the walk cannot be "
+			     "checked from here";
+		out->not_frame = true;
+	}
+}
+
+void kdump_syms__name_unwound(struct kdump_syms *s, const struct ktr_ustack_frame *f,
+			      struct kdump_frame_name *out)
+{
+	name__common(s, f, out);
+	out->not_frame = false; /* the unwinder is sure of it (kdump_unwind.h) */
+	if (out->doubt)
+		out->doubt = NULL;
 }

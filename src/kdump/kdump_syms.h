@@ -3,17 +3,20 @@
 /*
  * The frames of a user stack (KTR_USTACK) named: function, source file and
  * line, from the object file a frame's build id names.  The object is
- * found by build id under /usr/lib/debug/.build-id (as gdb and the
- * elfutils tools look), else at the path a KTR_OBJECT record gave it, if
- * the file there still has that build id.  A frame-pointer walk through
- * code built without frame pointers goes astray without a word; each
- * frame is checked for what betrays that (not code, no call before a
+ * found at the path a KTR_OBJECT record gave it, if the file there still
+ * has that build id, else by build id under /usr/lib/debug/.build-id (as
+ * gdb and the elfutils tools look), by the rules of kdump_files.h.  A
+ * function's name is the one its object exports (.dynsym), else its own
+ * or its debug file's symbol table's.  A frame-pointer walk through code
+ * built without frame pointers goes astray without a word; each of its
+ * frames is checked for what betrays that (not code, no call before a
  * return address, a call to another function than the frame above it)
  * and the doubt said.
  */
 #ifndef KDUMP_SYMS_H
 #define KDUMP_SYMS_H
 
+#include <gelf.h>
 #include <stdbool.h>
 
 #include "ktraceb/ktr.h"
@@ -37,6 +40,7 @@ struct kdump_frame_name {
 	const char *object;	/* the file the names come from; NULL: none found */
 	unsigned long long address; /* the address in the object (its p_vaddr's terms) */
 	const char *doubt;	/* why this frame may not be the caller's; NULL if none */
+	bool not_frame;		/* the doubt says it is no frame at all: the walk ends before it */
 	char function_buf[256];
 	char doubt_buf[256];
 };
@@ -58,5 +62,23 @@ void kdump_syms__object(struct kdump_syms *s, const struct ktr_object *o,
  */
 void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, unsigned int i,
 		      const struct kdump_frame_name *inner, struct kdump_frame_name *out);
+
+/* A frame the DWARF unwinder found (kdump_unwind.h): named, not checked. */
+void kdump_syms__name_unwound(struct kdump_syms *s, const struct ktr_ustack_frame *f,
+			      struct kdump_frame_name *out);
+
+/*
+ * The object of that build id on this machine (not its debug file alone),
+ * for the unwinder: a new descriptor of it, its path and its PT_LOAD
+ * headers (valid as long as s); -1 if there is none.
+ */
+int kdump_syms__object_file(struct kdump_syms *s, const __u8 id[20], const char **path,
+			    const GElf_Phdr **loads, size_t *nloads);
+
+/*
+ * Is there a call instruction just before the return address at file
+ * offset off of that object?  1 yes, 0 no, -1 cannot tell (no code).
+ */
+int kdump_syms__call_before(struct kdump_syms *s, const __u8 id[20], __u64 off);
 
 #endif /* KDUMP_SYMS_H */

@@ -163,6 +163,7 @@ typedef struct {
 
 struct mm_struct {
 	mm_flags_t flags;
+	unsigned long start_stack;
 	unsigned long arg_start;
 	unsigned long arg_end;
 	unsigned long env_start;

@@ -163,6 +163,7 @@ static void command__request(const struct ktr_options *o, pid_t child, struct kt
 	req->facs = o->facs;
 	req->pid = child;
 	req->iosize = o->iosize;
+	req->ustack_kib = o->ustack_kib;
 	req->flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | (o->gzip ? KTR_REQ_GZIP : 0) |
 		     (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req->flight_bytes = o->flight_bytes;

@@ -44,7 +44,8 @@ static void usage(void)
 static void help(void)
 {
 	usage_text(stdout);
-	printf("       ktraceb -e trace=SET -e status=SET -Z -k (with either of the first two)\n");
+	printf("       ktraceb -e trace=SET -e status=SET -Z -k -K size (with either of the first "
+	       "two)\n");
 	printf("\ntrstr letters (default cnisu, as BSD):\n"
 	       "  c  system calls and returns, with the structures they pass and\n"
 	       "     exec's arguments and environment\n"
@@ -74,8 +75,10 @@ static void help(void)
 	       "?name (no error if unknown), !SET, all, none; status=successful,\n"
 	       "failed, all.  Chosen in the kernel: the others cost next to nothing.\n"
 	       "-Z: -e status=failed.\n"
-	       "\n-k: each recorded call's user stack (frame pointers; -t c), with the\n"
-	       "build ids of the objects mapped, for kdump to name the functions.\n"
+	       "\n-k: each recorded call's user stack (-t c): the registers and the top\n"
+	       "-K size bytes of the stack (default 8k, at most 64k; 0: the kernel's\n"
+	       "frame-pointer walk only), with where each object is mapped and its\n"
+	       "build id, for kdump to unwind by DWARF and name the functions.\n"
 	       "\n-S: system-wide (root): the -e events of every task on every CPU, with\n"
 	       "the CPU in each record (kdump -c); for the command's life, or without one\n"
 	       "until ktraceb -c -f trfile or ktraceb -C.\n"
@@ -292,6 +295,14 @@ static void parse_opt(int ch, struct ktr_options *o)
 	case 'h':
 		help();
 		break;
+	case 'K':
+		v = parse_size(optarg, 0, KTR_USTACK_KIB_MAX * 1024);
+		if (v < 0)
+			errx(EX_USAGE, "bad stack copy size %s: 0 to %dk", optarg,
+			     KTR_USTACK_KIB_MAX);
+		o->ustack_kib = (v + 1023) / 1024;
+		o->ustack = true;
+		break;
 	case 's':
 		v = parse_size(optarg, 0, KTR_IOSIZE_MAX);
 		if (v < 0)
@@ -357,7 +368,8 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 	o->facs = KTR_DEF_POINTS;
 	o->bpf.ring_bytes = DEF_RING_BYTES;
 	o->iosize = KTR_IOSIZE_DEFAULT;
-	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:G:hikp:R:Ss:t:vzZ")) != -1)
+	o->ustack_kib = KTR_USTACK_KIB_DEFAULT;
+	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:G:hikK:p:R:Ss:t:vzZ")) != -1)
 		parse_opt(ch, o);
 	if (o->ustack)
 		o->facs |= KTRFAC_USTACK;

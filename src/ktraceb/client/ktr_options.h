@@ -27,6 +27,7 @@ struct ktr_options {
 	const char *group; /* -G: a cgroup, as given (ktr_cgroupfs.h resolves it) */
 	struct ktr_loader_opts bpf;
 	__u32 iosize;
+	__u32 ustack_kib; /* -K: KiB of user stack copied with each -k stack */
 	char **command;
 	char events[KTR_TP_REQ_MAX][KTR_TP_NAME_MAX]; /* -e, checked here and by the daemon */
 	int nevents;

@@ -196,6 +196,7 @@ int ktr_run__attach(const struct ktr_options *o)
 	req.facs = o->facs;
 	req.pid = o->pid;
 	req.iosize = o->iosize;
+	req.ustack_kib = o->ustack_kib;
 	req.flags |= (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
 		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
 	req.flight_bytes = o->flight_bytes;

@@ -121,6 +121,9 @@ struct ktr_request {
 	 */
 	__u64 cgroup_id;
 	char cgroup[KTR_CGROUP_PATH_MAX];
+	/* SET with KTRFAC_USTACK (-k): KiB of user stack copied per call (-K); 0: none */
+	__u32 ustack_kib;
+	__u32 pad;			/* zero */
 };
 
 #define KTR_REPLY_RESULT	1	/* answer to a request */

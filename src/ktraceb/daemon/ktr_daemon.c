@@ -37,6 +37,7 @@
 #include "ktr_groups.h"
 #include "ktr_loader.h"
 #include "ktr_log.h"
+#include "ktr_mappings.h"
 #include "ktr_notes.h"
 #include "ktr_pin.h"
 #include "ktr_procmap.h"
@@ -116,9 +117,12 @@ static bool daemon__usdt_traced(void *ctx, pid_t pid)
 	return ktr_procmap__usdt_traced(d->rooms.procs, pid);
 }
 
-/* pid (traced with -k) maps that object: its trace file describes it, once. */
+/*
+ * pid (traced with -k) maps that object there: its trace file describes
+ * the object, once, and where pid maps it.
+ */
 static void daemon__usdt_object(void *ctx, pid_t pid, const struct ktr_object_id *id,
-				const char *path)
+				const char *path, const struct ktr_object_map *where)
 {
 	struct daemon *d = ctx;
 	struct ktr_proc_state ps;
@@ -127,8 +131,10 @@ static void daemon__usdt_object(void *ctx, pid_t pid, const struct ktr_object_id
 	if (!ktr_procmap__get(d->rooms.procs, pid, &ps) || !(ps.facs & KTRFAC_USTACK))
 		return;
 	f = ktr_files__get(d->rooms.files, ps.route);
-	if (f)
+	if (f) {
 		ktr_tracefile__describe_object(f, id, path);
+		ktr_mappings__describe(f, pid, id, where);
+	}
 }
 
 /* A note from BPF (ktr_notes.h), as the ring is drained. */

@@ -17,8 +17,9 @@
 #include "common/ktr_proto.h"
 #include "ktr_filestate.h"
 #include "ktr_files.h"
-#include "ktr_share.h"
 #include "ktr_flight.h"
+#include "ktr_mappings.h"
+#include "ktr_share.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 
@@ -593,6 +594,7 @@ void ktr_files__close(struct ktr_files *t, __u32 r)
 	ktr_flight__free(f->flight);
 	free(f->held);
 	free(f->objects);
+	ktr_mappings__free(f->mappings);
 	memset(f, 0, sizeof(*f));
 	t->used--;
 }

@@ -130,6 +130,7 @@ bool ktr_holders__swap_over(bool wait)
 void ktr_holders__tell_size(struct ktr_bpf *b, size_t ring_bytes)
 {
 	b->bss->ktr_wakeup_bytes = ring_bytes / 4;
+	b->bss->ktr_stack_room = ring_bytes / 2; /* -k's copies are shed past half the ring */
 	/* a stage is at most an eighth of the ring: a small ring still takes many */
 	b->bss->ktr_stage_bytes = ring_bytes / 8 < KTR_STAGE_BYTES ? ring_bytes / 8 :
 								     KTR_STAGE_BYTES;

@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include "ktraceb/bpf_shared.h"
 #include "ktr_files.h"
+#include "ktr_mappings.h"
 #include "ktr_notes.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
@@ -27,6 +28,13 @@ bool ktr_notes__take(const struct ktr_rooms *k, const struct ktr_note *n)
 	if (n->kind == KTR_NOTE_FORK) {
 		if (traced && k->usdt)
 			ktr_usdt__fork(k->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
+		/* -k: the child's stacks are unwound with what its parent maps */
+		if (traced && (ps.facs & KTRFAC_USTACK) && (n->flags & KTR_NOTE_CHILD_TRACED)) {
+			struct ktr_tracefile *f = ktr_files__get(k->files, ps.route);
+
+			if (f)
+				ktr_mappings__fork(f, n->pid, n->child);
+		}
 		return false;
 	}
 	if (traced &&

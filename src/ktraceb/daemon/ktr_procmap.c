@@ -19,6 +19,7 @@
 #include "ktr_clock.h"
 #include "ktr_files.h"
 #include "ktr_loader.h"
+#include "ktr_mappings.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"
 #include "ktr_rooms.h"
@@ -152,6 +153,7 @@ static int procmap__put(const struct ktr_rooms *k, const struct ktr_caller *c,
 		ps.facs |= KTRFAC_ROOT;
 	ps.route = r;
 	ps.iosize = req->iosize;
+	ps.ustack_kib = req->ustack_kib;
 	ps.select = ktr_selection__slot(k->selection, r);
 	ps.flags = (req->flags & KTR_REQ_AWAIT_EXEC) ? KTR_PS_AWAIT_EXEC : 0;
 	/*
@@ -363,6 +365,8 @@ int ktr_procmap__usdt_scan(const struct ktr_rooms *k, pid_t pid, __u32 route, bo
 
 	if (!f || !k->usdt || !ktr_procmap__get(k->procs, pid, &ps))
 		return 0;
+	if (exec && (ps.facs & KTRFAC_USTACK))
+		ktr_mappings__exec(f, pid); /* before the new image's mappings */
 	return ktr_usdt__scan(k->usdt, pid, f->owner, f->owner_gid, exec, held,
 			      procmap__usdt_want(ps.facs),
 			      ktr_selection__usdt(k->selection, route));

@@ -60,6 +60,8 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 
 	if (!(req->facs & KTRFAC_MASK) || req->iosize > KTR_IOSIZE_MAX)
 		return "no facility, or I/O size too large";
+	if (req->ustack_kib > KTR_USTACK_KIB_MAX)
+		return "stack copy size too large";
 	if ((req->flight_flags & KTR_FLIGHT_F_COMPACT) && nevents)
 		return "kernel events are not for a compact recorder (-R ...,compact)";
 	if (req->flight_bytes && syswide)

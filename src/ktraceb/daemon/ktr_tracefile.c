@@ -18,19 +18,26 @@
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 
-/* A record to the writer, or to the recorder's held formats. */
+#define KTR_HELD_MAX (4u << 20) /* bytes of objects and mappings a recorder keeps */
+
+/* A record to the writer, or to what a recorder holds for its next dump. */
 static int tracefile__put(struct ktr_tracefile *f, const struct ktr_header *h, size_t len,
 			  __s64 wall_offset_ns, unsigned int flags)
 {
 	if (f->flight && !(flags & KTR_WRITER_WAIT)) {
 		unsigned char *p;
 
-		if (h->ktr_type != KTR_TPFORMAT && h->ktr_type != KTR_CGROUP)
-			return 0; /* a recorder's records go to its ring, in BPF */
 		/*
-		 * an event's format, a traced group's member (-G): written by
-		 * the next dump, before the records
+		 * An event's format, a traced group's member (-G), an object
+		 * and its mappings (-k): written by the next dump, before the
+		 * records that need them; the recorder's own records go to its
+		 * ring, in BPF.
 		 */
+		if (h->ktr_type != KTR_TPFORMAT && h->ktr_type != KTR_CGROUP &&
+		    h->ktr_type != KTR_OBJECT && h->ktr_type != KTR_MAPPING)
+			return 0;
+		if (h->ktr_type != KTR_TPFORMAT && f->nheld + len > KTR_HELD_MAX)
+			return 0; /* past it: stacks go unnamed, members unsaid (a recorder lives long) */
 		p = realloc(f->held, f->nheld + len);
 		if (!p)
 			return -ENOMEM;

@@ -59,6 +59,8 @@ struct ktr_tracefile {
 	/* the objects described in it (-k, KTR_OBJECT), by their build ids' hashes */
 	__u32 *objects;
 	unsigned int nobjects;
+	/* where its processes map them (-k, KTR_MAPPING): what was said (ktr_mappings.h) */
+	struct ktr_mappings *mappings;
 };
 
 /* Objects a trace file describes at most (-k): more get no KTR_OBJECT. */

@@ -49,11 +49,12 @@ int ktr_usdt__fd(const struct ktr_usdt *u)
 static bool scan__object(struct ktr_usdt *u, pid_t pid, const struct map_line *m)
 {
 	const struct usdt_object *o = usdt_object__find(u, m->dev, m->ino);
+	struct ktr_object_map where = { m->start, m->end, m->pgoff };
 
 	if (!o)
 		return true;
 	if (u->hooks.object)
-		u->hooks.object(u->hooks.ctx, pid, &o->id, o->path);
+		u->hooks.object(u->hooks.ctx, pid, &o->id, o->path, &where);
 	return false;
 }
 

@@ -50,8 +50,9 @@ struct ktr_usdt_hooks {
 	 * drops it), and nothing is then attached to, or raised in, it.
 	 */
 	bool (*traced)(void *ctx, pid_t pid);
-	/* pid maps the object at path, of that build id (a process traced with -k) */
-	void (*object)(void *ctx, pid_t pid, const struct ktr_object_id *id, const char *path);
+	/* pid maps the object at path, of that build id, there (a process traced with -k) */
+	void (*object)(void *ctx, pid_t pid, const struct ktr_object_id *id, const char *path,
+		       const struct ktr_object_map *where);
 	void *ctx;
 };
 

@@ -32,6 +32,7 @@ struct ktr_usdt_job;
 struct ktr_usdt_job_spec {
 	pid_t pid;
 	unsigned long start, end;	/* one executable mapping of the file */
+	unsigned long pgoff;		/* the file offset at start */
 	dev_t dev;			/* the mapping's file, as /proc/PID/maps shows it */
 	ino_t ino;
 	char path[4096];		/* its path there, as the process sees it */

@@ -116,6 +116,7 @@ bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struc
 	l->spec.pid = p->pid;
 	l->spec.start = m->start;
 	l->spec.end = m->end;
+	l->spec.pgoff = m->pgoff;
 	l->spec.dev = m->dev;
 	l->spec.ino = m->ino;
 	snprintf(l->spec.path, sizeof(l->spec.path), "%s", m->path);
@@ -161,8 +162,10 @@ static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usd
 		const struct usdt_object *o =
 			usdt_object__add(u, spec->dev, spec->ino, &res->object, spec->path);
 
+		struct ktr_object_map where = { spec->start, spec->end, spec->pgoff };
+
 		if (o && p && p->objects && u->hooks.object)
-			u->hooks.object(u->hooks.ctx, spec->pid, &o->id, o->path);
+			u->hooks.object(u->hooks.ctx, spec->pid, &o->id, o->path, &where);
 	}
 	if (res->error) {
 		usdt__warn(u, spec->pid, "USDT: %s", res->why);

@@ -36,8 +36,8 @@ int usdt_maps__read(pid_t pid, struct map_line **out)
 		char perms[8];
 		int pos = 0;
 
-		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %n", &m.start, &m.end, perms, &maj,
-			   &min, &ino, &pos) < 6 ||
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &m.start, &m.end, perms, &m.pgoff,
+			   &maj, &min, &ino, &pos) < 7 ||
 		    ino == 0 || line[pos] != '/')
 			continue;
 		line[strcspn(line, "\n")] = '\0';

@@ -124,7 +124,7 @@ struct ktr_usdt {
 
 /* One line of /proc/PID/maps that maps a file. */
 struct map_line {
-	unsigned long start, end;
+	unsigned long start, end, pgoff;
 	dev_t dev;
 	ino_t ino;
 	bool exec, write;
