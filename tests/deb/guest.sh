@@ -141,7 +141,7 @@ for _ in $(seq 50); do grep -q 'EXIT' <(kdump -f $T/p.out 2>/dev/null) && break;
 check "-p: a running process, to its exit (the daemon finishes the file)" \
 	eval "kdump -f $T/p.out | grep -q 'EXIT  exited 0'"
 check "-t u: USDT probes (perf-event uprobes before 6.10: CAP_SYS_ADMIN)" \
-	eval "ktraceb -t cu -f $T/u.out /usr/local/bin/uev_sdt 2 >/dev/null 2>>$T/err &&
+	eval "ktraceb -t cu -e usdt:uevtest -f $T/u.out /usr/local/bin/uev_sdt 2 >/dev/null 2>>$T/err &&
 		kdump -t u -f $T/u.out | grep -q 'uevtest:hit'"
 check "-e sched:sched_process_exec: kernel tracepoints (tracefs read-only)" \
 	eval "ktraceb -i -e sched:sched_process_exec -f $T/e.out sh -c /bin/true 2>>$T/err &&

@@ -200,7 +200,7 @@ sec_syscalls()
 		"$(printf 'fd 1 wrote 17 bytes\n       "ktraceb on arm64')"
 	check exit_group_1 t_eq "$(qn io '$1 == p && $4 == "CALL" && $5 == "exit_group(1)"' p="$P")" 1
 	check exit_last t_eq "$(q io '$1 == p { last = $4 " " $5 } END { print last }' p="$P")" "EXIT exited 1"
-	check only_the_command t_eq "$(q io '$4 != "-" && $4 != "INFO" && $1 != p' p="$P" | wc -l | tr -d ' ')" 0
+	check only_the_command t_eq "$(q io '$4 != "-" && $4 != "INFO" && $4 != "END" && $1 != p' p="$P" | wc -l | tr -d ' ')" 0
 }
 
 # --- fs: arm64's *at calls and its own open flag values ---------------------
@@ -261,7 +261,7 @@ sec_fork()
 	common nofork
 	P=$(role nofork parent)
 	check nofork_exit_0 t_eq "$KRC" 0
-	check nofork_only_parent t_eq "$(q nofork '$4 != "-" && $4 != "INFO" { print $1 }' | sort -u)" "$P"
+	check nofork_only_parent t_eq "$(q nofork '$4 != "-" && $4 != "INFO" && $4 != "END" { print $1 }' | sort -u)" "$P"
 	check nofork_parent_exit t_eq "$(q nofork '$1 == p && $4 == "EXIT" { print $5 }' p="$P")" "exited 0"
 }
 
@@ -304,7 +304,7 @@ sec_usdt()
 	# daemon finds no probe sites (the file's device differs from the one
 	# /proc/PID/maps shows), in the x86_64 guests too
 	cp "$PROGS/uev_sdt" "$TMP/uev_sdt"
-	ktr sdt -t u -f "$TMP/sdt.ktr" "$TMP/uev_sdt" 3
+	ktr sdt -t u -e usdt:uevtest -f "$TMP/sdt.ktr" "$TMP/uev_sdt" 3
 	kd sdt "$TMP/sdt.ktr"
 	common sdt
 	check sdt_exit_0 t_eq "$KRC" 0
@@ -312,7 +312,7 @@ sec_usdt()
 	check sdt_hit_args t_eq "$(q sdt '$4 == "USER" { print $5 }' | grep -cE '^uevtest:hit\([0-2], "hello probe", -5\)$')" 3
 	check sdt_entry_return t_eq "$(q sdt '$4 == "USER" { print $5 }' | grep -cE '^<  uevtest:work__return\([0-2]\) [0-9.]+(ns|us|ms)$')" 3
 	check sdt_nested t_eq "$(q sdt '$4 == "USER" { print $5 }' | grep -cE '^<    uevtest:job_end\([0-2]\) [0-9.]+(ns|us|ms)$')" 3
-	check sdt_only_user t_eq "$(q sdt '$4 != "-" && $4 != "INFO" && $4 != "USER" && $4 != "EXIT"' | wc -l | tr -d ' ')" 0
+	check sdt_only_user t_eq "$(q sdt '$4 != "-" && $4 != "INFO" && $4 != "USER" && $4 != "EXIT" && $4 != "END"' | wc -l | tr -d ' ')" 0
 }
 
 # --- tracepoint: kernel events with -e, decoded from the formats ----------
@@ -370,7 +370,7 @@ sec_attach()
 		"^ktraceb format 1, aarch64, kernel "
 	check att_end t_eq "$(q att '$1 == s && $4 != "-" { print $4 " " $5 }' s="$S" | tail -n 2 | tr '\n' ';')" \
 		"PSIG SIGTERM SIG_DFL code=SI_USER;EXIT killed by SIGTERM;"
-	check att_only_it t_eq "$(q att '$4 != "-" && $4 != "INFO" { print $1 }' | sort -u)" "$S"
+	check att_only_it t_eq "$(q att '$4 != "-" && $4 != "INFO" && $4 != "END" { print $1 }' | sort -u)" "$S"
 }
 
 ALL="syscalls fs fork signal usdt tracepoint csw attach"
