@@ -22,6 +22,7 @@
 #include "ktr_progcache.h"
 #include "ktr_refusal.h"
 #include "ktr_rodata.h"
+#include "ktr_skel.h"
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
@@ -178,7 +179,7 @@ static bool prog__autoattach(const char *name)
 static struct ktraceb_bpf *part__open(const struct ktr_bpf *b, enum loader_part part)
 {
 	const struct bpf_object_skeleton *s = b->skel->skeleton;
-	struct ktraceb_bpf *p = ktraceb_bpf__open();
+	struct ktraceb_bpf *p = ktr_skel__open();
 	struct bpf_program *prog;
 	int err = 0;
 
@@ -374,7 +375,7 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 	int ncpus = libbpf_num_possible_cpus(), err;
 	struct bpf_program *prog;
 
-	b->skel = ktraceb_bpf__open();
+	b->skel = ktr_skel__open();
 	if (!b->skel)
 		return -errno;
 	err = ncpus < 0 ? ncpus : ktr_holders__new_scratch(b, ncpus);
