@@ -50,6 +50,20 @@ static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state, int ou
 }
 
 /*
+ * The fields of a task the ways without below read, as the running kernel
+ * has them (CO-RE: the part of the name after ___ is ours): its kernel
+ * stack, and its state word, __state from 5.14, state before.
+ */
+struct task_struct___ktr {
+	void *stack;
+	unsigned int __state;
+} __attribute__((preserve_access_index));
+
+struct task_struct___before_5_14 {
+	long state;
+} __attribute__((preserve_access_index));
+
+/*
  * The user registers task saved on entering the kernel: bpf_task_pt_regs()
  * from 5.15, else where that finds them, at the top of the task's stack.
  */
@@ -59,19 +73,16 @@ static __always_inline struct pt_regs *csw__regs(struct task_struct *task)
 
 	if (!(ktr_kernel_lacks & KTR_LACKS_TASK_PT_REGS))
 		return (struct pt_regs *)bpf_task_pt_regs(task);
-	stack = BPF_CORE_READ(task, stack);
+	stack = BPF_CORE_READ((struct task_struct___ktr *)task, stack);
 	return stack ? (struct pt_regs *)(stack + ARCH_THREAD_SIZE) - 1 : NULL;
 }
 
-/* A task's state word: __state from 5.14, state before. */
-struct task_struct___before_5_14 {
-	long state;
-} __attribute__((preserve_access_index));
-
 static __always_inline unsigned int csw__task_state(struct task_struct *task)
 {
-	if (bpf_core_field_exists(task->__state))
-		return BPF_CORE_READ(task, __state);
+	struct task_struct___ktr *t = (void *)task;
+
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
 	return BPF_CORE_READ((struct task_struct___before_5_14 *)task, state);
 }
 
