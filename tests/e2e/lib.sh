@@ -314,19 +314,24 @@ kernel_before()
 	[ "$have" -lt "$want" ]
 }
 
-# t_silent P: ktraceb said nothing ($TMP/P.err is empty).  A kernel without
-# what USDT probes need (bpf_loop(), Linux 5.17) says so in one line of
-# every trace of the default facilities, which have -t u: there, that line
-# may be all it says.
-t_silent()
+# t_said N P: ktraceb said N lines ($TMP/P.err).  A kernel without what
+# USDT probes need (bpf_loop(), Linux 5.17) says so in one line of every
+# trace of the default facilities, which have -t u: there, that line is
+# not counted.  t_silent P: it said nothing else.
+t_said()
 {
-	local err=$TMP/$1.err
+	local err=$TMP/$2.err
 	if kernel_before 5.17; then
 		grep -Ev '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' "$err" \
 			>"$err.rest"
 		err=$err.rest
 	fi
-	t_lines 0 "$err"
+	t_lines "$1" "$err"
+}
+
+t_silent()
+{
+	t_said 0 "$1"
 }
 
 t_num()

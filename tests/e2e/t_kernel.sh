@@ -79,6 +79,21 @@ check core_one_line t_lines 1 "$TMP/core.err"
 check core_names_program t_grep "^ktraceb: .*$(printf "$REASON" ktr_syscall_enter)" "$TMP/core.err"
 check core_no_file t_eq "$([ -e "$TMP/core.ktr" ] && echo left || echo none)" none
 
+# --- a user's own daemon before 5.11, in the default locked-memory limit ------------
+# the kernel counts BPF memory against it there: one line says so
+if kernel_before 5.11 && user_setup && wait_no_daemon 15; then
+	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
+		"$UBIN/ktraceb" -t c -f "$UDIR/memlock.ktr" /bin/true >"$TMP/memlock.out" \
+		2>"$TMP/memlock.err" </dev/null
+	KRC=$?
+	check memlock_exit_69 t_krc 69 memlock
+	check memlock_one_line t_lines 1 "$TMP/memlock.err"
+	check memlock_said t_grep \
+		'^ktraceb: the kernel counts BPF memory against the locked-memory limit \(Linux 5\.11 moved it to the memory cgroup\), and [0-9]+ KiB \(ulimit -l\) is too little' \
+		"$TMP/memlock.err"
+	daemon_gone 20
+fi
+
 # --- nothing left in bpffs by a daemon that could not start ------------------------
 kill_daemons
 PINS=/sys/fs/bpf/ktraceb/$BUILD_ID

@@ -27,6 +27,8 @@
 
 /* -v: the log of the daemon we started, while it loads (client__spawn), or -1 */
 static int client_log_fd = -1;
+/* We started the daemon: its first answer waits for its programs to load */
+static bool client_started;
 #define NOT_INIT_PIDNS \
 	"cannot start the ktraceb daemon here: it must run in the initial pid namespace"
 
@@ -176,6 +178,7 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 	if (logp[1] >= 0)
 		close(logp[1]);
 	client_log_fd = logp[0];
+	client_started = true;
 	waitpid(pid, NULL, 0);
 	return 0;
 }
@@ -192,7 +195,7 @@ static void client__pass_log(void)
 	char buf[8192];
 	ssize_t n;
 
-	while (client_log_fd >= 0 && poll(&p, 1, KTR_CLIENT_TIMEOUT_MS) > 0 &&
+	while (client_log_fd >= 0 && poll(&p, 1, KTR_CLIENT_START_TIMEOUT_MS) > 0 &&
 	       (n = read(client_log_fd, buf, sizeof(buf))) > 0)
 		for (ssize_t off = 0, w; off < n; off += w > 0 ? w : n - off)
 			w = write(STDERR_FILENO, buf + off, n - off);
@@ -319,7 +322,12 @@ int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct 
 	if (err && err != -EPIPE && err != -ECONNRESET)
 		return err;
 	client__pass_log();
+	if (client_started)
+		sock__timeout(sock, KTR_CLIENT_START_TIMEOUT_MS);
 	err = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
+	if (client_started)
+		sock__timeout(sock, KTR_CLIENT_TIMEOUT_MS);
+	client_started = false;
 	if (err == -EAGAIN || err == -EWOULDBLOCK)
 		err = -ETIMEDOUT;
 	if (!err && rep->magic != KTR_PROTO_MAGIC)

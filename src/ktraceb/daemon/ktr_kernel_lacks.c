@@ -23,6 +23,7 @@ static bool lacks__perf_link(void);
 static bool lacks__task_pt_regs(void);
 static bool lacks__switch_state(void);
 static bool lacks__loop(void);
+static bool lacks__memcg(void);
 
 static const struct {
 	__u32 bit;
@@ -30,6 +31,7 @@ static const struct {
 	int major, minor; /* the first Linux that has it */
 	bool (*lacks)(void);
 } features[] = {
+	{ KTR_LACKS_MEMCG, "BPF memory counted by the memory cgroup", 5, 11, lacks__memcg },
 	{ KTR_LACKS_ATOMICS, "BPF atomics other than add", 5, 12, lacks__atomics },
 	{ KTR_LACKS_ATTACH_COOKIE, "BPF attach cookies", 5, 15, lacks__cookie },
 	{ KTR_LACKS_PERF_LINK, "BPF links on perf events", 5, 15, lacks__perf_link },
@@ -87,6 +89,12 @@ static bool lacks__task_pt_regs(void)
 static bool lacks__loop(void)
 {
 	return lacks__helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop);
+}
+
+/* The memory cgroup took over from RLIMIT_MEMLOCK with this helper (libbpf's probe). */
+static bool lacks__memcg(void)
+{
+	return lacks__helper(BPF_PROG_TYPE_SOCKET_FILTER, BPF_FUNC_ktime_get_coarse_ns);
 }
 
 /* A link on perf event -1: a kernel that has them says EBADF (libbpf's probe). */

@@ -9,6 +9,7 @@
 #include <syslog.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -30,8 +31,19 @@ static char loader_usdt_why[160];
 static const char *loader__why(int err)
 {
 	static char why[320];
+	struct rlimit rl;
 
 	/* the verifier refuses with EACCES too: only EPERM is about privilege */
+	if (err == -EPERM && geteuid() != 0 && ktr_caps__bpf() &&
+	    (ktr_caps__lacks() & KTR_LACKS_MEMCG) && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		snprintf(why, sizeof(why),
+			 "the kernel counts BPF memory against the locked-memory limit "
+			 "(Linux %s moved it to the memory cgroup), and %llu KiB (ulimit -l) "
+			 "is too little: raise it for this user, or trace as root",
+			 ktr_caps__since(KTR_LACKS_MEMCG), (unsigned long long)rl.rlim_cur / 1024);
+		return why;
+	}
 	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !ktr_caps__bpf()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
@@ -462,12 +474,29 @@ static int loader__load_fresh(struct ktr_bpf *b, size_t ring_bytes)
 	return err;
 }
 
+/*
+ * Before 5.11 the kernel counts BPF memory against RLIMIT_MEMLOCK: libbpf
+ * asks for no limit, which only a privileged daemon gets; a user's may
+ * still go up to its hard limit.
+ */
+static void loader__raise_memlock(void)
+{
+	struct rlimit rl;
+
+	if (!(ktr_caps__lacks() & KTR_LACKS_MEMCG) || getrlimit(RLIMIT_MEMLOCK, &rl) < 0 ||
+	    rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_MEMLOCK, &rl);
+}
+
 struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
 {
 	struct ktr_bpf *b;
 	int err, kept;
 
 	ktr_refusal__listen(opts->verbose);
+	loader__raise_memlock();
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
 		*why = access("/sys/kernel/btf/vmlinux", R_OK) == 0 && geteuid() != 0 ?
 			       "probing BPF needs root, or CAP_BPF and CAP_PERFMON" :
