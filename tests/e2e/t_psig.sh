@@ -29,7 +29,8 @@ code_name()
 sig_rx()
 {
 	if [ "$1" -ge 32 ]; then
-		echo "(SIGRTMIN\\+$(($1 - 32))|SIG$1|SIGRT_$(($1 - 32)))"
+		# [+]: awk -v makes "\\+" a plain + in gawk (mawk keeps it)
+		echo "(SIGRTMIN[+]$(($1 - 32))|SIG$1|SIGRT_$(($1 - 32)))"
 	else
 		echo "SIG$(kill -l "$1")"
 	fi
