@@ -3,7 +3,8 @@
 /*
  * Any kernel tracepoint by name (ktraceb -e subsys:event, KTR_TRACEPOINT).
  * One program, attached by the daemon to each event some trace asks for,
- * and to no other, with the event id as its attach cookie: its context is
+ * and to no other, with the event id as its attach cookie (before 5.15,
+ * through a stub that names the event: tp__event_id): its context is
  * the raw trace entry, but the kernel has put a pt_regs pointer over its
  * first 8 bytes (the common fields; perf_trace_run_bpf_submit()), so the
  * copy gets common_type back from the cookie, the running thread as
