@@ -30,6 +30,7 @@ enum ktr_usdt_mode {
 #define KTR_LACKS_PERF_LINK 0x200 /* BPF links on perf events: PERF_EVENT_IOC_SET_BPF */
 #define KTR_LACKS_LOOP	    0x400 /* bpf_loop(): no USDT records */
 #define KTR_LACKS_MEMCG	    0x800 /* BPF memory in the memory cgroup: RLIMIT_MEMLOCK counts it */
+#define KTR_LACKS_INNER_MAP 0x1000 /* inner arrays of any size: nothing loads (before 5.10) */
 #define KTR_LACKS_PROGRAMS  0xff  /* what the programs are told (ktr_kernel_lacks) */
 __u32 ktr_caps__lacks(void);
 /* What bit (one KTR_LACKS_*) is, and the first Linux that has it ("5.15"). */

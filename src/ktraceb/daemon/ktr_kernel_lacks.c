@@ -24,6 +24,7 @@ static bool lacks__task_pt_regs(void);
 static bool lacks__switch_state(void);
 static bool lacks__loop(void);
 static bool lacks__memcg(void);
+static bool lacks__inner_map(void);
 
 static const struct {
 	__u32 bit;
@@ -31,6 +32,7 @@ static const struct {
 	int major, minor; /* the first Linux that has it */
 	bool (*lacks)(void);
 } features[] = {
+	{ KTR_LACKS_INNER_MAP, "inner maps of any size (BPF_F_INNER_MAP)", 5, 10, lacks__inner_map },
 	{ KTR_LACKS_MEMCG, "BPF memory counted by the memory cgroup", 5, 11, lacks__memcg },
 	{ KTR_LACKS_ATOMICS, "BPF atomics other than add", 5, 12, lacks__atomics },
 	{ KTR_LACKS_ATTACH_COOKIE, "BPF attach cookies", 5, 15, lacks__cookie },
@@ -89,6 +91,17 @@ static bool lacks__task_pt_regs(void)
 static bool lacks__loop(void)
 {
 	return lacks__helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop);
+}
+
+/* An array that may go into an array of maps whatever its size (the recorders' rings). */
+static bool lacks__inner_map(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_INNER_MAP);
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &o);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EINVAL;
 }
 
 /* The memory cgroup took over from RLIMIT_MEMLOCK with this helper (libbpf's probe). */

@@ -500,7 +500,12 @@ struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char 
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
 		*why = access("/sys/kernel/btf/vmlinux", R_OK) == 0 && geteuid() != 0 ?
 			       "probing BPF needs root, or CAP_BPF and CAP_PERFMON" :
-			       "kernel has no BPF ring buffer (needs Linux 5.8 or later)";
+			       "the kernel has no BPF ring buffer (ktraceb needs Linux 5.10)";
+		errno = ENOTSUP;
+		return NULL;
+	}
+	if (ktr_caps__lacks() & KTR_LACKS_INNER_MAP) {
+		*why = "the kernel has no inner maps of any size (ktraceb needs Linux 5.10)";
 		errno = ENOTSUP;
 		return NULL;
 	}
