@@ -57,7 +57,7 @@ done
 ktr sleep -t cw -f "$TMP/sleep.ktr" "$PROGS/fac_sleep" 4 20
 kd sleep "$TMP/sleep.ktr"
 check sleep_stops_kernel t_num "$(qn "$TMP/sleep.norm" '$4 == "CSW" && $5 == "stop kernel \"sleep\""')" -ge 4
-check sleep_resumes t_num "$(qn "$TMP/sleep.norm" '$4 == "CSW" && $5 ~ /^resume kernel/')" -ge 4
+check sleep_resumes t_num "$(qn "$TMP/sleep.norm" '$4 == "CSW" && $5 ~ /^resume /')" -ge 4
 
 # two spinners on one CPU: the traced one is preempted while in user space
 taskset -c 0 timeout 2 sh -c 'while :; do :; done' &
