@@ -15,7 +15,8 @@
 #    in user space, in user space (the registers found at the top of the
 #    task's stack)
 #  - inheritance (-i): the children's bits set by an atomic add
-#  - -e: each event through a stub that names it (no attach cookies)
+#  - -e: each event through a stub that names it (no attach cookies), and
+#    -S: every task's hits of an event
 #  - -R: a crash freezes the recorder (the claim taken by a hash, its heads
 #    moved without an atomic fetch) and the ring is written
 #  - -t u alone is refused, in one line naming bpf_loop() and Linux 5.17
@@ -87,6 +88,14 @@ check tp_exec t_eq "$(qn "$TMP/tp.norm" '$1 == c && $4 == "TRACE" && $5 ~ /^sche
 	c="$C")" 1
 check tp_signal t_eq "$(qn "$TMP/tp.norm" '$1 == p && $4 == "TRACE" && $5 ~ /^signal:signal_generate sig=10 /' \
 	p="$P")" 1
+
+# --- system-wide: every task's hits, through the stubs, into per-CPU buffers ------------
+ktr sw -S -e sched:sched_process_exec -f "$TMP/sw.ktr" "$PROGS/tp_events" /bin/true
+kd sw "$TMP/sw.ktr"
+C=$(awk '$1 == "child" { print $2 }' "$TMP/sw.out")
+check sw_exit_0 t_krc 0 sw
+check sw_child_exec t_eq "$(qn "$TMP/sw.norm" '$1 == c && $4 == "TRACE" && $5 ~ /^sched:sched_process_exec filename="\/bin\/true"/' \
+	c="$C")" 1
 
 # --- the flight recorder: a crash ---------------------------------------------------
 ktr segv -R 64k -f "$TMP/segv.ktr" "$PROGS/crasher" segv 2000
