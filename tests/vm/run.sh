@@ -105,8 +105,9 @@ fi
 APT=()
 bullseye_apt()
 {
-	local dir=$CACHE/apt-bullseye arch=amd64 key=/usr/share/keyrings/debian-archive-keyring.gpg
+	local arch=amd64 key=/usr/share/keyrings/debian-archive-keyring.gpg dir
 	[ $ARCH = arm64 ] && arch=arm64
+	dir=$CACHE/apt-bullseye-$arch
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	cat >"$dir/sources.list" <<-EOF
 		deb [signed-by=$key] http://deb.debian.org/debian bullseye main
@@ -138,7 +139,7 @@ case $KERNEL in
 	esac
 	pkg=$KERNEL
 	if [ -n "$meta" ]; then
-		pkg=$(apt-cache "${APT[@]}" depends "$meta$pkgarch" 2>/dev/null |
+		pkg=$({ apt-cache "${APT[@]}" depends "$meta$pkgarch" 2>/dev/null || true; } |
 			awk '/Depends: linux-image-/ { sub(/:.*/, "", $2); print $2; exit }')
 		[ -n "$pkg" ] || die "apt-cache knows no $meta$pkgarch (apt-get update?)"
 	fi
