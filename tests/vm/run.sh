@@ -144,12 +144,16 @@ case $KERNEL in
 		[ -n "$pkg" ] || die "apt-cache knows no $meta$pkgarch (apt-get update?)"
 	fi
 	mkdir -p "$CACHE/debs"
-	deb=$(ls "$CACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
+	deb=$(ls "$CACHE/debs/${pkg}"_*.deb "$CACHE/debs/${pkg}"-unsigned_*.deb 2>/dev/null |
+		head -n 1 || true)
 	if [ -z "$deb" ]; then
 		echo "vmtest: downloading $pkg$pkgarch" >&2
-		(cd "$CACHE/debs" && apt-get "${APT[@]}" download -q "$pkg$pkgarch" >&2 2>/dev/null) ||
+		# the same kernel unsigned, where the archive lacks the signed one (bullseye's arm64)
+		(cd "$CACHE/debs" && { apt-get "${APT[@]}" download -q "$pkg$pkgarch" ||
+			apt-get "${APT[@]}" download -q "$pkg-unsigned$pkgarch"; } >&2 2>/dev/null) ||
 			die "cannot download $pkg$pkgarch"
-		deb=$(ls "$CACHE/debs/${pkg}"_*.deb | head -n 1)
+		deb=$(ls "$CACHE/debs/${pkg}"_*.deb "$CACHE/debs/${pkg}"-unsigned_*.deb 2>/dev/null |
+			head -n 1)
 	fi
 	;;
 esac
