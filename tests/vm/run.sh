@@ -153,7 +153,8 @@ case $KERNEL in
 			apt-get "${APT[@]}" download -q "$pkg-unsigned$pkgarch"; } >&2 2>/dev/null) ||
 			die "cannot download $pkg$pkgarch"
 		deb=$(ls "$CACHE/debs/${pkg}"_*.deb "$CACHE/debs/${pkg}"-unsigned_*.deb 2>/dev/null |
-			head -n 1)
+			head -n 1 || true)
+		[ -n "$deb" ] || die "cannot download $pkg$pkgarch"
 	fi
 	;;
 esac
