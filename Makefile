@@ -69,6 +69,10 @@ endif
 # before their definition.
 BPF_SRCS := bpf/maps.bpf.c $(filter-out bpf/maps.bpf.c,$(wildcard bpf/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:%.c=$(O)/%.o)
+# the same programs for kernels before 5.12 (bpf/old_kernel.bpf.h)
+BPF_OLD_OBJS := $(BPF_SRCS:bpf/%.c=$(O)/bpf/old/%.o)
+BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf -I$(O)/gen \
+	-Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -Wall -Werror -MMD -MP
 
 # the kernel's syscall tables (src/decode/tables/) the generated ones come from
 SYSCALL_ABIS := x86_64 i386 arm64
@@ -110,16 +114,32 @@ all: $(O)/ktraceb $(O)/kdump
 # --- BPF -------------------------------------------------------------------
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) | $(O)/bpf
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf -I$(O)/gen \
-		-Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -Wall -Werror -MMD -MP -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(O)/bpf/old/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) | $(O)/bpf/old
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DKTR_OLD_KERNEL -c $< -o $@
 
 $(O)/ktraceb.bpf.o: $(BPF_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(O)/ktraceb_old.bpf.o: $(BPF_OLD_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(BPFTOOL) gen object $@ $^
 
 $(O)/ktraceb.skel.h: $(O)/ktraceb.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name ktraceb_bpf > $@
+
+# The loader opens the old build through the skeleton above (ktr_skel.c):
+# it must have the same maps, programs and variables, and no atomic that
+# kernels before 5.12 refuse (scripts/check_old_bpf.sh says which).
+$(O)/ktraceb_old.skel.h: $(O)/ktraceb_old.bpf.o $(O)/ktraceb.skel.h scripts/check_old_bpf.sh
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name ktraceb_old_bpf > $@.tmp
+	$(Q)scripts/check_old_bpf.sh $< $(O)/ktraceb.skel.h $@.tmp
+	$(Q)mv $@.tmp $@
 
 ifneq ($(VMLINUX_BTF),)
 .PHONY: $(VMLINUX_H)
@@ -202,7 +222,7 @@ $(O)/gen/%.o: $(O)/gen/%.c
 $(LIB_OBJS) $(KTRACEB_OBJS) $(TEST_BINS:%=%.o): | $(O)/gen/syscall_names.h
 
 # The loader includes the skeleton: build it before any ktraceb object.
-$(KTRACEB_OBJS): | $(O)/ktraceb.skel.h
+$(KTRACEB_OBJS): | $(O)/ktraceb.skel.h $(O)/ktraceb_old.skel.h
 
 $(O)/libktr.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -295,7 +315,7 @@ $(O)/tests/progs/%.so: tests/progs/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Iinclude -fPIC -shared -MMD -MP -MF $@.d $< -o $@
 
-$(O)/bpf $(O)/gen:
+$(O)/bpf $(O)/bpf/old $(O)/gen:
 	$(Q)mkdir -p $@
 
 # --- fuzzing -------------------------------------------------------------------

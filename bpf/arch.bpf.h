@@ -41,6 +41,11 @@ typedef struct pt_regs arch_probe_ctx_t;
 
 /* Where user space ends (4-level paging: 47 bits; 5-level only on request). */
 #define ARCH_USER_ADDR_END 0x0000800000000000ULL
+/*
+ * A task's kernel stack, whose top holds its user registers (task_pt_regs();
+ * TOP_OF_KERNEL_STACK_PADDING is 0 on x86_64): 32 KiB only with KASAN.
+ */
+#define ARCH_THREAD_SIZE 16384
 
 static __always_inline long arch__syscall_nr(struct pt_regs *regs)
 {
@@ -106,7 +111,7 @@ static __always_inline void arch__dwarf_regs(struct pt_regs *regs, __u64 *r, __u
 static __always_inline int arch__in_compat_syscall(struct task_struct *task)
 {
 	if (bpf_core_field_exists(task->thread_info.status))
-		return (task->thread_info.status & 0x0002 /* TS_COMPAT */) != 0;
+		return (task__read(task, thread_info.status) & 0x0002 /* TS_COMPAT */) != 0;
 	return 0;
 }
 
@@ -129,6 +134,8 @@ typedef struct user_pt_regs arch_probe_ctx_t;
  * 0xaaaa..., stacks below 0x1000000000000; 52 bits only on request).
  */
 #define ARCH_USER_ADDR_END 0x0001000000000000ULL
+/* A task's kernel stack, whose top holds its user registers (task_pt_regs()); KASAN doubles it */
+#define ARCH_THREAD_SIZE 16384
 
 static __always_inline long arch__syscall_nr(struct pt_regs *regs)
 {

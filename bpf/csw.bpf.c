@@ -49,10 +49,47 @@ static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state, int ou
 	return WMESG('d', 'e', 'a', 'd', 0, 0, 0);
 }
 
+/*
+ * The fields of a task the ways without below read, as the running kernel
+ * has them (CO-RE: the part of the name after ___ is ours): its kernel
+ * stack, and its state word, __state from 5.14, state before.
+ */
+struct task_struct___ktr {
+	void *stack;
+	unsigned int __state;
+} __attribute__((preserve_access_index));
+
+struct task_struct___before_5_14 {
+	long state;
+} __attribute__((preserve_access_index));
+
+/*
+ * The user registers task saved on entering the kernel: bpf_task_pt_regs()
+ * from 5.15, else where that finds them, at the top of the task's stack.
+ */
+static __always_inline struct pt_regs *csw__regs(struct task_struct *task)
+{
+	void *stack;
+
+	if (!(ktr_kernel_lacks & KTR_LACKS_TASK_PT_REGS))
+		return (struct pt_regs *)bpf_task_pt_regs(task);
+	stack = BPF_CORE_READ((struct task_struct___ktr *)task, stack);
+	return stack ? (struct pt_regs *)(stack + ARCH_THREAD_SIZE) - 1 : NULL;
+}
+
+static __always_inline unsigned int csw__task_state(struct task_struct *task)
+{
+	struct task_struct___ktr *t = (void *)task;
+
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ((struct task_struct___before_5_14 *)task, state);
+}
+
 static __always_inline void csw__fill(struct csw_sample *rec, struct task_struct *task, int out,
 				      bool preempt, unsigned int state)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct pt_regs *regs = csw__regs(task);
 
 	rec->c.out = out;
 	rec->c.user = regs ? !arch__regs_in_syscall(regs) : 0;
@@ -84,10 +121,10 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
  * whenever it traces, and the 'w' records only for whom asked.
  */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct ktr_stage *st = stage__get();
+	unsigned int prev_state;
 
 	prog__refuse_for_tests(KTR_REFUSE_CSW);
 	if (prog__stage_stuck_for_tests())
@@ -96,6 +133,11 @@ int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task
 		stage__call_out(st);
 		stage__leave(st);
 	}
+	/* the tracepoint's fourth argument from 5.18; before, what it is read from */
+	if (ktr_kernel_lacks & KTR_LACKS_SWITCH_STATE)
+		prev_state = csw__task_state(prev);
+	else
+		prev_state = ctx[3];
 	csw__emit(prev, 1, preempt, prev_state);
 	csw__emit(next, 0, false, 0);
 	if (st)

@@ -8,6 +8,23 @@
  */
 #include "flight_ring.bpf.h"
 
+/*
+ * The claims of the kernels before 5.12 (flight__exit): the first trigger
+ * of a recording adds (route, armed_ns), any later one finds it there.
+ */
+struct flight_claim {
+	__u32 route;
+	__u32 pad;
+	__u64 armed_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct flight_claim);
+	__type(value, __u8);
+} flight_claims SEC(".maps");
+
 /* A RET, PSIG or EXIT as a compact entry in one slot; false for anything else. */
 static __always_inline bool flight__compact(const struct ktr_header *h, struct ktr_flight_slot *sl)
 {
@@ -63,7 +80,7 @@ static __always_inline void flight__copy_slot(struct ktr_flight_slot *sl, const 
  */
 /* A compact entry of h (a RET, PSIG or EXIT; nothing else) into the next slot of cpu's region. */
 static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ctl *ctl,
-						struct ktr_flight_head *hd, __u32 cpu,
+						struct ktr_flight_head *hd, __u32 cpu, __u32 route,
 						struct ktr_header *h)
 {
 	struct ktr_flight_slot *sl;
@@ -72,7 +89,11 @@ static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ct
 
 	if (type != KTR_SYSRET && type != KTR_PSIG && type != KTR_EXIT)
 		return; /* compact keeps only these */
-	pos = __sync_fetch_and_add(&hd->head, 1);
+	pos = flight__claim(hd, 1);
+	if (pos == ~0ULL) {
+		rec__count_lost(route, 1);
+		return;
+	}
 	hd->records++;
 	sl = flight__slot(ring, ctl, hd, cpu, pos);
 	if (!sl)
@@ -87,7 +108,7 @@ static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ct
 /* The whole record h, cut to KTR_FLIGHT_MAX_SLOTS, into the next slots of cpu's region. */
 static __always_inline void flight__put_full(void *ring, struct ktr_flight_ctl *ctl,
 					     struct ktr_flight_head *hd, __u32 cpu, __u32 per,
-					     struct ktr_header *h)
+					     __u32 route, struct ktr_header *h)
 {
 	struct ktr_flight_slot *sl;
 	__u32 total, n;
@@ -101,7 +122,11 @@ static __always_inline void flight__put_full(void *ring, struct ktr_flight_ctl *
 	n = (total + KTR_FLIGHT_SLOT_DATA - 1) / KTR_FLIGHT_SLOT_DATA;
 	if (n > per)
 		return;
-	pos = __sync_fetch_and_add(&hd->head, n);
+	pos = flight__claim(hd, n);
+	if (pos == ~0ULL) {
+		rec__count_lost(route, 1);
+		return;
+	}
 	hd->records++; /* a count, not a position: a rare race costs one in the total */
 	for (__u32 i = 0; i < KTR_FLIGHT_MAX_SLOTS; i++) {
 		if (i >= n)
@@ -117,16 +142,15 @@ static __always_inline void flight__put_full(void *ring, struct ktr_flight_ctl *
 	}
 }
 
-__noinline int flight__send(struct ktr_scratch *sc)
+static __always_inline int flight__send_now(struct ktr_sample *s)
 {
-	struct ktr_sample *s = (void *)sc;
 	struct ktr_header *h;
 	struct ktr_flight_ctl *ctl;
 	struct ktr_flight_head *hd;
 	__u32 cpu, route, per;
 	void *ring, *ctls;
 
-	if (!sc)
+	if (!s)
 		return 0;
 	h = (void *)(s + 1);
 	route = s->route;
@@ -147,11 +171,26 @@ __noinline int flight__send(struct ktr_scratch *sc)
 	if (!per)
 		return 0;
 	if (ctl->flags & KTR_FLIGHT_F_COMPACT)
-		flight__put_compact(ring, ctl, hd, cpu, h);
+		flight__put_compact(ring, ctl, hd, cpu, route, h);
 	else
-		flight__put_full(ring, ctl, hd, cpu, per, h);
+		flight__put_full(ring, ctl, hd, cpu, per, route, h);
 	return 0;
 }
+
+#ifndef KTR_OLD_KERNEL
+__noinline int flight__send(struct ktr_scratch *sc)
+{
+	return flight__send_now((struct ktr_sample *)sc);
+}
+#else
+__noinline int flight__send_scratch(void)
+{
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
+	void *scratch = bpf_map_lookup_elem(&scratch_holder, &zero);
+
+	return flight__send_now(scratch ? bpf_map_lookup_elem(scratch, &cpu) : NULL);
+}
+#endif
 
 /*
  * A fatal signal with its default action, one that dumps core, reached a
@@ -179,6 +218,20 @@ __noinline int flight__crash_begins(__u32 route)
 	return 0;
 }
 
+/* The first trigger of the recording takes its claim: true for it, false for any other. */
+static __always_inline bool flight__take_claim(__u32 route, struct ktr_flight_ctl *ctl)
+{
+#ifndef KTR_OLD_KERNEL
+	return __sync_val_compare_and_swap(&ctl->claim, 0, 1) == 0;
+#else
+	struct flight_claim key = { .route = route, .armed_ns = ctl->armed_ns };
+	__u8 one = 1;
+
+	/* the hash adds a key once: the compare-and-exchange kernels before 5.12 lack */
+	return bpf_map_update_elem(&flight_claims, &key, &one, BPF_NOEXIST) == 0;
+#endif
+}
+
 /*
  * A recorded process ended (its EXIT is in the ring): a trigger freezes the
  * ring, the first one's why, pid and status kept.  Returns 1 when it froze
@@ -202,7 +255,7 @@ __noinline int flight__exit(__u32 route, __s32 pid, __s32 status)
 		why = KTR_FLIGHT_EXIT;
 	else
 		return 0;
-	if (__sync_val_compare_and_swap(&ctl->claim, 0, 1) != 0)
+	if (!flight__take_claim(route, ctl))
 		return 0;
 	ctl->why = why;
 	ctl->pid = pid;

@@ -11,6 +11,7 @@
 #define KTRACEB_FLIGHT_RING_BPF_H
 
 #include "maps.bpf.h"
+#include "ring.bpf.h"
 
 /*
  * The signals whose default action dumps core (signal(7)): SIGQUIT 3,
@@ -76,6 +77,33 @@ static __always_inline struct ktr_flight_slot *flight__slot(void *ring, struct k
 }
 
 /*
+ * n positions of this CPU's region claimed, by moving its head: the first
+ * of them.  Only programs of this CPU write there, but one may run between
+ * another's steps (an interrupt), hence an atomic fetch.  Kernels before
+ * 5.12 have none (old_kernel.bpf.h): the region's busy flag keeps another
+ * program of this CPU out while the head moves, and it gets ~0, its record
+ * counted lost (rec__count_lost).
+ */
+static __always_inline __u64 flight__claim(struct ktr_flight_head *hd, __u64 n)
+{
+#ifndef KTR_OLD_KERNEL
+	return __sync_fetch_and_add(&hd->head, n);
+#else
+	__u64 pos;
+
+	if (*(volatile __u64 *)&hd->busy)
+		return ~0ULL;
+	*(volatile __u64 *)&hd->busy = 1;
+	barrier();
+	pos = *(volatile __u64 *)&hd->head;
+	*(volatile __u64 *)&hd->head = pos + n;
+	barrier();
+	*(volatile __u64 *)&hd->busy = 0;
+	return pos;
+#endif
+}
+
+/*
  * A syscall's return for a compact recorder, straight into its slot: the
  * one record a compact recording keeps per syscall, at the least cost
  * (inline, its control map's lookups inlined too: only the slot's lookup
@@ -107,20 +135,23 @@ static __always_inline int flight__compact_ret(struct task_struct *task, __u32 r
 		__sync_fetch_and_add(&hd->kept_out, 1);
 		return 0;
 	}
-	pos = __sync_fetch_and_add(&hd->head, 1);
+	pos = flight__claim(hd, 1);
+	if (pos == ~0ULL) {
+		rec__count_lost(route, 1);
+		return 0;
+	}
 	hd->records++;
 	sl = flight__slot(ring, ctl, hd, cpu, pos);
 	if (!sl)
 		return 0;
 	c = (void *)sl->data;
 	c->mono = bpf_ktime_get_ns();
-	c->pid = task->tgid;
-	c->tid = tid;
+	c->pid = task__read(task, tgid);
+	c->tid = task__read(task, pid);
 	c->value = ret < 0 && ret >= -4095 ? -1 : ret;
 	c->error = ret < 0 && ret >= -4095 ? -ret : 0;
 	c->code = id;
-	((__u64 *)c->comm)[0] = ((const __u64 *)task->comm)[0];
-	((__u64 *)c->comm)[1] = ((const __u64 *)task->comm)[1];
+	task__comm(c->comm, task);
 	c->type = KTR_SYSRET;
 	c->cpu = cpu;
 	c->flags = flags;

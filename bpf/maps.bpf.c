@@ -49,6 +49,8 @@ const volatile __u8 ktr_pathmask32[KTR_MAX_SYSCALLS] = {};
 /* possible CPUs: a loop over them is as long for the verifier as here */
 const volatile __u32 ktr_ncpus = KTR_FLIGHT_MAX_CPUS;
 const volatile __u32 ktr_refuse_prog = 0; /* bpf_shared.h, KTR_REFUSE_* */
+/* what the kernel lacks of what the programs use (bpf_shared.h, KTR_LACKS_*) */
+const volatile __u32 ktr_kernel_lacks = 0;
 const volatile __u8 ktr_genio64[KTR_MAX_SYSCALLS] = {};
 const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CAPTURES] = {};
 const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS] = {}; /* its captures' when, or'ed */

@@ -9,6 +9,7 @@
 #define KTRACEB_MAPS_BPF_H
 
 #include "map_shapes.bpf.h"
+#include "old_kernel.bpf.h"
 
 extern KTR_MAP_RB_HOLDER rb_holder SEC(".maps");
 extern KTR_MAP_PROCS procs SEC(".maps");
@@ -34,6 +35,7 @@ extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CA
 extern const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS];
 extern const volatile __u32 ktr_between64[KTR_MAX_SYSCALLS];
 extern const volatile __u32 ktr_refuse_prog;
+extern const volatile __u32 ktr_kernel_lacks; /* KTR_LACKS_* (bpf_shared.h) */
 
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
 extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];

@@ -11,7 +11,8 @@
 #define SIGSTOP 19
 #define SIGCONT 18
 
-__noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file)
+static __always_inline int note__file_now(struct ktr_proc_state *ps, __u32 kind, __u32 pid,
+					  __u64 file)
 {
 	struct ktr_file_key key;
 	bool hold = false;
@@ -49,3 +50,15 @@ __noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u6
 	bpf_send_signal(SIGCONT);
 	return 0;
 }
+
+#ifndef KTR_OLD_KERNEL
+__noinline int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file)
+{
+	return note__file_now(ps, kind, pid, file);
+}
+#else
+__noinline int note__file_of(__u32 kind, __u32 pid, __u64 file)
+{
+	return note__file_now(proc__lookup_tgid(pid), kind, pid, file);
+}
+#endif

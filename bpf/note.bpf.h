@@ -3,7 +3,7 @@
 #ifndef KTRACEB_NOTE_BPF_H
 #define KTRACEB_NOTE_BPF_H
 
-#include "map_shapes.bpf.h"
+#include "old_kernel.bpf.h"
 
 /*
  * A note that the process mapped a file (EXEC, MMAP; file a struct file *
@@ -13,6 +13,12 @@
  * it is told about.  A function of its own (note.bpf.c), verified once
  * rather than in every path of its callers.
  */
+#ifndef KTR_OLD_KERNEL
 int note__file(struct ktr_proc_state *ps, __u32 kind, __u32 pid, __u64 file);
+#else
+/* before 5.12 a global function takes no pointer: ps is process pid's, found there */
+int note__file_of(__u32 kind, __u32 pid, __u64 file);
+#define note__file(ps, kind, pid, file) note__file_of(kind, pid, file)
+#endif
 
 #endif /* KTRACEB_NOTE_BPF_H */

@@ -47,9 +47,9 @@ static __always_inline void proc__emit_ctor(__u32 route, __u32 sv_flags, __u32 p
 static __always_inline void proc__send_exec(struct ktr_sample *s, __u32 route, int type, __u64 len,
 					    __u32 tid)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 
-	rec__header((struct ktr_header *)(s + 1), type, len, task->tgid, tid, task);
+	rec__header((struct ktr_header *)(s + 1), type, len, task__read(task, tgid), tid, task);
 	rec__output(s, route, len);
 }
 

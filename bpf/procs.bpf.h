@@ -29,14 +29,26 @@ static __always_inline struct ktr_proc_state *proc__lookup_tgid(__u32 tgid)
 /* A process about to enter the procs map: its bit first. */
 static __always_inline void proc__mark_traced(__u32 tgid)
 {
+#ifndef KTR_OLD_KERNEL
 	__sync_fetch_and_or(&ktr_traced[KTR_TRACED_WORD(tgid)], KTR_TRACED_BIT(tgid));
+#else
+	/*
+	 * No atomic or before 5.12: an atomic add of the bit, if it is clear.
+	 * Only two forks at once of children whose pids are equal modulo
+	 * KTR_TRACED_BITS could both add it (a carry); pids come in order.
+	 */
+	__u64 *w = &ktr_traced[KTR_TRACED_WORD(tgid)];
+
+	if (!(*(volatile __u64 *)w & KTR_TRACED_BIT(tgid)))
+		__sync_fetch_and_add(w, KTR_TRACED_BIT(tgid));
+#endif
 }
 
 /* The tracing state of the current process, NULL if it is not traced. */
 static __always_inline struct ktr_proc_state *proc__lookup(void)
 {
 	/* a plain load: bpf_get_current_pid_tgid() costs a namespace walk */
-	return proc__lookup_tgid(bpf_get_current_task_btf()->tgid);
+	return proc__lookup_tgid(task__read(task__current(), tgid));
 }
 
 /*
@@ -77,6 +89,10 @@ static __always_inline __u64 proc__copy_seq(struct ktr_proc_copy *cp)
 static __always_inline struct ktr_proc_state *proc__lookup_syscall(struct task_struct *task,
 								  struct ktr_proc_state *copy)
 {
+#ifdef KTR_OLD_KERNEL
+	/* the copies need a compare-and-exchange (5.12): the entry itself */
+	return proc__lookup_tgid(task__read(task, tgid));
+#else
 	__u32 tgid = task->tgid;
 	struct ktr_proc_copy *cp = &ktr_proc_copies[tgid % KTR_PROC_COPIES];
 	struct ktr_proc_state *ps;
@@ -104,6 +120,7 @@ static __always_inline struct ktr_proc_state *proc__lookup_syscall(struct task_s
 	seq = __sync_fetch_and_add(&cp->seq, 1); /* a fetch: a barrier on every arch */
 	barrier_var(seq);
 	return ps;
+#endif
 }
 
 #endif /* KTRACEB_PROCS_BPF_H */

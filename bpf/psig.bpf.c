@@ -63,7 +63,7 @@ static __always_inline void psig__fill(struct psig_sample *rec, int sig,
 	__u64 blocked;
 	int killed_by;
 
-	task = bpf_get_current_task_btf();
+	task = task__current();
 	rec->p.signo = sig;
 	rec->p.pad0 = 0;
 	rec->p.action = ka ? (__u64)BPF_CORE_READ(ka, sa.sa_handler) : 0;
@@ -75,14 +75,14 @@ static __always_inline void psig__fill(struct psig_sample *rec, int sig,
 	 */
 	killed_by = sig == 9 ? BPF_CORE_READ(task, signal, group_exit_code) & 0x7f : 0;
 	if (killed_by) {
-		__u32 tgid = task->tgid;
+		__u32 tgid = task__read(task, tgid);
 		__u64 *gen = bpf_map_lookup_elem(&fatal_codes, &tgid);
 
 		rec->p.signo = killed_by;
 		if (gen && (gen[0] >> 32) == (__u64)rec->p.signo)
 			rec->p.code = (__s32)gen[0];
 	}
-	blocked = task->blocked.sig[0];
+	blocked = task__read(task, blocked.sig[0]);
 	rec->p.mask[0] = (__u32)blocked;
 	rec->p.mask[1] = blocked >> 32;
 	rec->p.mask[2] = 0;

@@ -120,9 +120,10 @@ static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int 
 static __always_inline struct rec_ref rec__reserve_current(__u64 size, __u32 route, int type,
 							   int len)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 
-	return rec__reserve(size, route, type, len, task->tgid, task->pid, task);
+	return rec__reserve(size, route, type, len, task__read(task, tgid), task__read(task, pid),
+			    task);
 }
 
 static __always_inline void rec__submit(struct rec_ref r)

@@ -31,10 +31,10 @@ __noinline int rec__count_lost(__u32 route, __u32 n)
  */
 __noinline __u32 rec__flags(__u32 tid)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 	__u32 flags = KTRH_CPUID_ENCODE(bpf_get_smp_processor_id());
 
-	if ((__u32)task->pid == tid && task->signal->nr_threads > 1)
+	if ((__u32)task__read(task, pid) == tid && task__read2(task, signal, nr_threads) > 1)
 		flags |= KTRH_THREADED;
 	return flags;
 }

@@ -74,8 +74,6 @@ static __always_inline __u64 rec__wakeup_flag(void)
 static __always_inline void rec__header_at(struct ktr_header *h, int type, int len, __u32 pid,
 					   __u32 tid, struct task_struct *task, __u64 ns)
 {
-	const __u64 *comm = (const __u64 *)task->comm;
-
 	_Static_assert(__builtin_offsetof(struct ktr_header, ktr_comm) + 16 + 8 ==
 			       __builtin_offsetof(struct ktr_header, ktr_time_sec),
 		       "the comm's last byte and the pad are one word");
@@ -85,8 +83,7 @@ static __always_inline void rec__header_at(struct ktr_header *h, int type, int l
 	h->ktr_pid = pid;
 	h->ktr_tid = tid;
 	/* comm is 16 bytes, NUL-terminated by the kernel; byte 16 and the pad are ours */
-	((__u64 *)h->ktr_comm)[0] = comm[0];
-	((__u64 *)h->ktr_comm)[1] = comm[1];
+	task__comm(h->ktr_comm, task);
 	((__u64 *)h->ktr_comm)[2] = 0;
 	h->ktr_time_sec = 0;
 	h->ktr_time_usec = 0;
@@ -102,9 +99,9 @@ static __always_inline void rec__header(struct ktr_header *h, int type, int len,
 /* Header for a record about the current thread. */
 static __always_inline void rec__header_current(struct ktr_header *h, int type, int len)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 
-	rec__header(h, type, len, task->tgid, task->pid, task);
+	rec__header(h, type, len, task__read(task, tgid), task__read(task, pid), task);
 }
 
 #endif /* KTRACEB_RING_BPF_H */

@@ -9,7 +9,15 @@
 #include "ring.bpf.h"
 #include "stage.bpf.h"
 
-__noinline int stage__send(struct ktr_stage *st)
+/* This CPU's stage, staging on or off. */
+static __always_inline struct ktr_stage *stage__this_cpu(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&stages, &cpu);
+}
+
+static __always_inline int stage__send_now(struct ktr_stage *st)
 {
 	__u64 len, flags;
 	void *ring;
@@ -40,9 +48,9 @@ __noinline int stage__send(struct ktr_stage *st)
  * thread: the one in that syscall.  Another thread's would mean its
  * thread left the CPU unseen; it is counted lost, not written as ours.
  */
-__noinline int stage__call_out(struct ktr_stage *st)
+static __always_inline int stage__call_out_now(struct ktr_stage *st)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 	struct call_sample *rec;
 	struct ktr_stage_call *c;
 	__u32 route, narg;
@@ -52,7 +60,7 @@ __noinline int stage__call_out(struct ktr_stage *st)
 		return 0;
 	c = &st->call;
 	route = c->route;
-	if (c->tid != (__u32)task->pid) {
+	if (c->tid != (__u32)task__read(task, pid)) {
 		c->tid = 0;
 		rec__count_lost(route, 1);
 		return 0;
@@ -63,7 +71,8 @@ __noinline int stage__call_out(struct ktr_stage *st)
 		narg = KTR_MAXARGS;
 	len = sizeof(rec->c) - sizeof(rec->c.ktr_args) + narg * sizeof(__u64);
 	rec = (struct call_sample *)stage__room(st, route);
-	rec__header_at(&rec->h, KTR_SYSCALL, len, task->tgid, task->pid, task, c->mono_ns);
+	rec__header_at(&rec->h, KTR_SYSCALL, len, task__read(task, tgid), task__read(task, pid), task,
+		       c->mono_ns);
 	rec->h.ktr_flags |= KTRH_ABI_NATIVE; /* a compat call is never kept */
 	rec->c.ktr_code = c->code;
 	rec->c.ktr_narg = narg;
@@ -73,6 +82,28 @@ __noinline int stage__call_out(struct ktr_stage *st)
 	stage__commit(st, &rec->s, route, len);
 	return 0;
 }
+
+#ifndef KTR_OLD_KERNEL
+__noinline int stage__send(struct ktr_stage *st)
+{
+	return stage__send_now(st);
+}
+
+__noinline int stage__call_out(struct ktr_stage *st)
+{
+	return stage__call_out_now(st);
+}
+#else
+__noinline int stage__send_cpu(void)
+{
+	return stage__send_now(stage__this_cpu());
+}
+
+__noinline int stage__call_out_cpu(void)
+{
+	return stage__call_out_now(stage__this_cpu());
+}
+#endif
 
 /*
  * Run by the daemon on a CPU (BPF_PROG_TEST_RUN, in an interrupt there):
@@ -84,10 +115,9 @@ __noinline int stage__call_out(struct ktr_stage *st)
 SEC("raw_tp")
 int ktr_stage_flush(void *ctx)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	__u32 cpu = bpf_get_smp_processor_id();
+	struct task_struct *task = task__current();
 	/* staging on or off: what was staged before it went off too */
-	struct ktr_stage *st = bpf_map_lookup_elem(&stages, &cpu);
+	struct ktr_stage *st = stage__this_cpu();
 
 	if (!st)
 		return 0;
@@ -95,7 +125,7 @@ int ktr_stage_flush(void *ctx)
 		return 2;
 	if (!stage__enter(st))
 		return 1;
-	if (st->call.tid == (__u32)task->pid)
+	if (st->call.tid == (__u32)task__read(task, pid))
 		stage__call_out(st);
 	if (st->nrec)
 		stage__send(st);

@@ -15,10 +15,21 @@
 
 #include "maps.bpf.h"
 
+#ifndef KTR_OLD_KERNEL
 /* The stage's records into the ring buffer (or counted lost); it is empty after. */
 int stage__send(struct ktr_stage *st);
 /* The CALL waiting in st, if any, as a record of the current thread into st. */
 int stage__call_out(struct ktr_stage *st);
+#else
+/*
+ * Before 5.12 a global function takes no pointer (old_kernel.bpf.h): these
+ * find st, always this CPU's stage, themselves.
+ */
+int stage__send_cpu(void);
+int stage__call_out_cpu(void);
+#define stage__send(st)	    stage__send_cpu()
+#define stage__call_out(st) stage__call_out_cpu()
+#endif
 
 /* This CPU's stage, NULL while staging is off. */
 static __always_inline struct ktr_stage *stage__get(void)

@@ -41,17 +41,44 @@ struct ret_sample {
 
 #if ARCH_KEEP_ARGS
 /* The arguments of each traced thread's current syscall, from sys_enter. */
+#ifndef KTR_OLD_KERNEL
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct kept_args);
 } kept_args SEC(".maps");
+#else
+/* no task storage before 5.11: by thread id, the least recently used going first */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct kept_args);
+} kept_args SEC(".maps");
+#endif
 
 struct kept_args {
 	__u64 a[KTR_MAXARGS];
 	long nr; /* whose: an exit whose entry went unseen must not take another's */
 };
+
+/* The current thread's kept arguments; created if create. */
+static __always_inline struct kept_args *syscall__kept(bool create)
+{
+#ifndef KTR_OLD_KERNEL
+	return bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+#else
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct kept_args *k = bpf_map_lookup_elem(&kept_args, &tid), zero = {};
+
+	if (k || !create)
+		return k;
+	bpf_map_update_elem(&kept_args, &tid, &zero, BPF_ANY);
+	return bpf_map_lookup_elem(&kept_args, &tid);
+#endif
+}
 #endif
 
 /*
@@ -70,6 +97,7 @@ struct exec_call {
 	__u32 compat;
 };
 
+#ifndef KTR_OLD_KERNEL
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -77,14 +105,56 @@ struct {
 	__type(value, struct exec_call);
 } exec_calls SEC(".maps");
 
+/* task's exec in progress; created if create */
+static __always_inline struct exec_call *syscall__exec_call(struct task_struct *task, bool create)
+{
+	return bpf_task_storage_get(&exec_calls, task, NULL,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+static __always_inline void syscall__exec_done(struct task_struct *task)
+{
+	bpf_task_storage_delete(&exec_calls, task);
+}
+#else
+/*
+ * No task storage before 5.11: by the task's address, which an exec by a
+ * thread keeps (its id changes), the least recently used going first.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct exec_call);
+} exec_calls SEC(".maps");
+
+static __always_inline struct exec_call *syscall__exec_call(struct task_struct *task, bool create)
+{
+	struct exec_call *e, zero = {};
+	__u64 key = (__u64)task;
+
+	e = bpf_map_lookup_elem(&exec_calls, &key);
+	if (e || !create)
+		return e;
+	bpf_map_update_elem(&exec_calls, &key, &zero, BPF_ANY);
+	return bpf_map_lookup_elem(&exec_calls, &key);
+}
+
+static __always_inline void syscall__exec_done(struct task_struct *task)
+{
+	__u64 key = (__u64)task;
+
+	bpf_map_delete_elem(&exec_calls, &key);
+}
+#endif
+
 static __always_inline void syscall__exec_enter(struct task_struct *task, long id, int compat)
 {
-	struct exec_call *e =
-		bpf_task_storage_get(&exec_calls, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct exec_call *e = syscall__exec_call(task, true);
 
 	if (e) {
 		e->nr = id;
-		e->tid = task->pid;
+		e->tid = task__read(task, pid);
 		e->compat = compat;
 	}
 }
@@ -93,14 +163,14 @@ static __always_inline void syscall__exec_enter(struct task_struct *task, long i
 static __always_inline void syscall__exec_exit(struct task_struct *task, long *id, int *compat,
 					       __u32 *tid)
 {
-	struct exec_call *e = bpf_task_storage_get(&exec_calls, task, NULL, 0);
+	struct exec_call *e = syscall__exec_call(task, false);
 
 	if (!e)
 		return;
 	*id = e->nr;
 	*compat = e->compat;
 	*tid = e->tid;
-	bpf_task_storage_delete(&exec_calls, task);
+	syscall__exec_done(task);
 }
 
 /* The arguments at sys_enter; kept for sys_exit where the arch needs it. */
@@ -109,8 +179,7 @@ static __always_inline void syscall__entry_args(struct pt_regs *regs, long id, i
 {
 	arch__regs_args(regs, compat, args);
 #if ARCH_KEEP_ARGS
-	struct kept_args *k = bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL,
-						   BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct kept_args *k = syscall__kept(true);
 
 	if (k) {
 		for (int i = 0; i < KTR_MAXARGS; i++)
@@ -125,7 +194,7 @@ static __always_inline bool syscall__exit_args(struct pt_regs *regs, long id, in
 					       __u64 *args)
 {
 #if ARCH_KEEP_ARGS
-	struct kept_args *k = bpf_task_storage_get(&kept_args, bpf_get_current_task_btf(), NULL, 0);
+	struct kept_args *k = syscall__kept(false);
 
 	if (!k || k->nr != id)
 		return false;
@@ -230,7 +299,7 @@ static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 ro
 	if (flight__compact_ret(task, route, id, abi, tid, ret) == 0)
 		return; /* a compact recorder's, written there */
 	r = rec__reserve(sizeof(struct ret_sample), route, KTR_SYSRET, sizeof(struct ktr_sysret),
-			 task->tgid, tid, task);
+			 task__read(task, tgid), tid, task);
 	if (!r.rec)
 		return;
 	ret__fill(&((struct ret_sample *)r.rec)->r, id, ret);
@@ -281,7 +350,7 @@ static __always_inline void namei__emit_args(__u32 route, long id, int compat, c
 /* The file the current process has open as fd, NULL if none. */
 static __always_inline struct file *syscall__fd_file(__u64 fd)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
 	struct file **fds, *file = NULL;
 
@@ -302,21 +371,21 @@ struct syscall_args {
  * checks each once on its own, not again inside every path of the
  * programs that call them, and that check is most of the daemon's start.
  */
-__noinline int syscall__namei(__u32 route, long id, int compat, struct syscall_args *a)
+KTR_GLOBAL int syscall__namei(__u32 route, long id, int compat, struct syscall_args *a)
 {
 	if (a)
 		namei__emit_args(route, id, compat, a->v);
 	return 0;
 }
 
-__noinline int syscall__structs(__u32 route, long id, long ret, struct syscall_args *a, int when)
+KTR_GLOBAL int syscall__structs(__u32 route, long id, long ret, struct syscall_args *a, int when)
 {
 	if (a)
 		struct__capture(route, id, ret, a->v, when);
 	return 0;
 }
 
-__noinline int syscall__genio(struct ktr_proc_state *ps, long id, long ret, struct syscall_args *a)
+KTR_GLOBAL int syscall__genio(struct ktr_proc_state *ps, long id, long ret, struct syscall_args *a)
 {
 	if (ps && a)
 		genio__emit(ps, id, ret, a->v);
@@ -371,7 +440,7 @@ static __always_inline bool syscall__defer_call(const struct ktr_proc_state *ps,
 	c->facs = ps->facs;
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		c->args[i] = args[i];
-	c->tid = task->pid;
+	c->tid = task__read(task, pid);
 	stage__leave(st);
 	return true;
 }
@@ -395,7 +464,7 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 
 	if (!stage__enter(st))
 		return false;
-	if (c->tid != (__u32)task->pid) {
+	if (c->tid != (__u32)task__read(task, pid)) {
 		/* the daemon's flush made it a record between the look and the taking */
 		stage__leave(st);
 		return false;
@@ -409,8 +478,8 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 	narg = c->narg < KTR_MAXARGS ? c->narg : KTR_MAXARGS;
 	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
 	s = stage__room(st, route); /* it fits: a record's room is the slack */
-	rec__header_at((struct ktr_header *)(s + 1), KTR_STAGED_PAIR, len, task->tgid, task->pid,
-		       task, c->mono_ns);
+	rec__header_at((struct ktr_header *)(s + 1), KTR_STAGED_PAIR, len, task__read(task, tgid),
+		       task__read(task, pid), task, c->mono_ns);
 	/* a compat call is never kept: this one is the machine's own */
 	((struct ktr_header *)(s + 1))->ktr_flags |= KTRH_ABI_NATIVE;
 	call__fill((struct call_sample *)s, c->code, narg, c->args);
@@ -429,7 +498,7 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 	struct ktr_proc_state copy, *ps = proc__lookup_syscall(task, &copy);
 	const struct ktr_select_map *sel;
 	struct syscall_args args;
@@ -504,19 +573,19 @@ static __always_inline void syscall__late_call(void *ctx, struct pt_regs *regs,
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 	struct ktr_proc_state copy, *ps;
 	const struct ktr_select_map *sel;
 	struct ktr_stage *st;
-	__u32 tid = task->pid;
+	__u32 tid = task__read(task, pid);
 	long id;
 	int compat;
 
-	if (!proc__may_be_traced(task->tgid))
+	if (!proc__may_be_traced(task__read(task, tgid)))
 		return 0;
 	/* a CALL kept: nothing else of the call's to make, the state not needed */
 	st = stage__get();
-	if (st && st->call.tid == (__u32)task->pid && syscall__pair_out(task, st, ret))
+	if (st && st->call.tid == (__u32)task__read(task, pid) && syscall__pair_out(task, st, ret))
 		return 0;
 	ps = proc__lookup_syscall(task, &copy);
 	if (!ps || (ps->flags & KTR_PS_QUIET))
@@ -525,7 +594,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	compat = arch__in_compat_syscall(task);
 	if (syscall__is_exec(id, compat))
 		syscall__exec_exit(task, &id, &compat, &tid);
-	syscall__note_mmap(regs, ps, task->tgid, id, compat, ret);
+	syscall__note_mmap(regs, ps, task__read(task, tgid), id, compat, ret);
 	sel = select__of(ps);
 	if (sel && (!select__call(sel, id, compat) || !select__status(sel, ret)))
 		return 0;

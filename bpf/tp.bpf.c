@@ -3,7 +3,8 @@
 /*
  * Any kernel tracepoint by name (ktraceb -e subsys:event, KTR_TRACEPOINT).
  * One program, attached by the daemon to each event some trace asks for,
- * and to no other, with the event id as its attach cookie: its context is
+ * and to no other, with the event id as its attach cookie (before 5.15,
+ * through a stub that names the event: tp__event_id): its context is
  * the raw trace entry, but the kernel has put a pt_regs pointer over its
  * first 8 bytes (the common fields; perf_trace_run_bpf_submit()), so the
  * copy gets common_type back from the cookie, the running thread as
@@ -44,6 +45,37 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
 } tp_cpu_out SEC(".maps");
+
+/*
+ * Where the kernel has no attach cookies (KTR_LACKS_ATTACH_COOKIE, before
+ * 5.15), the daemon attaches a stub program of its own to each event
+ * (ktr_tp_stub.c): it writes the event's id into tp_stub_id, this CPU's,
+ * and tail-calls ktr_tp_record, which the daemon puts into tp_stub_next.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} tp_stub_id SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} tp_stub_next SEC(".maps");
+
+/* The id of the event that ran the program: its attach cookie, or what its stub said. */
+static __always_inline __u32 tp__event_id(void *ctx)
+{
+	__u32 zero = 0, *id;
+
+	if (!(ktr_kernel_lacks & KTR_LACKS_ATTACH_COOKIE))
+		return (__u32)bpf_get_attach_cookie(ctx);
+	id = bpf_map_lookup_elem(&tp_stub_id, &zero);
+	return id ? *id : 0;
+}
 
 /* Set by the daemon: the system-wide trace's route (0: none), and its own tgid (never traced). */
 __u32 ktr_syswide_route = 0;
@@ -153,8 +185,8 @@ SEC("tracepoint")
 int ktr_tp_record(void *ctx)
 {
 	struct ktr_proc_state *ps = proc__lookup(), *sps = NULL;
-	__u32 id = (__u32)bpf_get_attach_cookie(ctx), sys = ktr_syswide_route, subject = 0;
-	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 id = tp__event_id(ctx), sys = ktr_syswide_route, subject = 0;
+	struct task_struct *task = task__current();
 	struct ktr_tp_event *ev = bpf_map_lookup_elem(&tp_events, &id);
 	struct tp_rec *r;
 	bool for_proc, for_sys;
@@ -164,7 +196,7 @@ int ktr_tp_record(void *ctx)
 	if (!ev)
 		return 0;
 	for_proc = tp__records(ps, id);
-	for_sys = sys && tp__wanted(sys, id) && task->tgid != ktr_daemon_tgid;
+	for_sys = sys && tp__wanted(sys, id) && task__read(task, tgid) != ktr_daemon_tgid;
 	if (!for_proc)
 		subject = tp__subject(ctx, ev, id, &sps);
 	/* a traced process's hit in the system-wide trace's own file goes in once, as system-wide */
@@ -187,7 +219,7 @@ int ktr_tp_record(void *ctx)
 			return 0;
 	}
 	/* never a kernel pointer into the file: common_type, and the running thread as common_pid */
-	*(__u64 *)r->raw = (id & 0xffff) | (__u64)task->pid << 32;
+	*(__u64 *)r->raw = (id & 0xffff) | (__u64)task__read(task, pid) << 32;
 	r->t.kt_id = id;
 	r->t.kt_len = n;
 	if (for_proc)

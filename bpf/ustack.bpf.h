@@ -55,7 +55,7 @@ _Static_assert(sizeof(struct ustack_rec) + USTACK_COPY_MAX + 2 * KTR_USTACK_PIEC
  * (bpf_get_stack needs the program's context, which 6.1 passes to no
  * global function, so the walk is the caller's).
  */
-__noinline int ustack__send_walk(struct ktr_scratch *sc, __u32 route, long n, __u32 flags)
+KTR_GLOBAL int ustack__send_walk(struct ktr_scratch *sc, __u32 route, long n, __u32 flags)
 {
 	struct ktr_sample *s = (void *)sc;
 	struct ktr_ustack *us;
@@ -113,7 +113,7 @@ static __always_inline bool ustack__budget(__u32 route, __u32 want)
  * its own, so the verifier checks the way out once, not again for each
  * length the copy's loop may end with.
  */
-__noinline int ustack__send_copied(struct ktr_scratch *sc, __u32 route)
+KTR_GLOBAL int ustack__send_copied(struct ktr_scratch *sc, __u32 route)
 {
 	struct ustack_rec *r = (void *)sc;
 	__u64 len;
@@ -139,7 +139,7 @@ __noinline int ustack__send_copied(struct ktr_scratch *sc, __u32 route)
  * is not sent).  Its only branches are the loop's end and a page that
  * cannot be read: the verifier's work stays small on every kernel.
  */
-__noinline int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want, __u64 top)
+KTR_GLOBAL int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want, __u64 top)
 {
 	struct ustack_rec *r = (void *)sc;
 	__u32 end = KTR_UREGS_END_WANT, first, pages, got;
@@ -197,7 +197,7 @@ __noinline int ustack__send_copy(struct ktr_scratch *sc, __u32 route, __u32 want
 static __always_inline void ustack__record(void *ctx, struct pt_regs *regs,
 					   const struct ktr_proc_state *ps, int compat)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = task__current();
 	struct ustack_rec *r = (void *)rec__scratch();
 	__u32 want = (__u32)ps->ustack_kib * 1024, route = ps->route;
 	__u64 top = 0;
@@ -214,7 +214,7 @@ static __always_inline void ustack__record(void *ctx, struct pt_regs *regs,
 	r->ur.ur_nregs = ARCH_DWARF_NREGS;
 	r->ur.ur_stack_want = want;
 	arch__dwarf_regs(regs, r->regs, &r->ur.ur_sp, &r->ur.ur_pc);
-	if (task->pid == task->tgid)
+	if (task__read(task, pid) == task__read(task, tgid))
 		top = BPF_CORE_READ(task, mm, start_stack);
 	if (ustack__send_copy((struct ktr_scratch *)r, route, want, top) < 0)
 		ustack__walk(ctx, &r->s, route, KTR_USTACK_F_SHED);

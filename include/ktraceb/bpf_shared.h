@@ -396,6 +396,12 @@ struct ktr_flight_ctl {
 	__u32 ncpu; /* regions (possible CPUs) */
 	__u64 claim; /* the first trigger takes it (0 -> 1), then fills why..status */
 	__u64 frozen_ns;
+	/*
+	 * When the daemon last made it live: kernels before 5.12 have no
+	 * compare-and-exchange for the claim, and their programs claim by
+	 * adding (route, armed_ns) to a hash (flight.bpf.c).
+	 */
+	__u64 armed_ns;
 };
 
 struct ktr_flight_head {
@@ -410,7 +416,13 @@ struct ktr_flight_head {
 	 * 64-bit division; a hint only, never trusted past one lap.
 	 */
 	__u64 lap;
-	__u64 pad[2];
+	/*
+	 * Set while a program writes into the region, by the programs for
+	 * kernels before 5.12 (bpf/old_kernel.bpf.h), whose heads move without
+	 * an atomic fetch: another program on the same CPU keeps out.
+	 */
+	__u64 busy;
+	__u64 pad;
 };
 
 /* A compact entry: a RET, PSIG or EXIT in one slot (-R size,compact). */
@@ -497,5 +509,15 @@ struct ktr_group_path {
  * records a stage keeps at its end looks like (t_stage.sh).
  */
 #define KTR_REFUSE_STAGE_SEND	5
+
+/*
+ * What the kernel lacks of what the programs would use (ktr_kernel_lacks,
+ * in .rodata, set by the loader: ktr_kernel_caps.c): each has a way
+ * without, and the verifier drops the way not taken.  The first kernel
+ * that has each is in ktr_kernel_caps.c.
+ */
+#define KTR_LACKS_ATTACH_COOKIE	0x1	/* bpf_get_attach_cookie(): stubs name the event (tp.bpf.c) */
+#define KTR_LACKS_TASK_PT_REGS	0x2	/* bpf_task_pt_regs(): found from the stack (csw.bpf.c) */
+#define KTR_LACKS_SWITCH_STATE	0x4	/* sched_switch's prev_state: read from the task */
 
 #endif /* KTRACEB_BPF_SHARED_H */

@@ -39,7 +39,7 @@ run_case()
 	tree "$name"
 	ktr "$name" "$@" -f "$TMP/$name.ktr" -p "$P"
 	check "${name}_exit_0" t_krc 0 "$name"
-	check "${name}_silent" t_lines 0 "$TMP/$name.err"
+	check "${name}_silent" t_silent "$name"
 	sleep 0.2
 	late "$name"
 	check "${name}_tree_complete" t_num "$((P && C && G && LC && LG))" -ne 0

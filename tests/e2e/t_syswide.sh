@@ -17,16 +17,20 @@ need_tracer
 TP=$PROGS/tp_events
 NCPU=$(nproc)
 
-# tp_links: the links of this build's daemon's tracepoint program now
+# tp_links: the kernel events this build's daemon has attached now: the
+# links of its tracepoint program, or, where the kernel has no links on perf
+# events (before 5.15), the perf events it holds with a (stub) program on
 tp_links()
 {
-	local id
+	local id d n
 	id=$(daemon_prog ktr_tp_record)
 	[ -n "$id" ] || {
 		echo 0
 		return
 	}
-	bpftool link show 2>/dev/null | grep -cE "prog $id *\$"
+	d=$(daemon_pid)
+	n=$(bpftool link show 2>/dev/null | grep -cE "prog $id *\$")
+	echo $((n + $(bpftool perf show 2>/dev/null | grep -cE "^pid $d  fd [0-9]+: prog_id [0-9]+  tracepoint ")))
 }
 # cpus_ok KD: every record's CPU (kdump -c's column after pid:tid) within 0..NCPU-1, and some
 cpus_ok()

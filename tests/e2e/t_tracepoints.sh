@@ -115,7 +115,7 @@ bad()
 	shift 3
 	ktr "$name" -f "$TMP/$name.ktr" "$@" /bin/true
 	check "${name}_exit" t_krc "$rc" "$name"
-	check "${name}_one_line" t_lines 1 "$TMP/$name.err"
+	check "${name}_one_line" t_said 1 "$name"
 	check "${name}_says_why" t_grep "$rx" "$TMP/$name.err"
 	check "${name}_no_file" t_eq "$([ -e "$TMP/$name.ktr" ] && echo left)" ""
 }

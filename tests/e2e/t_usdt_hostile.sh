@@ -19,6 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
+need_usdt
 if ! user_setup; then
 	skip all "$USER_WHY"
 	e2e_done

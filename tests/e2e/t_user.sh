@@ -18,6 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
+need_usdt
 SPANS=$PROGS/uev_spans
 # (uev_cxx: the same header from C++)
 SDT=$PROGS/uev_sdt

@@ -11,8 +11,9 @@
 #   O=build tests/vm/run.sh KERNEL -c COMMAND    (its output, for a look by hand)
 #   tests/vm/run.sh --arch arm64 KERNEL [SECTION ... | -c COMMAND]
 #
-# KERNEL: 6.1 (Debian 12's default kernel), 6.12 (bookworm's 6.12), a
-# package name (linux-image-6.1.0-56-amd64) or a .deb file.  PATTERNs select
+# KERNEL: 6.1 (Debian 12's default kernel), 6.12 (bookworm's 6.12), 5.10
+# (Debian 11's default kernel, from bullseye: the oldest the README names),
+# a package name (linux-image-6.1.0-56-amd64) or a .deb file.  PATTERNs select
 # tests as tests/run.sh does (default: $KTR_VM_TESTS).  The package and the
 # initramfs are kept in $KTR_VM_CACHE (default $O/vm).  Needs qemu-system-x86
 # and busybox-static (scripts/install-deps.sh --vm).
@@ -99,6 +100,31 @@ fi
 
 # --- the kernel package ---------------------------------------------------
 # 6.1 and 6.12 name what Debian 12 installs: the meta package's dependency.
+# 5.10 names what Debian 11 installs, asked of bullseye's package lists
+# through an apt configuration of our own in the cache (the system's
+# sources and lists are left alone).
+APT=()
+bullseye_apt()
+{
+	local arch=amd64 key=/usr/share/keyrings/debian-archive-keyring.gpg dir
+	[ $ARCH = arm64 ] && arch=arm64
+	dir=$CACHE/apt-bullseye-$arch
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	cat >"$dir/sources.list" <<-EOF
+		deb [signed-by=$key] http://deb.debian.org/debian bullseye main
+		deb [signed-by=$key] http://deb.debian.org/debian-security bullseye-security main
+	EOF
+	APT=(-o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
+		-o APT::Architecture=$arch -o APT::Architectures::=$arch)
+	# read again once a day (the security suite replaces its kernels);
+	# lists of an earlier day do if the archive cannot be reached
+	if [ -z "$(find "$dir/lists" -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
+		apt-get "${APT[@]}" -q update >&2 ||
+			[ -n "$(find "$dir/lists" -name '*_Packages*' 2>/dev/null)" ] ||
+			die "cannot read bullseye's package lists"
+	fi
+}
 case $KERNEL in
 *.deb) deb=$(realpath "$KERNEL") ;;
 *)
@@ -108,22 +134,28 @@ case $KERNEL in
 	case $KERNEL in
 	6.1) meta=linux-image-$flavour ;;
 	6.12) meta=linux-image-6.12-$flavour ;;
+	5.10) meta=linux-image-$flavour pkgarch= && bullseye_apt ;;
 	linux-image-*) meta= ;;
-	*) die "unknown kernel '$KERNEL': 6.1, 6.12, a linux-image-* package or a .deb" ;;
+	*) die "unknown kernel '$KERNEL': 6.1, 6.12, 5.10, a linux-image-* package or a .deb" ;;
 	esac
 	pkg=$KERNEL
 	if [ -n "$meta" ]; then
-		pkg=$(apt-cache depends "$meta$pkgarch" 2>/dev/null |
+		pkg=$({ apt-cache "${APT[@]}" depends "$meta$pkgarch" 2>/dev/null || true; } |
 			awk '/Depends: linux-image-/ { sub(/:.*/, "", $2); print $2; exit }')
 		[ -n "$pkg" ] || die "apt-cache knows no $meta$pkgarch (apt-get update?)"
 	fi
 	mkdir -p "$CACHE/debs"
-	deb=$(ls "$CACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
+	deb=$(ls "$CACHE/debs/${pkg}"_*.deb "$CACHE/debs/${pkg}"-unsigned_*.deb 2>/dev/null |
+		head -n 1 || true)
 	if [ -z "$deb" ]; then
 		echo "vmtest: downloading $pkg$pkgarch" >&2
-		(cd "$CACHE/debs" && apt-get download -q "$pkg$pkgarch" >&2 2>/dev/null) ||
+		# the same kernel unsigned, where the archive lacks the signed one (bullseye's arm64)
+		(cd "$CACHE/debs" && { apt-get "${APT[@]}" download -q "$pkg$pkgarch" ||
+			apt-get "${APT[@]}" download -q "$pkg-unsigned$pkgarch"; } >&2 2>/dev/null) ||
 			die "cannot download $pkg$pkgarch"
-		deb=$(ls "$CACHE/debs/${pkg}"_*.deb | head -n 1)
+		deb=$(ls "$CACHE/debs/${pkg}"_*.deb "$CACHE/debs/${pkg}"-unsigned_*.deb 2>/dev/null |
+			head -n 1 || true)
+		[ -n "$deb" ] || die "cannot download $pkg$pkgarch"
 	fi
 	;;
 esac

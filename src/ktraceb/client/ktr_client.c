@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,6 +25,11 @@
 #include "ktr_client.h"
 
 #define CONNECT_TRIES 50
+
+/* -v: the log of the daemon we started, while it loads (client__spawn), or -1 */
+static int client_log_fd = -1;
+/* We started the daemon: its first answer waits for its programs to load */
+static bool client_started;
 #define NOT_INIT_PIDNS \
 	"cannot start the ktraceb daemon here: it must run in the initial pid namespace"
 
@@ -158,20 +164,56 @@ static void client__exec_daemon(const struct ktr_loader_opts *opts)
 }
 
 /*
+ * The daemon's descriptors: none of ours but the listening socket (3) and,
+ * with -v, its stderr as the pipe we read the load's log from and our
+ * stderr (4) for after.  Returns the options it runs with.
+ */
+static struct ktr_loader_opts client__daemon_fds(const struct ktr_loader_opts *opts, int lfd,
+						 int log_fd)
+{
+	struct ktr_loader_opts o = *opts;
+	int devnull = open("/dev/null", O_RDWR);
+
+	o.log_done_fd = 0;
+	dup2(devnull, 0);
+	dup2(devnull, 1);
+	if (log_fd >= 0) {
+		dup2(2, 4);
+		dup2(log_fd, 2);
+		o.log_done_fd = 4;
+		/* a client gone before the log ends must not kill the daemon */
+		signal(SIGPIPE, SIG_IGN);
+	} else if (!opts->verbose) {
+		dup2(devnull, 2);
+	}
+	dup2(lfd, 3);
+	close_range(o.log_done_fd ? 5 : 4, ~0U, 0);
+	return o;
+}
+
+/*
  * Fork the daemon on a socket we have bound; it outlives us.  It runs as
  * this binary run again (client__exec_daemon), or, where that cannot be,
  * here in the fork, under our command line.
  */
 static int client__spawn(const struct ktr_loader_opts *opts, const char *name, bool shared)
 {
-	int lfd = client__listen(name), devnull;
+	int lfd = client__listen(name), logp[2] = { -1, -1 };
+	struct ktr_loader_opts o;
 	pid_t pid;
 
 	if (lfd < 0)
 		return lfd;
+	/* -v: libbpf's log of a cold start is thousands of lines, for us to pass on */
+	if (opts->verbose && client_log_fd < 0 && pipe2(logp, O_CLOEXEC) < 0)
+		logp[0] = logp[1] = -1;
 	pid = fork();
 	if (pid < 0) {
 		close(lfd);
+		if (logp[0] >= 0) {
+			close(logp[0]);
+			close(logp[1]);
+		}
 		return -errno;
 	}
 	if (pid == 0) {
@@ -183,21 +225,19 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 		setsid();
 		if (fork() != 0)
 			_exit(0);
-		devnull = open("/dev/null", O_RDWR);
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		if (!opts->verbose) /* -v: the daemon's libbpf messages reach us */
-			dup2(devnull, 2);
-		dup2(lfd, 3); /* dup2() clears close-on-exec */
-		close_range(4, ~0U, 0);
+		o = client__daemon_fds(opts, lfd, logp[1]);
 		if (chdir("/") < 0)
 			_exit(1);
 		umask(077);
-		client__exec_daemon(opts);
+		client__exec_daemon(&o);
 		prctl(PR_SET_NAME, KTR_DAEMON_ARGV0);
-		_exit(ktr_daemon__run(opts, 3, shared, getuid()));
+		_exit(ktr_daemon__run(&o, 3, shared, getuid()));
 	}
 	close(lfd);
+	if (logp[1] >= 0)
+		close(logp[1]);
+	client_log_fd = logp[0];
+	client_started = true;
 	waitpid(pid, NULL, 0);
 	return 0;
 }
@@ -238,6 +278,7 @@ bool ktr_client__spawned(const char *argv0)
 
 int ktr_client__serve_spawned(const struct ktr_loader_opts *opts)
 {
+	struct ktr_loader_opts o = *opts;
 	char name[128];
 
 	prctl(PR_SET_NAME, KTR_DAEMON_ARGV0); /* exec named it after /proc/self/exe */
@@ -248,8 +289,31 @@ int ktr_client__serve_spawned(const struct ktr_loader_opts *opts)
 			 (unsigned int)getuid());
 	if (!client__listens_on(name))
 		return EX_USAGE;
+	/* -v: the client reads the load's log from our stderr, its own is fd 4 */
+	o.log_done_fd = opts->verbose && fcntl(4, F_GETFD) >= 0 ? 4 : 0;
 	/* root's daemon serves every user, a user's their own alone (client__connect) */
-	return ktr_daemon__run(opts, 3, getuid() == 0, getuid());
+	return ktr_daemon__run(&o, 3, getuid() == 0, getuid());
+}
+
+/*
+ * -v: the log of the daemon we started, passed on to our stderr until it
+ * ends (the daemon loaded its programs, or failed to): a slow terminal
+ * slows the daemon, and the wait for its answer starts again with each
+ * piece, so that the answer, a refusal too, comes after the log.
+ */
+static void client__pass_log(void)
+{
+	struct pollfd p = { .fd = client_log_fd, .events = POLLIN };
+	char buf[8192];
+	ssize_t n;
+
+	while (client_log_fd >= 0 && poll(&p, 1, KTR_CLIENT_START_TIMEOUT_MS) > 0 &&
+	       (n = read(client_log_fd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0, w; off < n; off += w > 0 ? w : n - off)
+			w = write(STDERR_FILENO, buf + off, n - off);
+	if (client_log_fd >= 0)
+		close(client_log_fd);
+	client_log_fd = -1;
 }
 
 /*
@@ -360,7 +424,13 @@ int ktr_client__request(int sock, const struct ktr_request *req, int fd, struct 
 	/* a daemon that refused the connection has said why before closing it */
 	if (err && err != -EPIPE && err != -ECONNRESET)
 		return err;
+	client__pass_log();
+	if (client_started)
+		sock__timeout(sock, KTR_CLIENT_START_TIMEOUT_MS);
 	err = ktr_proto__recv(sock, rep, sizeof(*rep), NULL);
+	if (client_started)
+		sock__timeout(sock, KTR_CLIENT_TIMEOUT_MS);
+	client_started = false;
 	if (err == -EAGAIN || err == -EWOULDBLOCK)
 		err = -ETIMEDOUT;
 	if (!err && rep->magic != KTR_PROTO_MAGIC)

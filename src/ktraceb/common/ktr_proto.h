@@ -50,6 +50,11 @@
 #define KTR_LOG_SHARED_FMT	KTR_RUN_DIR "/ktraceb-%s.log"	/* root's daemon's log */
 #define KTR_SOCK_USER_FMT	"ktraceb-%s.%u"	/* abstract */
 #define KTR_CLIENT_TIMEOUT_MS	10000	/* most a client waits for an answer */
+/*
+ * ... but for the first answer of a daemon it started: the daemon verifies
+ * its programs first, which takes a slow or emulated machine longer
+ */
+#define KTR_CLIENT_START_TIMEOUT_MS 60000
 
 #define KTR_OP_SET		1	/* start (or move) tracing of pid / pgrp */
 #define KTR_OP_CLEAR		2	/* clear facs of pid / pgrp */

@@ -228,6 +228,20 @@ static void daemon__teardown(struct daemon *d)
 	ktr_log__close();
 }
 
+/*
+ * -v: the load's log is over (the client that started us reads it from
+ * our stderr, and waits for our answer until it ends, a refusal too):
+ * stderr goes back to that client's own.
+ */
+static void daemon__log_done(const struct ktr_loader_opts *opts)
+{
+	if (opts->log_done_fd <= 0)
+		return;
+	fflush(stderr);
+	dup2(opts->log_done_fd, STDERR_FILENO);
+	close(opts->log_done_fd);
+}
+
 /* Tell the clients already queued why there is no daemon, then give up. */
 static int daemon__fail(int listen_fd, const char *why)
 {
@@ -406,8 +420,12 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 	d->config.shared = shared;
 	d->config.owner = owner;
 	why = daemon__setup(d, opts, listen_fd);
-	if (why)
+	daemon__log_done(opts);
+	if (why) {
+		/* nothing of ours stays in bpffs: a directory made for nothing goes */
+		ktr_pin__leave();
 		return daemon__fail(listen_fd, why);
+	}
 	signal(SIGTERM, daemon__on_signal);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "ktr_clock.h"
 #include "ktr_flight.h"
 #include "ktr_flight_priv.h"
 #include "ktr_pin.h"
@@ -149,6 +150,7 @@ static int flight__init(struct ktr_flight *fl, __u64 nslots, int ncpu, unsigned 
 	fl->meta->magic = KTR_FLIGHT_META_MAGIC;
 	fl->meta->bytes = fl->bytes;
 	fl->meta->flags = fl->ctl->flags;
+	fl->ctl->armed_ns = ktr_mono_ns();
 	__atomic_store_n(&fl->ctl->state, KTR_FLIGHT_LIVE, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -375,5 +377,6 @@ void ktr_flight__reset(struct ktr_flight *fl)
 	fl->ctl->why = 0;
 	fl->ctl->pid = fl->ctl->status = 0;
 	fl->ctl->claim = 0;
+	fl->ctl->armed_ns = ktr_mono_ns(); /* a new claim for kernels before 5.12 (flight.bpf.c) */
 	__atomic_store_n(&fl->ctl->state, KTR_FLIGHT_LIVE, __ATOMIC_RELEASE);
 }

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "ktraceb/bpf_shared.h"
 #include "ktr_kernel_caps.h"
 
 /* Capability cap in our effective set? */
@@ -108,13 +109,15 @@ static bool caps__has_uprobe_multi(void)
 
 enum ktr_usdt_mode ktr_caps__usdt_mode(char *why, size_t size)
 {
-	/* bpf_loop (5.17) and attach cookies (5.15) are what the program needs */
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) <= 0 ||
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) <= 0) {
-		snprintf(why, size,
-			 "the kernel has no bpf_loop or attach cookies for uprobes (Linux 5.17)");
-		return KTR_USDT_NONE;
-	}
+	/* bpf_loop() (5.17) and attach cookies (5.15) are what the program needs */
+	static const __u32 needs[] = { KTR_LACKS_LOOP, KTR_LACKS_ATTACH_COOKIE };
+
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		if (ktr_caps__lacks() & needs[i]) {
+			snprintf(why, size, "the kernel has no %s (Linux %s)",
+				 ktr_caps__what(needs[i]), ktr_caps__since(needs[i]));
+			return KTR_USDT_NONE;
+		}
 	if (caps__has_uprobe_multi())
 		return KTR_USDT_MULTI;
 	/*

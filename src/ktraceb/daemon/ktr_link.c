@@ -10,6 +10,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 
+#include "ktr_kernel_caps.h"
 #include "ktr_link.h"
 
 int ktr_link__tp_btf(int prog_fd)
@@ -19,7 +20,11 @@ int ktr_link__tp_btf(int prog_fd)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The program on perf event pfd, which the link then holds (pfd is closed); as above. */
+/*
+ * The program on perf event pfd, which the link then holds (pfd is closed); as above.
+ * A kernel without links on perf events (before 5.15) takes the program
+ * by ioctl, and the event's descriptor is the link: closing it detaches.
+ */
 static int link__perf_event(int prog_fd, int pfd, __u64 cookie)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
@@ -27,6 +32,15 @@ static int link__perf_event(int prog_fd, int pfd, __u64 cookie)
 
 	if (pfd < 0)
 		return -errno;
+	if (ktr_caps__lacks() & KTR_LACKS_PERF_LINK) {
+		if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0 ||
+		    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			err = -errno;
+			close(pfd);
+			return err;
+		}
+		return pfd;
+	}
 	fd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, &o);
 	if (fd < 0 || ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 		err = -errno;

@@ -9,6 +9,7 @@
 #include <syslog.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -22,6 +23,7 @@
 #include "ktr_progcache.h"
 #include "ktr_refusal.h"
 #include "ktr_rodata.h"
+#include "ktr_skel.h"
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
@@ -29,8 +31,19 @@ static char loader_usdt_why[160];
 static const char *loader__why(int err)
 {
 	static char why[320];
+	struct rlimit rl;
 
 	/* the verifier refuses with EACCES too: only EPERM is about privilege */
+	if (err == -EPERM && geteuid() != 0 && ktr_caps__bpf() &&
+	    (ktr_caps__lacks() & KTR_LACKS_MEMCG) && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		snprintf(why, sizeof(why),
+			 "the kernel counts BPF memory against the locked-memory limit "
+			 "(Linux %s moved it to the memory cgroup), and %llu KiB (ulimit -l) "
+			 "is too little: raise it for this user, or trace as root",
+			 ktr_caps__since(KTR_LACKS_MEMCG), (unsigned long long)rl.rlim_cur / 1024);
+		return why;
+	}
 	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !ktr_caps__bpf()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
@@ -189,7 +202,7 @@ static bool prog__autoattach(const char *name)
 static struct ktraceb_bpf *part__open(const struct ktr_bpf *b, enum loader_part part)
 {
 	const struct bpf_object_skeleton *s = b->skel->skeleton;
-	struct ktraceb_bpf *p = ktraceb_bpf__open();
+	struct ktraceb_bpf *p = ktr_skel__open();
 	struct bpf_program *prog;
 	int err = 0;
 
@@ -382,7 +395,7 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 	int ncpus = libbpf_num_possible_cpus(), err;
 	struct bpf_program *prog;
 
-	b->skel = ktraceb_bpf__open();
+	b->skel = ktr_skel__open();
 	if (!b->skel)
 		return -errno;
 	err = ncpus < 0 ? ncpus : ktr_holders__new_scratch(b, ncpus);
@@ -469,16 +482,38 @@ static int loader__load_fresh(struct ktr_bpf *b, size_t ring_bytes)
 	return err;
 }
 
+/*
+ * Before 5.11 the kernel counts BPF memory against RLIMIT_MEMLOCK: libbpf
+ * asks for no limit, which only a privileged daemon gets; a user's may
+ * still go up to its hard limit.
+ */
+static void loader__raise_memlock(void)
+{
+	struct rlimit rl;
+
+	if (!(ktr_caps__lacks() & KTR_LACKS_MEMCG) || getrlimit(RLIMIT_MEMLOCK, &rl) < 0 ||
+	    rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_MEMLOCK, &rl);
+}
+
 struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char **why)
 {
 	struct ktr_bpf *b;
 	int err, kept;
 
 	ktr_refusal__listen(opts->verbose);
+	loader__raise_memlock();
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
 		*why = access("/sys/kernel/btf/vmlinux", R_OK) == 0 && geteuid() != 0 ?
 			       "probing BPF needs root, or CAP_BPF and CAP_PERFMON" :
-			       "kernel has no BPF ring buffer (needs Linux 5.8 or later)";
+			       "the kernel has no BPF ring buffer (ktraceb needs Linux 5.10)";
+		errno = ENOTSUP;
+		return NULL;
+	}
+	if (ktr_caps__lacks() & KTR_LACKS_INNER_MAP) {
+		*why = "the kernel has no inner maps of any size (ktraceb needs Linux 5.10)";
 		errno = ENOTSUP;
 		return NULL;
 	}

@@ -189,7 +189,9 @@ bool ktr_pin__init(void)
 	}
 	closedir(dp);
 	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
-	if (!ktr_pin__dir_ok(path, true))
+	/* another build's daemon that could not start may have just removed KTR_PIN_DIR */
+	if (!ktr_pin__dir_ok(path, true) &&
+	    (errno != ENOENT || !ktr_pin__dir_ok(KTR_PIN_DIR, true) || !ktr_pin__dir_ok(path, true)))
 		return false;
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
 	pin__say_exe();
@@ -327,6 +329,14 @@ void ktr_pin__tidy(void)
 {
 	if (pin_dir[0])
 		rmdir(pin_dir); /* only when empty */
+}
+
+void ktr_pin__leave(void)
+{
+	ktr_pin__tidy();
+	if (pin_dir[0])
+		rmdir(KTR_PIN_DIR); /* likewise: no other build's either */
+	pin_dir[0] = 0;
 }
 
 static void pin__unlink(void *ctx, const char *name, const char *path)

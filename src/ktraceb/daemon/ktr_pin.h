@@ -69,6 +69,11 @@ void ktr_pin__old_rings(void (*fn)(void *ctx, __u32 route, int fd, const char *p
 
 /* Remove this build's pin directory if nothing is pinned in it any more. */
 void ktr_pin__tidy(void);
+/*
+ * A daemon that could not start: this build's pin directory removed if
+ * empty, and KTR_PIN_DIR if no build has one; pinning is off from now on.
+ */
+void ktr_pin__leave(void);
 
 /* Drop a dead daemon's links: its programs stop (ours are attached by then). */
 void ktr_pin__drop_old_links(void);

@@ -283,14 +283,13 @@ static int set__procs(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 	return done;
 }
 
-int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
-			   const struct ktr_request *req, int fd, char *msg, int *err)
+/* The request, its facilities this kernel has: how many processes were set, and *err. */
+static int set__serve(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+		      int fd, char *msg, int *err)
 {
-	struct ktr_request avail;
 	struct ktr_tp_set *set;
 	int r;
 
-	req = request__for_kernel(req, &avail, msg);
 	r = set__join(k, ktr_conn__caller(cn), req, fd, &set, msg);
 	if (r < 0) {
 		*err = r;
@@ -309,4 +308,24 @@ int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	if (req->pid == 0)
 		return 1; /* system-wide alone: the machine, no process */
 	return set__procs(k, cn, req, r, msg, err);
+}
+
+int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+			   const struct ktr_request *req, int fd, char *msg, int *err)
+{
+	char lacking[KTR_REPLY_MSG_MAX] = "", all[KTR_REPLY_MSG_MAX];
+	struct ktr_request avail;
+	int done;
+
+	done = set__serve(k, cn, request__for_kernel(req, &avail, lacking), fd, msg, err);
+	/*
+	 * What this kernel cannot record is said, first, of a trace that runs
+	 * without it, or that it leaves nothing to record (ENOTSUP); a trace
+	 * refused for another reason says that reason alone.
+	 */
+	if (lacking[0] && (!*err || *err == -ENOTSUP)) {
+		snprintf(all, sizeof(all), "%s%s", lacking, msg);
+		memcpy(msg, all, KTR_REPLY_MSG_MAX);
+	}
+	return done;
 }

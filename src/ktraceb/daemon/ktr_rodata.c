@@ -7,6 +7,7 @@
 #include "ktraceb.skel.h"
 #include "ktr_arch.h"
 #include "ktr_captures.h"
+#include "ktr_kernel_caps.h"
 #include "ktr_rodata.h"
 #include "syscalltab.h"
 
@@ -84,6 +85,7 @@ void ktr_rodata__fill(struct ktraceb_bpf *skel, int ncpus)
 	loader__fill_table(skel->rodata->ktr_nargs32, skel->rodata->ktr_pathmask32,
 			   ktr_arch_host.compat, ktr_arch_host.compat ? *ktr_arch_host.ncompat : 0);
 	skel->rodata->ktr_refuse_prog = loader__refuse_for_tests();
+	skel->rodata->ktr_kernel_lacks = ktr_caps__lacks() & KTR_LACKS_PROGRAMS;
 	if (ncpus > 0 && ncpus < KTR_FLIGHT_MAX_CPUS)
 		skel->rodata->ktr_ncpus = ncpus;
 	ktr_captures__fill(skel->rodata->ktr_genio64, skel->rodata->ktr_captures64,

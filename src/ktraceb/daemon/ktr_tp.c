@@ -15,10 +15,12 @@
 #include "common/ktr_tracefs.h"
 #include "ktr_clock.h"
 #include "ktr_files.h"
+#include "ktr_kernel_caps.h"
 #include "ktr_link.h"
 #include "ktr_record.h"
 #include "ktr_share.h"
 #include "ktr_tp.h"
+#include "ktr_tp_stub.h"
 
 struct tp_event {
 	__u32 id;
@@ -271,9 +273,12 @@ static int tp__attach(struct ktr_tp *tp, const struct ktr_tp_fmt *fmt, uid_t own
 	ev->id = fmt->f.tf_id;
 	ev->owner = owner;
 	snprintf(ev->name, sizeof(ev->name), "%s", fmt->f.tf_name);
-	/* the program knows its event by the cookie (bpf/tp.bpf.c) */
-	ev->link_fd = ktr_link__tracepoint(tp->b->prog_fd[KTR_PROG(ktr_tp_record)], fmt->f.tf_id,
-					   fmt->f.tf_id);
+	/* the program knows its event by the cookie (bpf/tp.bpf.c), or by its stub's word */
+	if (ktr_caps__lacks() & KTR_LACKS_ATTACH_COOKIE)
+		ev->link_fd = ktr_tp_stub__attach(tp->b, fmt->f.tf_id);
+	else
+		ev->link_fd = ktr_link__tracepoint(tp->b->prog_fd[KTR_PROG(ktr_tp_record)],
+						   fmt->f.tf_id, fmt->f.tf_id);
 	if (ev->link_fd < 0) {
 		int err = ev->link_fd;
 
