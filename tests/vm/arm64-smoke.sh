@@ -155,7 +155,7 @@ common()
 	sum=$(grep '^ktraceb: ' "$TMP/$p.err")
 	check "${p}_summary" t_match "$sum" "^ktraceb: [0-9]+ records written to $TMP/$p.ktr, 0 lost\$"
 	check "${p}_kdump_clean" t_eq "$KDRC $(cat "$TMP/$p.kderr")" "0 "
-	check "${p}_info_aarch64" t_eq "$(q "$p" '$4 == "INFO" { print $3 " " $5 }')" \
+	check "${p}_info_aarch64" t_eq "$(q "$p" '$4 == "INFO" { print $3 " " $5; exit }')" \
 		"ktraceb ktraceb format 1, aarch64, kernel $(uname -r)"
 	check "${p}_syscalls_named" t_eq "$(q "$p" '($4 == "CALL" || $4 == "RET") && $5 ~ /^\[/' | head -n 3)" ""
 }
@@ -308,6 +308,8 @@ sec_usdt()
 	kd sdt "$TMP/sdt.ktr"
 	common sdt
 	check sdt_exit_0 t_eq "$KRC" 0
+	check sdt_armed t_eq "$(q sdt '$4 == "INFO" && $5 ~ /^USDT probes armed/ { print $5 }')" \
+		'USDT probes armed: ktraceb:* uevtest:*'
 	check sdt_semaphore_raised t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/sdt.out")" 3
 	check sdt_hit_args t_eq "$(q sdt '$4 == "USER" { print $5 }' | grep -cE '^uevtest:hit\([0-2], "hello probe", -5\)$')" 3
 	check sdt_entry_return t_eq "$(q sdt '$4 == "USER" { print $5 }' | grep -cE '^<  uevtest:work__return\([0-2]\) [0-9.]+(ns|us|ms)$')" 3
