@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * A traced process mapped a file (exec, an executable mapping): the note
- * that has the daemon look at its USDT probes, and the stop that makes
+ * that has the daemon scan it for USDT probes, and the stop that makes
  * ktraceb's own command wait for them (note.bpf.h).
  */
 #include "procs.bpf.h"
@@ -20,7 +20,7 @@ static __always_inline int note__file_now(struct ktr_proc_state *ps, __u32 kind,
 	if (!ps)
 		return 0;
 	/*
-	 * A file known to have no probes needs no look for them; one a -k
+	 * A file known to have no probes needs no scan for them; one a -k
 	 * process maps is described in its trace file before it runs on
 	 * (the daemon reads its build id, or knows it), whatever its probes.
 	 */

@@ -172,7 +172,7 @@ static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int typ
 
 /*
  * Tell the daemon a process traced with 'u' changed what it maps (exec,
- * an executable mapping) or forked: its USDT probes need a look.  Woken at
+ * an executable mapping) or forked: its USDT probes need a scan.  Woken at
  * once: probes of a new image are armed as soon as the daemon can.  A note
  * the ring has no room for is counted lost for the process's file, since
  * probe records of that image may go missing; an EXIT or FLIGHT note only

@@ -535,7 +535,7 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 /*
  * A library loaded (at start, or by dlopen): its text mapped executable,
  * then its data (where semaphores are) privately writable at a fixed
- * place, as ld.so does.  Each time, its USDT probes need a look: whatever
+ * place, as ld.so does.  Each time, its USDT probes need a scan: whatever
  * the trace's syscall selection.  mmap(addr, len, prot, flags, fd, off).
  */
 static __always_inline void syscall__note_mmap(struct pt_regs *regs, struct ktr_proc_state *ps,

@@ -89,7 +89,7 @@ struct ktr_sample {
 /*
  * A sample for the daemon itself rather than a file (route 0): a process
  * traced with 'u' exec'd, mapped a file executable (dlopen) or forked, so
- * its USDT probes must be looked at (ktr_usdt.c); a recorder froze
+ * its files must be scanned for USDT probes (ktr_usdt.c); a recorder froze
  * (KTR_NOTE_FLIGHT); a traced process ended (KTR_NOTE_EXIT).  struct ktr_sample, then
  * this; the ring wakes the daemon at once for it.
  */
@@ -98,7 +98,7 @@ struct ktr_sample {
 #define KTR_NOTE_MMAP	      2
 #define KTR_NOTE_FORK	      3
 #define KTR_NOTE_EXIT	      5 /* a traced process ended: its file may be done */
-#define KTR_NOTE_ENTER	      6 /* a process entered a traced cgroup: its probes need a look */
+#define KTR_NOTE_ENTER	      6 /* a process entered a traced cgroup: its probes need a scan */
 #define KTR_NOTE_CHILD_TRACED 0x1 /* FORK: the child inherited the tracing */
 #define KTR_NOTE_HELD	      0x2 /* the process waits for SIGCONT (KTR_PS_HOLD) */
 struct ktr_note {
@@ -209,7 +209,7 @@ struct ktr_wakeup_tick {
  * another path (rt_sigreturn) or renames its thread (prctl), and any
  * number the tables do not know.  A call of a trace with none of them
  * keeps its CALL in the stage until its return.  mmap has KTRFAC_USER and
- * KTRFAC_USTACK: its return may have the daemon look at the file it mapped
+ * KTRFAC_USTACK: its return may have the daemon scan the file it mapped
  * (a note, and a stop), which only the return's full path makes.
  */
 #define KTR_CALL_AT_ENTRY 0x20000000
@@ -265,7 +265,7 @@ struct ktr_proc_state {
 #define KTR_PS_AWAIT_EXEC 0x1 /* ignore everything before the first execve */
 /*
  * Set by the daemon between a non-root caller's permission check and its
- * second look (ktr_procmap.c): nothing is recorded, but a set-id exec
+ * second check (ktr_procmap.c): nothing is recorded, but a set-id exec
  * already ends the tracing, so no exec can slip between check and start.
  */
 #define KTR_PS_PENDING	  0x2

@@ -306,7 +306,7 @@ static int ch_call(struct chrome *c, struct ch_thread *t, const struct kd_event 
 		pop_to(c, t, i, ns); /* its RET was lost, or it was exit_group */
 	paths_clear(t);
 	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->call.code, c->env.o->flags & KD_SYSNR);
-	start_slice(c, t, true, name, "CALL", ns);
+	start_slice(c, t, true, name, kd_kind_tag[KD_CALL], ns);
 	kd_json_call(c->out, ev, c->env.o, c->capture, true);
 	fputs("}}", c->out);
 	return 0;
@@ -317,7 +317,7 @@ static int ch_ret(struct chrome *c, struct ch_thread *t, const struct kd_event *
 	char name[NAME_MAX_LEN];
 
 	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->ret.code, c->env.o->flags & KD_SYSNR);
-	end_slice(c, t, true, name, "RET", ns);
+	end_slice(c, t, true, name, kd_kind_tag[KD_RET], ns);
 	kd_json_ret(c->out, ev, c->env.o, c->capture);
 	fputs("}}", c->out);
 	return 0;
@@ -339,12 +339,14 @@ static int ch_namei(struct chrome *c, struct ch_thread *t, const struct kd_event
 	return 0;
 }
 
-/* An instant event, its "args" object left open after {"record":name. */
-static void instant(struct chrome *c, struct ch_thread *t, const char *cat, const char *name,
+/* An instant event named by its kind's tag, its "args" object left open after {"record":tag. */
+static void instant(struct chrome *c, struct ch_thread *t, const char *cat, enum kd_kind kind,
 		    __s64 ns)
 {
-	event_head(c, t, 'i', cat, name, ns);
-	fprintf(c->out, ",\"args\":{\"record\":\"%s\"", name);
+	const char *tag = kd_kind_tag[kind];
+
+	event_head(c, t, 'i', cat, tag, ns);
+	fprintf(c->out, ",\"args\":{\"record\":\"%s\"", tag);
 }
 
 static int ch_user(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
@@ -358,13 +360,13 @@ static int ch_user(struct chrome *c, struct ch_thread *t, const struct kd_event 
 		else
 			snprintf(name, sizeof(name), "utrace");
 		event_head(c, t, 'i', "user", name, ns);
-		fputs(",\"args\":{\"record\":\"USER\"", c->out);
+		fprintf(c->out, ",\"args\":{\"record\":\"%s\"", kd_kind_tag[KD_USER]);
 	} else {
 		kd_json_span_name(ev, name, sizeof(name));
 		if (ev->span.is_exit)
-			end_slice(c, t, false, name, "USER", ns);
+			end_slice(c, t, false, name, kd_kind_tag[KD_USER], ns);
 		else
-			start_slice(c, t, false, name, "USER", ns);
+			start_slice(c, t, false, name, kd_kind_tag[KD_USER], ns);
 	}
 	kd_json_user(c->out, ev, c->env.o);
 	fputs("}}", c->out);
@@ -373,7 +375,7 @@ static int ch_user(struct chrome *c, struct ch_thread *t, const struct kd_event 
 
 static int ch_genio(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
 {
-	instant(c, t, "io", "GIO", ns);
+	instant(c, t, "io", KD_GENIO, ns);
 	kd_json_genio(c->out, ev, c->env.o);
 	fputs("}}", c->out);
 	return 0;
@@ -381,7 +383,7 @@ static int ch_genio(struct chrome *c, struct ch_thread *t, const struct kd_event
 
 static int ch_psig(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
 {
-	instant(c, t, "signal", "PSIG", ns);
+	instant(c, t, "signal", KD_PSIG, ns);
 	kd_json_psig(c->out, ev);
 	fputs("}}", c->out);
 	return 0;
@@ -389,7 +391,7 @@ static int ch_psig(struct chrome *c, struct ch_thread *t, const struct kd_event 
 
 static int ch_lost(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
 {
-	instant(c, t, "lost", "LOST", ns);
+	instant(c, t, "lost", KD_LOST, ns);
 	kd_json_lost(c->out, ev);
 	fputs("}}", c->out);
 	return 0;
@@ -398,7 +400,7 @@ static int ch_lost(struct chrome *c, struct ch_thread *t, const struct kd_event 
 /* The trace's end in this file: a global instant, as a loss. */
 static int ch_end(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
 {
-	instant(c, t, "end", "END", ns);
+	instant(c, t, "end", KD_END, ns);
 	kd_json_end(c->out, ev);
 	fputs("}}", c->out);
 	return 0;
@@ -413,22 +415,18 @@ static int ch_exit(struct chrome *c, struct ch_thread *t, const struct kd_event 
 		if (o->pid == ev->h->ktr_pid && o->n)
 			pop_to(c, o, 0, thread_ts(c, o, ns));
 	}
-	instant(c, t, "process", "EXIT", ns);
+	instant(c, t, "process", KD_EXIT, ns);
 	kd_json_exit(c->out, ev);
 	fputs("}}", c->out);
 	return 0;
 }
 
-/* The kinds on the timeline (docs/JSON.md), by the name of their record. */
-static const struct {
-	const char *record;
-	int (*fn)(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns);
-} timeline[KD_NKINDS] = {
-	[KD_CALL] = { "CALL", ch_call },   [KD_RET] = { "RET", ch_ret },
-	[KD_NAMEI] = { "NAMI", ch_namei }, [KD_GENIO] = { "GIO", ch_genio },
-	[KD_PSIG] = { "PSIG", ch_psig },   [KD_USER] = { "USER", ch_user },
-	[KD_LOST] = { "LOST", ch_lost },   [KD_EXIT] = { "EXIT", ch_exit },
-	[KD_END] = { "END", ch_end },
+/* The kinds on the timeline (docs/JSON.md); each is named by its tag (kd_kind_tag). */
+typedef int ch_record(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns);
+static ch_record *const timeline[KD_NKINDS] = {
+	[KD_CALL] = ch_call,   [KD_RET] = ch_ret,   [KD_NAMEI] = ch_namei,
+	[KD_GENIO] = ch_genio, [KD_PSIG] = ch_psig, [KD_USER] = ch_user,
+	[KD_LOST] = ch_lost,   [KD_EXIT] = ch_exit, [KD_END] = ch_end,
 };
 
 static void start(struct chrome *c)
@@ -451,7 +449,7 @@ static int chrome__event(void *state, const struct kd_event *ev)
 		c->have_base = true;
 		c->base_ns = c->end_ns = ns;
 	}
-	if (!timeline[ev->kind].fn) {
+	if (!timeline[ev->kind]) {
 		if (!ev->valid) /* not shown, but counted as the text counts it */
 			++*c->env.ninvalid;
 		return 0;
@@ -462,10 +460,10 @@ static int chrome__event(void *state, const struct kd_event *ev)
 	ns = thread_ts(c, t, ns);
 	if (!ev->valid) {
 		++*c->env.ninvalid;
-		event_head(c, t, 'i', "invalid", timeline[ev->kind].record, ns);
+		event_head(c, t, 'i', "invalid", kd_kind_tag[ev->kind], ns);
 		fputs(",\"args\":{\"invalid\":true}}", c->out);
 	} else {
-		err = timeline[ev->kind].fn(c, t, ev, ns);
+		err = timeline[ev->kind](c, t, ev, ns);
 	}
 	/* a path is no event of its own */
 	if (!err && ev->kind != KD_NAMEI && (c->env.o->flags & KD_FOLLOW))

@@ -24,17 +24,17 @@
 
 /* clang-format off */
 const char *const kd_kind_tag[KD_NKINDS] = {
-	[KD_CALL] = "CALL",	[KD_RET] = "RET ",	[KD_NAMEI] = "NAMI",
-	[KD_GENIO] = "GIO ",	[KD_PSIG] = "PSIG",	[KD_CSW] = "CSW ",
+	[KD_CALL] = "CALL",	[KD_RET] = "RET",	[KD_NAMEI] = "NAMI",
+	[KD_GENIO] = "GIO",	[KD_PSIG] = "PSIG",	[KD_CSW] = "CSW",
 	[KD_USER] = "USER",	[KD_STRUCT] = "STRU",	[KD_ARGS] = "ARGS",
 	[KD_ENVS] = "ENVS",	[KD_FILEINFO] = "INFO",	[KD_LOST] = "LOST",
 	[KD_EXIT] = "EXIT",	[KD_FLIGHT] = "RING",	[KD_TRACEPOINT] = "TRACE",
-	[KD_SYSCTL] = "SCTL",	[KD_CAPFAIL] = "CAP ",	[KD_FAULT] = "PFLT",
+	[KD_SYSCTL] = "SCTL",	[KD_CAPFAIL] = "CAP",	[KD_FAULT] = "PFLT",
 	[KD_FAULTEND] = "PRET",	[KD_STRUCT_ARRAY] = "STRU", [KD_EXTERR] = "EERR",
-	[KD_EMUL] = "EMUL",	[KD_MIB] = "MIB ",	[KD_PLEDGE] = "PLDG",
+	[KD_EMUL] = "EMUL",	[KD_MIB] = "MIB",	[KD_PLEDGE] = "PLDG",
 	[KD_START] = "STRT",	[KD_OTHER] = "OTHR",	[KD_PROCCTOR] = "CTOR",
 	[KD_PROCDTOR] = "DTOR",	[KD_FILTER] = "INFO",	[KD_USTACK] = "STACK",
-	[KD_OBJECT] = "OBJ ",	[KD_CGROUP] = "CGRP",	[KD_END] = "END ",
+	[KD_OBJECT] = "OBJ",	[KD_CGROUP] = "CGRP",	[KD_END] = "END",
 };
 /* clang-format on */
 

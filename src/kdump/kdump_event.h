@@ -71,7 +71,11 @@ enum kd_kind {
 	KD_NKINDS
 };
 
-/* The word a kind shows by in the text and JSON ("CALL", "RET "); NULL for NONE, UNKNOWN. */
+/*
+ * The word a kind shows by ("CALL", "RET"), the one list of them: the text
+ * pads it to 4 columns, the JSON and the timeline (kdump_chrome.c) print it
+ * as it is.  NULL for NONE, UNKNOWN.
+ */
 extern const char *const kd_kind_tag[KD_NKINDS];
 
 struct kd_tpfmt;

@@ -499,7 +499,7 @@ static int json__event(void *state, const struct kd_event *ev)
 		json__head(j);
 	fputs("{\"type\":", out);
 	if (tag)
-		kd_json_str(out, tag, strcspn(tag, " "));
+		kd_json_cstr(out, tag);
 	else
 		fputs("\"UNKNOWN\"", out);
 	fprintf(out, ",\"ktr_type\":%d,\"pid\":%d,\"tid\":%d,\"comm\":", h->ktr_type, h->ktr_pid,

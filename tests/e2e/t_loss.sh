@@ -55,7 +55,7 @@ else
 	check lost_line_format t_match "$last" "^[0-9]+ records? lost \\($nlost in all\\)\$"
 	kept=$(($(walkval b records) - $(walkval b 'type 25')))
 	# nothing goes uncounted; and a note to the daemon that found the ring
-	# full (the exec's, an executable mapping's: USDT looks, -t u being on by
+	# full (the exec's, an executable mapping's: USDT scans, -t u being on by
 	# default) counts as a loss of its own, as probe records may go with it:
 	# four at most in this program (exec, ld.so, libc, vDSO)
 	check records_plus_lost_add_up t_num $((kept + nlost)) -ge $((2 * BIG + base)) \

@@ -80,7 +80,7 @@ if command -v strace >/dev/null; then
 	check mem_sem_raised t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/mem.out")" 3
 	# ...the daemon was watched looking at the process...
 	check mem_daemon_watched t_grep '/proc/[0-9]+/maps' "$TMP/strace.out"
-	# ...and neither it nor a look it started opened any process's memory to write
+	# ...and neither it nor a scan it started opened any process's memory to write
 	check mem_never_written t_nogrep '/proc/[0-9]+/mem".*O_(RDWR|WRONLY)' "$TMP/strace.out"
 else
 	skip mem "strace not installed"
@@ -105,7 +105,7 @@ wait_exit "$BOMB" 60
 T3=$(now_ms)
 check bomb_trace_exit_0 t_eq "$WRC" 0
 check bomb_program_ran t_grep '^mapped$' "$TMP/bomb.pout"
-# held while its file was looked at: the look is bounded, not the file's product of headers and notes
+# held while its file was scanned: the scan is bounded, not the file's product of headers and notes
 check bomb_not_stalled t_num $((T3 - T0)) -lt 5000
 sleep 0.5 # the daemon's tick forgets the process
 check bomb_no_descriptor_kept t_num "$(ls "/proc/$D/fd" | wc -l)" -le "$FD0"

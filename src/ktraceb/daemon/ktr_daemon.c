@@ -4,8 +4,8 @@
  * The daemon's loop: connections and requests (ktr_conn.c, ktr_request.c)
  * as they come, the ring drained when BPF wakes us, and every KTR_TICK_MS
  * a tick (ktr_tick.c) that looks at the procs map, ends the trace files
- * nobody traces into any more and the connections that idle.  The rooms it
- * serves from are set up here and handed to the rest as struct ktr_rooms;
+ * nobody traces into any more and the connections that idle.  The parts it
+ * serves from are set up here and handed to the rest as struct ktr_parts;
  * struct daemon is the loop's alone.
  */
 #include <errno.h>
@@ -43,7 +43,7 @@
 #include "ktr_procmap.h"
 #include "ktr_request.h"
 #include "ktr_ring.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_selection.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
@@ -59,14 +59,14 @@
 
 /*
  * What wakes the loop, by its epoll data: NULL the listening socket, the
- * USDT room its looks, the daemon itself the ring or the system-wide
+ * USDT support its file scans, the daemon itself the ring or the system-wide
  * trace's buffers, its writer_fd a trace file's writer, anything else a
  * connection (ktr_conn.h).
  */
 struct daemon {
 	struct ktr_bpf *bpf;
 	struct ktr_config config;
-	struct ktr_rooms rooms; /* each room's state is its own */
+	struct ktr_parts parts; /* each part's state is its own */
 	int ep;
 	int writer_fd; /* an eventfd: a writer's thread failed or finished (ktr_writer.h) */
 	bool exited; /* a traced process ended: tick now */
@@ -92,8 +92,8 @@ static void daemon__usdt_warn(void *ctx, pid_t pid, const char *line)
 	struct ktr_proc_state ps;
 	struct ktr_tracefile *f = NULL;
 
-	if (ktr_procmap__get(d->rooms.procs, pid, &ps))
-		f = ktr_files__get(d->rooms.files, ps.route);
+	if (ktr_procmap__get(d->parts.procs, pid, &ps))
+		f = ktr_files__get(d->parts.files, ps.route);
 	if (f && !ktr_tracefile__first_time(f, line))
 		return;
 	ktr_log(LOG_WARNING, "pid %d: %s", pid, line);
@@ -107,14 +107,14 @@ static void daemon__usdt_release(void *ctx, pid_t pid)
 {
 	struct daemon *d = ctx;
 
-	ktr_procmap__usdt_release(d->rooms.procs, pid);
+	ktr_procmap__usdt_release(d->parts.procs, pid);
 }
 
 static bool daemon__usdt_traced(void *ctx, pid_t pid)
 {
 	struct daemon *d = ctx;
 
-	return ktr_procmap__usdt_traced(d->rooms.procs, pid);
+	return ktr_procmap__usdt_traced(d->parts.procs, pid);
 }
 
 /*
@@ -128,9 +128,9 @@ static void daemon__usdt_object(void *ctx, pid_t pid, const struct ktr_object_id
 	struct ktr_proc_state ps;
 	struct ktr_tracefile *f;
 
-	if (!ktr_procmap__get(d->rooms.procs, pid, &ps) || !(ps.facs & KTRFAC_USTACK))
+	if (!ktr_procmap__get(d->parts.procs, pid, &ps) || !(ps.facs & KTRFAC_USTACK))
 		return;
-	f = ktr_files__get(d->rooms.files, ps.route);
+	f = ktr_files__get(d->parts.files, ps.route);
 	if (f) {
 		ktr_tracefile__describe_object(f, id, path);
 		ktr_mappings__describe(f, pid, id, where);
@@ -142,7 +142,7 @@ static void daemon__note(void *ctx, const struct ktr_note *n)
 {
 	struct daemon *d = ctx;
 
-	if (ktr_notes__take(&d->rooms, n))
+	if (ktr_notes__take(&d->parts, n))
 		d->exited = true;
 }
 
@@ -163,14 +163,14 @@ static void daemon__serve(struct daemon *d, struct ktr_conn *cn)
 	struct ktr_request req;
 	struct ktr_proto_fds fds;
 
-	if (ktr_conn__receive(d->rooms.conns, cn, &req, &fds) <= 0)
+	if (ktr_conn__receive(d->parts.conns, cn, &req, &fds) <= 0)
 		return;
 	d->answer =
 		calloc(1, KTR_REPLY_MSG_MAX); /* warnings made while serving it are its answer's */
-	ktr_request__handle(&d->rooms, cn, &req, &fds, d->answer);
+	ktr_request__handle(&d->parts, cn, &req, &fds, d->answer);
 	free(d->answer);
 	d->answer = NULL;
-	ktr_conn__served(d->rooms.conns, cn);
+	ktr_conn__served(d->parts.conns, cn);
 }
 
 /*
@@ -181,7 +181,7 @@ static void daemon__serve(struct daemon *d, struct ktr_conn *cn)
 #define KTR_TEARDOWN_MS 5000
 static void daemon__end_files(struct daemon *d)
 {
-	const struct ktr_rooms *k = &d->rooms;
+	const struct ktr_parts *k = &d->parts;
 	long long until = ktr_now_ms() + KTR_TEARDOWN_MS;
 
 	ktr_stop__all(k, KTR_END_DAEMON, 0, NULL);
@@ -206,7 +206,7 @@ static void daemon__end_files(struct daemon *d)
 
 static void daemon__teardown(struct daemon *d)
 {
-	const struct ktr_rooms *k = &d->rooms;
+	const struct ktr_parts *k = &d->parts;
 
 	daemon__end_files(d);
 	ktr_ends__free(k->ends);
@@ -275,28 +275,28 @@ static unsigned int daemon__raise_nofile(void)
 	return rl.rlim_cur > 1u << 20 ? 1u << 20 : (unsigned int)rl.rlim_cur;
 }
 
-/* The rooms the programs' maps are in: trace files, the procs map, the attachment. */
-static const char *daemon__rooms(struct daemon *d)
+/* The parts the programs' maps are in: trace files, the procs map, the attachment. */
+static const char *daemon__parts(struct daemon *d)
 {
 	struct ktr_flight_maps maps = { .rings_fd = ktr_bpf__map_fd(d->bpf, flights),
 					.ctls_fd = ktr_bpf__map_fd(d->bpf, flight_ctls) };
 
-	d->rooms.config = &d->config;
-	d->rooms.files = ktr_files__new(&maps);
-	d->rooms.procs = ktr_procmap__new(d->bpf);
-	d->rooms.attach = ktr_attach__new(d->bpf);
-	d->rooms.selection = ktr_selection__new(ktr_bpf__map_fd(d->bpf, selects));
-	d->rooms.groups = ktr_groups__new(d->bpf);
-	d->rooms.ends = ktr_ends__new();
-	return d->rooms.files && d->rooms.procs && d->rooms.attach && d->rooms.selection &&
-			       d->rooms.groups && d->rooms.ends ?
+	d->parts.config = &d->config;
+	d->parts.files = ktr_files__new(&maps);
+	d->parts.procs = ktr_procmap__new(d->bpf);
+	d->parts.attach = ktr_attach__new(d->bpf);
+	d->parts.selection = ktr_selection__new(ktr_bpf__map_fd(d->bpf, selects));
+	d->parts.groups = ktr_groups__new(d->bpf);
+	d->parts.ends = ktr_ends__new();
+	return d->parts.files && d->parts.procs && d->parts.attach && d->parts.selection &&
+			       d->parts.groups && d->parts.ends ?
 		       NULL :
 		       "out of memory";
 }
 
 /*
- * The programs loaded, and what a daemon killed before us left taken
- * over (ktr_takeover.h); then our programs attached and the dead daemon's
+ * The programs loaded, and the pins of a daemon killed before us taken
+ * over (ktr_takeover.h); then our programs attached and the killed daemon's
  * links dropped.  NULL, or why not.
  */
 static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *opts)
@@ -318,11 +318,11 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 		close(o.selects_fd);
 	if (!d->bpf)
 		return why;
-	why = daemon__rooms(d);
+	why = daemon__parts(d);
 	if (why)
 		return why;
-	want_csw = ktr_takeover__recordings(&d->rooms);
-	ktr_takeover__killed(&d->rooms);
+	want_csw = ktr_takeover__recordings(&d->parts);
+	ktr_takeover__killed(&d->parts);
 	/*
 	 * Recordings taken over: ours before the dead daemon's go, not at the
 	 * first tick, so that nothing goes unseen.  Else at the first trace:
@@ -331,14 +331,14 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	 * (tracepoint_add_func(), TP_TRANSITION_SYNC_1_0_1).
 	 */
 	err = 0;
-	if (ktr_files__count(d->rooms.files)) {
-		err = ktr_attach__start(d->rooms.attach);
+	if (ktr_files__count(d->parts.files)) {
+		err = ktr_attach__start(d->parts.attach);
 		if (!err)
-			ktr_attach__enter(d->rooms.attach, ktr_files__need_enter(d->rooms.files));
+			ktr_attach__enter(d->parts.attach, ktr_files__need_enter(d->parts.files));
 		if (!err)
-			ktr_attach__stages(d->rooms.attach, ktr_files__need_stage(d->rooms.files));
+			ktr_attach__stages(d->parts.attach, ktr_files__need_stage(d->parts.files));
 		if (!err && want_csw)
-			ktr_attach__csw(d->rooms.attach, true);
+			ktr_attach__csw(d->parts.attach, true);
 	}
 	ktr_pin__drop_old_links();
 	if (err) {
@@ -349,7 +349,7 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	return NULL;
 }
 
-/* The loop's own: its epoll, woken by the listening socket, the ring and the looks. */
+/* The loop's own: its epoll, woken by the listening socket, the ring and the USDT scans. */
 static void daemon__watch(struct daemon *d, int listen_fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -357,9 +357,9 @@ static void daemon__watch(struct daemon *d, int listen_fd)
 	ev.data.ptr = NULL;
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, listen_fd, &ev);
 	ev.data.ptr = d; /* the ring: wakes us when a quarter full */
-	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_drain__epoll_fd(d->rooms.drain), &ev);
-	ev.data.ptr = d->rooms.usdt; /* the looks at files with probes */
-	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_usdt__fd(d->rooms.usdt), &ev);
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_drain__epoll_fd(d->parts.drain), &ev);
+	ev.data.ptr = d->parts.usdt; /* the scans of files for probes */
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, ktr_usdt__fd(d->parts.usdt), &ev);
 	ev.data.ptr = &d->writer_fd; /* a writer failed or finished */
 	epoll_ctl(d->ep, EPOLL_CTL_ADD, d->writer_fd, &ev);
 }
@@ -372,7 +372,7 @@ static const char *daemon__setup(struct daemon *d, const struct ktr_loader_opts 
 					.traced = daemon__usdt_traced,
 					.object = daemon__usdt_object,
 					.ctx = d };
-	struct ktr_rooms *k = &d->rooms;
+	struct ktr_parts *k = &d->parts;
 	unsigned int fd_limit;
 	const char *why;
 
@@ -437,9 +437,9 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.ptr == NULL)
-				ktr_conns__accept(d->rooms.conns, ktr_files__count(d->rooms.files));
-			else if (evs[i].data.ptr == d->rooms.usdt)
-				ktr_usdt__poll(d->rooms.usdt);
+				ktr_conns__accept(d->parts.conns, ktr_files__count(d->parts.files));
+			else if (evs[i].data.ptr == d->parts.usdt)
+				ktr_usdt__poll(d->parts.usdt);
 			else if (evs[i].data.ptr == &d->writer_fd)
 				d->exited = daemon__writers(d); /* tick now */
 			else if (evs[i].data.ptr != d)
@@ -447,14 +447,14 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		}
 		now = ktr_now_ms();
 		if (n > 0 && now - last < KTR_TICK_MS) {
-			ktr_tick__drain(&d->rooms); /* ring wakeups between ticks */
+			ktr_tick__drain(&d->parts); /* ring wakeups between ticks */
 			/* a process ended: its trace may be over, its client waiting */
 			if (!d->exited || now - last < KTR_EXIT_TICK_MS)
 				continue;
 		}
 		d->exited = false;
 		last = now;
-		d->idle_ticks = ktr_tick__run(&d->rooms) ? 0 : d->idle_ticks + 1;
+		d->idle_ticks = ktr_tick__run(&d->parts) ? 0 : d->idle_ticks + 1;
 	}
 	/* stop taking requests before the last drain, so none is half served */
 	close(listen_fd);

@@ -30,7 +30,7 @@ struct ktr_files {
 	struct ktr_flight_maps flight_maps; /* where the recorders' rings go */
 	/*
 	 * routes of closed files whose records may still come (ktr_files__keep_route),
-	 * and those of them no stage held at the last look
+	 * and those of them no stage held at the last check
 	 */
 	__u64 kept[KTR_MAX_ROUTES / 64];
 	__u64 kept_clear[KTR_MAX_ROUTES / 64];
@@ -52,8 +52,8 @@ void ktr_files__keep_route(struct ktr_files *t, __u32 r)
 }
 
 /*
- * A route is free at the second look in a row that finds none of its
- * records in a stage: what a stage sent on just before the first look was
+ * A route is free at the second check in a row that finds none of its
+ * records in a stage: what a stage sent on just before the first check was
  * still in the ring then, and the drain between the two took it.
  */
 void ktr_files__release_routes(struct ktr_files *t, unsigned int (*held)(void *ctx, __u32 r),

@@ -61,9 +61,9 @@ bool ktr_files__need_stage(const struct ktr_files *t);
 int ktr_files__join(struct ktr_files *t, const struct ktr_caller *c, int fd, __u64 flight_bytes,
 		    unsigned int flight_flags, bool gzip, char *msg);
 /*
- * A recording a dead daemon left (ktr_pin.h) back at its route r, its file
- * opened again as its owner by the path it began with (and refused unless
- * it is the same file).  r, or -errno with *why.
+ * A recording taken over from a killed daemon (ktr_pin.h) back at its
+ * route r, its file opened again as its owner by the path it began with
+ * (and refused unless it is the same file).  r, or -errno with *why.
  */
 int ktr_files__adopt(struct ktr_files *t, __u32 r, struct ktr_flight *fl, const char **why);
 /*

@@ -281,7 +281,7 @@ struct ktr_flight *ktr_flight__open(int fd, const struct ktr_flight_maps *maps, 
 		return NULL;
 	}
 	ctl = fl->ctl;
-	/* what a dead daemon left: believed only as far as it is consistent */
+	/* a killed daemon's ring: believed only as far as it is consistent */
 	if ((int)ctl->ncpu != ncpu || ctl->ncpu > KTR_FLIGHT_MAX_CPUS ||
 	    ctl->base != 1 + ctl->ncpu + META_SLOTS || !ctl->per_cpu ||
 	    (__u64)ctl->base + (__u64)ctl->per_cpu * ctl->ncpu > entries ||

@@ -20,7 +20,7 @@
 #include "ktr_group_members.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 
 #define MAX_DIRS	 65536 /* sub-groups listed at most */
 #define MAX_THREADS_SAID 4096 /* threads of one member whose ids are said */
@@ -162,7 +162,7 @@ static int member__why(const struct ktr_caller *c, pid_t pid, __u32 facs)
  * Step 1 for one member (ktr_procmap.h): checked, then its entry put,
  * pending for a user.  Its why: -1 put, -2 nothing to do, else why not.
  */
-static int member__put(const struct ktr_rooms *k, const struct ktr_caller *c,
+static int member__put(const struct ktr_parts *k, const struct ktr_caller *c,
 		       const struct ktr_proc_state *tmpl, pid_t pid)
 {
 	struct ktr_proc_state old, ps = *tmpl;
@@ -187,8 +187,8 @@ static int member__put(const struct ktr_rooms *k, const struct ktr_caller *c,
 	return ktr_procmap__put(k->procs, pid, &ps, BPF_ANY) < 0 ? -2 : -1;
 }
 
-/* Steps 2 and 3: looked at again (a user's), then started.  Its why, as member__put's. */
-static int member__start(const struct ktr_rooms *k, const struct ktr_caller *c, pid_t pid,
+/* Steps 2 and 3: checked again (a user's), then started.  Its why, as member__put's. */
+static int member__start(const struct ktr_parts *k, const struct ktr_caller *c, pid_t pid,
 			 __u32 route)
 {
 	struct ktr_proc_state ps;
@@ -308,7 +308,7 @@ static void member__said(struct ktr_tracefile *f, const struct member *mb,
 		closedir(d);
 }
 
-int ktr_group_members__set(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c,
 			   const struct ktr_proc_state *tmpl, const char *mnt, const char *path,
 			   __u64 out[KTR_CGROUP_SKIPS])
 {

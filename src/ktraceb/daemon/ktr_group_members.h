@@ -16,7 +16,7 @@
 #include "ktraceb/bpf_shared.h"
 
 struct ktr_caller;
-struct ktr_rooms;
+struct ktr_parts;
 struct ktr_tracefile;
 
 /*
@@ -25,7 +25,7 @@ struct ktr_tracefile;
  * (those already traced by the group too); those left out counted into
  * out by why.
  */
-int ktr_group_members__set(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c,
 			   const struct ktr_proc_state *tmpl, const char *mnt, const char *path,
 			   __u64 out[KTR_CGROUP_SKIPS]);
 

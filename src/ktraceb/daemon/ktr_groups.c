@@ -24,7 +24,7 @@
 #include "ktr_groups.h"
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_selection.h"
 
 struct group_slot {
@@ -112,7 +112,7 @@ static void groups__levels(struct ktr_groups *g)
  * The group of slot s untraced: BPF first (not live, no id, no path),
  * then its processes' entries; its slot free.
  */
-static void groups__drop(const struct ktr_rooms *k, __u32 s)
+static void groups__drop(const struct ktr_parts *k, __u32 s)
 {
 	struct ktr_groups *g = k->groups;
 	struct group_slot *gs = &g->slot[s];
@@ -151,7 +151,7 @@ static void groups__drop(const struct ktr_rooms *k, __u32 s)
 }
 
 /* The group's state in BPF (live), and its processes' entries the same. */
-static int groups__put(const struct ktr_rooms *k, __u32 s, const struct ktr_group *grp)
+static int groups__put(const struct ktr_parts *k, __u32 s, const struct ktr_group *grp)
 {
 	struct ktr_groups *g = k->groups;
 	__u32 *keys;
@@ -227,7 +227,7 @@ static __u32 groups__new_slot(struct ktr_groups *g, const char *path, char *msg)
 }
 
 /* The state a group traced by c into route r gives its processes. */
-static void groups__state(const struct ktr_rooms *k, const struct ktr_caller *c,
+static void groups__state(const struct ktr_parts *k, const struct ktr_caller *c,
 			  const struct ktr_request *req, int r, __u32 s, struct ktr_group *grp)
 {
 	struct ktr_request eff;
@@ -249,7 +249,7 @@ static void groups__state(const struct ktr_rooms *k, const struct ktr_caller *c,
 }
 
 /* BPF told of the new group of slot s: its programs, state, id, path, level last.  0 or -errno. */
-static int groups__start(const struct ktr_rooms *k, __u32 s, const struct ktr_group *grp, __u64 id,
+static int groups__start(const struct ktr_parts *k, __u32 s, const struct ktr_group *grp, __u64 id,
 			 char *msg)
 {
 	struct ktr_groups *g = k->groups;
@@ -290,7 +290,7 @@ static int groups__start(const struct ktr_rooms *k, __u32 s, const struct ktr_gr
 }
 
 /* A group traced already: moved to this file (BSD's ktrops), if c may.  0 or -errno. */
-static int groups__move(const struct ktr_rooms *k, const struct ktr_caller *c, __u32 s,
+static int groups__move(const struct ktr_parts *k, const struct ktr_caller *c, __u32 s,
 			struct ktr_group *grp, char *msg)
 {
 	struct group_slot *gs = &k->groups->slot[s];
@@ -329,7 +329,7 @@ static void groups__say_out(const char *path, const __u64 out[KTR_CGROUP_SKIPS],
 		ktr_proto__msg_add(msg, "-G %s: processes not traced: %s\n", path, line);
 }
 
-int ktr_groups__set(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		    int r, char *msg, int *err)
 {
 	const struct ktr_caller *c = ktr_conn__caller(cn);
@@ -376,7 +376,7 @@ static bool groups__may_clear(const struct group_slot *gs, const struct ktr_call
 	return c->uid == 0 || (!gs->root && gs->owner == c->uid);
 }
 
-int ktr_groups__clear(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
 		      const struct ktr_request *req, char *msg, int *err)
 {
 	__u32 s = groups__find(k->groups, req->cgroup), facs = req->facs & KTRFAC_MASK;
@@ -403,7 +403,7 @@ int ktr_groups__clear(const struct ktr_rooms *k, const struct ktr_caller *c,
 	return 1;
 }
 
-int ktr_groups__clear_route(const struct ktr_rooms *k, const struct ktr_caller *c, int r)
+int ktr_groups__clear_route(const struct ktr_parts *k, const struct ktr_caller *c, int r)
 {
 	int done = 0;
 
@@ -418,7 +418,7 @@ int ktr_groups__clear_route(const struct ktr_rooms *k, const struct ktr_caller *
 	return done;
 }
 
-void ktr_groups__stop_route(const struct ktr_rooms *k, int r)
+void ktr_groups__stop_route(const struct ktr_parts *k, int r)
 {
 	for (__u32 s = 1; s < KTR_MAX_GROUPS; s++)
 		if (k->groups->slot[s].used && k->groups->slot[s].route == (__u32)r)
@@ -433,7 +433,7 @@ bool ktr_groups__route(const struct ktr_groups *g, __u32 r)
 	return false;
 }
 
-void ktr_groups__tick(const struct ktr_rooms *k)
+void ktr_groups__tick(const struct ktr_parts *k)
 {
 	struct ktr_groups *g = k->groups;
 

@@ -31,7 +31,7 @@ struct ktr_caller;
 struct ktr_conn;
 struct ktr_groups;
 struct ktr_request;
-struct ktr_rooms;
+struct ktr_parts;
 
 struct ktr_groups *ktr_groups__new(struct ktr_bpf *b);
 void ktr_groups__free(struct ktr_groups *g);
@@ -47,18 +47,18 @@ const char *ktr_groups__request_bad(const struct ktr_request *req, bool takes);
  * its processes now set.  How many are traced now (the group itself
  * counts one when none is yet), and *err.
  */
-int ktr_groups__set(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		    int r, char *msg, int *err);
 /* CLEAR -G: the group's facilities req->facs (all if 0) cleared.  1 or 0, and *err. */
-int ktr_groups__clear(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
 		      const struct ktr_request *req, char *msg, int *err);
 /* -c of route r's file (r < 0: -C): the groups c may clear stop.  How many. */
-int ktr_groups__clear_route(const struct ktr_rooms *k, const struct ktr_caller *c, int r);
+int ktr_groups__clear_route(const struct ktr_parts *k, const struct ktr_caller *c, int r);
 /* Route r stops (its file failed, its foreground went): its groups stop. */
-void ktr_groups__stop_route(const struct ktr_rooms *k, int r);
+void ktr_groups__stop_route(const struct ktr_parts *k, int r);
 /* Is a group traced into route r (its file lives on without processes)? */
 bool ktr_groups__route(const struct ktr_groups *g, __u32 r);
 /* The tick: each group's left-out count, when it changed, into its file. */
-void ktr_groups__tick(const struct ktr_rooms *k);
+void ktr_groups__tick(const struct ktr_parts *k);
 
 #endif /* KTRACEB_KTR_GROUPS_H */

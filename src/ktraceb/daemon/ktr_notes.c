@@ -6,10 +6,10 @@
 #include "ktr_notes.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_usdt.h"
 
-bool ktr_notes__take(const struct ktr_rooms *k, const struct ktr_note *n)
+bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)
 {
 	struct ktr_proc_state ps;
 	bool traced = ktr_procmap__get(k->procs, n->pid, &ps) &&
@@ -39,7 +39,7 @@ bool ktr_notes__take(const struct ktr_rooms *k, const struct ktr_note *n)
 	}
 	if (traced &&
 	    ktr_procmap__usdt_scan(k, n->pid, ps.route, n->kind == KTR_NOTE_EXEC, held) > 0)
-		return false; /* continued when its looks are over */
+		return false; /* continued when its scans are over */
 	if (held)
 		ktr_procmap__usdt_release(k->procs, n->pid);
 	return false;

@@ -11,14 +11,14 @@
 #include <stdbool.h>
 
 struct ktr_note;
-struct ktr_rooms;
+struct ktr_parts;
 
 /*
  * Act on note n: a frozen recorder is dumped, a process's new probes are
  * attached (one stopped for them, KTR_PS_HOLD, is continued once its
- * files are looked at; whatever happens, nothing may leave it stopped).
+ * files are scanned; whatever happens, nothing may leave it stopped).
  * True for a traced process's end: the tick should come now.
  */
-bool ktr_notes__take(const struct ktr_rooms *k, const struct ktr_note *n);
+bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n);
 
 #endif /* KTRACEB_KTR_NOTES_H */

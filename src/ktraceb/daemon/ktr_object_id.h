@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * What names an object's frames (ktraceb -k): its build id and its PT_LOAD
- * headers, as the looks read them (ktr_usdt_elf.c) and the trace file
+ * headers, as the scans read them (ktr_usdt_elf.c) and the trace file
  * describes them (KTR_OBJECT, ktr_tracefile.c), and where a process maps
  * them (KTR_MAPPING, ktr_mappings.c).
  */

@@ -22,7 +22,7 @@
 #include "ktr_mappings.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_selection.h"
 #include "ktr_usdt.h"
 
@@ -106,7 +106,7 @@ int ktr_procmap__keys(const struct ktr_procmap *pm, int r, __u32 **out)
 	return n;
 }
 
-static void procmap__write_ctor(const struct ktr_rooms *k, int r, pid_t pid, __u32 sv_flags)
+static void procmap__write_ctor(const struct ktr_parts *k, int r, pid_t pid, __u32 sv_flags)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
 	struct ktr_proc_ctor ctor = { .sv_flags = sv_flags };
@@ -128,7 +128,7 @@ static void procmap__write_ctor(const struct ktr_rooms *k, int r, pid_t pid, __u
 }
 
 /* Step 1 for one process: check, then write its entry (PENDING unless root). */
-static int procmap__put(const struct ktr_rooms *k, const struct ktr_caller *c,
+static int procmap__put(const struct ktr_parts *k, const struct ktr_caller *c,
 			const struct ktr_request *req, pid_t pid, int r, char *msg)
 {
 	struct ktr_proc_state ps = { .sv_flags = KTR_SV_LINUX_AMD64 }, old;
@@ -176,11 +176,11 @@ static int procmap__put(const struct ktr_rooms *k, const struct ktr_caller *c,
 }
 
 /*
- * Steps 2 and 3 for one entry: look again, then start it, with its
+ * Steps 2 and 3 for one entry: check again, then start it, with its
  * PROCCTOR.  child: a pending child forked meanwhile, not named by the
  * request (no message; entries not pending are left alone).
  */
-static int procmap__start(const struct ktr_rooms *k, const struct ktr_caller *c, __u32 pid, int r,
+static int procmap__start(const struct ktr_parts *k, const struct ktr_caller *c, __u32 pid, int r,
 			  char *msg, bool child)
 {
 	struct ktr_proc_state ps;
@@ -214,14 +214,14 @@ static int procmap__start(const struct ktr_rooms *k, const struct ktr_caller *c,
 started:
 	if (!(ps.flags & KTR_PS_AWAIT_EXEC))
 		procmap__write_ctor(k, r, pid, ps.sv_flags);
-	/* a command's probes are those of the program it execs, looked at then */
+	/* a command's probes are those of the program it execs, scanned then */
 	if ((ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_AWAIT_EXEC))
 		ktr_procmap__usdt_scan(k, pid, r, false, false);
 	return 0;
 }
 
 /* Pending entries of route r not named by the request: children forked meanwhile. */
-static void procmap__activate_children(const struct ktr_rooms *k, const struct ktr_caller *c, int r)
+static void procmap__activate_children(const struct ktr_parts *k, const struct ktr_caller *c, int r)
 {
 	__u32 *keys;
 	int n = ktr_procmap__keys(k->procs, r, &keys);
@@ -231,7 +231,7 @@ static void procmap__activate_children(const struct ktr_rooms *k, const struct k
 	free(keys);
 }
 
-int ktr_procmap__set(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_procmap__set(const struct ktr_parts *k, const struct ktr_caller *c,
 		     const struct ktr_request *req, const pid_t *pids, int n, int r, char *msg)
 {
 	bool *put = calloc(n, sizeof(*put));
@@ -256,7 +256,7 @@ int ktr_procmap__set(const struct ktr_rooms *k, const struct ktr_caller *c,
  * the moment its parent's tracing started.  Checked as the file's owner,
  * then started or dropped.
  */
-static void procmap__settle(const struct ktr_rooms *k, __u32 pid, const struct ktr_proc_state *ps)
+static void procmap__settle(const struct ktr_parts *k, __u32 pid, const struct ktr_proc_state *ps)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, ps->route);
 	struct ktr_caller owner = { .pid = 0, .pidfd = -1, .same_pidns = true };
@@ -275,7 +275,7 @@ static void procmap__settle(const struct ktr_rooms *k, __u32 pid, const struct k
 	procmap__start(k, &owner, pid, ps->route, NULL, true);
 }
 
-int ktr_procmap__clear(const struct ktr_rooms *k, const struct ktr_caller *c, pid_t pid, __u32 facs,
+int ktr_procmap__clear(const struct ktr_parts *k, const struct ktr_caller *c, pid_t pid, __u32 facs,
 		       char *msg, bool quiet)
 {
 	struct ktr_proc_state ps;
@@ -303,7 +303,7 @@ int ktr_procmap__clear(const struct ktr_rooms *k, const struct ktr_caller *c, pi
 	return 0;
 }
 
-void ktr_procmap__stop_route(const struct ktr_rooms *k, int r, char *pids, size_t size)
+void ktr_procmap__stop_route(const struct ktr_parts *k, int r, char *pids, size_t size)
 {
 	size_t used = 0;
 	__u32 *keys;
@@ -320,7 +320,7 @@ void ktr_procmap__stop_route(const struct ktr_rooms *k, int r, char *pids, size_
 	free(keys);
 }
 
-bool ktr_procmap__scan(const struct ktr_rooms *k)
+bool ktr_procmap__scan(const struct ktr_parts *k)
 {
 	bool want_csw = false;
 	__u32 *keys;
@@ -351,14 +351,14 @@ bool ktr_procmap__scan(const struct ktr_rooms *k)
 
 /* --- USDT: the probes of the processes traced with 'u' ------------------------ */
 
-/* What a process traced with facs has its files looked at for (ktr_usdt.h). */
+/* What a process traced with facs has its files scanned for (ktr_usdt.h). */
 static unsigned int procmap__usdt_want(__u32 facs)
 {
 	return ((facs & KTRFAC_USER) ? KTR_USDT_PROBES : 0) |
 	       ((facs & KTRFAC_USTACK) ? KTR_USDT_OBJECTS : 0);
 }
 
-int ktr_procmap__usdt_scan(const struct ktr_rooms *k, pid_t pid, __u32 route, bool exec, bool held)
+int ktr_procmap__usdt_scan(const struct ktr_parts *k, pid_t pid, __u32 route, bool exec, bool held)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, route);
 	struct ktr_proc_state ps;
@@ -391,7 +391,7 @@ void ktr_procmap__usdt_release(struct ktr_procmap *pm, pid_t pid)
 	kill(pid, SIGCONT);
 }
 
-void ktr_procmap__usdt_sweep(const struct ktr_rooms *k)
+void ktr_procmap__usdt_sweep(const struct ktr_parts *k)
 {
 	pid_t *pids;
 	int n = k->usdt ? ktr_usdt__pids(k->usdt, &pids) : 0;

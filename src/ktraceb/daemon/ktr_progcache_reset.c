@@ -78,10 +78,10 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 {
 	struct ktraceb_bpf *skel = b->skel;
 	/*
-	 * Not usdt_quiet: the files a look found no probe in (ktr_usdt_file.c)
-	 * have none whichever daemon looked, as for a daemon that lived on; a
-	 * command mapping them is not stopped to look again (5 to 10 ms of a
-	 * cold start: ktraceb's own command waits for its looks).
+	 * Not usdt_quiet: the files a scan found no probe in (ktr_usdt_file.c)
+	 * have none whichever daemon scanned them, as for a daemon that lived
+	 * on; a command mapping them is not stopped for a new scan (5 to 10 ms
+	 * of a cold start: ktraceb's own command waits for its scans).
 	 */
 	const struct bpf_map *hashes[] = {
 		skel->maps.procs,	skel->maps.tp_wanted,	skel->maps.tp_events,
@@ -95,7 +95,7 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 	 * A daemon ends by clearing this; set, the one before did not end
 	 * (killed, crashed), and what it left may be anywhere, recorders in
 	 * the arrays of maps too.  Those are not looked through: before Linux
-	 * 6.3 or so every look into an array of maps from user space waits
+	 * 6.3 or so every lookup in an array of maps from user space waits
 	 * for an RCU grace period, and their thousands of slots took minutes
 	 * on 6.1.  Its programs are loaded afresh instead.
 	 */

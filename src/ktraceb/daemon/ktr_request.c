@@ -32,7 +32,7 @@
 #include "ktr_recorder.h"
 #include "ktr_request.h"
 #include "ktr_request_set.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
 #include "ktr_tick.h"
@@ -57,10 +57,10 @@ struct request_kind {
 	const char *(*check)(const struct ktr_caller *c, const struct ktr_request *req,
 			     int nevents);
 	/* may c make it, beyond what every request must?  0 or -EPERM with a line in msg */
-	int (*may)(const struct ktr_rooms *k, const struct ktr_caller *c,
+	int (*may)(const struct ktr_parts *k, const struct ktr_caller *c,
 		   const struct ktr_request *req, char *msg);
 	/* serve it (fd taken over): how many processes set or cleared (records dumped), *err */
-	int (*serve)(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+	int (*serve)(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		     int fd, char *msg, int *err);
 };
 
@@ -147,7 +147,7 @@ static const char *request__select(const struct ktr_request_select *sel, unsigne
 #define ANSWER_LATER EINPROGRESS
 
 /* The clear's answer waits for the ends of routes (n) if any ends: *err ANSWER_LATER. */
-static void request__answer_at_end(const struct ktr_rooms *k, struct ktr_conn *cn,
+static void request__answer_at_end(const struct ktr_parts *k, struct ktr_conn *cn,
 				   const __u32 *routes, unsigned int n, int done, char *msg,
 				   int *err)
 {
@@ -156,7 +156,7 @@ static void request__answer_at_end(const struct ktr_rooms *k, struct ktr_conn *c
 }
 
 /* CLEARFILE (-c) and CLEARALL (-C): every traced process the caller may clear. */
-static int request__clear_all(const struct ktr_rooms *k, struct ktr_conn *cn, int r, char *msg)
+static int request__clear_all(const struct ktr_parts *k, struct ktr_conn *cn, int r, char *msg)
 {
 	/* the groups first: none of their processes comes back after */
 	int done = ktr_groups__clear_route(k, ktr_conn__caller(cn), r);
@@ -171,7 +171,7 @@ static int request__clear_all(const struct ktr_rooms *k, struct ktr_conn *cn, in
 }
 
 /* -c of the system-wide trace's file, or -C: root ends it.  Ended? */
-static bool request__end_syswide(const struct ktr_rooms *k, struct ktr_conn *cn, int r)
+static bool request__end_syswide(const struct ktr_parts *k, struct ktr_conn *cn, int r)
 {
 	__u32 route = ktr_syswide__route(k->syswide);
 
@@ -182,7 +182,7 @@ static bool request__end_syswide(const struct ktr_rooms *k, struct ktr_conn *cn,
 }
 
 /* -c of route r (a file this daemon writes, or none: r < 0). */
-static int request__clear_file(const struct ktr_rooms *k, struct ktr_conn *cn, int r, char *msg,
+static int request__clear_file(const struct ktr_parts *k, struct ktr_conn *cn, int r, char *msg,
 			       int *err)
 {
 	int done = r > 0 ? request__clear_all(k, cn, r, msg) : 0;
@@ -197,7 +197,7 @@ static int request__clear_file(const struct ktr_rooms *k, struct ktr_conn *cn, i
 
 /* --- each kind ------------------------------------------------------------ */
 
-static int clear__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+static int clear__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	const struct ktr_caller *c = ktr_conn__caller(cn);
@@ -229,7 +229,7 @@ static int clear__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 }
 
 /* Only a file this daemon already writes, named by a descriptor of it. */
-static int clearfile__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+static int clearfile__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			    const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	int r = ktr_files__find_fd(k->files, fd);
@@ -243,7 +243,7 @@ static int clearfile__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
  * may write it: root's, to a user's daemon, which holds only its user's
  * files (ktr_others.h).  Root's daemon takes it from root alone.
  */
-static int clearinode__may(const struct ktr_rooms *k, const struct ktr_caller *c,
+static int clearinode__may(const struct ktr_parts *k, const struct ktr_caller *c,
 			   const struct ktr_request *req, char *msg)
 {
 	if (k->config->shared && c->uid != 0) {
@@ -253,7 +253,7 @@ static int clearinode__may(const struct ktr_rooms *k, const struct ktr_caller *c
 	return 0;
 }
 
-static int clearinode__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+static int clearinode__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			     const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	int r = ktr_files__find(k->files, req->file_dev, req->file_ino);
@@ -261,7 +261,7 @@ static int clearinode__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 	return request__clear_file(k, cn, r, msg, err);
 }
 
-static int clearall__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+static int clearall__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			   const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	__u32 *routes = calloc(KTR_MAX_ROUTES, sizeof(*routes));
@@ -280,7 +280,7 @@ static int clearall__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
 }
 
 /* STOP: the foreground traces of this connection, no answer but their DONE. */
-static int stop__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+static int stop__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 		       const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	ktr_stop__waited(k, cn, false);
@@ -292,7 +292,7 @@ static int stop__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
  * killed (taken over, its processes gone by then, it wrote what it had):
  * what it recovered, *err 0.  Any other: how it ended, refused as before.
  */
-static bool dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, int fd, int r,
+static bool dump__ended(const struct ktr_parts *k, const struct ktr_caller *c, int fd, int r,
 			char *msg, int *err, int *done)
 {
 	struct ktr_tracefile *f = r > 0 ? ktr_files__get(k->files, r) : NULL;
@@ -320,7 +320,7 @@ static bool dump__ended(const struct ktr_rooms *k, const struct ktr_caller *c, i
 }
 
 /* -D: the recorder's ring, written now; the recording goes on. */
-static int dump__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+static int dump__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 		       const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	const struct ktr_caller *c = ktr_conn__caller(cn);
@@ -453,7 +453,7 @@ static const char *request__bad(const struct request_kind *kind, const struct kt
 }
 
 /* Is the request well formed and may this caller make it?  0 or -errno with a line in msg. */
-static int request__check(const struct ktr_rooms *k, const struct request_kind *kind,
+static int request__check(const struct ktr_parts *k, const struct request_kind *kind,
 			  const struct ktr_caller *c, const struct ktr_request *req,
 			  const struct ktr_proto_fds *fds, char *msg)
 {
@@ -478,7 +478,7 @@ static int request__check(const struct ktr_rooms *k, const struct request_kind *
 	return kind->may ? kind->may(k, c, req, msg) : 0;
 }
 
-void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
+void ktr_request__handle(const struct ktr_parts *k, struct ktr_conn *cn,
 			 const struct ktr_request *req, const struct ktr_proto_fds *fds, char *msg)
 {
 	const struct request_kind *kind = request__kind(req->op);

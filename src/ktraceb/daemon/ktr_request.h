@@ -10,7 +10,7 @@
 struct ktr_conn;
 struct ktr_proto_fds;
 struct ktr_request;
-struct ktr_rooms;
+struct ktr_parts;
 
 /*
  * Serve req of cn (fds: the descriptors that came with it, fds->fd taken
@@ -19,7 +19,7 @@ struct ktr_rooms;
  * it makes gather (KTR_REPLY_MSG_MAX, zeroed; NULL: no memory, and cn is
  * dropped); a STOP is answered by DONE alone.
  */
-void ktr_request__handle(const struct ktr_rooms *k, struct ktr_conn *cn,
+void ktr_request__handle(const struct ktr_parts *k, struct ktr_conn *cn,
 			 const struct ktr_request *req, const struct ktr_proto_fds *fds, char *msg);
 
 #endif /* KTRACEB_KTR_REQUEST_H */

@@ -24,7 +24,7 @@
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
 #include "ktr_ring.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_selection.h"
 #include "ktr_syswide.h"
 #include "ktr_tp.h"
@@ -85,7 +85,7 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 	return NULL;
 }
 
-int ktr_request_set__may(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_request_set__may(const struct ktr_parts *k, const struct ktr_caller *c,
 			 const struct ktr_request *req, char *msg)
 {
 	/* every task's events, other users' included: root's alone, as KTR and ktrdump */
@@ -116,7 +116,7 @@ int ktr_request__targets(const struct ktr_request *req, pid_t **pids, char *msg)
 }
 
 /* May cn be the foreground of route r (get its DONE, stop it)? */
-static int request__foreground(const struct ktr_rooms *k, struct ktr_conn *cn, int r, char *msg)
+static int request__foreground(const struct ktr_parts *k, struct ktr_conn *cn, int r, char *msg)
 {
 	const struct ktr_caller *c = ktr_conn__caller(cn);
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
@@ -138,7 +138,7 @@ static int request__foreground(const struct ktr_rooms *k, struct ktr_conn *cn, i
  * The request as file r takes it: a compact recorder keeps only returns,
  * signals and exits, so the programs need not even build the rest.
  */
-const struct ktr_request *ktr_request__for_file(const struct ktr_rooms *k,
+const struct ktr_request *ktr_request__for_file(const struct ktr_parts *k,
 						const struct ktr_request *req, int r,
 						struct ktr_request *eff)
 {
@@ -201,7 +201,7 @@ static const struct ktr_request *request__for_kernel(const struct ktr_request *r
  * one this kernel, this caller and tracefs allow: its route, or -errno
  * (-ENOTSUP: nothing asked can be recorded here).  *set: its events.
  */
-static int set__join(const struct ktr_rooms *k, const struct ktr_caller *c,
+static int set__join(const struct ktr_parts *k, const struct ktr_caller *c,
 		     const struct ktr_request *req, int fd, struct ktr_tp_set **set, char *msg)
 {
 	int err, r;
@@ -231,7 +231,7 @@ static int set__join(const struct ktr_rooms *k, const struct ktr_caller *c,
  * events attached before any process records a hit, its waiter allowed,
  * the programs attached, the system-wide trace begun.  0 or -errno.
  */
-static int set__ready(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+static int set__ready(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		      int r, struct ktr_tp_set *set, char *msg)
 {
 	int err;
@@ -257,7 +257,7 @@ static int set__ready(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 }
 
 /* The processes set into route r: how many, and *err. */
-static int set__procs(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+static int set__procs(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		      int r, char *msg, int *err)
 {
 	struct ktr_request eff;
@@ -284,7 +284,7 @@ static int set__procs(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 }
 
 /* The request, its facilities this kernel has: how many processes were set, and *err. */
-static int set__serve(const struct ktr_rooms *k, struct ktr_conn *cn, const struct ktr_request *req,
+static int set__serve(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		      int fd, char *msg, int *err)
 {
 	struct ktr_tp_set *set;
@@ -310,7 +310,7 @@ static int set__serve(const struct ktr_rooms *k, struct ktr_conn *cn, const stru
 	return set__procs(k, cn, req, r, msg, err);
 }
 
-int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+int ktr_request_set__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			   const struct ktr_request *req, int fd, char *msg, int *err)
 {
 	char lacking[KTR_REPLY_MSG_MAX] = "", all[KTR_REPLY_MSG_MAX];

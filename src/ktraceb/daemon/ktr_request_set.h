@@ -12,7 +12,7 @@
 struct ktr_caller;
 struct ktr_conn;
 struct ktr_request;
-struct ktr_rooms;
+struct ktr_parts;
 
 /*
  * A SET's own rules, after those every request obeys (ktr_request.c):
@@ -21,17 +21,17 @@ struct ktr_rooms;
 const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_request *req,
 				   int nevents);
 /* May c make it: -S is root's alone.  0 or -EPERM with a line in msg. */
-int ktr_request_set__may(const struct ktr_rooms *k, const struct ktr_caller *c,
+int ktr_request_set__may(const struct ktr_parts *k, const struct ktr_caller *c,
 			 const struct ktr_request *req, char *msg);
 /*
  * Serve it: the file joined (fd taken over), its events and programs
  * attached, then the processes set.  How many are traced now, and *err.
  */
-int ktr_request_set__serve(const struct ktr_rooms *k, struct ktr_conn *cn,
+int ktr_request_set__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			   const struct ktr_request *req, int fd, char *msg, int *err);
 
 /* req as route r's file takes it: *eff if it must change (a compact recorder's), else req. */
-const struct ktr_request *ktr_request__for_file(const struct ktr_rooms *k,
+const struct ktr_request *ktr_request__for_file(const struct ktr_parts *k,
 						const struct ktr_request *req, int r,
 						struct ktr_request *eff);
 

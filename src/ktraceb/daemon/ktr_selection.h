@@ -46,9 +46,9 @@ const struct ktr_usdt_sel *ktr_selection__usdt(const struct ktr_selection *s, __
 __u16 ktr_selection__slot(const struct ktr_selection *s, __u32 r);
 
 /*
- * A recording a dead daemon left (ktr_takeover.h), whose processes name
- * slot of the selects map taken over with them: the slot is route r's
- * (its file owner's) again.  Its text is gone with that daemon.
+ * A recording taken over from a killed daemon (ktr_takeover.h), whose
+ * processes name slot of the selects map taken over with them: the slot
+ * is route r's (its file owner's) again.  Its text is gone with that daemon.
  */
 void ktr_selection__adopt(struct ktr_selection *s, __u32 r, uid_t owner, __u16 slot);
 

@@ -21,8 +21,8 @@ static const struct {
 	[KTR_POOL_EVENTS] = { KTR_TP_MAX_EVENTS, "kernel events attached" },
 	[KTR_POOL_EVENT_USES] = { KTR_TP_MAX_WANTED, "kernel events of trace files" },
 	[KTR_POOL_USDT_PROBES] = { KTR_MAX_USDT_SITES, "USDT probes attached" },
-	[KTR_POOL_USDT_READS] = { LOOKS_MAX, "files being read for USDT probes" },
-	[KTR_POOL_USDT_WAITING] = { LOOKS_QUEUED, "files waiting to be read for USDT probes" },
+	[KTR_POOL_USDT_READS] = { SCANS_MAX, "files being read for USDT probes" },
+	[KTR_POOL_USDT_WAITING] = { SCANS_QUEUED, "files waiting to be read for USDT probes" },
 };
 
 unsigned long long ktr_share__size(enum ktr_pool p)

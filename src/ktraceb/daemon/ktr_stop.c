@@ -14,7 +14,7 @@
 #include "ktr_log.h"
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_selection.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
@@ -35,7 +35,7 @@ static void stop__keep_pids(struct ktr_tracefile *f, const char *pids)
 	}
 }
 
-void ktr_stop__file(const struct ktr_rooms *k, int r, __u32 end_why, int err, const char *why)
+void ktr_stop__file(const struct ktr_parts *k, int r, __u32 end_why, int err, const char *why)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
 	char pids[200];
@@ -55,20 +55,20 @@ void ktr_stop__file(const struct ktr_rooms *k, int r, __u32 end_why, int err, co
 	}
 }
 
-void ktr_stop__live(const struct ktr_rooms *k, int r, __u32 end_why, int err, const char *why)
+void ktr_stop__live(const struct ktr_parts *k, int r, __u32 end_why, int err, const char *why)
 {
 	ktr_stop__file(k, r, end_why, err, why);
 	if ((__u32)r == ktr_syswide__route(k->syswide))
 		ktr_syswide__end(k->syswide); /* the next tick finishes the file */
 }
 
-void ktr_stop__all(const struct ktr_rooms *k, __u32 end_why, int err, const char *why)
+void ktr_stop__all(const struct ktr_parts *k, __u32 end_why, int err, const char *why)
 {
 	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r))
 		ktr_stop__file(k, r, end_why, err, why);
 }
 
-void ktr_stop__waited(const struct ktr_rooms *k, struct ktr_conn *cn, bool gone)
+void ktr_stop__waited(const struct ktr_parts *k, struct ktr_conn *cn, bool gone)
 {
 	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r)) {
 		struct ktr_tracefile *f = ktr_files__get(k->files, r);
@@ -81,7 +81,7 @@ void ktr_stop__waited(const struct ktr_rooms *k, struct ktr_conn *cn, bool gone)
 	}
 }
 
-void ktr_stop__finish(const struct ktr_rooms *k, int r)
+void ktr_stop__finish(const struct ktr_parts *k, int r)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
 	unsigned int held;
@@ -127,7 +127,7 @@ static void stop__done_msg(struct ktr_tracefile *f, char *buf, size_t size)
 		snprintf(buf, size, "%s\n", f->stop_msg);
 }
 
-void ktr_stop__ended(const struct ktr_rooms *k, int r)
+void ktr_stop__ended(const struct ktr_parts *k, int r)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
 	char line[400], msg[512];
@@ -156,12 +156,12 @@ void ktr_stop__ended(const struct ktr_rooms *k, int r)
 	/*
 	 * what a stage holds, and what a program that found the process just
 	 * before its trace ended makes, goes to no other file: the route is
-	 * free again only when the looks after two drains find none of it
+	 * free again only when the checks after two drains find none of it
 	 */
 	ktr_files__keep_route(k->files, r);
 }
 
-unsigned int ktr_stop__routes_of(const struct ktr_rooms *k, const pid_t *pids, int n, __u32 route,
+unsigned int ktr_stop__routes_of(const struct ktr_parts *k, const pid_t *pids, int n, __u32 route,
 				 __u32 *routes, unsigned int max)
 {
 	unsigned int m = 0;
@@ -180,7 +180,7 @@ unsigned int ktr_stop__routes_of(const struct ktr_rooms *k, const pid_t *pids, i
 	return m;
 }
 
-bool ktr_stop__cleared(const struct ktr_rooms *k, struct ktr_conn *cn, const __u32 *routes,
+bool ktr_stop__cleared(const struct ktr_parts *k, struct ktr_conn *cn, const __u32 *routes,
 		       unsigned int n, int error, unsigned int done, char *msg)
 {
 	const struct ktr_caller *c = ktr_conn__caller(cn);
@@ -208,7 +208,7 @@ bool ktr_stop__cleared(const struct ktr_rooms *k, struct ktr_conn *cn, const __u
 	return waits;
 }
 
-void ktr_stop__said_before(const struct ktr_rooms *k, const struct ktr_caller *c, pid_t pid,
+void ktr_stop__said_before(const struct ktr_parts *k, const struct ktr_caller *c, pid_t pid,
 			   char *msg)
 {
 	const char *line = ktr_ends__recall_pid(k->ends, pid, c->uid);

@@ -13,7 +13,7 @@
 #include "ktr_flight.h"
 #include "ktr_pin.h"
 #include "ktr_procmap.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_selection.h"
 #include "ktr_takeover.h"
 
@@ -37,7 +37,7 @@ static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
 	unlink(pin); /* its control map's pin goes with it (ktr_pin__old_rings) */
 }
 
-bool ktr_takeover__recordings(const struct ktr_rooms *k)
+bool ktr_takeover__recordings(const struct ktr_parts *k)
 {
 	bool want_csw = false;
 	__u32 *keys;
@@ -93,7 +93,7 @@ static void takeover__killed_file(void *ctx, __u32 route, const struct ktr_files
 			s->path, why ? why : strerror(-r));
 }
 
-void ktr_takeover__killed(const struct ktr_rooms *k)
+void ktr_takeover__killed(const struct ktr_parts *k)
 {
 	ktr_filestate__left(takeover__killed_file, k->files);
 }
@@ -102,7 +102,7 @@ void ktr_takeover__killed(const struct ktr_rooms *k)
  * The recordings' USDT probes went with the dead daemon's links (the
  * kernel lowered their semaphores then): attached again, for each process.
  */
-void ktr_takeover__usdt(const struct ktr_rooms *k)
+void ktr_takeover__usdt(const struct ktr_parts *k)
 {
 	__u32 *keys;
 	int n = ktr_procmap__keys(k->procs, -1, &keys);

@@ -15,13 +15,13 @@
 #include "ktr_procmap.h"
 #include "ktr_recorder.h"
 #include "ktr_ring.h"
-#include "ktr_rooms.h"
+#include "ktr_parts.h"
 #include "ktr_stop.h"
 #include "ktr_syswide.h"
 #include "ktr_tick.h"
 #include "ktr_usdt.h"
 
-void ktr_tick__drain(const struct ktr_rooms *k)
+void ktr_tick__drain(const struct ktr_parts *k)
 {
 	int err = ktr_drain__poll(k->drain, 0);
 
@@ -36,9 +36,9 @@ void ktr_tick__drain(const struct ktr_rooms *k)
 	ktr_syswide__drain(k->syswide);
 }
 
-void ktr_tick__conn_gone(void *rooms, struct ktr_conn *cn)
+void ktr_tick__conn_gone(void *parts, struct ktr_conn *cn)
 {
-	const struct ktr_rooms *k = rooms;
+	const struct ktr_parts *k = parts;
 
 	ktr_stop__waited(k, cn, true);
 	ktr_ends__gone(k->ends, cn);
@@ -52,7 +52,7 @@ void ktr_tick__conn_gone(void *rooms, struct ktr_conn *cn)
  * counted lost (ktr_stop__finish).
  */
 #define KTR_STAGE_WAIT_MS 2000
-static bool tick__may_end(const struct ktr_rooms *k, __u32 r, struct ktr_tracefile *f)
+static bool tick__may_end(const struct ktr_parts *k, __u32 r, struct ktr_tracefile *f)
 {
 	long long now;
 
@@ -80,7 +80,7 @@ static void tick__route_freed(void *drain, __u32 r)
  * stopped, an unused one finished, a finished one whose writer is done
  * ended.
  */
-static void tick__files(const struct ktr_rooms *k)
+static void tick__files(const struct ktr_parts *k)
 {
 	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r)) {
 		struct ktr_tracefile *f = ktr_files__get(k->files, r);
@@ -109,7 +109,7 @@ static void tick__files(const struct ktr_rooms *k)
 	ktr_files__release_routes(k->files, tick__route_held, tick__route_freed, k->drain);
 }
 
-bool ktr_tick__run(const struct ktr_rooms *k)
+bool ktr_tick__run(const struct ktr_parts *k)
 {
 	bool want_csw = ktr_procmap__scan(k), busy;
 
@@ -121,7 +121,7 @@ bool ktr_tick__run(const struct ktr_rooms *k)
 	tick__files(k);
 	ktr_attach__csw(k->attach, want_csw);
 	ktr_procmap__usdt_sweep(k);
-	ktr_usdt__poll(k->usdt); /* looks past their time end */
+	ktr_usdt__poll(k->usdt); /* USDT scans past their time end */
 	ktr_attach__pins(k->attach, ktr_files__recording(k->files));
 	/*
 	 * The last trace has ended: the tracepoint programs go at once, so

@@ -13,16 +13,16 @@
 #include <stdbool.h>
 
 struct ktr_conn;
-struct ktr_rooms;
+struct ktr_parts;
 
 /* The tick; is anything under way (a trace file, a live connection)? */
-bool ktr_tick__run(const struct ktr_rooms *k);
+bool ktr_tick__run(const struct ktr_parts *k);
 /*
  * What the ring and the system-wide trace's buffers hold now, into the
  * files (and recorders); a ring failure ends every trace.
  */
-void ktr_tick__drain(const struct ktr_rooms *k);
+void ktr_tick__drain(const struct ktr_parts *k);
 /* A connection going away that a trace waits on (ktr_conns__sweep's gone). */
-void ktr_tick__conn_gone(void *rooms, struct ktr_conn *cn);
+void ktr_tick__conn_gone(void *parts, struct ktr_conn *cn);
 
 #endif /* KTRACEB_KTR_TICK_H */

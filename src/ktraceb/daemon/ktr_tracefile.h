@@ -40,7 +40,7 @@ struct ktr_tracefile {
 	unsigned int nstop_pids;
 	struct ktr_end end;		/* why it ends (ke_why 0: not known yet) */
 	bool ending;			/* its END is with its writer: closed when it is done */
-	bool taken_over;		/* a recording a dead daemon left */
+	bool taken_over;		/* a recording taken over from a killed daemon */
 	unsigned int ndumps;		/* a recording's dumps, and its records in them */
 	unsigned long long dumped;
 	__u32 trigger_why;		/* its last trigger's dump: KTR_FLIGHT_CRASH, _EXIT */

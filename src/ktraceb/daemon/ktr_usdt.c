@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The USDT room's face (ktr_usdt.h): the daemon's calls.  What they do is
- * in the parts ktr_usdt_state.h lists.
+ * The face of the daemon's USDT support (ktr_usdt.h): the daemon's calls.
+ * What they do is in the parts ktr_usdt_state.h lists.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "ktr_bpf.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
-#include "ktr_usdt_look.h"
+#include "ktr_usdt_scan.h"
 #include "ktr_usdt_proc.h"
 
 struct ktr_usdt *ktr_usdt__new(struct ktr_bpf *b, enum ktr_usdt_mode mode,
@@ -45,7 +45,7 @@ int ktr_usdt__fd(const struct ktr_usdt *u)
 	return u->ep;
 }
 
-/* Tell the object of mapping m (its build id known), or say a look must read it. */
+/* Tell the object of mapping m (its build id known), or say a scan must read it. */
 static bool scan__object(struct ktr_usdt *u, pid_t pid, const struct map_line *m)
 {
 	const struct usdt_object *o = usdt_object__find(u, m->dev, m->ino);
@@ -60,7 +60,7 @@ static bool scan__object(struct ktr_usdt *u, pid_t pid, const struct map_line *m
 
 /*
  * Mapping m's probes: attached now if the file is known, and whether a
- * look must read its notes (*notes) or fault its constants in again.
+ * scan must read its notes (*notes) or fault its constants in again.
  */
 static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct map_line *m,
 			 unsigned long rodata, bool held, bool *notes)
@@ -74,7 +74,7 @@ static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct m
 	/* the stopped command: its constants faulted in again where they moved */
 	if (use && (!held || use->rodata == rodata || !use->nprobes))
 		return false;
-	/* a file known already is attached now; its look faults its strings in */
+	/* a file known already is attached now; its scan faults its strings in */
 	if (f && !use)
 		usdt_proc__attach(u, p, f);
 	use = f ? usdt_proc__use(p, f) : NULL;
@@ -104,10 +104,10 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 	p->objects = objects;
 	if (probes)
 		usdt_proc__select(u, p, sel);
-	/* the old image's probes went with it; what the new one maps is looked at afresh */
+	/* the old image's probes went with it; what the new one maps is scanned afresh */
 	if (exec) {
 		usdt_proc__release(u, p);
-		usdt_looks__cancel(u, p);
+		usdt_scans__cancel(u, p);
 	}
 	n = usdt_maps__read(pid, &m);
 	if (n < 0 && n != -ENOENT && n != -ESRCH)
@@ -115,21 +115,21 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 			   strerror(-n));
 	for (int i = 0; i < n; i++) {
 		unsigned long rodata = usdt_maps__rodata(m, n, m[i].dev, m[i].ino);
-		bool need_id, notes = false, look_probes;
+		bool need_id, notes = false, scan_probes;
 
-		if (!m[i].exec || usdt_look__pending(u, pid, m[i].dev, m[i].ino))
+		if (!m[i].exec || usdt_scan__pending(u, pid, m[i].dev, m[i].ino))
 			continue;
 		need_id = objects && scan__object(u, pid, &m[i]);
-		look_probes = probes && scan__probes(u, p, &m[i], rodata, held, &notes);
-		if ((look_probes || need_id) &&
-		    usdt_look__queue(u, p, &m[i], notes, need_id, rodata))
-			p->looks++;
+		scan_probes = probes && scan__probes(u, p, &m[i], rodata, held, &notes);
+		if ((scan_probes || need_id) &&
+		    usdt_scan__queue(u, p, &m[i], notes, need_id, rodata))
+			p->scans++;
 	}
 	free(m);
-	usdt_looks__run(u);
-	if (held && p->looks)
+	usdt_scans__run(u);
+	if (held && p->scans)
 		p->held = true;
-	return n < 0 ? n : (int)p->looks;
+	return n < 0 ? n : (int)p->scans;
 }
 
 void ktr_usdt__fork(struct ktr_usdt *u, pid_t pid, pid_t child, bool child_traced)
@@ -158,12 +158,12 @@ void ktr_usdt__forget(struct ktr_usdt *u, pid_t pid)
 		return;
 	usdt_proc__release(u, p);
 	usdt_proc__unselect(u, p);
-	usdt_looks__cancel(u, p);
+	usdt_scans__cancel(u, p);
 	if (p->held && u->hooks.release)
 		u->hooks.release(u->hooks.ctx, pid); /* nothing may stay stopped */
 	*pp = p->next;
 	free(p);
-	usdt_looks__run(u);
+	usdt_scans__run(u);
 }
 
 int ktr_usdt__pids(const struct ktr_usdt *u, pid_t **out)
@@ -189,10 +189,10 @@ void ktr_usdt__free(struct ktr_usdt *u)
 		return;
 	while (u->procs)
 		ktr_usdt__forget(u, u->procs->pid);
-	while (u->looks) {
-		struct usdt_look *l = u->looks;
+	while (u->scans) {
+		struct usdt_scan *l = u->scans;
 
-		usdt_look__unlink(u, l);
+		usdt_scan__unlink(u, l);
 		free(l);
 	}
 	usdt_closer__finish(); /* before the files' descriptors go: the links are on them */

@@ -17,11 +17,11 @@
  * come out (a clear, the process's exit, the daemon's), and the daemon
  * never writes into a process's memory.
  *
- * Each file is looked at outside the daemon, by a child with the trace
+ * Each file is scanned outside the daemon, by a child with the trace
  * owner's credentials (ktr_usdt_job.h), which is also the check that the
- * owner may read it; the daemon attaches what the look found when it
+ * owner may read it; the daemon attaches what the scan found when it
  * arrives, and continues a process stopped for its probes (KTR_PS_HOLD)
- * once the looks it waits for are over.  A file's notes and descriptor
+ * once the scans it waits for are over.  A file's notes and descriptor
  * are kept while some traced process uses it, and no longer.
  */
 #ifndef KTRACEB_KTR_USDT_H
@@ -42,11 +42,11 @@ struct ktr_usdt_sel;
 struct ktr_usdt_hooks {
 	/* something about pid's probes went wrong: one line, no newline */
 	void (*warn)(void *ctx, pid_t pid, const char *line);
-	/* pid, stopped for its probes, may go on: its looks are over */
+	/* pid, stopped for its probes, may go on: its scans are over */
 	void (*release)(void *ctx, pid_t pid);
 	/*
 	 * Is pid still traced with 'u'?  Asked right before its probes go in:
-	 * a set-id exec since its file was looked at ends its tracing (BPF
+	 * a set-id exec since its file was scanned ends its tracing (BPF
 	 * drops it), and nothing is then attached to, or raised in, it.
 	 */
 	bool (*traced)(void *ctx, pid_t pid);
@@ -56,19 +56,19 @@ struct ktr_usdt_hooks {
 	void *ctx;
 };
 
-/* What a process's files are looked at for (ktr_usdt__scan). */
+/* What a process's files are scanned for (ktr_usdt__scan). */
 #define KTR_USDT_PROBES	 0x1 /* 'u': their USDT probes, attached */
 #define KTR_USDT_OBJECTS 0x2 /* -k: their build ids and paths, told (hooks.object) */
 
 /* mode: ktr_loader__usdt_mode(); with KTR_USDT_NONE nothing is ever attached. */
 struct ktr_usdt *ktr_usdt__new(struct ktr_bpf *b, enum ktr_usdt_mode mode,
 			       const struct ktr_usdt_hooks *hooks);
-/* Detach every probe, end every look (released, each process held for one). */
+/* Detach every probe, end every scan (released, each process held for one). */
 void ktr_usdt__free(struct ktr_usdt *u);
 
-/* A descriptor that is readable when a look has something to say. */
+/* A descriptor that is readable when a scan has something to say. */
 int ktr_usdt__fd(const struct ktr_usdt *u);
-/* Take what the looks say (and end those past their time): at readable, and each tick. */
+/* Take what the scans say (and end those past their time): at readable, and each tick. */
 void ktr_usdt__poll(struct ktr_usdt *u);
 
 /*
@@ -76,10 +76,10 @@ void ktr_usdt__poll(struct ktr_usdt *u);
  * by uid/gid, maps what /proc/pid/maps says: attach what is new, and tell
  * the objects' build ids, looking at the files first.  exec: it has a new
  * image (what was attached for the old one goes).  held: it is stopped
- * until its looks are over (hooks.release).  sel: the file's USDT
+ * until its scans are over (hooks.release).  sel: the file's USDT
  * patterns, which probes beside the ktraceb provider's it arms (NULL:
  * those alone; other patterns than before: what it armed goes first).
- * Returns how many looks it waits for, or -errno.
+ * Returns how many scans it waits for, or -errno.
  */
 int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exec, bool held,
 		   unsigned int want, const struct ktr_usdt_sel *sel);

@@ -22,29 +22,29 @@
 #include "ktr_usdt_attach.h"
 
 /* What uid holds, where it is counted (NULL: no slot free, nothing may be taken). */
-unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks)
+unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool scans)
 {
 	int free_slot = -1;
 
 	for (int i = 0; i < UID_SLOTS; i++) {
-		if ((u->charges[i].probes || u->charges[i].looks) && u->charges[i].uid == uid)
-			return looks ? &u->charges[i].looks : &u->charges[i].probes;
-		if (!u->charges[i].probes && !u->charges[i].looks && free_slot < 0)
+		if ((u->charges[i].probes || u->charges[i].scans) && u->charges[i].uid == uid)
+			return scans ? &u->charges[i].scans : &u->charges[i].probes;
+		if (!u->charges[i].probes && !u->charges[i].scans && free_slot < 0)
 			free_slot = i;
 	}
 	if (free_slot < 0)
 		return NULL;
 	u->charges[free_slot].uid = uid;
-	return looks ? &u->charges[free_slot].looks : &u->charges[free_slot].probes;
+	return scans ? &u->charges[free_slot].scans : &u->charges[free_slot].probes;
 }
 
-/* What all users hold together (looks: the looks running for them). */
-unsigned int usdt_uid__total(const struct ktr_usdt *u, bool looks)
+/* What all users hold together (scans: the scans running for them). */
+unsigned int usdt_uid__total(const struct ktr_usdt *u, bool scans)
 {
 	unsigned int n = 0;
 
 	for (int i = 0; i < UID_SLOTS; i++)
-		n += looks ? u->charges[i].looks : u->charges[i].probes;
+		n += scans ? u->charges[i].scans : u->charges[i].probes;
 	return n;
 }
 
@@ -169,7 +169,7 @@ int usdt_use__attach(struct ktr_usdt *u, struct usdt_use *use, pid_t pid,
 	char path[64];
 
 	use->multi_fd = -1;
-	/* the look's descriptor: the file it checked, whatever its path names now */
+	/* the scan's descriptor: the file it checked, whatever its path names now */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", use->f->fd);
 	if (u->mode == KTR_USDT_MULTI)
 		return use__attach_multi(u, use, path, pid, sel);

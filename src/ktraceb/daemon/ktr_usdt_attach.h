@@ -10,8 +10,8 @@
 
 #include "ktr_usdt_state.h"
 
-unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool looks);
-unsigned int usdt_uid__total(const struct ktr_usdt *u, bool looks);
+unsigned int *usdt_uid__charge(struct ktr_usdt *u, uid_t uid, bool scans);
+unsigned int usdt_uid__total(const struct ktr_usdt *u, bool scans);
 /* How many of f's probes sel arms (NULL: the ktraceb provider's). */
 unsigned int usdt_file__armed(const struct usdt_file *f, const struct ktr_usdt_sel *sel);
 /* The probes of use's file sel arms, for pid alone; 0 or -errno. */

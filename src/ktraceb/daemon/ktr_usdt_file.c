@@ -3,7 +3,7 @@
 /*
  * The files with probes that traced processes map (ktr_usdt_state.h): each
  * one's notes, its sites described to BPF under ids of their own (the
- * usdt_sites map: what a hit's cookie names), and the files a look found
+ * usdt_sites map: what a hit's cookie names), and the files a scan found
  * no probe in (usdt_quiet), which BPF then stops nobody for.
  */
 #include <stdlib.h>
@@ -108,7 +108,7 @@ struct usdt_file *usdt_file__find(struct ktr_usdt *u, dev_t dev, ino_t ino)
 	return NULL;
 }
 
-/* A file a look found probes in: its notes and descriptor are the file's now. */
+/* A file a scan found probes in: its notes and descriptor are the file's now. */
 struct usdt_file *usdt_file__new(struct ktr_usdt *u, const struct ktr_usdt_job_spec *spec,
 				 struct ktr_usdt_job_result *res)
 {

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The files with probes that traced processes map (ktr_usdt_state.h), their
- * sites described to BPF, and the files a look found no probe in.
+ * sites described to BPF, and the files a scan found no probe in.
  */
 #ifndef KTRACEB_KTR_USDT_FILE_H
 #define KTRACEB_KTR_USDT_FILE_H
@@ -10,7 +10,7 @@
 #include "ktr_usdt_state.h"
 
 bool usdt_quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino);
-/* The object (dev, ino) whose build id a look read, NULL if none is kept. */
+/* The object (dev, ino) whose build id a scan read, NULL if none is kept. */
 const struct usdt_object *usdt_object__find(const struct ktr_usdt *u, dev_t dev, ino_t ino);
 /* Keep it, in place of the oldest kept. */
 const struct usdt_object *usdt_object__add(struct ktr_usdt *u, dev_t dev, ino_t ino,

@@ -386,7 +386,7 @@ static ssize_t job__recv(struct ktr_usdt_job *job, void *buf, size_t len, int *f
 	return n;
 }
 
-/* The look failed: its answer says why, whatever came before. */
+/* The scan failed: its answer says why, whatever came before. */
 static void job__failed(struct ktr_usdt_job *job, int err, const char *why)
 {
 	if (job->res.fd >= 0)

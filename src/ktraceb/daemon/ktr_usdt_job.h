@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * A look at one file a traced process maps, made outside the daemon: a
+ * A scan of one file a traced process maps, made outside the daemon: a
  * child process, forked for it, takes the credentials of the trace's owner
  * (all of them: uid, gid, groups, no capability), opens the file as the
  * process sees it, checks it is the file mapped, reads its USDT notes
@@ -23,12 +23,12 @@
 
 #include "ktr_usdt_elf.h"
 
-#define KTR_USDT_JOB_MS	   5000 /* a look taking longer is killed */
+#define KTR_USDT_JOB_MS	   5000 /* a scan taking longer is killed */
 #define KTR_USDT_FILE_NOTES 1024 /* the notes of one file that are attached */
 
 struct ktr_usdt_job;
 
-/* What a look asks for: the mapping of pid to look at, as whom. */
+/* What a scan asks for: the mapping of pid to scan, as whom. */
 struct ktr_usdt_job_spec {
 	pid_t pid;
 	unsigned long start, end;	/* one executable mapping of the file */
@@ -56,16 +56,16 @@ struct ktr_usdt_job_result {
 	struct ktr_usdt_note *notes;	/* malloc'ed, nnotes of them */
 };
 
-/* Start a look; NULL with errno set if no child could be started. */
+/* Start a scan; NULL with errno set if no child could be started. */
 struct ktr_usdt_job *ktr_usdt_job__start(const struct ktr_usdt_job_spec *spec);
 
 /* The descriptor to poll for the answer (readable, or hung up). */
 int ktr_usdt_job__fd(const struct ktr_usdt_job *job);
 
 /*
- * Read what arrived: true when the look is over (its answer in *res, the
+ * Read what arrived: true when the scan is over (its answer in *res, the
  * result's notes and fd now the caller's), false while it goes on.  A
- * child past its time (now_ms) is killed, and the look fails.
+ * child past its time (now_ms) is killed, and the scan fails.
  */
 bool ktr_usdt_job__poll(struct ktr_usdt_job *job, long long now_ms,
 			struct ktr_usdt_job_result *res);
@@ -75,7 +75,7 @@ const struct ktr_usdt_job_spec *ktr_usdt_job__spec(const struct ktr_usdt_job *jo
 /* Kill the child if it still runs; free the job (its child is reaped later). */
 void ktr_usdt_job__free(struct ktr_usdt_job *job);
 
-/* Reap the children of finished looks that had not exited yet. */
+/* Reap the children of finished scans that had not exited yet. */
 void ktr_usdt_job__reap(void);
 
 #endif /* KTRACEB_KTR_USDT_JOB_H */

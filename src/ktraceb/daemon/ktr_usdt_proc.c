@@ -68,7 +68,7 @@ int usdt_maps__read(pid_t pid, struct map_line **out)
 /*
  * What the read-only mappings of a file are now, as one number: ld.so
  * maps a library whole, then its segments over that, so the constants a
- * look faulted in at the library's text may be in a new mapping by its
+ * scan faulted in at the library's text may be in a new mapping by its
  * data's turn, and need faulting in again.
  */
 unsigned long usdt_maps__rodata(const struct map_line *m, int n, dev_t dev, ino_t ino)
@@ -264,14 +264,14 @@ void usdt_proc__release(struct ktr_usdt *u, struct usdt_proc *p)
 	p->nuses = 0;
 }
 
-/* A look p waited for is over: a held p goes on after its last. */
+/* A scan p waited for is over: a held p goes on after its last. */
 void usdt_proc__look_done(struct ktr_usdt *u, pid_t pid)
 {
 	struct usdt_proc *p = usdt_proc__find(u, pid);
 
-	if (!p || !p->looks)
+	if (!p || !p->scans)
 		return;
-	if (--p->looks == 0 && p->held) {
+	if (--p->scans == 0 && p->held) {
 		p->held = false;
 		if (u->hooks.release)
 			u->hooks.release(u->hooks.ctx, pid);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The USDT room's state (ktr_usdt.h is its face), shared by its parts:
- * the daemon's calls (ktr_usdt.c), the traced processes and what they map
- * (ktr_usdt_proc.h), the looks at their files, run within each user's
- * limits (ktr_usdt_look.h, each look a child: ktr_usdt_job.h), the probes
- * attached and taken out (ktr_usdt_attach.h), and the files with probes,
- * their sites described to BPF (ktr_usdt_file.h).  Each part calls only
- * the parts listed after it.
+ * The state of the daemon's USDT support (ktr_usdt.h is its face), shared
+ * by its parts: the daemon's calls (ktr_usdt.c), the traced processes and
+ * what they map (ktr_usdt_proc.h), the scans of their files, run within
+ * each user's limits (ktr_usdt_scan.h, each scan a child: ktr_usdt_job.h),
+ * the probes attached and taken out (ktr_usdt_attach.h), and the files
+ * with probes, their sites described to BPF (ktr_usdt_file.h).  Each part
+ * calls only the parts listed after it.
  */
 #ifndef KTRACEB_KTR_USDT_STATE_H
 #define KTRACEB_KTR_USDT_STATE_H
@@ -26,20 +26,20 @@
 
 /*
  * What one user may take of what every trace shares: probes attached (the
- * kernel keeps a consumer for each, per process), looks at files under way
+ * kernel keeps a consumer for each, per process), scans of files under way
  * and waiting, each its share of the pool (ktr_share.h).  Root's traces
  * count nothing.
  */
 #define UID_SLOTS      64
-#define LOOKS_MAX      16 /* at once, all users */
-#define LOOKS_QUEUED   256
+#define SCANS_MAX      16 /* at once, all users */
+#define SCANS_QUEUED   256
 
-/* A file with probes, as a look found it; kept while a traced process uses it. */
+/* A file with probes, as a scan found it; kept while a traced process uses it. */
 struct usdt_file {
 	dev_t dev; /* as /proc/PID/maps and uprobes know it */
 	ino_t ino;
 	char *path; /* for messages */
-	int fd; /* the look's descriptor: what the probes are attached through */
+	int fd; /* the scan's descriptor: what the probes are attached through */
 	struct ktr_usdt_note *notes;
 	int nnotes;
 	__u32 *ids; /* the site id of each note, 0 if none was free */
@@ -73,7 +73,7 @@ struct usdt_proc {
 	struct usdt_sel *sel; /* what it arms; NULL: the ktraceb provider's probes alone */
 	struct usdt_use *uses;
 	int nuses;
-	unsigned int looks; /* looks it waits for */
+	unsigned int scans; /* scans it waits for */
 	bool held; /* stopped until they end */
 	bool probes; /* traced with 'u': its files' probes attached */
 	bool objects; /* traced with -k: its objects' build ids told (hooks.object) */
@@ -81,7 +81,7 @@ struct usdt_proc {
 };
 
 /*
- * An object file a look read the build id of (-k), kept for the next
+ * An object file a scan read the build id of (-k), kept for the next
  * process that maps it: the last USDT_OBJECTS_MAX of them.
  */
 #define USDT_OBJECTS_MAX 1024
@@ -92,11 +92,11 @@ struct usdt_object {
 	char *path;
 };
 
-/* A look at a file for a process: running (job set) or waiting its turn. */
-struct usdt_look {
+/* A scan of a file for a process: running (job set) or waiting its turn. */
+struct usdt_scan {
 	struct ktr_usdt_job_spec spec;
 	struct ktr_usdt_job *job;
-	struct usdt_look *next;
+	struct usdt_scan *next;
 };
 
 struct ktr_usdt {
@@ -105,11 +105,11 @@ struct ktr_usdt {
 	struct ktr_usdt_hooks hooks;
 	int sites_fd;
 	int quiet_fd;
-	int ep; /* the running looks' sockets */
+	int ep; /* the running scans' sockets */
 	struct usdt_file *files;
 	struct usdt_proc *procs;
 	struct usdt_sel *sels;
-	struct usdt_look *looks;
+	struct usdt_scan *scans;
 	unsigned int nrunning, nqueued;
 	struct usdt_object objects[USDT_OBJECTS_MAX];
 	unsigned int next_object;
@@ -118,7 +118,7 @@ struct ktr_usdt {
 	struct {
 		uid_t uid;
 		unsigned int probes;
-		unsigned int looks;
+		unsigned int scans;
 	} charges[UID_SLOTS];
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The looks at the files traced processes map (ktr_usdt_state.h): queued,
+ * The scans of the files traced processes map (ktr_usdt_state.h): queued,
  * started as far as the limits let them (each a child: ktr_usdt_job.h),
  * and what each found put to use when it arrives.
  */
@@ -16,16 +16,16 @@
 #include "ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
-#include "ktr_usdt_look.h"
+#include "ktr_usdt_scan.h"
 #include "ktr_usdt_proc.h"
 
 /*
- * Whose credentials a look takes: the trace's owner, and for root's
+ * Whose credentials a scan takes: the trace's owner, and for root's
  * traces the traced process's own user (real ids): root reading a user's
  * files is the user reading them, so nothing of a user's file is ever
  * parsed with root's rights.
  */
-static void look__creds(pid_t pid, uid_t owner, gid_t owner_gid, uid_t *uid, gid_t *gid)
+static void scan__creds(pid_t pid, uid_t owner, gid_t owner_gid, uid_t *uid, gid_t *gid)
 {
 	char path[64], line[256];
 	FILE *f;
@@ -48,18 +48,18 @@ static void look__creds(pid_t pid, uid_t owner, gid_t owner_gid, uid_t *uid, gid
 		fclose(f);
 }
 
-bool usdt_look__pending(const struct ktr_usdt *u, pid_t pid, dev_t dev, ino_t ino)
+bool usdt_scan__pending(const struct ktr_usdt *u, pid_t pid, dev_t dev, ino_t ino)
 {
-	for (const struct usdt_look *l = u->looks; l; l = l->next)
+	for (const struct usdt_scan *l = u->scans; l; l = l->next)
 		if (l->spec.pid == pid && l->spec.dev == dev && l->spec.ino == ino)
 			return true;
 	return false;
 }
 
-/* Start the looks waiting their turn, as far as the limits let them. */
-void usdt_looks__run(struct ktr_usdt *u)
+/* Start the scans waiting their turn, as far as the limits let them. */
+void usdt_scans__run(struct ktr_usdt *u)
 {
-	for (struct usdt_look *l = u->looks; l && u->nrunning < LOOKS_MAX; l = l->next) {
+	for (struct usdt_scan *l = u->scans; l && u->nrunning < SCANS_MAX; l = l->next) {
 		unsigned int *mine;
 		struct epoll_event ev = { .events = EPOLLIN };
 
@@ -84,29 +84,29 @@ void usdt_looks__run(struct ktr_usdt *u)
 	}
 }
 
-/* May a trace of owner queue one more look (ktr_share.h)?  0, or -errno with why. */
-static int look__share(const struct ktr_usdt *u, uid_t owner, char *why, size_t size)
+/* May a trace of owner queue one more scan (ktr_share.h)?  0, or -errno with why. */
+static int scan__share(const struct ktr_usdt *u, uid_t owner, char *why, size_t size)
 {
 	unsigned int mine = 0;
 
-	for (const struct usdt_look *l = u->looks; l; l = l->next)
+	for (const struct usdt_scan *l = u->scans; l; l = l->next)
 		mine += !l->job && l->spec.uid == owner;
 	return ktr_share__may(KTR_POOL_USDT_WAITING, owner, mine, u->nqueued, 1, why, size);
 }
 
-/* A look at mapping m of p, queued; false if none could be. */
-bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
+/* A scan of mapping m of p, queued; false if none could be. */
+bool usdt_scan__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struct map_line *m,
 		      bool want_notes, bool want_build_id, unsigned long rodata)
 {
-	struct usdt_look *l;
+	struct usdt_scan *l;
 	char why[256];
 
-	if (u->nqueued >= LOOKS_QUEUED) {
+	if (u->nqueued >= SCANS_QUEUED) {
 		usdt__warn(u, p->pid, "USDT: %s: not probed: too many files waiting for a look",
 			   m->path);
 		return false;
 	}
-	if (p->owner && look__share(u, p->owner, why, sizeof(why)) < 0) {
+	if (p->owner && scan__share(u, p->owner, why, sizeof(why)) < 0) {
 		usdt__warn(u, p->pid, "USDT: %s: not probed: %s", m->path, why);
 		return false;
 	}
@@ -120,19 +120,19 @@ bool usdt_look__queue(struct ktr_usdt *u, const struct usdt_proc *p, const struc
 	l->spec.dev = m->dev;
 	l->spec.ino = m->ino;
 	snprintf(l->spec.path, sizeof(l->spec.path), "%s", m->path);
-	look__creds(p->pid, p->owner, p->owner_gid, &l->spec.uid, &l->spec.gid);
+	scan__creds(p->pid, p->owner, p->owner_gid, &l->spec.uid, &l->spec.gid);
 	l->spec.want_notes = want_notes;
 	l->spec.want_build_id = want_build_id;
 	l->spec.rodata = rodata;
-	l->next = u->looks;
-	u->looks = l;
+	l->next = u->scans;
+	u->scans = l;
 	u->nqueued++;
 	return true;
 }
 
-void usdt_look__unlink(struct ktr_usdt *u, struct usdt_look *l)
+void usdt_scan__unlink(struct ktr_usdt *u, struct usdt_scan *l)
 {
-	struct usdt_look **pp = &u->looks;
+	struct usdt_scan **pp = &u->scans;
 
 	while (*pp && *pp != l)
 		pp = &(*pp)->next;
@@ -151,8 +151,8 @@ void usdt_look__unlink(struct ktr_usdt *u, struct usdt_look *l)
 	}
 }
 
-/* What a look found, put to use. */
-static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usdt_job_result *res)
+/* What a scan found, put to use. */
+static void scan__finish(struct ktr_usdt *u, struct usdt_scan *l, struct ktr_usdt_job_result *res)
 {
 	const struct ktr_usdt_job_spec *spec = &l->spec;
 	struct usdt_proc *p = usdt_proc__find(u, spec->pid);
@@ -170,7 +170,7 @@ static void look__finish(struct ktr_usdt *u, struct usdt_look *l, struct ktr_usd
 	if (res->error) {
 		usdt__warn(u, spec->pid, "USDT: %s", res->why);
 	} else if (!f && spec->want_notes && res->nnotes == 0) {
-		/* no probes: never looked at again, mapping it stops nobody */
+		/* no probes: never scanned again, mapping it stops nobody */
 		usdt_quiet__add(u, spec->dev, spec->ino);
 		usdt_quiet__add(u, res->st_dev,
 				res->st_ino); /* the key BPF makes on a stacked fs */
@@ -197,37 +197,37 @@ void ktr_usdt__poll(struct ktr_usdt *u)
 	long long now = ktr_now_ms();
 
 	/*
-	 * Every running look is asked (u->ep is level-triggered: it stays
-	 * readable until each answer is read, and a look whose answer is
+	 * Every running scan is asked (u->ep is level-triggered: it stays
+	 * readable until each answer is read, and a scan whose answer is
 	 * read leaves it); those past their time end too.
 	 */
-	for (struct usdt_look *l = u->looks, *next; l; l = next) {
+	for (struct usdt_scan *l = u->scans, *next; l; l = next) {
 		struct ktr_usdt_job_result res;
 		pid_t pid = l->spec.pid;
 
 		next = l->next;
 		if (!l->job || !ktr_usdt_job__poll(l->job, now, &res))
 			continue;
-		usdt_look__unlink(u, l);
-		look__finish(u, l, &res);
+		usdt_scan__unlink(u, l);
+		scan__finish(u, l, &res);
 		free(l);
 		usdt_proc__look_done(u, pid);
-		next = u->looks; /* the list may have changed under us */
+		next = u->scans; /* the list may have changed under us */
 	}
-	usdt_looks__run(u);
+	usdt_scans__run(u);
 	ktr_usdt_job__reap();
 }
 
-/* The looks p waits for, ended (its old image's, or it is gone). */
-void usdt_looks__cancel(struct ktr_usdt *u, struct usdt_proc *p)
+/* The scans p waits for, ended (its old image's, or it is gone). */
+void usdt_scans__cancel(struct ktr_usdt *u, struct usdt_proc *p)
 {
-	for (struct usdt_look *l = u->looks, *next; l; l = next) {
+	for (struct usdt_scan *l = u->scans, *next; l; l = next) {
 		next = l->next;
 		if (l->spec.pid != p->pid)
 			continue;
-		usdt_look__unlink(u, l);
+		usdt_scan__unlink(u, l);
 		free(l);
-		if (p->looks)
-			p->looks--;
+		if (p->scans)
+			p->scans--;
 	}
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The daemon's rooms, as what serves a request, the tick and the notes
- * reach them.  Each room owns its state behind its own header; this only
+ * The daemon's parts, as what serves a request, the tick and the notes
+ * reach them.  Each part owns its state behind its own header; this only
  * says where they are.  The loop (ktr_daemon.c) builds them and keeps
  * struct daemon to itself.
  *
@@ -13,8 +13,8 @@
  * reading no reply, opening connection after connection) can stall the
  * daemon for everyone else (ktr_conn.c).
  */
-#ifndef KTRACEB_KTR_ROOMS_H
-#define KTRACEB_KTR_ROOMS_H
+#ifndef KTRACEB_KTR_PARTS_H
+#define KTRACEB_KTR_PARTS_H
 
 #include <stdbool.h>
 #include <sys/types.h>
@@ -27,7 +27,7 @@ struct ktr_config {
 					   grows it) */
 };
 
-struct ktr_rooms {
+struct ktr_parts {
 	struct ktr_files *files;	/* trace files (ktr_files.h) */
 	struct ktr_procmap *procs;	/* the procs map (ktr_procmap.h) */
 	struct ktr_selection *selection; /* the traces' syscall selections (ktr_selection.h) */
@@ -43,4 +43,4 @@ struct ktr_rooms {
 	const struct ktr_config *config;
 };
 
-#endif /* KTRACEB_KTR_ROOMS_H */
+#endif /* KTRACEB_KTR_PARTS_H */
