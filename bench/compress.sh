@@ -89,7 +89,7 @@ zbench "tar /usr/include" tar cf "$TMP/out.tar" /usr/include
 zbench "find /usr" find /usr -name '*.h'
 
 echo "compressed traces (-z, zlib level $(sed -n 's/^#define KTR_WRITER_GZIP_LEVEL[^0-9]*\([0-9]*\).*/\1/p' \
-	src/ktraceb/daemon/ktr_writer.h)): median of $RUNS runs, a running daemon"
+	src/ktraceb/daemon/files/ktr_writer.h)): median of $RUNS runs, a running daemon"
 printf '  %-17s %-8s %8s %9s %9s %6s %11s %7s %9s\n' workload trace seconds slowdown records \
 	lost bytes ratio "kdump s"
 awk -F'\t' '{

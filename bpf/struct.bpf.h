@@ -3,7 +3,7 @@
 /*
  * KTR_STRUCT records: the structures a syscall reads (captured at entry)
  * or fills (captured at a successful return), as the loader's capture table
- * (src/ktraceb/daemon/ktr_captures.c) describes them per syscall number.
+ * (src/ktraceb/daemon/programs/ktr_captures.c) describes them per syscall number.
  */
 #ifndef KTRACEB_STRUCT_BPF_H
 #define KTRACEB_STRUCT_BPF_H

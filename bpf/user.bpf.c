@@ -3,7 +3,7 @@
 /*
  * Facility 'u' (KTR_USER): USDT probes of the programs traced.
  *
- * The daemon (src/ktraceb/daemon/ktr_usdt.c) attaches ktr_usdt_record to every probe site
+ * The daemon (src/ktraceb/daemon/usdt/ktr_usdt.c) attaches ktr_usdt_record to every probe site
  * of every file a traced process maps, once, for every process (one
  * uprobe_multi link per file), with the site's id as BPF cookie; the
  * site's description (kind, names, where each argument is) waits in

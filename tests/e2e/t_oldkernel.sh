@@ -4,7 +4,7 @@
 #
 # The ways without what older kernels lack (issue 34), run on this kernel:
 # KTRACEB_KERNEL=5.10 makes the daemon take everything after Linux 5.10 as
-# missing (src/ktraceb/daemon/ktr_kernel_lacks.c), so the build of the
+# missing (src/ktraceb/daemon/programs/ktr_kernel_lacks.c), so the build of the
 # programs for kernels before 5.12 (bpf/old_kernel.bpf.h) and the ways
 # without attach cookies, links on perf events, bpf_task_pt_regs() and
 # sched_switch's prev_state run on every run of the suite, not only in the

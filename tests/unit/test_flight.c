@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Reading a flight recorder's ring (src/ktraceb/daemon/ktr_flight.c): a ring laid
+ * Reading a flight recorder's ring (src/ktraceb/daemon/flight/ktr_flight.c): a ring laid
  * out in memory and filled here the way the BPF programs fill theirs
  * (bpf/maps.bpf.c, flight__send): the oldest overwritten, the CPUs merged
  * by time, out-of-order records flagged, torn slots stepped over, compact
@@ -14,7 +14,7 @@
 #include <string.h>
 #include "ktraceb/ktr.h"
 #include "ktraceb/bpf_shared.h"
-#include "daemon/ktr_flight.h"
+#include "daemon/flight/ktr_flight.h"
 #include "kdump_pipeline.h"
 #include "../lib/test.h"
 

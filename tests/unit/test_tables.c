@@ -12,7 +12,7 @@
 #include "syscalltab.h"
 #include "decode.h"
 #include "decode_int.h"
-#include "daemon/ktr_captures.h"
+#include "daemon/programs/ktr_captures.h"
 #include "../lib/test.h"
 
 static const struct {

@@ -21,7 +21,7 @@
 
 #include "../lib/test.h"
 #include "ktraceb/ktr.h"
-#include "../../src/ktraceb/daemon/ktr_writer.h"
+#include "daemon/files/ktr_writer.h"
 
 #define NREC	 40000 /* 40000 x 96 bytes: four of the writer's 1 MiB write-outs */
 #define PAYLOAD	 32

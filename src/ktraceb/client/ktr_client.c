@@ -21,7 +21,7 @@
 #include "common/ktr_creds.h"
 #include "common/ktr_proto.h"
 #include "daemon/ktr_daemon.h"
-#include "daemon/ktr_loader.h"
+#include "daemon/programs/ktr_loader.h"
 #include "ktr_client.h"
 
 #define CONNECT_TRIES 50

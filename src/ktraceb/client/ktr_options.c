@@ -11,7 +11,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_tracefs.h"
 #include "daemon/ktr_arch.h"
-#include "daemon/ktr_flight.h"
+#include "daemon/flight/ktr_flight.h"
 #include "ktr_options.h"
 #include "ktr_usdt_list.h"
 #include "trstr.h"

@@ -12,7 +12,7 @@
 #include <linux/types.h>
 
 #include "common/ktr_proto.h"
-#include "daemon/ktr_loader.h"
+#include "daemon/programs/ktr_loader.h"
 #include "ktr_select.h"
 
 struct ktr_options {

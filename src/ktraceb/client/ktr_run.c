@@ -19,7 +19,7 @@
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
-#include "daemon/ktr_pin.h"
+#include "daemon/programs/ktr_pin.h"
 #include "ktr_client.h"
 #include "ktr_options.h"
 #include "ktr_others.h"

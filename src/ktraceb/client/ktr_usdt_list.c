@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 
 #include "common/ktr_usdt_sel.h"
-#include "daemon/ktr_usdt_elf.h"
-#include "daemon/ktr_usdt_job.h"
-#include "daemon/ktr_usdt_proc.h"
+#include "daemon/usdt/ktr_usdt_elf.h"
+#include "daemon/usdt/ktr_usdt_job.h"
+#include "daemon/usdt/ktr_usdt_proc.h"
 #include "ktr_options.h"
 #include "ktr_usdt_list.h"
 

@@ -8,10 +8,10 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "ktr_clock.h"
 #include "ktr_drain.h"
-#include "ktr_files.h"
+#include "daemon/files/ktr_files.h"
 #include "ktr_record.h"
 #include "ktr_ring.h"
 #include "ktr_stages.h"

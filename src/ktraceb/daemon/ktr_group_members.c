@@ -16,7 +16,7 @@
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "ktr_clock.h"
-#include "ktr_files.h"
+#include "daemon/files/ktr_files.h"
 #include "ktr_group_members.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"

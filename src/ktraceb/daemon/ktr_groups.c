@@ -16,16 +16,16 @@
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
-#include "ktr_attach.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_attach.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "ktr_conn.h"
-#include "ktr_files.h"
+#include "daemon/files/ktr_files.h"
 #include "ktr_group_members.h"
 #include "ktr_groups.h"
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
 #include "ktr_parts.h"
-#include "ktr_selection.h"
+#include "daemon/files/ktr_selection.h"
 
 struct group_slot {
 	bool used;

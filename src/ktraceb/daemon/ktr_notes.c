@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include "ktraceb/bpf_shared.h"
-#include "ktr_files.h"
-#include "ktr_mappings.h"
+#include "daemon/files/ktr_files.h"
+#include "daemon/files/ktr_mappings.h"
 #include "ktr_notes.h"
 #include "ktr_procmap.h"
-#include "ktr_recorder.h"
+#include "daemon/files/ktr_recorder.h"
 #include "ktr_parts.h"
-#include "ktr_usdt.h"
+#include "daemon/usdt/ktr_usdt.h"
 
 bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)
 {

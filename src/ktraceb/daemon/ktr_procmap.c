@@ -13,18 +13,18 @@
 #include <bpf/bpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "ktr_clock.h"
-#include "ktr_files.h"
-#include "ktr_loader.h"
-#include "ktr_mappings.h"
+#include "daemon/files/ktr_files.h"
+#include "daemon/programs/ktr_loader.h"
+#include "daemon/files/ktr_mappings.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"
 #include "ktr_parts.h"
-#include "ktr_selection.h"
-#include "ktr_usdt.h"
+#include "daemon/files/ktr_selection.h"
+#include "daemon/usdt/ktr_usdt.h"
 
 struct ktr_procmap {
 	struct ktraceb_bpf__bss *bss;

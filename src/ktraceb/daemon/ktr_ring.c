@@ -11,8 +11,8 @@
 #include <bpf/bpf.h>
 
 #include "common/ktr_proto.h"
-#include "ktr_bpf.h"
-#include "ktr_holders.h"
+#include "daemon/programs/ktr_bpf.h"
+#include "daemon/programs/ktr_holders.h"
 #include "ktr_ring.h"
 
 struct ktr_ring {

@@ -5,7 +5,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktr_share.h"
-#include "ktr_usdt_state.h"
+#include "daemon/usdt/ktr_usdt_state.h"
 
 /* Each pool: how much it holds, and what it is called in a refusal (its unit: 1 << shift). */
 static const struct {

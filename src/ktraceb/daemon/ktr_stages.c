@@ -10,7 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "ktr_stages.h"
 
 struct ktr_stages {

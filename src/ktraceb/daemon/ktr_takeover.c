@@ -8,13 +8,13 @@
 #include <unistd.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_filestate.h"
-#include "ktr_files.h"
-#include "ktr_flight.h"
-#include "ktr_pin.h"
+#include "daemon/files/ktr_filestate.h"
+#include "daemon/files/ktr_files.h"
+#include "daemon/flight/ktr_flight.h"
+#include "daemon/programs/ktr_pin.h"
 #include "ktr_procmap.h"
 #include "ktr_parts.h"
-#include "ktr_selection.h"
+#include "daemon/files/ktr_selection.h"
 #include "ktr_takeover.h"
 
 /* A ring a dead daemon pinned: its recording goes on here, or is removed, said in the log. */

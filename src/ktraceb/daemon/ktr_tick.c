@@ -4,22 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ktr_attach.h"
+#include "daemon/programs/ktr_attach.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"
 #include "ktr_drain.h"
-#include "ktr_ends.h"
-#include "ktr_files.h"
+#include "daemon/files/ktr_ends.h"
+#include "daemon/files/ktr_files.h"
 #include "ktr_groups.h"
 #include "ktr_log.h"
 #include "ktr_procmap.h"
-#include "ktr_recorder.h"
+#include "daemon/files/ktr_recorder.h"
 #include "ktr_ring.h"
 #include "ktr_parts.h"
 #include "ktr_stop.h"
-#include "ktr_syswide.h"
+#include "daemon/events/ktr_syswide.h"
 #include "ktr_tick.h"
-#include "ktr_usdt.h"
+#include "daemon/usdt/ktr_usdt.h"
 
 void ktr_tick__drain(const struct ktr_parts *k)
 {

@@ -17,8 +17,8 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
-#include "ktr_link.h"
+#include "daemon/programs/ktr_bpf.h"
+#include "daemon/programs/ktr_link.h"
 #include "ktr_usdt_attach.h"
 
 /* What uid holds, where it is counted (NULL: no slot free, nothing may be taken). */

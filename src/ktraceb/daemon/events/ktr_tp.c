@@ -10,15 +10,15 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_tracefs.h"
-#include "ktr_clock.h"
-#include "ktr_files.h"
-#include "ktr_kernel_caps.h"
-#include "ktr_link.h"
-#include "ktr_record.h"
-#include "ktr_share.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/files/ktr_files.h"
+#include "daemon/programs/ktr_kernel_caps.h"
+#include "daemon/programs/ktr_link.h"
+#include "daemon/ktr_record.h"
+#include "daemon/ktr_share.h"
 #include "ktr_tp.h"
 #include "ktr_tp_stub.h"
 

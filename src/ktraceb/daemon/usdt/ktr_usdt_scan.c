@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 
-#include "ktr_clock.h"
-#include "ktr_share.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_scan.h"

@@ -16,8 +16,8 @@
 #include <sys/prctl.h>
 
 #include "common/ktr_creds.h"
-#include "ktr_clock.h"
-#include "ktr_record.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/ktr_record.h"
 #include "ktr_writer.h"
 #include "ktr_writer_priv.h"
 

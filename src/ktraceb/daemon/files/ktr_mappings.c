@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "ktraceb/ktr.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_mappings.h"
-#include "ktr_object_id.h"
-#include "ktr_record.h"
+#include "daemon/ktr_object_id.h"
+#include "daemon/ktr_record.h"
 #include "ktr_tracefile.h"
 
 #define PROCS_SLOTS   1024 /* processes remembered per trace file: 2 MiB at most */

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "common/ktr_proto.h"
-#include "ktr_clock.h"
-#include "ktr_conn.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/ktr_conn.h"
 #include "ktr_ends.h"
 #include "ktr_files.h"
 #include "ktr_writer.h"

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 
 #include "ktraceb/ktr.h"
-#include "ktr_arch.h"
-#include "ktr_clock.h"
-#include "ktr_conn.h"
-#include "ktr_object_id.h"
-#include "ktr_record.h"
+#include "daemon/ktr_arch.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/ktr_conn.h"
+#include "daemon/ktr_object_id.h"
+#include "daemon/ktr_record.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 

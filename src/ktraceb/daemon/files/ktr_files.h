@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include "ktr_flight.h"
+#include "daemon/flight/ktr_flight.h"
 #include "ktr_tracefile.h"
 
 struct ktr_caller;

@@ -8,10 +8,10 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_cpubuf.h"
-#include "ktr_files.h"
-#include "ktr_record.h"
+#include "daemon/files/ktr_files.h"
+#include "daemon/ktr_record.h"
 
 #define CPUBUF_MAX_CPUS KTR_FLIGHT_MAX_CPUS /* KTRH_CPUID holds 8 bits */
 

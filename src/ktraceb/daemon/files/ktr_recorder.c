@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 
 #include "ktraceb/ktr.h"
-#include "ktr_clock.h"
-#include "ktr_flight.h"
-#include "ktr_log.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/flight/ktr_flight.h"
+#include "daemon/ktr_log.h"
 #include "ktr_recorder.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"

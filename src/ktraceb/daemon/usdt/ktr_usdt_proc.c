@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "ktr_loader.h"
-#include "ktr_share.h"
+#include "daemon/programs/ktr_loader.h"
+#include "daemon/ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_proc.h"

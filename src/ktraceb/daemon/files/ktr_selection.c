@@ -8,11 +8,11 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_proto.h"
-#include "ktr_clock.h"
-#include "ktr_flight.h"
-#include "ktr_record.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/flight/ktr_flight.h"
+#include "daemon/ktr_record.h"
 #include "ktr_selection.h"
-#include "ktr_share.h"
+#include "daemon/ktr_share.h"
 #include "ktr_tracefile.h"
 
 /* A route's USDT patterns, if it has any (else the ktraceb provider's probes alone). */

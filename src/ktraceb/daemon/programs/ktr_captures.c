@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "ktr_arch.h"
+#include "daemon/ktr_arch.h"
 #include "ktr_captures.h"
 
 #define ENTRY KTR_CAP_AT_ENTRY

@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "ktr_bpf.h"
-#include "ktr_link.h"
+#include "daemon/programs/ktr_bpf.h"
+#include "daemon/programs/ktr_link.h"
 #include "ktr_tp_stub.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_scan.h"

@@ -13,7 +13,7 @@
 #include "ktraceb/bpf_shared.h"
 #include "ktr_flight.h"
 #include "ktr_flight_priv.h"
-#include "ktr_record.h"
+#include "daemon/ktr_record.h"
 
 /* A record as a walk finds it: one CPU's next, assembled. */
 struct cursor {

@@ -19,10 +19,10 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_flight.h"
 #include "ktr_flight_priv.h"
-#include "ktr_pin.h"
+#include "daemon/programs/ktr_pin.h"
 
 _Static_assert(sizeof(struct ktr_flight_slot) == KTR_FLIGHT_SLOT, "a slot is 64 bytes");
 _Static_assert(sizeof(struct ktr_flight_ctl) <= KTR_FLIGHT_SLOT, "ctl fits a slot");

@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "common/ktr_creds.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_usdt_job.h"
 
 #define JOB_MAGIC      0x6b6a6f62 /* "kjob" */

@@ -15,7 +15,7 @@
 #include <linux/types.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_object_id.h"
+#include "daemon/ktr_object_id.h"
 
 struct ktr_usdt_note {
 	char provider[KTR_UREC_NAME_MAX];

@@ -17,9 +17,9 @@
 #include "common/ktr_proto.h"
 #include "ktr_filestate.h"
 #include "ktr_files.h"
-#include "ktr_flight.h"
+#include "daemon/flight/ktr_flight.h"
 #include "ktr_mappings.h"
-#include "ktr_share.h"
+#include "daemon/ktr_share.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 

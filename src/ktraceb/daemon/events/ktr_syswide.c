@@ -8,10 +8,10 @@
 #include <bpf/libbpf.h>
 
 #include "ktraceb/bpf_shared.h"
-#include "ktr_bpf.h"
+#include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "ktr_cpubuf.h"
-#include "ktr_files.h"
+#include "daemon/files/ktr_files.h"
 #include "ktr_syswide.h"
 
 struct ktr_syswide {

@@ -31,7 +31,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
-#include "ktr_loader.h"
+#include "daemon/programs/ktr_loader.h"
 #include "ktr_usdt_elf.h"
 
 struct ktr_bpf;
