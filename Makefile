@@ -86,7 +86,7 @@ CONST_GEN_SRCS := $(O)/gen/ioctls.c $(O)/gen/consts.c
 BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
 BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
 COMMON_SRCS := $(wildcard src/common/*.c src/decode/*.c)
-KTRACEB_SRCS := $(wildcard src/ktraceb/*/*.c src/ktraceb/daemon/*/*.c)
+KTRACEB_SRCS := $(wildcard src/ktraceb/*.c src/ktraceb/*/*.c src/ktraceb/daemon/*/*.c)
 KDUMP_SRCS := $(wildcard src/kdump/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
@@ -179,7 +179,7 @@ $(O)/gen/syscall_names.h: $(SYSCALL_TBLS) scripts/gensyscalls.sh | $(O)/gen
 # directory (ktr_proto.h, ktr_pin.c), so two builds never share a daemon,
 # also two checkouts of one commit (their tests would clear each other's).
 BUILD_ID_SRCS := $(sort $(filter-out src/decode/tables/bsd,$(wildcard bpf/* include/ktraceb/* \
-	src/ktraceb/*/*.[ch] src/ktraceb/daemon/*/*.[ch] src/common/* src/decode/tables/*)))
+	src/ktraceb/*.c src/ktraceb/*/*.[ch] src/ktraceb/daemon/*/*.[ch] src/common/* src/decode/tables/*)))
 # build_id.h for the build directory $(1) (the id, made in the recipe's shell)
 build_id_h = id=$$( (cat $(BUILD_ID_SRCS); echo '$(abspath $(1))') | sha1sum | cut -c1-12); \
 	printf '\#define KTRACEB_BUILD_ID "%s"\n' "$$id" > $@.tmp; \
@@ -191,7 +191,7 @@ FORCE:
 
 # the objects that hold the id
 BUILD_ID_OBJS := src/ktraceb/client/ktr_client.o src/ktraceb/client/ktr_others.o \
-	src/ktraceb/daemon/programs/ktr_pin.o src/ktraceb/daemon/ktr_log.o \
+	src/ktraceb/common/ktr_pin_dir.o src/ktraceb/daemon/programs/ktr_pin.o src/ktraceb/daemon/ktr_log.o \
 	src/ktraceb/daemon/files/ktr_filestate.o
 $(addprefix $(O)/,$(BUILD_ID_OBJS)): $(O)/gen/build_id.h
 

@@ -19,13 +19,14 @@
 
 #include "build_id.h"
 #include "common/ktr_creds.h"
+#include "common/ktr_daemon_opts.h"
 #include "common/ktr_proto.h"
-#include "daemon/ktr_daemon.h"
-#include "daemon/programs/ktr_loader.h"
 #include "ktr_client.h"
 
 #define CONNECT_TRIES 50
 
+/* The daemon this binary runs (ktr_client__set_daemon) */
+static ktr_daemon_run_fn *client_daemon;
 /* -v: the log of the daemon we started, while it loads (client__spawn), or -1 */
 static int client_log_fd = -1;
 /* We started the daemon: its first answer waits for its programs to load */
@@ -231,7 +232,7 @@ static int client__spawn(const struct ktr_loader_opts *opts, const char *name, b
 		umask(077);
 		client__exec_daemon(&o);
 		prctl(PR_SET_NAME, KTR_DAEMON_ARGV0);
-		_exit(ktr_daemon__run(&o, 3, shared, getuid()));
+		_exit(client_daemon(&o, 3, shared, getuid()));
 	}
 	close(lfd);
 	if (logp[1] >= 0)
@@ -271,6 +272,11 @@ static bool client__listens_on(const char *name)
 	return true;
 }
 
+void ktr_client__set_daemon(ktr_daemon_run_fn *run)
+{
+	client_daemon = run;
+}
+
 bool ktr_client__spawned(const char *argv0)
 {
 	return strcmp(argv0, KTR_DAEMON_ARGV0) == 0;
@@ -292,7 +298,7 @@ int ktr_client__serve_spawned(const struct ktr_loader_opts *opts)
 	/* -v: the client reads the load's log from our stderr, its own is fd 4 */
 	o.log_done_fd = opts->verbose && fcntl(4, F_GETFD) >= 0 ? 4 : 0;
 	/* root's daemon serves every user, a user's their own alone (client__connect) */
-	return ktr_daemon__run(&o, 3, getuid() == 0, getuid());
+	return client_daemon(&o, 3, getuid() == 0, getuid());
 }
 
 /*
@@ -345,7 +351,7 @@ int ktr_client__serve_activated(const struct ktr_loader_opts *opts)
 		return 1;
 	umask(077);
 	prctl(PR_SET_NAME, KTR_DAEMON_ARGV0);
-	return ktr_daemon__run(opts, 3, true, 0);
+	return client_daemon(opts, 3, true, 0);
 }
 
 /* Root: connect to root's daemon, starting it under the lock if none answers. */

@@ -6,9 +6,17 @@
 
 #include <stdbool.h>
 
-struct ktr_loader_opts;
+#include "common/ktr_daemon_opts.h"
+
 struct ktr_request;
 struct ktr_reply;
+
+/*
+ * The daemon this binary runs (ktr_daemon__run), set once by main() before
+ * any call below: when it starts one in a fork of its own, and when it
+ * serves a socket it was given.
+ */
+void ktr_client__set_daemon(ktr_daemon_run_fn *run);
 
 /*
  * A connection to a daemon this caller can trust (root's, or its own uid's),

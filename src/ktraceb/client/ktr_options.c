@@ -9,9 +9,8 @@
 #include <unistd.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "common/ktr_arch.h"
 #include "common/ktr_tracefs.h"
-#include "daemon/ktr_arch.h"
-#include "daemon/flight/ktr_flight.h"
 #include "ktr_options.h"
 #include "ktr_usdt_list.h"
 #include "trstr.h"

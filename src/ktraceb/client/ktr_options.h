@@ -11,8 +11,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "common/ktr_daemon_opts.h"
 #include "common/ktr_proto.h"
-#include "daemon/programs/ktr_loader.h"
 #include "ktr_select.h"
 
 struct ktr_options {

@@ -18,8 +18,8 @@
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
+#include "common/ktr_pin_dir.h"
 #include "common/ktr_proto.h"
-#include "daemon/programs/ktr_pin.h"
 #include "ktr_client.h"
 #include "ktr_options.h"
 #include "ktr_others.h"
@@ -168,7 +168,7 @@ int ktr_run__dump(const struct ktr_options *o)
 	fd = open(o->tracefile, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		err(1, "%s", o->tracefile);
-	/* a daemon killed -9 left recordings: a new one takes them over (ktr_pin.h) */
+	/* a daemon killed -9 left recordings: a new one takes them over (ktr_pin_dir.h) */
 	sock = ktr_talk__connect(o, geteuid() == 0 && ktr_pin__left(), -1);
 	if (sock < 0)
 		errx(1, "%s: no recording (no ktraceb daemon runs)", o->tracefile);

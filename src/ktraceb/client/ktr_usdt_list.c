@@ -12,10 +12,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "common/ktr_proc_maps.h"
+#include "common/ktr_usdt_notes.h"
 #include "common/ktr_usdt_sel.h"
-#include "daemon/usdt/ktr_usdt_elf.h"
-#include "daemon/usdt/ktr_usdt_job.h"
-#include "daemon/usdt/ktr_usdt_proc.h"
 #include "ktr_options.h"
 #include "ktr_usdt_list.h"
 

@@ -79,6 +79,10 @@
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
+/* a recorder's ring (-R): its size and the KTR_FLIGHT_F_* flags a request may ask for */
+#define KTR_FLIGHT_MIN_BYTES	(64ull << 10)
+#define KTR_FLIGHT_MAX_BYTES	(4ull << 30)
+#define KTR_FLIGHT_FLAGS	(KTR_FLIGHT_F_COMPACT | KTR_FLIGHT_F_ON_EXIT)
 
 /*
  * A trace's selections as a request carries them: the syscall selection
@@ -105,8 +109,9 @@ struct ktr_request {
 	__u32 flags;			/* KTR_REQ_* */
 	__s32 pid;			/* > 0 a process, < 0 a process group, 0 (SYSWIDE) none */
 	__u32 iosize;			/* GENIO bytes kept per I/O */
-	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R) */
-	__u32 flight_flags;		/* SET: KTR_FLIGHT_* (ktr_flight.h) */
+	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R),
+					   KTR_FLIGHT_MIN_BYTES to KTR_FLIGHT_MAX_BYTES */
+	__u32 flight_flags;		/* SET: KTR_FLIGHT_F_* (bpf_shared.h) */
 	__u32 ring_bytes;		/* SET: 0, or -b: the ring buffer size asked for (a
 					   power of two, 4k to 1g; ktr_ring.h grows it) */
 	__u64 file_dev;			/* CLEARINODE: st_dev and st_ino of the file, */

@@ -27,12 +27,8 @@
 #include <linux/types.h>
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
+#include "common/ktr_proto.h"
 #include "common/ktr_usdt_sel.h"
-
-#define KTR_FLIGHT_FLAGS   (KTR_FLIGHT_F_COMPACT | KTR_FLIGHT_F_ON_EXIT)
-
-#define KTR_FLIGHT_MIN_BYTES (64ull << 10)
-#define KTR_FLIGHT_MAX_BYTES (4ull << 30)
 
 /*
  * Who a recording belongs to and where it goes, kept in its ring (the

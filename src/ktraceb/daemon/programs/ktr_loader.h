@@ -8,23 +8,10 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "common/ktr_daemon_opts.h"
 #include "ktr_kernel_caps.h"
 
 struct ktr_bpf;
-
-struct ktr_loader_opts {
-	size_t ring_bytes;		/* power of two, >= page size */
-	bool verbose;			/* libbpf debug output */
-	/*
-	 * -v: where stderr goes back to once the programs are loaded, or 0.
-	 * The client that started the daemon reads the load's log from a
-	 * pipe (stderr meanwhile), and waits while it comes (ktr_client.c).
-	 */
-	int log_done_fd;
-	int procs_fd;			/* > 0: a procs map to share (ktr_pin.h) */
-	int selects_fd;			/* > 0: the selections that procs map's entries name */
-	bool defer_attach;		/* loaded only: ktr_loader__attach() later */
-};
 
 /*
  * The loaded and attached (unless defer_attach) programs (ktr_bpf.h), or NULL

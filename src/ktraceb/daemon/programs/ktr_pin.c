@@ -198,24 +198,6 @@ bool ktr_pin__init(void)
 	return true;
 }
 
-bool ktr_pin__left(void)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	bool left = false;
-	DIR *dp;
-
-	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
-	dp = opendir(path);
-	if (!dp)
-		return false;
-	/* a recording's pins; the programs kept for the next daemon wait for nothing */
-	while (!left && (de = readdir(dp)))
-		left = de->d_type != DT_DIR;
-	closedir(dp);
-	return left;
-}
-
 bool ktr_pin__enabled(void)
 {
 	return pin_dir[0] != 0;

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#define KTR_PIN_DIR "/sys/fs/bpf/ktraceb"
+#include "common/ktr_pin_dir.h"
 
 struct ktr_bpf;
 
@@ -44,12 +44,6 @@ const char *ktr_pin__dir(void);
 bool ktr_pin__dir_ok(const char *path, bool create);
 /* Every pin under dir removed, and dir. */
 void ktr_pin__remove_tree(const char *dir);
-
-/*
- * Did a daemon of this build leave a recording's pins (it may wait for a
- * daemon)?  The programs kept for the next daemon (ktr_progcache.h) are not.
- */
-bool ktr_pin__left(void);
 
 /* The paths of a recording's ring and of its control map ("" if pinning is off). */
 void ktr_pin__ring_path(char *buf, size_t size, __u32 route);

@@ -15,25 +15,8 @@
 #include <linux/types.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "common/ktr_usdt_notes.h"
 #include "daemon/ktr_object_id.h"
-
-struct ktr_usdt_note {
-	char provider[KTR_UREC_NAME_MAX];
-	char name[KTR_UREC_NAME_MAX];
-	__u64 pc_off;			/* file offset of the probe's nop */
-	__u64 sema_off;			/* file offset of its semaphore, 0 if unguarded */
-	__u8 nargs;
-	struct ktr_usdt_arg args[KTR_UREC_MAXARGS];
-};
-
-/*
- * The probes of the ELF file open at fd (not closed), the first max of them
- * into out, with *seen every one the file has.  Linear in the file, with
- * fixed memory: headers and notes are capped while they are read.  Returns
- * how many were kept (0: none, or not ELF), or -errno (-EFBIG: a notes
- * section or header table past the caps).
- */
-int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen);
 
 /*
  * The GNU build id of the ELF file open at fd (its NT_GNU_BUILD_ID note,

@@ -24,7 +24,6 @@
 #include "ktr_usdt_elf.h"
 
 #define KTR_USDT_JOB_MS	   5000 /* a scan taking longer is killed */
-#define KTR_USDT_FILE_NOTES 1024 /* the notes of one file that are attached */
 
 struct ktr_usdt_job;
 

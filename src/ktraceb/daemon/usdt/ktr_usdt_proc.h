@@ -10,7 +10,6 @@
 
 #include "ktr_usdt_state.h"
 
-int usdt_maps__read(pid_t pid, struct map_line **out);
 unsigned long usdt_maps__rodata(const struct map_line *m, int n, dev_t dev, ino_t ino);
 struct usdt_proc **usdt_proc__slot(struct ktr_usdt *u, pid_t pid);
 struct usdt_proc *usdt_proc__find(struct ktr_usdt *u, pid_t pid);

@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "ktraceb/bpf_shared.h"
+#include "common/ktr_proc_maps.h"
 #include "common/ktr_usdt_sel.h"
 #include "ktr_usdt.h"
 #include "ktr_usdt_job.h"
@@ -120,15 +121,6 @@ struct ktr_usdt {
 		unsigned int probes;
 		unsigned int scans;
 	} charges[UID_SLOTS];
-};
-
-/* One line of /proc/PID/maps that maps a file. */
-struct map_line {
-	unsigned long start, end, pgoff;
-	dev_t dev;
-	ino_t ino;
-	bool exec, write;
-	char path[PATH_MAX];
 };
 
 static inline void __attribute__((format(printf, 3, 4)))
