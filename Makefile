@@ -250,7 +250,7 @@ $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/programs/ktr_captures.o \
-	$(O)/src/ktraceb/daemon/ktr_arch.o
+	$(O)/src/ktraceb/common/ktr_arch.o
 $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,flight/ktr_flight.o \
 	flight/ktr_flight_walk.o programs/ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o

@@ -420,8 +420,8 @@ int BPF_PROG(ktr_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 		slot = group__slot_of((__u64)cg); /* a sub-group of a traced group */
 	g = slot ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 	if (g && g->live)
-		group__record(g->ps.route, group__num(task__current()), KTR_CGROUP_MADE,
-			      id, group__num(path));
+		group__record(g->ps.route, group__num(task__current()), KTR_CGROUP_MADE, id,
+			      group__num(path));
 	return 0;
 }
 
@@ -438,8 +438,8 @@ int BPF_PROG(ktr_cgroup_rmdir, struct cgroup *cgrp, const char *path)
 	slot = group__slot_of((__u64)cg);
 	g = slot ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 	if (g && g->live)
-		group__record(g->ps.route, group__num(task__current()),
-			      KTR_CGROUP_REMOVED, BPF_CORE_READ(cg, kn, id), group__num(path));
+		group__record(g->ps.route, group__num(task__current()), KTR_CGROUP_REMOVED,
+			      BPF_CORE_READ(cg, kn, id), group__num(path));
 	/* a traced group's id goes with it: ids are never used again */
 	id = BPF_CORE_READ(cg, kn, id);
 	slotp = bpf_map_lookup_elem(&group_ids, &id);

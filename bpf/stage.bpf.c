@@ -71,8 +71,8 @@ static __always_inline int stage__call_out_now(struct ktr_stage *st)
 		narg = KTR_MAXARGS;
 	len = sizeof(rec->c) - sizeof(rec->c.ktr_args) + narg * sizeof(__u64);
 	rec = (struct call_sample *)stage__room(st, route);
-	rec__header_at(&rec->h, KTR_SYSCALL, len, task__read(task, tgid), task__read(task, pid), task,
-		       c->mono_ns);
+	rec__header_at(&rec->h, KTR_SYSCALL, len, task__read(task, tgid), task__read(task, pid),
+		       task, c->mono_ns);
 	rec->h.ktr_flags |= KTRH_ABI_NATIVE; /* a compat call is never kept */
 	rec->c.ktr_code = c->code;
 	rec->c.ktr_narg = narg;

@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 	/* a daemon a ktraceb started (client/ktr_client.c), under its own name */
 	if (argc > 0 && ktr_client__spawned(argv[0])) {
 		if (getuid() != geteuid())
-			errx(EX_CONFIG, "must not run set-uid: install with file capabilities instead");
+			errx(EX_CONFIG,
+			     "must not run set-uid: install with file capabilities instead");
 		ktr_options__parse_activated(argc, argv, &o);
 		return ktr_client__serve_spawned(&o.bpf);
 	}

@@ -219,8 +219,7 @@ static int open_spec_way(const char *spec, int *fds, enum fd_way *way)
 		fds[0] = open(arg, O_WRONLY | O_CLOEXEC);
 		if (fds[0] >= 0 && unlink(arg) < 0)
 			return -1;
-	}
-	else if (strcmp(spec, "eventfd") == 0)
+	} else if (strcmp(spec, "eventfd") == 0)
 		fds[0] = eventfd(0, 0);
 	else if (strcmp(spec, "devnull") == 0)
 		fds[0] = open("/dev/null", O_WRONLY);

@@ -315,7 +315,7 @@ static void client__pass_log(void)
 
 	while (client_log_fd >= 0 && poll(&p, 1, KTR_CLIENT_START_TIMEOUT_MS) > 0 &&
 	       (n = read(client_log_fd, buf, sizeof(buf))) > 0)
-		for (ssize_t off = 0, w; off < n; off += w > 0 ? w : n - off)
+		for (ssize_t off = 0, w; off<n; off += w> 0 ? w : n - off)
 			w = write(STDERR_FILENO, buf + off, n - off);
 	if (client_log_fd >= 0)
 		close(client_log_fd);

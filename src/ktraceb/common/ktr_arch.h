@@ -5,7 +5,7 @@
  * name the trace file records, the syscall tables of its native and 32-bit
  * ABIs (what the BPF programs count arguments and paths with, and the
  * command checks -e trace= against), and which of the tracer's x86_64-only
- * parts apply.  The table is daemon/ktr_arch.c's; its BPF counterpart is
+ * parts apply.  The table is ktr_arch.c's; its BPF counterpart is
  * bpf/arch.bpf.h.
  */
 #ifndef KTRACEB_KTR_ARCH_H

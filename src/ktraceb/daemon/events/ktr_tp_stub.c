@@ -29,7 +29,10 @@ static int stub__load(int id_fd, int next_fd, __u32 id)
 		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -4 },
 		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
 		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 6, .imm = 0 },
-		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_0, .off = 0, .imm = (__s32)id },
+		{ .code = BPF_ST | BPF_MEM | BPF_W,
+		  .dst_reg = BPF_REG_0,
+		  .off = 0,
+		  .imm = (__s32)id },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1, .src_reg = BPF_REG_6 },
 		{ .code = BPF_LD | BPF_DW | BPF_IMM,
 		  .dst_reg = BPF_REG_2,
@@ -49,7 +52,8 @@ static int stub__load(int id_fd, int next_fd, __u32 id)
 
 int ktr_tp_stub__attach(const struct ktr_bpf *b, __u32 id)
 {
-	int prog_fd = b->prog_fd[KTR_PROG(ktr_tp_record)], next_fd = ktr_bpf__map_fd(b, tp_stub_next);
+	int prog_fd = b->prog_fd[KTR_PROG(ktr_tp_record)],
+	    next_fd = ktr_bpf__map_fd(b, tp_stub_next);
 	int stub, link;
 	__u32 zero = 0;
 

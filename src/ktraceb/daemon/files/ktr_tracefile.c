@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "ktraceb/ktr.h"
-#include "daemon/ktr_arch.h"
+#include "common/ktr_arch.h"
 #include "daemon/ktr_clock.h"
 #include "daemon/ktr_conn.h"
 #include "daemon/ktr_object_id.h"

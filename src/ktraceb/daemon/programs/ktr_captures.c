@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "daemon/ktr_arch.h"
+#include "common/ktr_arch.h"
 #include "ktr_captures.h"
 
 #define ENTRY KTR_CAP_AT_ENTRY

@@ -32,7 +32,8 @@ static const struct {
 	int major, minor; /* the first Linux that has it */
 	bool (*lacks)(void);
 } features[] = {
-	{ KTR_LACKS_INNER_MAP, "inner maps of any size (BPF_F_INNER_MAP)", 5, 10, lacks__inner_map },
+	{ KTR_LACKS_INNER_MAP, "inner maps of any size (BPF_F_INNER_MAP)", 5, 10,
+	  lacks__inner_map },
 	{ KTR_LACKS_MEMCG, "BPF memory counted by the memory cgroup", 5, 11, lacks__memcg },
 	{ KTR_LACKS_ATOMICS, "BPF atomics other than add", 5, 12, lacks__atomics },
 	{ KTR_LACKS_ATTACH_COOKIE, "BPF attach cookies", 5, 15, lacks__cookie },

@@ -191,7 +191,8 @@ bool ktr_pin__init(void)
 	snprintf(path, sizeof(path), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
 	/* another build's daemon that could not start may have just removed KTR_PIN_DIR */
 	if (!ktr_pin__dir_ok(path, true) &&
-	    (errno != ENOENT || !ktr_pin__dir_ok(KTR_PIN_DIR, true) || !ktr_pin__dir_ok(path, true)))
+	    (errno != ENOENT || !ktr_pin__dir_ok(KTR_PIN_DIR, true) ||
+	     !ktr_pin__dir_ok(path, true)))
 		return false;
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", KTR_PIN_DIR, KTRACEB_BUILD_ID);
 	pin__say_exe();

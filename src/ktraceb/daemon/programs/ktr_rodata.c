@@ -5,7 +5,7 @@
 
 #include "ktraceb/bpf_shared.h"
 #include "ktraceb.skel.h"
-#include "daemon/ktr_arch.h"
+#include "common/ktr_arch.h"
 #include "ktr_captures.h"
 #include "ktr_kernel_caps.h"
 #include "ktr_rodata.h"

@@ -25,5 +25,5 @@ const struct ktr_arch ktr_arch_host = {
 	.usdt_args = true,
 };
 #else
-#error "ktraceb: no arch table for this machine (src/ktraceb/daemon/ktr_arch.c: x86_64, aarch64)"
+#error "ktraceb: no arch table for this machine (src/ktraceb/common/ktr_arch.c: x86_64, aarch64)"
 #endif
