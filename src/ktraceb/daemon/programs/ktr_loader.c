@@ -19,6 +19,7 @@
 #include "ktr_kernel_caps.h"
 #include "ktr_link.h"
 #include "ktr_loader.h"
+#include "ktr_optional.h"
 #include "ktr_pin.h"
 #include "ktr_progcache.h"
 #include "ktr_refusal.h"
@@ -81,25 +82,15 @@ enum loader_part {
 };
 
 /*
- * The programs a trace can do without: when the kernel refuses one, its
- * facility alone is refused (ktr_loader__missing says why) and the others
- * load without it.  A refusal of any other program fails the whole load.
+ * Why each program a trace can do without (ktr_optional.h) was refused,
+ * "" while it was not: ktr_loader__missing says it.
  */
-static const struct {
-	const char *prog;
-	__u32 fac;
-} optional_progs[] = {
-	{ "ktr_csw_switch", KTRFAC_CSW },
-	{ "ktr_tp_record", KTRFAC_TRACEPOINT },
-	{ "ktr_usdt_record", KTRFAC_USER },
-};
-#define N_OPTIONAL (sizeof(optional_progs) / sizeof(optional_progs[0]))
-static char optional_missing[N_OPTIONAL][KTR_PROGCACHE_WHY];
+static char optional_missing[KTR_NOPTIONAL][KTR_PROGCACHE_WHY];
 
 static int optional__index(const char *prog)
 {
-	for (size_t i = 0; i < N_OPTIONAL; i++)
-		if (strcmp(prog, optional_progs[i].prog) == 0)
+	for (size_t i = 0; i < KTR_NOPTIONAL; i++)
+		if (strcmp(prog, ktr_optional[i].prog) == 0)
 			return i;
 	return -1;
 }
@@ -129,8 +120,8 @@ static bool optional__refused(void)
 
 const char *ktr_loader__missing(__u32 fac)
 {
-	for (size_t i = 0; i < N_OPTIONAL; i++)
-		if ((fac & optional_progs[i].fac) && optional_missing[i][0])
+	for (size_t i = 0; i < KTR_NOPTIONAL; i++)
+		if ((fac & ktr_optional[i].fac) && optional_missing[i][0])
 			return optional_missing[i];
 	if ((fac & KTRFAC_USER) && loader_usdt_mode == KTR_USDT_NONE)
 		return loader_usdt_why;
@@ -304,7 +295,7 @@ static int loader__load_parts(struct ktr_bpf *b)
 	for (size_t tries = 0;; tries++) {
 		ktr_refusal__clear();
 		err = loader__load_halves(b);
-		if (!err || tries == N_OPTIONAL || !optional__refused())
+		if (!err || tries == KTR_NOPTIONAL || !optional__refused())
 			return err;
 		loader__close_progs(b);
 	}
