@@ -22,6 +22,7 @@
 #include "ktr_optional.h"
 #include "ktr_pin.h"
 #include "ktr_progcache.h"
+#include "ktr_progs.h"
 #include "ktr_refusal.h"
 #include "ktr_rodata.h"
 #include "ktr_skel.h"
@@ -87,10 +88,13 @@ enum loader_part {
  */
 static char optional_missing[KTR_NOPTIONAL][KTR_PROGCACHE_WHY];
 
+/* prog's facility's row in ktr_optional, or -1: no trace can do without it. */
 static int optional__index(const char *prog)
 {
-	for (size_t i = 0; i < KTR_NOPTIONAL; i++)
-		if (strcmp(prog, ktr_optional[i].prog) == 0)
+	__u32 fac = ktr_prog_role(prog)->fac;
+
+	for (size_t i = 0; fac && i < KTR_NOPTIONAL; i++)
+		if (ktr_optional[i].fac == fac)
 			return i;
 	return -1;
 }
@@ -130,19 +134,14 @@ const char *ktr_loader__missing(__u32 fac)
 
 static enum loader_part prog__part(const char *name)
 {
-	static const char *const enter_half[] = {
-		"ktr_syscall_enter", "ktr_psig_deliver", "ktr_proc_exec",
-		"ktr_tp_record",     "ktr_csw_switch",
+	static const enum loader_part part[] = {
+		[KTR_LOAD_EXIT] = PART_EXIT,
+		[KTR_LOAD_ENTER] = PART_ENTER,
+		[KTR_LOAD_USDT] = PART_USDT,
+		[KTR_LOAD_GROUPS] = PART_GROUPS,
 	};
 
-	if (strcmp(name, "ktr_usdt_record") == 0)
-		return PART_USDT;
-	if (strncmp(name, "ktr_cgroup_", 11) == 0)
-		return PART_GROUPS;
-	for (size_t i = 0; i < sizeof(enter_half) / sizeof(enter_half[0]); i++)
-		if (strcmp(name, enter_half[i]) == 0)
-			return PART_ENTER;
-	return PART_EXIT;
+	return part[ktr_prog_role(name)->load];
 }
 
 /* Attached on the tracepoint it was loaded for (tp_btf), by a link of its own here? */
@@ -151,42 +150,10 @@ static bool prog__tp_btf(const struct ktr_bpf *b, size_t i)
 	return bpf_program__type(*b->skel->skeleton->progs[i].prog) == BPF_PROG_TYPE_TRACING;
 }
 
-/* Attached with the others by ktr_loader__attach()? */
+/* Attached with the others by ktr_loader__attach()? (ktr_progs.c says why not) */
 static bool prog__autoattach(const char *name)
 {
-	static const char *const apart[] = {
-		/*
-		 * sched_switch runs on every switch machine-wide: loaded, but
-		 * attached by the daemon only while some process is traced
-		 * with 'w'.
-		 */
-		"ktr_csw_switch",
-		/*
-		 * sys_enter runs on every syscall machine-wide: attached by the
-		 * daemon only while some trace needs it (a compact recorder
-		 * needs only sys_exit's returns).
-		 */
-		"ktr_syscall_enter",
-		/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
-		"ktr_usdt_record",
-		/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
-		"ktr_tp_record",
-		/* never attached: the daemon runs it on a CPU (ktr_drain.c) */
-		"ktr_stage_flush",
-		/*
-		 * attached only while a cgroup is traced (-G): the kernel
-		 * formats a path for each cgroup event a program is on
-		 */
-		"ktr_cgroup_attach",
-		"ktr_cgroup_mkdir",
-		"ktr_cgroup_rmdir",
-		"ktr_cgroup_fork",
-	};
-
-	for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
-		if (strcmp(name, apart[i]) == 0)
-			return false;
-	return true;
+	return !ktr_prog_role(name)->apart;
 }
 
 /* Another instance of the object, on b's maps, loading only part's programs. */

@@ -5,7 +5,7 @@
 
 /* a row more or less than KTR_NOPTIONAL conflicts with the header's type */
 const struct ktr_optional ktr_optional[] = {
-	{ "ktr_csw_switch", KTRFAC_CSW, "-t w: context switches" },
-	{ "ktr_usdt_record", KTRFAC_USER, "-t u: USDT probes" },
-	{ "ktr_tp_record", KTRFAC_TRACEPOINT, "-e: kernel events" },
+	{ KTRFAC_CSW, "-t w: context switches" },
+	{ KTRFAC_USER, "-t u: USDT probes" },
+	{ KTRFAC_TRACEPOINT, "-e: kernel events" },
 };

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The facilities a trace can do without, each with the program the kernel
- * may refuse: when it does, that facility alone is refused (the loader
- * loads the others without it; the daemon says so to each trace that asks
- * for it and runs the rest).  A refusal of any other program fails the
- * whole load.  Read by ktr_loader.c and ktr_request_set.c.
+ * The facilities a trace can do without: when the kernel refuses the
+ * program of one (ktr_progs.c names it), that facility alone is refused
+ * (the loader loads the others without it; the daemon says so to each
+ * trace that asks for it and runs the rest).  A refusal of any other
+ * program fails the whole load.  Read by ktr_loader.c and
+ * ktr_request_set.c.
  */
 #ifndef KTRACEB_KTR_OPTIONAL_H
 #define KTRACEB_KTR_OPTIONAL_H
@@ -13,8 +14,7 @@
 #include <linux/types.h>
 
 struct ktr_optional {
-	const char *prog; /* the program (bpf/) */
-	__u32 fac; /* the KTRFAC_* bit it records */
+	__u32 fac; /* the KTRFAC_* bit */
 	const char *what; /* said in "... are not recorded on this kernel" */
 };
 
