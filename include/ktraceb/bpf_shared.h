@@ -448,7 +448,7 @@ struct ktr_flight_compact {
 #define KTR_FLIGHT_COMPACT_KEEPS(type) \
 	((type) == KTR_SYSRET || (type) == KTR_PSIG || (type) == KTR_EXIT)
 
-/* The record h (its payload right after it) into c; 0 if c cannot hold it. */
+/* The record h (its payload right after it) into c; 0 for a type c does not hold. */
 static inline __attribute__((always_inline)) int
 ktr_flight_compact__pack(struct ktr_flight_compact *c, const struct ktr_header *h)
 {

@@ -285,7 +285,7 @@ int ktr_loader__load_usdt(struct ktr_bpf *b)
 	err = ktraceb_bpf__load(p);
 	if (err) {
 		/* said once, and never tried again */
-		int o = optional__index("ktr_usdt_record");
+		int o = optional__index(ktr_bpf__prog_name(b, usdt));
 
 		/* the verifier's refusal holds for the next daemons too, another error not */
 		if (optional__refused())
