@@ -25,43 +25,6 @@ struct {
 	__type(value, __u8);
 } flight_claims SEC(".maps");
 
-/* A RET, PSIG or EXIT as a compact entry in one slot; false for anything else. */
-static __always_inline bool flight__compact(const struct ktr_header *h, struct ktr_flight_slot *sl)
-{
-	struct ktr_flight_compact *c = (void *)sl->data;
-	const void *p = h + 1;
-
-	if (h->ktr_type == KTR_SYSRET) {
-		const struct ktr_sysret *r = p;
-
-		c->code = r->ktr_code;
-		c->error = r->ktr_error;
-		c->value = r->ktr_retval;
-	} else if (h->ktr_type == KTR_PSIG) {
-		const struct ktr_psig *g = p;
-
-		c->code = g->signo;
-		c->error = g->code;
-		c->value = g->action;
-	} else if (h->ktr_type == KTR_EXIT) {
-		const struct ktr_exit *e = p;
-
-		c->code = 0;
-		c->error = 0;
-		c->value = e->status;
-	} else {
-		return false;
-	}
-	c->mono = h->ktr_mono_ns;
-	c->pid = h->ktr_pid;
-	c->tid = h->ktr_tid;
-	__builtin_memcpy(c->comm, h->ktr_comm, sizeof(c->comm));
-	c->type = h->ktr_type;
-	c->cpu = KTRH_CPUID_DECODE(h->ktr_flags);
-	c->flags = h->ktr_flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT);
-	return true;
-}
-
 /* One slot's worth of a record: plain loads and stores, cheaper than a helper call. */
 static __always_inline void flight__copy_slot(struct ktr_flight_slot *sl, const __u64 *src)
 {
@@ -87,7 +50,7 @@ static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ct
 	int type = h->ktr_type;
 	__u64 pos;
 
-	if (type != KTR_SYSRET && type != KTR_PSIG && type != KTR_EXIT)
+	if (!KTR_FLIGHT_COMPACT_KEEPS(type))
 		return; /* compact keeps only these */
 	pos = flight__claim(hd, 1);
 	if (pos == ~0ULL) {
@@ -98,7 +61,7 @@ static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ct
 	sl = flight__slot(ring, ctl, hd, cpu, pos);
 	if (!sl)
 		return;
-	flight__compact(h, sl);
+	ktr_flight_compact__pack((struct ktr_flight_compact *)sl->data, h);
 	sl->idx = KTR_FLIGHT_COMPACT_ENTRY;
 	sl->nslots = 1;
 	barrier();

@@ -438,6 +438,88 @@ struct ktr_flight_compact {
 	__u16 flags; /* RET: its header's KTRH_ABI_* */
 };
 
+/*
+ * The records a compact entry holds, and where their fields go, for both
+ * sides: flight.bpf.c packs a record into an entry, ktr_flight_walk.c makes
+ * the entry a record again (flight_ring.bpf.h writes a syscall's RET into
+ * an entry straight, as a packed KTR_SYSRET would be).  A new type takes a
+ * branch in each function below and a test in KTR_FLIGHT_COMPACT_KEEPS.
+ */
+#define KTR_FLIGHT_COMPACT_KEEPS(type) \
+	((type) == KTR_SYSRET || (type) == KTR_PSIG || (type) == KTR_EXIT)
+
+/* The record h (its payload right after it) into c; 0 for a type c does not hold. */
+static inline __attribute__((always_inline)) int
+ktr_flight_compact__pack(struct ktr_flight_compact *c, const struct ktr_header *h)
+{
+	const void *p = h + 1;
+
+	if (h->ktr_type == KTR_SYSRET) {
+		const struct ktr_sysret *r = (const struct ktr_sysret *)p;
+
+		c->code = r->ktr_code;
+		c->error = r->ktr_error;
+		c->value = r->ktr_retval;
+	} else if (h->ktr_type == KTR_PSIG) {
+		const struct ktr_psig *g = (const struct ktr_psig *)p;
+
+		c->code = g->signo;
+		c->error = g->code;
+		c->value = g->action;
+	} else if (h->ktr_type == KTR_EXIT) {
+		const struct ktr_exit *e = (const struct ktr_exit *)p;
+
+		c->code = 0;
+		c->error = 0;
+		c->value = e->status;
+	} else {
+		return 0;
+	}
+	c->mono = h->ktr_mono_ns;
+	c->pid = h->ktr_pid;
+	c->tid = h->ktr_tid;
+	__builtin_memcpy(c->comm, h->ktr_comm, sizeof(c->comm));
+	c->type = h->ktr_type;
+	c->cpu = KTRH_CPUID_DECODE(h->ktr_flags);
+	c->flags = h->ktr_flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT);
+	return 1;
+}
+
+/*
+ * c's payload into p (room for a struct ktr_psig, the largest): its
+ * length.  Any type but KTR_SYSRET and KTR_PSIG is a KTR_EXIT.
+ */
+static inline __attribute__((always_inline)) unsigned int
+ktr_flight_compact__unpack(const struct ktr_flight_compact *c, void *p)
+{
+	if (c->type == KTR_SYSRET) {
+		struct ktr_sysret r = { .ktr_code = c->code,
+					.ktr_error = c->error,
+					.ktr_retval = c->value };
+
+		__builtin_memcpy(p, &r, sizeof(r));
+		return sizeof(r);
+	} else if (c->type == KTR_PSIG) {
+		struct ktr_psig s = { .signo = c->code, .code = c->error, .action = c->value };
+
+		__builtin_memcpy(p, &s, sizeof(s));
+		return sizeof(s);
+	} else {
+		struct ktr_exit e = { .status = (__s32)c->value };
+
+		__builtin_memcpy(p, &e, sizeof(e));
+		return sizeof(e);
+	}
+}
+
+/* The ktr_flags of c's record: its CPU, and a RET's ABI. */
+static inline __attribute__((always_inline)) __u16
+ktr_flight_compact__hflags(const struct ktr_flight_compact *c)
+{
+	return KTRH_CPUID_ENCODE(c->cpu) |
+	       (c->type == KTR_SYSRET ? c->flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT) : 0);
+}
+
 /* A recorder froze (route: the recording's): the daemon writes it. */
 #define KTR_NOTE_FLIGHT 4
 

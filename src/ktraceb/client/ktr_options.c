@@ -45,19 +45,10 @@ static void help(void)
 	usage_text(stdout);
 	printf("       ktraceb -e trace=SET -e status=SET -Z -k -K size (with either of the first "
 	       "two)\n");
-	printf("\ntrstr letters (default cnisu, as BSD):\n"
-	       "  c  system calls and returns, with the structures they pass and\n"
-	       "     exec's arguments and environment\n"
-	       "  n  path names (namei)\n"
-	       "  i  data read and written (genio), up to -s iosize bytes per I/O\n"
-	       "  s  signals delivered (psig)\n"
-	       "  u  user records: the programs' own (utrace(), spans of\n"
-	       "     <ktraceb/utrace.h>: the ktraceb provider's USDT probes), and the\n"
-	       "     probes of runtimes and libraries -e usdt: names\n"
-	       "  w  context switches (csw)\n"
-	       "  k  kernel tracepoints, those -e names (implied by -e)\n"
-	       "  +  the default set\n"
-	       "\n-R size[,compact][,exit]: record into a ring of size bytes (k, m, g) in\n"
+	printf("\ntrstr letters (default cnisu, as BSD):\n");
+	for (const struct ktr_trpoint *t = ktr_trpoints; t->letter != '\0'; t++)
+		printf("  %c  %s\n", t->letter, t->help);
+	printf("\n-R size[,compact][,exit]: record into a ring of size bytes (k, m, g) in\n"
 	       "memory; write it to trfile when a traced process dumps core (or, with\n"
 	       "exit, exits non-zero), or on ktraceb -D -f trfile.  compact keeps only\n"
 	       "each syscall's return, for a longer history.\n"

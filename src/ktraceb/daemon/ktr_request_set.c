@@ -21,6 +21,7 @@
 #include "daemon/flight/ktr_flight.h"
 #include "ktr_groups.h"
 #include "daemon/programs/ktr_loader.h"
+#include "daemon/programs/ktr_optional.h"
 #include "ktr_procmap.h"
 #include "ktr_request_set.h"
 #include "ktr_ring.h"
@@ -169,28 +170,20 @@ static int request__resolve(const struct ktr_request *req, struct ktr_tp_set **s
 static const struct ktr_request *request__for_kernel(const struct ktr_request *req,
 						     struct ktr_request *eff, char *msg)
 {
-	static const struct {
-		__u32 fac;
-		const char *what;
-	} optional[] = {
-		{ KTRFAC_CSW, "-t w: context switches" },
-		{ KTRFAC_USER, "-t u: USDT probes" },
-		{ KTRFAC_TRACEPOINT, "-e: kernel events" },
-	};
 	const struct ktr_request *out = req;
 
-	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
-		const char *why = ktr_loader__missing(optional[i].fac);
+	for (size_t i = 0; i < KTR_NOPTIONAL; i++) {
+		const struct ktr_optional *opt = &ktr_optional[i];
+		const char *why = ktr_loader__missing(opt->fac);
 
-		if (!(req->facs & optional[i].fac) || !why)
+		if (!(req->facs & opt->fac) || !why)
 			continue;
-		ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n",
-				   optional[i].what, why);
+		ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n", opt->what, why);
 		if (out == req)
 			*eff = *req;
 		out = eff;
-		eff->facs &= ~optional[i].fac;
-		if (optional[i].fac == KTRFAC_TRACEPOINT)
+		eff->facs &= ~opt->fac;
+		if (opt->fac == KTRFAC_TRACEPOINT)
 			memset(eff->events, 0, sizeof(eff->events));
 	}
 	return out;

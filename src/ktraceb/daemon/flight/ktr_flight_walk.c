@@ -46,33 +46,14 @@ static bool slot__get(struct ktr_flight_slot *sl, __u64 pos, struct ktr_flight_s
 	return __atomic_load_n(&sl->pos, __ATOMIC_RELAXED) == (__u32)pos;
 }
 
-/* A compact entry back into a record. */
+/* A compact entry back into a record (bpf_shared.h). */
 static size_t compact__expand(const struct ktr_flight_compact *c, unsigned char *rec)
 {
 	struct ktr_header *h = (void *)rec;
-	size_t len;
+	size_t len = ktr_flight_compact__unpack(c, h + 1);
 
-	if (c->type == KTR_SYSRET) {
-		struct ktr_sysret r = { .ktr_code = c->code,
-					.ktr_error = c->error,
-					.ktr_retval = c->value };
-
-		memcpy(h + 1, &r, len = sizeof(r));
-	} else if (c->type == KTR_PSIG) {
-		struct ktr_psig s = { .signo = c->code, .code = c->error, .action = c->value };
-
-		memcpy(h + 1, &s, len = sizeof(s));
-	} else {
-		struct ktr_exit e = { .status = (__s32)c->value };
-
-		memcpy(h + 1, &e, len = sizeof(e));
-	}
-	ktr_record__header(h, c->type, len,
-			   KTRH_CPUID_ENCODE(c->cpu) |
-				   (c->type == KTR_SYSRET ?
-					    c->flags & (KTRH_ABI_NATIVE | KTRH_ABI_COMPAT) :
-					    0),
-			   c->pid, c->tid, c->comm, c->mono);
+	ktr_record__header(h, c->type, len, ktr_flight_compact__hflags(c), c->pid, c->tid, c->comm,
+			   c->mono);
 	return sizeof(*h) + len;
 }
 

@@ -19,8 +19,10 @@
 #include "ktr_kernel_caps.h"
 #include "ktr_link.h"
 #include "ktr_loader.h"
+#include "ktr_optional.h"
 #include "ktr_pin.h"
 #include "ktr_progcache.h"
+#include "ktr_progs.h"
 #include "ktr_refusal.h"
 #include "ktr_rodata.h"
 #include "ktr_skel.h"
@@ -81,25 +83,18 @@ enum loader_part {
 };
 
 /*
- * The programs a trace can do without: when the kernel refuses one, its
- * facility alone is refused (ktr_loader__missing says why) and the others
- * load without it.  A refusal of any other program fails the whole load.
+ * Why each program a trace can do without (ktr_optional.h) was refused,
+ * "" while it was not: ktr_loader__missing says it.
  */
-static const struct {
-	const char *prog;
-	__u32 fac;
-} optional_progs[] = {
-	{ "ktr_csw_switch", KTRFAC_CSW },
-	{ "ktr_tp_record", KTRFAC_TRACEPOINT },
-	{ "ktr_usdt_record", KTRFAC_USER },
-};
-#define N_OPTIONAL (sizeof(optional_progs) / sizeof(optional_progs[0]))
-static char optional_missing[N_OPTIONAL][KTR_PROGCACHE_WHY];
+static char optional_missing[KTR_NOPTIONAL][KTR_PROGCACHE_WHY];
 
+/* prog's facility's row in ktr_optional, or -1: no trace can do without it. */
 static int optional__index(const char *prog)
 {
-	for (size_t i = 0; i < N_OPTIONAL; i++)
-		if (strcmp(prog, optional_progs[i].prog) == 0)
+	__u32 fac = ktr_prog_role(prog)->fac;
+
+	for (size_t i = 0; fac && i < KTR_NOPTIONAL; i++)
+		if (ktr_optional[i].fac == fac)
 			return i;
 	return -1;
 }
@@ -129,8 +124,8 @@ static bool optional__refused(void)
 
 const char *ktr_loader__missing(__u32 fac)
 {
-	for (size_t i = 0; i < N_OPTIONAL; i++)
-		if ((fac & optional_progs[i].fac) && optional_missing[i][0])
+	for (size_t i = 0; i < KTR_NOPTIONAL; i++)
+		if ((fac & ktr_optional[i].fac) && optional_missing[i][0])
 			return optional_missing[i];
 	if ((fac & KTRFAC_USER) && loader_usdt_mode == KTR_USDT_NONE)
 		return loader_usdt_why;
@@ -139,19 +134,14 @@ const char *ktr_loader__missing(__u32 fac)
 
 static enum loader_part prog__part(const char *name)
 {
-	static const char *const enter_half[] = {
-		"ktr_syscall_enter", "ktr_psig_deliver", "ktr_proc_exec",
-		"ktr_tp_record",     "ktr_csw_switch",
+	static const enum loader_part part[] = {
+		[KTR_LOAD_EXIT] = PART_EXIT,
+		[KTR_LOAD_ENTER] = PART_ENTER,
+		[KTR_LOAD_USDT] = PART_USDT,
+		[KTR_LOAD_GROUPS] = PART_GROUPS,
 	};
 
-	if (strcmp(name, "ktr_usdt_record") == 0)
-		return PART_USDT;
-	if (strncmp(name, "ktr_cgroup_", 11) == 0)
-		return PART_GROUPS;
-	for (size_t i = 0; i < sizeof(enter_half) / sizeof(enter_half[0]); i++)
-		if (strcmp(name, enter_half[i]) == 0)
-			return PART_ENTER;
-	return PART_EXIT;
+	return part[ktr_prog_role(name)->load];
 }
 
 /* Attached on the tracepoint it was loaded for (tp_btf), by a link of its own here? */
@@ -160,42 +150,10 @@ static bool prog__tp_btf(const struct ktr_bpf *b, size_t i)
 	return bpf_program__type(*b->skel->skeleton->progs[i].prog) == BPF_PROG_TYPE_TRACING;
 }
 
-/* Attached with the others by ktr_loader__attach()? */
+/* Attached with the others by ktr_loader__attach()? (ktr_progs.c says why not) */
 static bool prog__autoattach(const char *name)
 {
-	static const char *const apart[] = {
-		/*
-		 * sched_switch runs on every switch machine-wide: loaded, but
-		 * attached by the daemon only while some process is traced
-		 * with 'w'.
-		 */
-		"ktr_csw_switch",
-		/*
-		 * sys_enter runs on every syscall machine-wide: attached by the
-		 * daemon only while some trace needs it (a compact recorder
-		 * needs only sys_exit's returns).
-		 */
-		"ktr_syscall_enter",
-		/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
-		"ktr_usdt_record",
-		/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
-		"ktr_tp_record",
-		/* never attached: the daemon runs it on a CPU (ktr_drain.c) */
-		"ktr_stage_flush",
-		/*
-		 * attached only while a cgroup is traced (-G): the kernel
-		 * formats a path for each cgroup event a program is on
-		 */
-		"ktr_cgroup_attach",
-		"ktr_cgroup_mkdir",
-		"ktr_cgroup_rmdir",
-		"ktr_cgroup_fork",
-	};
-
-	for (size_t i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
-		if (strcmp(name, apart[i]) == 0)
-			return false;
-	return true;
+	return !ktr_prog_role(name)->apart;
 }
 
 /* Another instance of the object, on b's maps, loading only part's programs. */
@@ -304,7 +262,7 @@ static int loader__load_parts(struct ktr_bpf *b)
 	for (size_t tries = 0;; tries++) {
 		ktr_refusal__clear();
 		err = loader__load_halves(b);
-		if (!err || tries == N_OPTIONAL || !optional__refused())
+		if (!err || tries == KTR_NOPTIONAL || !optional__refused())
 			return err;
 		loader__close_progs(b);
 	}
@@ -327,7 +285,7 @@ int ktr_loader__load_usdt(struct ktr_bpf *b)
 	err = ktraceb_bpf__load(p);
 	if (err) {
 		/* said once, and never tried again */
-		int o = optional__index("ktr_usdt_record");
+		int o = optional__index(ktr_bpf__prog_name(b, usdt));
 
 		/* the verifier's refusal holds for the next daemons too, another error not */
 		if (optional__refused())

@@ -17,6 +17,7 @@
 
 #include "ktr_pin.h"
 #include "ktr_progcache.h"
+#include "ktr_progs.h"
 
 #define CACHE_PREFIX "cache-"
 #define MAP_PREFIX   "map-"
@@ -224,8 +225,8 @@ static int cache__open_progs(struct ktr_bpf *b, const __u32 *ids,
 		b->prog_fd[i] = bpf_obj_get(path);
 		/* refused, or not needed yet: USDT's and -G's are loaded at their first use */
 		if (b->prog_fd[i] < 0 && errno == ENOENT &&
-		    (refused[i][0] || i == (int)KTR_PROG(ktr_usdt_record) ||
-		     strncmp(s->progs[i].name, "ktr_cgroup_", 11) == 0))
+		    (refused[i][0] || ktr_prog_role(s->progs[i].name)->load == KTR_LOAD_USDT ||
+		     ktr_prog_role(s->progs[i].name)->load == KTR_LOAD_GROUPS))
 			continue;
 		if (b->prog_fd[i] < 0)
 			return -errno;

@@ -8,6 +8,7 @@
 #include "common/ktr_arch.h"
 #include "ktr_captures.h"
 #include "ktr_kernel_caps.h"
+#include "ktr_progs.h"
 #include "ktr_rodata.h"
 #include "syscalltab.h"
 
@@ -60,22 +61,19 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 	}
 }
 
-/* KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h, KTR_REFUSE_*). */
+/*
+ * KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h,
+ * KTR_REFUSE_*): a program's (ktr_progs.c), or stage_send, which is none.
+ */
 static __u32 loader__refuse_for_tests(void)
 {
-	static const char *const names[] = {
-		[KTR_REFUSE_CSW] = "ktr_csw_switch",
-		[KTR_REFUSE_TP] = "ktr_tp_record",
-		[KTR_REFUSE_USDT] = "ktr_usdt_record",
-		[KTR_REFUSE_SYS_ENTER] = "ktr_syscall_enter",
-		[KTR_REFUSE_STAGE_SEND] = "stage_send",
-	};
 	const char *name = getenv("KTRACEB_REFUSE_PROG");
 
-	for (__u32 i = 1; name && i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
-			return i;
-	return 0;
+	if (!name)
+		return 0;
+	if (strcmp(name, "stage_send") == 0)
+		return KTR_REFUSE_STAGE_SEND;
+	return ktr_prog_role(name)->refuse;
 }
 
 void ktr_rodata__fill(struct ktraceb_bpf *skel, int ncpus)
