@@ -54,7 +54,7 @@ static __always_inline void flight__put_compact(void *ring, struct ktr_flight_ct
 		return; /* compact keeps only these */
 	pos = flight__claim(hd, 1);
 	if (pos == ~0ULL) {
-		rec__count_lost(route, 1);
+		rec__count_lost_inline(route, 1);
 		return;
 	}
 	hd->records++;
@@ -87,7 +87,7 @@ static __always_inline void flight__put_full(void *ring, struct ktr_flight_ctl *
 		return;
 	pos = flight__claim(hd, n);
 	if (pos == ~0ULL) {
-		rec__count_lost(route, 1);
+		rec__count_lost_inline(route, 1);
 		return;
 	}
 	hd->records++; /* a count, not a position: a rare race costs one in the total */

@@ -10,14 +10,7 @@
 /* ring.bpf.h says why one array for all CPUs, and slot 0 */
 __noinline int rec__count_lost(__u32 route, __u32 n)
 {
-	__u32 all = 0;
-	__u64 *file = bpf_map_lookup_elem(&lost, &route), *total;
-
-	if (file)
-		__sync_fetch_and_add(file, n);
-	total = bpf_map_lookup_elem(&lost, &all);
-	if (total)
-		__sync_fetch_and_add(total, n);
+	rec__count_lost_inline(route, n);
 	return 0;
 }
 

@@ -18,6 +18,24 @@
  * ring.bpf.c: one function, not inlined in every path.
  */
 int rec__count_lost(__u32 route, __u32 n);
+
+/*
+ * rec__count_lost's body, inlined where a call would add a level to the
+ * deepest chain of calls: a syscall's exit, its structures, the flight
+ * recorder (flight.bpf.c).  The verifier bounds a chain's stacks at 512
+ * bytes in all, each function's rounded up to 32, at least 32.
+ */
+static __always_inline void rec__count_lost_inline(__u32 route, __u32 n)
+{
+	__u32 all = 0;
+	__u64 *file = bpf_map_lookup_elem(&lost, &route), *total;
+
+	if (file)
+		__sync_fetch_and_add(file, n);
+	total = bpf_map_lookup_elem(&lost, &all);
+	if (total)
+		__sync_fetch_and_add(total, n);
+}
 __u32 rec__flags(__u32 tid); /* ring.bpf.c: ktr_flags of a record about thread tid */
 
 /* A CALL record as it leaves: struct ktr_syscall with room for every argument. */
