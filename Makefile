@@ -120,13 +120,17 @@ $(O)/bpf/old/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) | $(O)/bpf/old
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DKTR_OLD_KERNEL -c $< -o $@
 
-$(O)/ktraceb.bpf.o: $(BPF_OBJS)
+# each program's chains of calls within the verifier's 512 bytes of stack
+# (scripts/check_bpf_stack.sh: arm64's stacks differ from x86_64's)
+$(O)/ktraceb.bpf.o: $(BPF_OBJS) scripts/check_bpf_stack.sh
 	$(call msg,LINK,$@)
-	$(Q)$(BPFTOOL) gen object $@ $^
+	$(Q)$(BPFTOOL) gen object $@ $(filter %.o,$^)
+	$(Q)scripts/check_bpf_stack.sh $@
 
-$(O)/ktraceb_old.bpf.o: $(BPF_OLD_OBJS)
+$(O)/ktraceb_old.bpf.o: $(BPF_OLD_OBJS) scripts/check_bpf_stack.sh
 	$(call msg,LINK,$@)
-	$(Q)$(BPFTOOL) gen object $@ $^
+	$(Q)$(BPFTOOL) gen object $@ $(filter %.o,$^)
+	$(Q)scripts/check_bpf_stack.sh $@
 
 $(O)/ktraceb.skel.h: $(O)/ktraceb.bpf.o
 	$(call msg,SKEL,$@)
