@@ -16,6 +16,9 @@
  * size is built in its CPU's stage while staging is on (stage.bpf.h), the
  * rest go into the ring buffer after what the stage holds.  A note to the
  * daemon (note__emit) goes into the ring buffer only, after the stage.
+ * A CALL also waits in the stage for its return (stage.bpf.h), so it is
+ * made in three places; its payload and length come from call__fill()
+ * (call.bpf.h) in each.
  */
 #ifndef KTRACEB_RECORD_BPF_H
 #define KTRACEB_RECORD_BPF_H

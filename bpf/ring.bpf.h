@@ -38,18 +38,6 @@ static __always_inline void rec__count_lost_inline(__u32 route, __u32 n)
 }
 __u32 rec__flags(__u32 tid); /* ring.bpf.c: ktr_flags of a record about thread tid */
 
-/* A CALL record as it leaves: struct ktr_syscall with room for every argument. */
-struct call_sample {
-	struct ktr_sample s;
-	struct ktr_header h;
-	struct {
-		__s16 ktr_code;
-		__s16 ktr_narg;
-		__u32 ktr_pad;
-		__u64 ktr_args[KTR_MAXARGS];
-	} c;
-};
-
 /* The daemon's ring buffer, NULL between daemons (map_shapes.bpf.h). */
 static __always_inline void *rec__ring(void)
 {

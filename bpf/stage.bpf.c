@@ -8,6 +8,7 @@
  */
 #include "ring.bpf.h"
 #include "stage.bpf.h"
+#include "call.bpf.h"
 
 /* This CPU's stage, staging on or off. */
 static __always_inline struct ktr_stage *stage__this_cpu(void)
@@ -53,8 +54,7 @@ static __always_inline int stage__call_out_now(struct ktr_stage *st)
 	struct task_struct *task = task__current();
 	struct call_sample *rec;
 	struct ktr_stage_call *c;
-	__u32 route, narg;
-	int len;
+	__u32 route, len;
 
 	if (!st || !st->call.tid)
 		return 0;
@@ -66,19 +66,11 @@ static __always_inline int stage__call_out_now(struct ktr_stage *st)
 		return 0;
 	}
 	c->tid = 0;
-	narg = c->narg;
-	if (narg > KTR_MAXARGS)
-		narg = KTR_MAXARGS;
-	len = sizeof(rec->c) - sizeof(rec->c.ktr_args) + narg * sizeof(__u64);
 	rec = (struct call_sample *)stage__room(st, route);
+	len = call__fill(rec, c->code, c->narg, c->args);
 	rec__header_at(&rec->h, KTR_SYSCALL, len, task__read(task, tgid), task__read(task, pid),
 		       task, c->mono_ns);
 	rec->h.ktr_flags |= KTRH_ABI_NATIVE; /* a compat call is never kept */
-	rec->c.ktr_code = c->code;
-	rec->c.ktr_narg = narg;
-	rec->c.ktr_pad = 0;
-	for (int i = 0; i < KTR_MAXARGS; i++)
-		rec->c.ktr_args[i] = c->args[i];
 	stage__commit(st, &rec->s, route, len);
 	return 0;
 }

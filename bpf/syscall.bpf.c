@@ -19,6 +19,7 @@
  */
 #include "procs.bpf.h"
 #include "record.bpf.h"
+#include "call.bpf.h"
 #include "note.bpf.h"
 #include "arch.bpf.h"
 #include "flight_ring.bpf.h"
@@ -244,31 +245,22 @@ static __always_inline __u16 syscall__abi_flag(int compat)
 	return compat ? KTRH_ABI_COMPAT : KTRH_ABI_NATIVE;
 }
 
-static __always_inline void call__fill(struct call_sample *rec, long id, int narg,
-				       const __u64 *args)
-{
-	rec->c.ktr_code = id;
-	rec->c.ktr_narg = narg;
-	rec->c.ktr_pad = 0;
-	for (int i = 0; i < KTR_MAXARGS; i++)
-		rec->c.ktr_args[i] = i < narg ? args[i] : 0;
-}
-
 static __always_inline void syscall__emit_call(__u32 route, long id, int compat, const __u64 *args)
 {
+	__u32 narg = KTR_MAXARGS;
+	struct call_sample *rec;
 	struct rec_ref r;
-	int narg = KTR_MAXARGS, len;
 
 	if (id >= 0 && id < KTR_MAX_SYSCALLS)
 		narg = compat ? ktr_nargs32[sys__index(id)] : ktr_nargs64[sys__index(id)];
-	if (narg > KTR_MAXARGS)
-		narg = KTR_MAXARGS;
-	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
-	r = rec__reserve_current(sizeof(struct call_sample), route, KTR_SYSCALL, len);
+	/* the length is the payload's, known once call__fill() made it */
+	r = rec__reserve_current(sizeof(*rec), route, KTR_SYSCALL, 0);
 	if (!r.rec)
 		return;
-	call__fill(r.rec, id, narg, args);
-	((struct call_sample *)r.rec)->h.ktr_flags |= syscall__abi_flag(compat);
+	rec = r.rec;
+	r.len = call__fill(rec, id, narg, args);
+	rec->h.ktr_len = r.len;
+	rec->h.ktr_flags |= syscall__abi_flag(compat);
 	rec__submit(r);
 }
 
@@ -459,7 +451,7 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 	struct ktr_stage_call *c = &st->call;
 	struct ktr_pair_ret *pr;
 	struct ktr_sample *s;
-	__u32 route, narg;
+	__u32 route;
 	__u64 len;
 
 	if (!stage__enter(st))
@@ -475,14 +467,12 @@ static __always_inline bool syscall__pair_out(struct task_struct *task, struct k
 		return true;
 	}
 	route = c->route;
-	narg = c->narg < KTR_MAXARGS ? c->narg : KTR_MAXARGS;
-	len = sizeof(struct ktr_syscall) + narg * sizeof(__u64);
 	s = stage__room(st, route); /* it fits: a record's room is the slack */
+	len = call__fill((struct call_sample *)s, c->code, c->narg, c->args);
 	rec__header_at((struct ktr_header *)(s + 1), KTR_STAGED_PAIR, len, task__read(task, tgid),
 		       task__read(task, pid), task, c->mono_ns);
 	/* a compat call is never kept: this one is the machine's own */
 	((struct ktr_header *)(s + 1))->ktr_flags |= KTRH_ABI_NATIVE;
-	call__fill((struct call_sample *)s, c->code, narg, c->args);
 	asm volatile("%0 &= %1" : "+r"(len) : "i"(0x3f)); /* for the verifier: 8 to 56 */
 	pr = (struct ktr_pair_ret *)((unsigned char *)s + sizeof(*s) + sizeof(struct ktr_header) +
 				     len);
