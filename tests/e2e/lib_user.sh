@@ -319,11 +319,12 @@ info_pid()
 	"$KDUMP" -f "$1" 2>/dev/null | awk '$3 == "INFO" { split($1, a, ":"); print a[1]; exit }'
 }
 
-# daemon_pid: the process listening on this build's root daemon socket
-daemon_pid()
+# sock_pid NAME: the process listening on unix socket NAME (/proc/net/unix's:
+# a path, or @name for an abstract one)
+sock_pid()
 {
-	local ino p sock=/run/ktraceb/ktraceb-$BUILD_ID.sock
-	ino=$(awk -v s="$sock" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
+	local ino p
+	ino=$(awk -v s="$1" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
 	[ -n "$ino" ] || return 1
 	for p in /proc/[0-9]*; do
 		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
@@ -332,6 +333,12 @@ daemon_pid()
 		fi
 	done
 	return 1
+}
+
+# daemon_pid: the process listening on this build's root daemon socket
+daemon_pid()
+{
+	sock_pid "/run/ktraceb/ktraceb-$BUILD_ID.sock"
 }
 
 # foreign_sockets: how many daemon sockets of other builds are bound

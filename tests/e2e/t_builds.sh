@@ -43,21 +43,6 @@ twin()
 	KRC=$?
 }
 
-# sock_pid PATH-OR-@NAME: the process listening on that unix socket
-sock_pid()
-{
-	local ino p
-	ino=$(awk -v s="$1" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
-	[ -n "$ino" ] || return 1
-	for p in /proc/[0-9]*; do
-		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
-			echo "${p#/proc/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # twin_gone: no daemon of the twin listens (its traces cleared)
 twin_gone()
 {

@@ -27,21 +27,6 @@ wait_file()
 	return 1
 }
 
-# sock_pid NAME: the process listening on unix socket NAME (/proc/net/unix's)
-sock_pid()
-{
-	local ino p
-	ino=$(awk -v s="$1" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
-	[ -n "$ino" ] || return 1
-	for p in /proc/[0-9]*; do
-		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
-			echo "${p#/proc/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # ring_now P: the running daemon's ring size in bytes, as a -b 4k trace is told
 ring_now()
 {
