@@ -58,10 +58,11 @@ static void help(void)
 	      "  -S          the syscall number after its name\n"
 	      "  -s          no I/O data\n"
 	      "  -T          the wall clock time of each record\n"
-	      "  -t trstr    only these records: c calls and returns, n paths, i I/O data,\n"
-	      "              s signals, u user records, w context switches, k kernel\n"
-	      "              events (ktraceb -e), + the default set (cnisu)\n"
-	      "  -Y          a table of the system calls, as strace -c\n"
+	      "  -t trstr    only these records:\n",
+	      stdout);
+	for (const struct ktr_trpoint *t = ktr_trpoints; t->letter != '\0'; t++)
+		printf("                %c  %s\n", t->letter, t->records);
+	fputs("  -Y          a table of the system calls, as strace -c\n"
 	      "  -Z          only the calls that failed (-e status=failed)\n"
 	      "See kdump(1).\n",
 	      stdout);

@@ -75,7 +75,9 @@ check bad_option_usage t_grep '^usage: kdump ' "$TMP/opt.kderr"
 "$KDUMP" -h >"$TMP/help.out" 2>"$TMP/help.err"
 check help_exit_0 t_eq "$?" 0
 check help_usage_stdout t_grep '^usage: kdump \[-[a-zA-Z]*h' "$TMP/help.out"
-check help_says_k t_grep '^ +events \(ktraceb -e\)|k kernel' "$TMP/help.out"
+# the letters from the table ktraceb -t reads (src/common/trstr.c), one a line
+check help_says_k t_grep '^ +k  kernel events \(ktraceb -e\)$' "$TMP/help.out"
+check help_every_letter t_eq "$(grep -cE '^ {16}[cnisuwk+]  ' "$TMP/help.out")" 8
 check help_nothing_on_stderr t_lines 0 "$TMP/help.err"
 # options that cannot go together: named in one line, exit 1
 for pair in "Y l" "l Y" "Y G" "J P" "J Y" "P l" "G J"; do
