@@ -9,7 +9,9 @@
 # order); and when it is killed under a foreground trace, ktraceb says so
 # once, waits for its command (with -i its descendants too) and exits with
 # its status, or 74 if the command succeeded: `ktraceb job; next` runs next
-# after job.  A trace file that fills up likewise leaves ktraceb waiting.
+# after job.  A daemon that goes with a request unread (idle, as a ktraceb
+# connects) leaves it to the next.  A trace file that fills up likewise
+# leaves ktraceb waiting.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -202,6 +204,28 @@ check F_killed_line t_grep "^ktraceb: the ktraceb daemon ended \(.+\): the trace
 	"$TMP/fkill.err"
 check F_killed_target_alive kill -0 "$FK"
 kill -KILL "$FK"
+
+# --- a daemon that goes with a request unread: the request goes to the next ---
+# As when the daemon leaves, idle, just as a ktraceb connects: the stopped
+# daemon takes the connection into its backlog unaccepted, and ends so.
+ktr up -f "$TMP/up.ktr" true
+D=$(daemon_pid)
+kill -STOP "${D:-0}"
+ktr_bg late -f "$TMP/late.ktr" "$PROGS/getppid_loop" 5
+# the request sent, ktraceb waits in recvmsg (x86_64 47, aarch64 212) for the answer
+for _ in $(seq 200); do
+	grep -Eq '^(47|212) ' "/proc/$KTRPID/syscall" 2>/dev/null && break
+	sleep 0.05
+done
+kill -TERM "${D:-0}"
+kill -CONT "${D:-0}"
+wait_exit "$KTRPID" 60
+check late_exit_0 t_eq "$WRC" 0
+check late_nothing_said t_nogrep 'ktraceb daemon|reset|refused' "$TMP/late.err"
+check late_next_daemon t_match "$(daemon_pid)" "^[0-9]+\$"
+check late_not_the_old_one t_eq "$([ "$(daemon_pid)" = "$D" ] && echo old || echo new)" new
+kd late "$TMP/late.ktr"
+check late_traced t_eq "$(qn "$TMP/late.norm" '$4 == "CALL" && $5 == "getppid"')" 5
 
 # --- a trace file that fills up: ktraceb says so and waits for the command ---
 FULL=$TMP/full

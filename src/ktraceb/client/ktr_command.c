@@ -223,7 +223,7 @@ int ktr_command__run(const struct ktr_options *o)
 	}
 	command_pid = child;
 	command__request(o, child, &req);
-	error = ktr_talk__request(o, sock, &req, fd, &rep);
+	error = ktr_talk__request(o, &sock, &req, fd, &rep);
 	if (error || !rep.count) {
 		ktr_trfile__discard(o, fd);
 		close(fd);

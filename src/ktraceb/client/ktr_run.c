@@ -146,7 +146,7 @@ int ktr_run__clear(const struct ktr_options *o)
 	}
 	sock = ktr_talk__connect(o, false, -1);
 	if (sock >= 0)
-		error = ktr_talk__request(o, sock, &req, fd, &rep);
+		error = ktr_talk__request(o, &sock, &req, fd, &rep);
 	else if (req.op == KTR_OP_CLEAR && !o->group)
 		error = clear_untraced(o);
 	/* a group is traced by the daemon that serves its caller alone */
@@ -172,7 +172,7 @@ int ktr_run__dump(const struct ktr_options *o)
 	sock = ktr_talk__connect(o, geteuid() == 0 && ktr_pin__left(), -1);
 	if (sock < 0)
 		errx(1, "%s: no recording (no ktraceb daemon runs)", o->tracefile);
-	error = ktr_talk__request(o, sock, &req, fd, &rep);
+	error = ktr_talk__request(o, &sock, &req, fd, &rep);
 	close(fd);
 	if (error)
 		return 1;
@@ -204,7 +204,7 @@ int ktr_run__attach(const struct ktr_options *o)
 	req.ring_bytes = o->ring_given ? o->bpf.ring_bytes : 0;
 	memcpy(req.events, o->events, sizeof(req.events));
 	ktr_options__request_select(o, &req.select);
-	err = ktr_talk__request(o, sock, &req, fd, &rep);
+	err = ktr_talk__request(o, &sock, &req, fd, &rep);
 	if (err || !rep.count)
 		ktr_trfile__discard(o, fd);
 	close(fd);

@@ -20,6 +20,9 @@
 #include "ktr_talk.h"
 #include "ktr_trfile.h"
 
+/* A request whose daemon went before reading it, asked of the next: at most so often */
+#define TALK_TRIES 3
+
 volatile sig_atomic_t ktr_interrupted;
 
 void ktr_talk__on_signal(int sig)
@@ -54,13 +57,29 @@ int ktr_talk__connect(const struct ktr_options *o, bool spawn, int tracefd)
 	return sock;
 }
 
-int ktr_talk__request(const struct ktr_options *o, int sock, struct ktr_request *req, int fd,
+int ktr_talk__request(const struct ktr_options *o, int *sock, struct ktr_request *req, int fd,
 		      struct ktr_reply *rep)
 {
 	int err;
 
 	req->magic = KTR_PROTO_MAGIC;
-	err = ktr_client__request(sock, req, fd, rep);
+	for (int tries = 1;; tries++) {
+		const char *why;
+
+		err = ktr_client__request(*sock, req, fd, rep);
+		/*
+		 * Closed without a word (a refusal says why first): the daemon
+		 * went before it read the request, leaving as it idled or
+		 * stopped.  Nothing was done: asked again, of the next one (a
+		 * SET starts it, as its first connection did).
+		 */
+		if (err != -ECONNRESET || tries == TALK_TRIES)
+			break;
+		close(*sock);
+		*sock = ktr_client__connect(&o->bpf, req->op == KTR_OP_SET, &why);
+		if (*sock < 0)
+			errx(EX_UNAVAILABLE, "%s", why);
+	}
 	if (err == -EBADMSG)
 		errx(EX_UNAVAILABLE, "the running ktraceb daemon is another version: "
 				     "retry when its traces have ended");

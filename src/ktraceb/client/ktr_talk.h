@@ -27,8 +27,12 @@ void ktr_talk__print(const char *msg);
  * there is no daemon.
  */
 int ktr_talk__connect(const struct ktr_options *o, bool spawn, int tracefd);
-/* req (with fd if >= 0) and its answer in rep, its lines said: rep's error. */
-int ktr_talk__request(const struct ktr_options *o, int sock, struct ktr_request *req, int fd,
+/*
+ * req (with fd if >= 0) and its answer in rep, its lines said: rep's
+ * error.  A daemon that went before reading it (it was leaving, idle) is
+ * replaced: *sock is then the next daemon's socket.
+ */
+int ktr_talk__request(const struct ktr_options *o, int *sock, struct ktr_request *req, int fd,
 		      struct ktr_reply *rep);
 /* ktr_talk__wait_done(): the daemon ended before the trace's DONE */
 #define KTR_TALK_GONE (-1)

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,18 @@ struct daemon {
 };
 
 static volatile sig_atomic_t daemon_exiting;
+
+/*
+ * A client has connected and waits to be accepted?  An idle daemon stays
+ * for it: the socket closed with it waiting would reset its connection,
+ * and its request, never read, would fail with nothing said.
+ */
+static bool daemon__client_waits(int listen_fd)
+{
+	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
 
 static void daemon__on_signal(int sig)
 {
@@ -455,6 +468,8 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 		d->exited = false;
 		last = now;
 		d->idle_ticks = ktr_tick__run(&d->parts) ? 0 : d->idle_ticks + 1;
+		if (d->idle_ticks >= KTR_IDLE_TICKS && daemon__client_waits(listen_fd))
+			d->idle_ticks = 0;
 	}
 	/* stop taking requests before the last drain, so none is half served */
 	close(listen_fd);
