@@ -14,8 +14,7 @@ const struct ktr_trpoint ktr_trpoints[] = {
 	  "calls and returns" },
 	{ 'n', KTRFAC_NAMEI, "namei", "path names (namei)", "paths" },
 	{ 'i', KTRFAC_GENIO, "genio",
-	  "data read and written (genio), up to -s iosize bytes per I/O",
-	  "I/O data" },
+	  "data read and written (genio), up to -s iosize bytes per I/O", "I/O data" },
 	{ 's', KTRFAC_PSIG, "psig", "signals delivered (psig)", "signals" },
 	{ 'u', KTRFAC_USER, "user",
 	  "user records: the programs' own (utrace(), spans of\n"
@@ -24,8 +23,7 @@ const struct ktr_trpoint ktr_trpoints[] = {
 	  "user records" },
 	{ 'w', KTRFAC_CSW, "csw", "context switches (csw)", "context switches" },
 	{ 'k', KTRFAC_TRACEPOINT, "tracepoint",
-	  "kernel tracepoints, those -e names (implied by -e)",
-	  "kernel events (ktraceb -e)" },
+	  "kernel tracepoints, those -e names (implied by -e)", "kernel events (ktraceb -e)" },
 	{ '+', KTR_DEF_POINTS, "default", "the default set", "the default set (cnisu)" },
 	{ '\0', 0, NULL, NULL, NULL },
 };
