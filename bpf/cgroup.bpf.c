@@ -240,7 +240,7 @@ static __always_inline void group__ctor(__u32 route, struct task_struct *task, _
 /*
  * The entry is put first, then the credentials and the life looked at
  * again: an exec or an exit the first look came before is seen, or sees
- * the entry (the daemon's three steps, ktr_procmap.h, in two).
+ * the entry (the daemon's three steps, ktr_policy.h, in two).
  */
 __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64 path)
 {

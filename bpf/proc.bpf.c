@@ -134,7 +134,7 @@ int BPF_PROG(ktr_proc_fork, struct task_struct *parent, struct task_struct *chil
 	/*
 	 * The child keeps the parent's flags: a parent still awaiting its exec
 	 * makes a child that awaits its own, and a child of a pending parent
-	 * stays pending until the daemon's second check (ktr_procmap.c) takes
+	 * stays pending until the daemon's second check (ktr_policy.c) takes
 	 * it in with the parent's other pending entries of the same file.
 	 */
 	cs = *ps;

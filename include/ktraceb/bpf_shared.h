@@ -265,7 +265,7 @@ struct ktr_proc_state {
 #define KTR_PS_AWAIT_EXEC 0x1 /* ignore everything before the first execve */
 /*
  * Set by the daemon between a non-root caller's permission check and its
- * second check (ktr_procmap.c): nothing is recorded, but a set-id exec
+ * second check (ktr_policy.c): nothing is recorded, but a set-id exec
  * already ends the tracing, so no exec can slip between check and start.
  */
 #define KTR_PS_PENDING	  0x2

@@ -41,6 +41,7 @@
 #include "daemon/files/ktr_mappings.h"
 #include "ktr_notes.h"
 #include "daemon/programs/ktr_pin.h"
+#include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 #include "ktr_request.h"
 #include "ktr_ring.h"
@@ -120,14 +121,14 @@ static void daemon__usdt_release(void *ctx, pid_t pid)
 {
 	struct daemon *d = ctx;
 
-	ktr_procmap__usdt_release(d->parts.procs, pid);
+	ktr_proc_usdt__release(d->parts.procs, pid);
 }
 
 static bool daemon__usdt_traced(void *ctx, pid_t pid)
 {
 	struct daemon *d = ctx;
 
-	return ktr_procmap__usdt_traced(d->parts.procs, pid);
+	return ktr_proc_usdt__traced(d->parts.procs, pid);
 }
 
 /*

@@ -18,6 +18,7 @@
 #include "ktr_clock.h"
 #include "daemon/files/ktr_files.h"
 #include "ktr_group_members.h"
+#include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"
 #include "ktr_parts.h"
@@ -159,7 +160,7 @@ static int member__why(const struct ktr_caller *c, pid_t pid, __u32 facs)
 }
 
 /*
- * Step 1 for one member (ktr_procmap.h): checked, then its entry put,
+ * Step 1 for one member (ktr_policy.h): checked, then its entry put,
  * pending for a user.  Its why: -1 put, -2 nothing to do, else why not.
  */
 static int member__put(const struct ktr_parts *k, const struct ktr_caller *c,
@@ -339,7 +340,7 @@ int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c
 		if (mb->why == -1 && f)
 			member__said(f, mb, &ps);
 		if (mb->why == -1 && (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)))
-			ktr_procmap__usdt_scan(k, mb->pid, tmpl->route, false, false);
+			ktr_proc_usdt__scan(k, mb->pid, tmpl->route, false, false);
 	}
 	free(m.v);
 	return done;

@@ -3,7 +3,7 @@
 /*
  * A traced group's members when its trace begins (ktr_groups.h): the
  * processes in cgroup.procs of the group and of each sub-group, each set
- * as -p sets one (ktr_procmap.h's three steps for a user) with the
+ * as -p sets one (ktr_policy.h's three steps for a user) with the
  * group's state, and said in the file (a KTR_CGROUP MEMBER record, its
  * threads' ids in THREAD records, a PROCCTOR); and the records the daemon
  * writes of a group.

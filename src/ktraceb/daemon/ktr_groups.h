@@ -11,7 +11,7 @@
  * (the cgroup programs attached, the maps filled, the level's bit set last)
  * before its members are listed from cgroup.procs of it and of each
  * sub-group: a process that enters meanwhile is seen by BPF or by the
- * list.  The members are set as -p sets a process (ktr_procmap.h's three
+ * list.  The members are set as -p sets a process (ktr_policy.h's three
  * steps for a user), those the caller may not trace left out and counted;
  * BPF counts those that enter later.  Each count, when it changes, is a
  * KTR_CGROUP SKIPPED record in the file (ktr_groups__tick).

@@ -4,6 +4,7 @@
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_mappings.h"
 #include "ktr_notes.h"
+#include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 #include "daemon/files/ktr_recorder.h"
 #include "ktr_parts.h"
@@ -37,10 +38,9 @@ bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)
 		}
 		return false;
 	}
-	if (traced &&
-	    ktr_procmap__usdt_scan(k, n->pid, ps.route, n->kind == KTR_NOTE_EXEC, held) > 0)
+	if (traced && ktr_proc_usdt__scan(k, n->pid, ps.route, n->kind == KTR_NOTE_EXEC, held) > 0)
 		return false; /* continued when its scans are over */
 	if (held)
-		ktr_procmap__usdt_release(k->procs, n->pid);
+		ktr_proc_usdt__release(k->procs, n->pid);
 	return false;
 }

@@ -28,6 +28,7 @@
 #include "daemon/files/ktr_ends.h"
 #include "daemon/files/ktr_files.h"
 #include "ktr_groups.h"
+#include "ktr_policy.h"
 #include "ktr_procmap.h"
 #include "daemon/files/ktr_recorder.h"
 #include "ktr_request.h"
@@ -165,7 +166,7 @@ static int request__clear_all(const struct ktr_parts *k, struct ktr_conn *cn, in
 
 	/* -C passes over what the caller may not clear, silently (BSD) */
 	for (int i = 0; i < n; i++)
-		done += ktr_procmap__clear(k, ktr_conn__caller(cn), keys[i], 0, msg, r < 0) == 0;
+		done += ktr_policy__clear(k, ktr_conn__caller(cn), keys[i], 0, msg, r < 0) == 0;
 	free(keys);
 	return done;
 }
@@ -219,7 +220,7 @@ static int clear__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 		/* a trace of it that ended before: how, said once */
 		if (!ktr_procmap__get(k->procs, pids[i], &ps))
 			ktr_stop__said_before(k, c, pids[i], msg);
-		done += ktr_procmap__clear(k, c, pids[i], req->facs, msg, false) == 0;
+		done += ktr_policy__clear(k, c, pids[i], req->facs, msg, false) == 0;
 	}
 	free(pids);
 	*err = done ? 0 : -EPERM;

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * SET (ktr_request_set.h): a trace file joined as ktr_files.h says, and its
- * processes set as ktr_procmap.h does, as far as the caller may.
+ * processes set as ktr_policy.h does, as far as the caller may.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,7 +22,7 @@
 #include "ktr_groups.h"
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/programs/ktr_optional.h"
-#include "ktr_procmap.h"
+#include "ktr_policy.h"
 #include "ktr_request_set.h"
 #include "ktr_ring.h"
 #include "ktr_parts.h"
@@ -261,8 +261,8 @@ static int set__procs(const struct ktr_parts *k, struct ktr_conn *cn, const stru
 		*err = -ESRCH;
 		return 0;
 	}
-	done = ktr_procmap__set(k, ktr_conn__caller(cn), ktr_request__for_file(k, req, r, &eff),
-				pids, n, r, msg);
+	done = ktr_policy__set(k, ktr_conn__caller(cn), ktr_request__for_file(k, req, r, &eff),
+			       pids, n, r, msg);
 	free(pids);
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))

@@ -20,6 +20,7 @@
 #include "daemon/events/ktr_syswide.h"
 #include "daemon/events/ktr_tp.h"
 #include "daemon/files/ktr_writer.h"
+#include "daemon/usdt/ktr_usdt.h"
 
 /* The pids a stop named (" 12 34"), kept for whoever asks about them later. */
 static void stop__keep_pids(struct ktr_tracefile *f, const char *pids)
@@ -35,6 +36,27 @@ static void stop__keep_pids(struct ktr_tracefile *f, const char *pids)
 	}
 }
 
+/*
+ * Every process tracing into route r stops; their pids, " 12 34" as far as
+ * they fit, in pids.
+ */
+static void stop__procs(const struct ktr_parts *k, int r, char *pids, size_t size)
+{
+	size_t used = 0;
+	__u32 *keys;
+	int n = ktr_procmap__keys(k->procs, r, &keys);
+
+	pids[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		ktr_procmap__drop(k->procs, keys[i]);
+		if (k->usdt)
+			ktr_usdt__forget(k->usdt, keys[i]);
+		if (used < size - 12)
+			used += snprintf(pids + used, size - used, " %u", keys[i]);
+	}
+	free(keys);
+}
+
 void ktr_stop__file(const struct ktr_parts *k, int r, __u32 end_why, int err, const char *why)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
@@ -43,7 +65,7 @@ void ktr_stop__file(const struct ktr_parts *k, int r, __u32 end_why, int err, co
 	if (!f || f->ending)
 		return;
 	ktr_groups__stop_route(k, r); /* first: none of their processes comes back */
-	ktr_procmap__stop_route(k, r, pids, sizeof(pids));
+	stop__procs(k, r, pids, sizeof(pids));
 	stop__keep_pids(f, pids);
 	ktr_tracefile__end_why(f, end_why, end_why == KTR_END_WRITE_ERROR ? err : 0, 0, 0);
 	if (why && !f->stop_msg[0]) {

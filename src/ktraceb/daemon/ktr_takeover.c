@@ -12,6 +12,7 @@
 #include "daemon/files/ktr_files.h"
 #include "daemon/flight/ktr_flight.h"
 #include "daemon/programs/ktr_pin.h"
+#include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 #include "ktr_parts.h"
 #include "daemon/files/ktr_selection.h"
@@ -112,7 +113,7 @@ void ktr_takeover__usdt(const struct ktr_parts *k)
 
 		if (ktr_procmap__get(k->procs, keys[i], &ps) &&
 		    (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_QUIET))
-			ktr_procmap__usdt_scan(k, keys[i], ps.route, false, false);
+			ktr_proc_usdt__scan(k, keys[i], ps.route, false, false);
 	}
 	free(keys);
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ktraceb/bpf_shared.h"
 #include "daemon/programs/ktr_attach.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"
@@ -12,6 +15,8 @@
 #include "daemon/files/ktr_files.h"
 #include "ktr_groups.h"
 #include "ktr_log.h"
+#include "ktr_policy.h"
+#include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 #include "daemon/files/ktr_recorder.h"
 #include "ktr_ring.h"
@@ -109,9 +114,45 @@ static void tick__files(const struct ktr_parts *k)
 	ktr_files__release_routes(k->files, tick__route_held, tick__route_freed, k->drain);
 }
 
+/*
+ * The procs map, looked at: processes counted per file (nprocs), entries
+ * whose process or file is gone dropped, pending ones the request that made
+ * them did not settle (a child forked the moment its parent's tracing
+ * started) settled (ktr_policy__settle).  Does any process want context
+ * switches?
+ */
+static bool tick__procs(const struct ktr_parts *k)
+{
+	bool want_csw = false;
+	__u32 *keys;
+	int n = ktr_procmap__keys(k->procs, -1, &keys);
+
+	for (__u32 r = ktr_files__next(k->files, 0); r; r = ktr_files__next(k->files, r))
+		ktr_files__get(k->files, r)->nprocs = 0;
+	for (int i = 0; i < n; i++) {
+		struct ktr_tracefile *f;
+		struct ktr_proc_state ps;
+
+		if (!ktr_procmap__get(k->procs, keys[i], &ps))
+			continue;
+		f = ktr_files__get(k->files, ps.route);
+		/* gone, or no file to write to: a missed exit leaves no stale tracing */
+		if ((kill(keys[i], 0) < 0 && errno == ESRCH) || !f) {
+			ktr_procmap__drop(k->procs, keys[i]);
+			continue;
+		}
+		if (ps.flags & KTR_PS_PENDING)
+			ktr_policy__settle(k, keys[i], &ps);
+		f->nprocs++;
+		want_csw |= (ps.facs & KTRFAC_CSW) != 0;
+	}
+	free(keys);
+	return want_csw;
+}
+
 bool ktr_tick__run(const struct ktr_parts *k)
 {
-	bool want_csw = ktr_procmap__scan(k), busy;
+	bool want_csw = tick__procs(k), busy;
 
 	/* a ring swapped out read to its end, and the new one, before a file may end */
 	ktr_ring__settle(k->ring);
@@ -120,7 +161,7 @@ bool ktr_tick__run(const struct ktr_parts *k)
 	busy = ktr_files__count(k->files) > 0;
 	tick__files(k);
 	ktr_attach__csw(k->attach, want_csw);
-	ktr_procmap__usdt_sweep(k);
+	ktr_proc_usdt__sweep(k->usdt, k->procs);
 	ktr_usdt__poll(k->usdt); /* USDT scans past their time end */
 	ktr_attach__pins(k->attach, ktr_files__recording(k->files));
 	/*
