@@ -124,9 +124,63 @@ void ktr_print_cstr(FILE *out, const char *s, size_t max, bool keep_nul);
 size_t ktr_unescape_c(unsigned char *dst, size_t size, const char *s, size_t len);
 
 /*
- * A KTR_STRUCT payload (name already split off): "struct stat { dev=..., ... }".
- * Unknown names or sizes that do not match print "invalid record" or a
- * hexdump; never a crash.
+ * Fields.  A KTR_STRUCT decoder gives what it finds to a sink, one call a
+ * field, in the order kdump's text shows them: the text (below) and the
+ * JSON lines (kdump -J) both format from them.  A field has a name (none
+ * for a value the text shows alone: an address, a set of signals), a
+ * kind, its raw value when it is a number, and its decoded value as the
+ * text shows it ("-rw-r--r--", "8:1", "O_RDONLY|O_CLOEXEC").
+ */
+enum ktr_field_kind {
+	KTR_FIELD_NUM,	/* a decimal number: raw, an __s64 if is_signed */
+	KTR_FIELD_HEX,	/* a number the text shows in hex: raw */
+	KTR_FIELD_TEXT,	/* any other decoded value */
+	KTR_FIELD_STR,	/* a byte string: text and len are its bytes, the text quotes them */
+	KTR_FIELD_NOTE,	/* what the decoder left out: "<3 bytes more>", "... 5 more" */
+};
+
+struct ktr_field {
+	const char *name; /* NULL: a value shown alone */
+	enum ktr_field_kind kind;
+	bool is_signed;
+	__u64 raw;
+	const char *text; /* the decoded value, len bytes, not NUL-terminated */
+	size_t len;
+};
+
+/* Groups of fields: a structure, or an array of them. */
+enum ktr_field_group { KTR_GROUP_STRUCT, KTR_GROUP_ARRAY };
+
+/* Where fields go; ctx is the sink's own. */
+struct ktr_field_sink {
+	void (*begin)(void *ctx, enum ktr_field_group g);
+	void (*field)(void *ctx, const struct ktr_field *f);
+	void (*end)(void *ctx, enum ktr_field_group g);
+	void *ctx;
+};
+
+/* What ktr_decode_struct() made of a structure. */
+enum ktr_struct_found {
+	KTR_STRUCT_DECODED, /* its fields given */
+	KTR_STRUCT_UNKNOWN, /* a name it does not know: nothing given */
+	KTR_STRUCT_BAD_SIZE, /* a size that type cannot have: nothing given */
+	KTR_STRUCT_NOMEM, /* no memory for the decoded values */
+};
+
+/*
+ * A KTR_STRUCT payload (name already split off) as fields: a structure
+ * (begin, its members, end); an array of structures, or of values (the
+ * pair of times utimensat takes), in an array group; "string" (what
+ * readlink or getcwd returned) as one STR field and no group.
+ */
+enum ktr_struct_found ktr_decode_struct(const struct ktr_field_sink *s, const char *name,
+					const void *data, size_t len, int flags);
+
+/*
+ * The same as kdump's text: "struct stat { dev=8:1, ino=..., ... }",
+ * "struct pollfd [ { fd=3, ... }, ... ]", "string \"...\"".  Unknown names
+ * or sizes that do not match print a hexdump or "invalid record"; never a
+ * crash.
  */
 void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags);
 

@@ -5,7 +5,8 @@
  * trace-event timeline (-P, kdump_chrome.c), write alike: strings, and
  * each event's decoded values (a syscall's arguments by name, its return,
  * a signal, a user record) as JSON members.  Decoded values are the text
- * decoders' own words (src/decode/), caught in a memory stream of the
+ * decoders' own words (src/decode/): a structure's members as the fields
+ * the decoder gives (decode.h), the rest caught in a memory stream of the
  * sink's (struct kd_capture) and written as JSON strings.  A formatter,
  * not a sink.
  *
@@ -61,6 +62,13 @@ void kd_json_user(FILE *out, const struct kd_event *ev, const struct kdump_opts 
 void kd_json_lost(FILE *out, const struct kd_event *ev);
 /* END: why (a name: "write_error"...), error and errno, by_pid/by_uid, records, lost, unwritten */
 void kd_json_end(FILE *out, const struct kd_event *ev);
+/*
+ * STRU: ,"fields":{"name":value...}, a structure's members as the decoder
+ * gives them (kdump_jsonfield.c); nothing for an array, a string, or a
+ * structure with values shown alone.
+ */
+void kd_json_struct_fields(FILE *out, const char *name, const void *data, size_t len,
+			   int decode);
 /* The name of a span's slice ("fw:load_firmware"). */
 void kd_json_span_name(const struct kd_event *ev, char *buf, size_t size);
 
