@@ -69,6 +69,15 @@ void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg,
 const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
 
 /*
+ * The same arguments as fields (below), one each, no group: named as the
+ * kernel names them ("dfd"; "arg3" when unknown), raw the register, text
+ * the argument as the list shows it.  0, or -1 when out of memory.
+ */
+struct ktr_field_sink;
+int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flags, int code,
+			    int narg, const __u64 *args, int flags);
+
+/*
  * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc", "0x7f..."
  * (mmap, brk, mremap), "-1 errno 2 No such file or directory (ENOENT)",
  * "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)";
@@ -76,6 +85,12 @@ const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
  */
 void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
 		      int flags);
+/*
+ * The same as one field "retval", no group: raw the return value (signed),
+ * text as above.  0, or -1 when out of memory.
+ */
+int ktr_decode_sysret(const struct ktr_field_sink *s, unsigned int sv_flags, int code, int error,
+		      __s64 retval, int flags);
 
 /* "ENOENT" for 2, NULL if unknown.  Linux errno values, also 512..530. */
 const char *ktr_errno_name(int err);

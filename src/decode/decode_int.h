@@ -13,6 +13,7 @@
  *   args.c sysret.c                      CALL arguments, RET values
  *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT as fields (struct_int.h)
  *   struct_text.c                        and as kdump's text
+ *   call_field.c                         CALL arguments, RET values as fields
  */
 #ifndef KTRACEB_DECODE_INT_H
 #define KTRACEB_DECODE_INT_H

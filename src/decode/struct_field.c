@@ -60,6 +60,13 @@ void ktr_field(struct ktr_fields *f, const char *name)
 	f->open = true;
 }
 
+void ktr_field_of(struct ktr_fields *f, const char *name, __u64 raw, bool is_signed)
+{
+	ktr_field(f, name);
+	f->cur.raw = raw;
+	f->cur.is_signed = is_signed;
+}
+
 static void number(struct ktr_fields *f, const char *name, enum ktr_field_kind kind, bool is_signed,
 		   __u64 raw, const char *text)
 {

@@ -11,7 +11,8 @@
 #include "decode_int.h"
 
 /*
- * How a printer gives its fields (decode.h) to the sink.  ktr_field()
+ * How a printer gives its fields (decode.h) to the sink (call_field.c's
+ * arguments and returns come the same way).  ktr_field()
  * starts a field of decoded text that the printer then writes to out; the
  * field ends where the next one starts, or at a group's begin or end.
  */
@@ -42,6 +43,8 @@ void ktr_fields_end(struct ktr_fields *f, enum ktr_field_group g);
 
 /* A field of text the caller writes next to f->out; name NULL: a value alone. */
 void ktr_field(struct ktr_fields *f, const char *name);
+/* The same, of a number raw (an __s64 if is_signed) that the text shows decoded */
+void ktr_field_of(struct ktr_fields *f, const char *name, __u64 raw, bool is_signed);
 void ktr_field_u64(struct ktr_fields *f, const char *name, __u64 v);
 void ktr_field_s64(struct ktr_fields *f, const char *name, __s64 v);
 void ktr_field_hex(struct ktr_fields *f, const char *name, __u64 v);

@@ -118,13 +118,13 @@ static int m_struct(struct json *j, const struct kd_event *ev)
 
 static int m_call(struct json *j, const struct kd_event *ev)
 {
-	kd_json_call(j->env.out, ev, j->env.o, j->cap, false);
+	kd_json_call(j->env.out, ev, j->env.o, false);
 	return 0;
 }
 
 static int m_ret(struct json *j, const struct kd_event *ev)
 {
-	kd_json_ret(j->env.out, ev, j->env.o, j->cap);
+	kd_json_ret(j->env.out, ev, j->env.o);
 	return 0;
 }
 

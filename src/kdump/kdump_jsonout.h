@@ -5,10 +5,11 @@
  * trace-event timeline (-P, kdump_chrome.c), write alike: strings, and
  * each event's decoded values (a syscall's arguments by name, its return,
  * a signal, a user record) as JSON members.  Decoded values are the text
- * decoders' own words (src/decode/): a structure's members as the fields
- * the decoder gives (decode.h), the rest caught in a memory stream of the
- * sink's (struct kd_capture) and written as JSON strings.  A formatter,
- * not a sink.
+ * decoders' own words (src/decode/): a syscall's arguments, its return and
+ * a structure's members come as the fields the decoder gives (decode.h),
+ * each with its decoded text and raw value; the text of a whole record
+ * ("text" members) is caught in a memory stream of the sink's (struct
+ * kd_capture).  A formatter, not a sink.
  *
  * Strings: every byte is one character; printable ASCII as is, the rest
  * as JSON escapes (\n, \", \u00e9 for byte 0xe9: decode.h KTR_ESC_JSON),
@@ -31,7 +32,7 @@ void kd_json_cstr(FILE *out, const char *s);
 /* The header's comm, at most KTR_MAXCOMLEN bytes, as a JSON string. */
 void kd_json_comm(FILE *out, const struct ktr_header *h);
 
-/* A memory stream a decoder's text is caught in, reused event after event. */
+/* A memory stream a record's text is caught in, reused event after event. */
 struct kd_capture;
 struct kd_capture *kd_capture__new(void);
 void kd_capture__free(struct kd_capture *c);
@@ -46,10 +47,9 @@ const char *kd_capture__text(struct kd_capture *c, size_t *len);
  */
 /* CALL: ,"syscall","nr","args":[{"name","value","raw"}...] (as_object: "args":{name:value}) */
 void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
-		  struct kd_capture *c, bool as_object);
+		  bool as_object);
 /* RET: ,"syscall","nr","retval","error"[,"errno"],"value" */
-void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
-		 struct kd_capture *c);
+void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 /* GIO: ,"fd","dir","len"[,"data"[,"truncated"]]; data up to -m bytes, none with -s */
 void kd_json_genio(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 /* PSIG: ,"signo","signal","action"[,"handler","mask"],"code"[,"code_name"] */
