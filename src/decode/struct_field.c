@@ -6,10 +6,34 @@
 #include <string.h>
 #include "struct_int.h"
 
+/*
+ * A memory stream kept for the next structure or call, so that each does
+ * not open its own; one that starts while another is given (a sink that
+ * decodes) opens its own.
+ */
+static _Thread_local struct {
+	FILE *out;
+	char *buf;
+	size_t size;
+	bool busy;
+} spare;
+
 int ktr_fields_init(struct ktr_fields *f, const struct ktr_field_sink *sink)
 {
 	*f = (struct ktr_fields){ .sink = sink };
-	f->out = open_memstream(&f->buf, &f->size);
+	if (!spare.busy) {
+		if (!spare.out)
+			spare.out = open_memstream(&spare.buf, &spare.size);
+		if (spare.out && fseek(spare.out, 0, SEEK_SET) == 0) {
+			spare.busy = true;
+			f->spare = true;
+			f->out = spare.out;
+			f->buf = &spare.buf;
+			return 0;
+		}
+	}
+	f->out = open_memstream(&f->own, &f->size);
+	f->buf = &f->own;
 	return f->out ? 0 : -1;
 }
 
@@ -28,7 +52,7 @@ static void close_field(struct ktr_fields *f)
 	f->open = false;
 	fflush(f->out);
 	n = ftell(f->out);
-	f->cur.text = f->buf;
+	f->cur.text = *f->buf;
 	f->cur.len = n > 0 ? (size_t)n : 0;
 	give(f, &f->cur);
 }
@@ -36,8 +60,12 @@ static void close_field(struct ktr_fields *f)
 void ktr_fields_done(struct ktr_fields *f)
 {
 	close_field(f);
+	if (f->spare) {
+		spare.busy = false;
+		return;
+	}
 	fclose(f->out);
-	free(f->buf);
+	free(f->own);
 }
 
 void ktr_fields_begin(struct ktr_fields *f, enum ktr_field_group g)

@@ -19,8 +19,10 @@
 struct ktr_fields {
 	const struct ktr_field_sink *sink;
 	FILE *out; /* the value of the field being written */
-	char *buf; /* out's bytes */
+	char **buf; /* where out's bytes are */
+	char *own; /* out's bytes when out is not the thread's spare stream */
 	size_t size;
+	bool spare; /* out is the thread's spare stream */
 	struct ktr_field cur;
 	bool open; /* cur is being written to out */
 };
