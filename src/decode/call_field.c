@@ -11,11 +11,13 @@ int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flag
 	int n = ktr_syscall_nargs_taken(sv_flags, code, narg, args, flags);
 	char argn[KTR_MAXARGS][16]; /* each lives until its field is given */
 	struct ktr_fields f;
+	int err;
 
 	if (n == 0)
 		return 0;
-	if (ktr_fields_init(&f, s) < 0)
-		return -1;
+	err = ktr_fields_init(&f, s);
+	if (err)
+		return err;
 	for (int i = 0; i < n; i++) {
 		const char *name = ktr_syscall_argname(sv_flags, code, i);
 
@@ -34,9 +36,10 @@ int ktr_decode_sysret(const struct ktr_field_sink *s, unsigned int sv_flags, int
 		      __s64 retval, int flags)
 {
 	struct ktr_fields f;
+	int err = ktr_fields_init(&f, s);
 
-	if (ktr_fields_init(&f, s) < 0)
-		return -1;
+	if (err)
+		return err;
 	ktr_field_of(&f, "retval", (__u64)retval, true);
 	ktr_print_sysret(f.out, sv_flags, code, error, retval, flags);
 	ktr_fields_done(&f);

@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * Decoders used by kdump: syscall arguments, return values, errno and signal
- * names, and captured structures.  Every printer writes to a FILE and never
- * reads past the lengths it is given: the input comes from a trace file and
- * is untrusted.
+ * names, and captured structures.  Printers write text to a FILE; a
+ * structure, a syscall's arguments and its return also come as fields
+ * (below) for the outputs that are not text.  None reads past the lengths
+ * it is given: the input comes from a trace file and is untrusted.
  */
 #ifndef KTRACEB_DECODE_H
 #define KTRACEB_DECODE_H
@@ -71,7 +72,7 @@ const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
 /*
  * The same arguments as fields (below), one each, no group: named as the
  * kernel names them ("dfd"; "arg3" when unknown), raw the register, text
- * the argument as the list shows it.  0, or -1 when out of memory.
+ * the argument as the list shows it.  0, or -ENOMEM.
  */
 struct ktr_field_sink;
 int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flags, int code,
@@ -87,7 +88,7 @@ void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s
 		      int flags);
 /*
  * The same as one field "retval", no group: raw the return value (signed),
- * text as above.  0, or -1 when out of memory.
+ * text as above.  0, or -ENOMEM.
  */
 int ktr_decode_sysret(const struct ktr_field_sink *s, unsigned int sv_flags, int code, int error,
 		      __s64 retval, int flags);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /* How the KTR_STRUCT printers give their fields to a sink (struct_int.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ int ktr_fields_init(struct ktr_fields *f, const struct ktr_field_sink *sink)
 	}
 	f->out = open_memstream(&f->own, &f->size);
 	f->buf = &f->own;
-	return f->out ? 0 : -1;
+	return f->out ? 0 : -ENOMEM;
 }
 
 static void give(struct ktr_fields *f, const struct ktr_field *fl)

@@ -36,7 +36,7 @@ struct ktr_structdec {
 	ktr_structfn fn; /* gives one struct's fields, or one element's */
 };
 
-/* 0, or -1 with errno if there is no memory for the values. */
+/* 0, or -ENOMEM: no memory for the values. */
 int ktr_fields_init(struct ktr_fields *f, const struct ktr_field_sink *sink);
 /* Ends the last field, frees what init took. */
 void ktr_fields_done(struct ktr_fields *f);
