@@ -167,12 +167,17 @@ struct ktr_field {
 /* Groups of fields: a structure, or an array of them. */
 enum ktr_field_group { KTR_GROUP_STRUCT, KTR_GROUP_ARRAY };
 
-/* Where fields go; ctx is the sink's own. */
+/*
+ * Where fields go; ctx is the sink's own.  A sink with direct set (kdump's
+ * text) gets each TEXT field with no text and before its value: the
+ * decoder then writes the value straight to direct, with no copy.
+ */
 struct ktr_field_sink {
 	void (*begin)(void *ctx, enum ktr_field_group g);
 	void (*field)(void *ctx, const struct ktr_field *f);
 	void (*end)(void *ctx, enum ktr_field_group g);
 	void *ctx;
+	FILE *direct;
 };
 
 /* What ktr_decode_struct() made of a structure. */
@@ -199,5 +204,11 @@ enum ktr_struct_found ktr_decode_struct(const struct ktr_field_sink *s, const ch
  * crash.
  */
 void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags);
+/*
+ * The same text, from the one pass that also gives the fields to also (kdump
+ * -J's members): what ktr_decode_struct() found.
+ */
+enum ktr_struct_found ktr_print_struct_also(FILE *out, const char *name, const void *data,
+					    size_t len, int flags, const struct ktr_field_sink *also);
 
 #endif /* KTRACEB_DECODE_H */

@@ -3,6 +3,7 @@
 /* How the KTR_STRUCT printers give their fields to a sink (struct_int.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include "struct_int.h"
@@ -22,9 +23,17 @@ static _Thread_local struct {
 int ktr_fields_init(struct ktr_fields *f, const struct ktr_field_sink *sink)
 {
 	*f = (struct ktr_fields){ .sink = sink };
+	if (sink->direct) {
+		f->out = sink->direct;
+		f->direct = true;
+		return 0;
+	}
 	if (!spare.busy) {
-		if (!spare.out)
+		if (!spare.out) {
 			spare.out = open_memstream(&spare.buf, &spare.size);
+			if (spare.out) /* this thread's alone: no lock each write */
+				__fsetlocking(spare.out, FSETLOCKING_BYCALLER);
+		}
 		if (spare.out && fseek(spare.out, 0, SEEK_SET) == 0) {
 			spare.busy = true;
 			f->spare = true;
@@ -61,6 +70,8 @@ static void close_field(struct ktr_fields *f)
 void ktr_fields_done(struct ktr_fields *f)
 {
 	close_field(f);
+	if (f->direct)
+		return;
 	if (f->spare) {
 		spare.busy = false;
 		return;
@@ -84,8 +95,12 @@ void ktr_fields_end(struct ktr_fields *f, enum ktr_field_group g)
 void ktr_field(struct ktr_fields *f, const char *name)
 {
 	close_field(f);
-	fseek(f->out, 0, SEEK_SET);
 	f->cur = (struct ktr_field){ .name = name, .kind = KTR_FIELD_TEXT };
+	if (f->direct) { /* the sink writes its part; the value comes next */
+		give(f, &f->cur);
+		return;
+	}
+	fseek(f->out, 0, SEEK_SET);
 	f->open = true;
 }
 

@@ -23,6 +23,7 @@ struct ktr_fields {
 	char *own; /* out's bytes when out is not the thread's spare stream */
 	size_t size;
 	bool spare; /* out is the thread's spare stream */
+	bool direct; /* out is the sink's direct stream */
 	struct ktr_field cur;
 	bool open; /* cur is being written to out */
 };
@@ -43,7 +44,10 @@ void ktr_fields_done(struct ktr_fields *f);
 void ktr_fields_begin(struct ktr_fields *f, enum ktr_field_group g);
 void ktr_fields_end(struct ktr_fields *f, enum ktr_field_group g);
 
-/* A field of text the caller writes next to f->out; name NULL: a value alone. */
+/*
+ * A field of text the caller writes next to f->out; name NULL: a value alone.
+ * A direct sink (decode.h) has it already, with no text, raw or is_signed.
+ */
 void ktr_field(struct ktr_fields *f, const char *name);
 /* The same, of a number raw (an __s64 if is_signed) that the text shows decoded */
 void ktr_field_of(struct ktr_fields *f, const char *name, __u64 raw, bool is_signed);

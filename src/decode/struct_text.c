@@ -11,6 +11,7 @@
 
 struct text {
 	FILE *out;
+	const struct ktr_field_sink *also; /* NULL: the values come straight to out */
 	int depth;
 	int n[TEXT_DEPTH]; /* the items written at each depth */
 };
@@ -35,6 +36,8 @@ static void text_begin(void *ctx, enum ktr_field_group g)
 	fputs(g == KTR_GROUP_ARRAY ? "[ " : "{ ", t->out);
 	if (++t->depth < TEXT_DEPTH)
 		t->n[t->depth] = 0;
+	if (t->also)
+		t->also->begin(t->also->ctx, g);
 }
 
 static void text_end(void *ctx, enum ktr_field_group g)
@@ -44,6 +47,8 @@ static void text_end(void *ctx, enum ktr_field_group g)
 	fputs(g == KTR_GROUP_ARRAY ? " ]" : " }", t->out);
 	if (t->depth > 0)
 		t->depth--;
+	if (t->also)
+		t->also->end(t->also->ctx, g);
 }
 
 static void text_field(void *ctx, const struct ktr_field *f)
@@ -51,8 +56,14 @@ static void text_field(void *ctx, const struct ktr_field *f)
 	struct text *t = ctx;
 
 	sep(t);
-	if (f->name)
-		fprintf(t->out, "%s=", f->name);
+	if (f->name) {
+		fputs(f->name, t->out);
+		fputc('=', t->out);
+	}
+	if (t->also)
+		t->also->field(t->also->ctx, f);
+	else if (f->kind == KTR_FIELD_TEXT)
+		return; /* direct: the decoder writes the value next */
 	if (f->kind == KTR_FIELD_STR) {
 		fputc('"', t->out);
 		ktr_put_escaped(t->out, f->text, f->len, KTR_ESC_C);
@@ -73,10 +84,14 @@ static void print_unknown(FILE *out, const unsigned char *p, size_t len)
 		fputs(" ...", out);
 }
 
-void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags)
+enum ktr_struct_found ktr_print_struct_also(FILE *out, const char *name, const void *data,
+					    size_t len, int flags,
+					    const struct ktr_field_sink *also)
 {
-	struct text t = { .out = out };
-	const struct ktr_field_sink sink = { text_begin, text_field, text_end, &t };
+	struct text t = { .out = out, .also = also };
+	const struct ktr_field_sink sink = { text_begin, text_field, text_end, &t,
+					     also ? NULL : out };
+	enum ktr_struct_found found;
 
 	if (strcmp(name, "string") == 0) {
 		fputs("string ", out);
@@ -84,7 +99,8 @@ void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len,
 		fputs("struct ", out);
 		ktr_print_cstr(out, name, strlen(name), false);
 	}
-	switch (ktr_decode_struct(&sink, name, data, len, flags)) {
+	found = ktr_decode_struct(&sink, name, data, len, flags);
+	switch (found) {
 	case KTR_STRUCT_UNKNOWN:
 		print_unknown(out, data, len);
 		break;
@@ -97,4 +113,10 @@ void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len,
 	case KTR_STRUCT_DECODED:
 		break;
 	}
+	return found;
+}
+
+void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags)
+{
+	ktr_print_struct_also(out, name, data, len, flags, NULL);
 }

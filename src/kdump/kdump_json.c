@@ -25,6 +25,7 @@
 struct json {
 	struct kd_sink_env env;
 	struct kd_capture *cap;
+	struct kd_capture *fcap; /* a structure's "fields", kept until its text is out */
 	struct kd_bsd_fmt fmt;
 	bool have_fmt;
 	bool started; /* the head line written */
@@ -46,7 +47,10 @@ static void *json__open(const struct kd_sink_env *env)
 		return NULL;
 	j->env = *env;
 	j->cap = kd_capture__new();
-	if (!j->cap) {
+	j->fcap = kd_capture__new();
+	if (!j->cap || !j->fcap) {
+		kd_capture__free(j->cap);
+		kd_capture__free(j->fcap);
 		free(j);
 		return NULL;
 	}
@@ -58,6 +62,7 @@ static void json__close(void *state)
 	struct json *j = state;
 
 	kd_capture__free(j->cap);
+	kd_capture__free(j->fcap);
 	free(j);
 }
 
@@ -92,25 +97,32 @@ static void json__head(struct json *j)
 /* STRU: its name, length and text, and its members as the decoder gives them. */
 static int m_struct(struct json *j, const struct kd_event *ev)
 {
-	FILE *out = j->env.out, *cap;
-	const char *text;
-	size_t tlen;
+	FILE *out = j->env.out, *cap, *fcap = NULL;
+	const char *text, *fields = NULL;
+	size_t tlen, flen = 0;
+	bool linux_fields = !ev->bsd && !(j->env.o->decode & KTR_DEC_RAW);
 
 	fputs(",\"struct\":", out);
 	kd_json_str(out, ev->strct.name, ev->strct.nlen);
 	fprintf(out, ",\"len\":%zu,\"text\":", ev->strct.len);
 	cap = kd_capture__start(j->cap);
-	if (cap)
+	if (cap && linux_fields)
+		fcap = kd_capture__start(j->fcap);
+	if (fcap) { /* the text and the members from one decoding */
+		if (kd_json_struct_text(cap, fcap, ev->strct.name, ev->strct.data, ev->strct.len,
+					j->env.o->decode))
+			fields = kd_capture__text(j->fcap, &flen);
+	} else if (cap) {
 		kd_body(cap, ev, j->env.o);
+	}
 	text = cap ? kd_capture__text(j->cap, &tlen) : NULL;
 	if (!text) {
 		fputs("null", out);
 		return 0;
 	}
 	kd_json_str(out, text, tlen);
-	if (!ev->bsd && !(j->env.o->decode & KTR_DEC_RAW))
-		kd_json_struct_fields(out, ev->strct.name, ev->strct.data, ev->strct.len,
-				      j->env.o->decode);
+	if (fields)
+		fwrite(fields, 1, flen, out);
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 #include "kdump_jsonout.h"
 
 struct members {
-	FILE *out; /* NULL: only find whether the members are all named */
+	FILE *out;
 	int depth;
 	int n;
 	bool plain; /* one structure of named members */
@@ -55,7 +55,7 @@ static void m_field(void *ctx, const struct ktr_field *f)
 
 	if (m->depth != 1 || !f->name || f->kind == KTR_FIELD_NOTE)
 		m->plain = false;
-	if (!m->out || !m->plain)
+	if (!m->plain)
 		return;
 	fputs(m->n++ ? "," : ",\"fields\":{", m->out);
 	kd_json_cstr(m->out, f->name);
@@ -79,16 +79,16 @@ static void m_field(void *ctx, const struct ktr_field *f)
 	}
 }
 
-void kd_json_struct_fields(FILE *out, const char *name, const void *data, size_t len, int decode)
+bool kd_json_struct_text(FILE *text, FILE *fields, const char *name, const void *data, size_t len,
+			 int decode)
 {
-	struct members m = { .plain = true };
-	const struct ktr_field_sink sink = { m_begin, m_field, m_end, &m };
+	struct members m = { .out = fields, .plain = true };
+	const struct ktr_field_sink sink = { m_begin, m_field, m_end, &m, NULL };
 
-	/* first whether they are all named members, then them */
-	if (ktr_decode_struct(&sink, name, data, len, decode) != KTR_STRUCT_DECODED || !m.plain)
-		return;
-	m = (struct members){ .out = out, .plain = true };
-	ktr_decode_struct(&sink, name, data, len, decode);
-	if (m.n)
-		fputc('}', out);
+	/* one pass: the text, and the members as they come, kept if all named */
+	if (ktr_print_struct_also(text, name, data, len, decode, &sink) != KTR_STRUCT_DECODED ||
+	    !m.plain || !m.n)
+		return false;
+	fputc('}', fields);
+	return true;
 }

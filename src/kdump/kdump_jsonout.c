@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /* JSON strings and decoded values for the -J and -P sinks (kdump_jsonout.h). */
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -51,6 +52,8 @@ FILE *kd_capture__start(struct kd_capture *c)
 {
 	if (!c->f) {
 		c->f = open_memstream(&c->buf, &c->size);
+		if (c->f) /* one sink's, used by one thread: no lock each write */
+			__fsetlocking(c->f, FSETLOCKING_BYCALLER);
 		return c->f;
 	}
 	if (fseeko(c->f, 0, SEEK_SET) != 0)
@@ -120,7 +123,7 @@ static void ret_field(void *ctx, const struct ktr_field *f)
 void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o, bool as_object)
 {
 	struct values v = { out, as_object, 0 };
-	const struct ktr_field_sink sink = { no_group, arg_field, no_group, &v };
+	const struct ktr_field_sink sink = { no_group, arg_field, no_group, &v, NULL };
 
 	member_name(out, "syscall", ktr_syscall_name(ev->sv_flags, ev->call.code));
 	fprintf(out, ",\"nr\":%d,\"args\":%c", ev->call.code, as_object ? '{' : '[');
@@ -132,7 +135,7 @@ void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts 
 void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
 	struct values v = { out, false, 0 };
-	const struct ktr_field_sink sink = { no_group, ret_field, no_group, &v };
+	const struct ktr_field_sink sink = { no_group, ret_field, no_group, &v, NULL };
 
 	member_name(out, "syscall", ktr_syscall_name(ev->sv_flags, ev->ret.code));
 	fprintf(out, ",\"nr\":%d,\"retval\":%lld,\"error\":%d", ev->ret.code,

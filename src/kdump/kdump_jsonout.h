@@ -63,12 +63,14 @@ void kd_json_lost(FILE *out, const struct kd_event *ev);
 /* END: why (a name: "write_error"...), error and errno, by_pid/by_uid, records, lost, unwritten */
 void kd_json_end(FILE *out, const struct kd_event *ev);
 /*
- * STRU: ,"fields":{"name":value...}, a structure's members as the decoder
- * gives them (kdump_jsonfield.c); nothing for an array, a string, or a
- * structure with values shown alone.
+ * STRU: a Linux structure's text (kdump's) to text, and from the same
+ * decoding ,"fields":{"name":value...} to fields, its members as the
+ * decoder gives them (kdump_jsonfield.c).  False when there are no
+ * "fields" (an array, a string, a structure with values shown alone):
+ * what fields got is then to be left out.
  */
-void kd_json_struct_fields(FILE *out, const char *name, const void *data, size_t len,
-			   int decode);
+bool kd_json_struct_text(FILE *text, FILE *fields, const char *name, const void *data, size_t len,
+			 int decode);
 /* The name of a span's slice ("fw:load_firmware"). */
 void kd_json_span_name(const struct kd_event *ev, char *buf, size_t size);
 

@@ -38,7 +38,7 @@ static void l_field(void *ctx, const struct ktr_field *f)
 	put(buf);
 }
 
-static const struct ktr_field_sink sink = { l_begin, l_field, l_end, NULL };
+static const struct ktr_field_sink sink = { l_begin, l_field, l_end, NULL, NULL };
 
 #define FIELDS(call) (log_[0] = 0, (call), log_)
 
