@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * Decoders used by kdump: syscall arguments, return values, errno and signal
- * names, and captured structures.  Every printer writes to a FILE and never
- * reads past the lengths it is given: the input comes from a trace file and
- * is untrusted.
+ * names, and captured structures.  Printers write text to a FILE; a
+ * structure, a syscall's arguments and its return also come as fields
+ * (below) for the outputs that are not text.  None reads past the lengths
+ * it is given: the input comes from a trace file and is untrusted.
  */
 #ifndef KTRACEB_DECODE_H
 #define KTRACEB_DECODE_H
@@ -69,6 +70,15 @@ void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg,
 const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
 
 /*
+ * The same arguments as fields (below), one each, no group: named as the
+ * kernel names them ("dfd"; "arg3" when unknown), raw the register, text
+ * the argument as the list shows it.  0, or -ENOMEM.
+ */
+struct ktr_field_sink;
+int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flags, int code,
+			    int narg, const __u64 *args, int flags);
+
+/*
  * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc", "0x7f..."
  * (mmap, brk, mremap), "-1 errno 2 No such file or directory (ENOENT)",
  * "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)";
@@ -76,6 +86,12 @@ const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
  */
 void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
 		      int flags);
+/*
+ * The same as one field "retval", no group: raw the return value (signed),
+ * text as above.  0, or -ENOMEM.
+ */
+int ktr_decode_sysret(const struct ktr_field_sink *s, unsigned int sv_flags, int code, int error,
+		      __s64 retval, int flags);
 
 /* "ENOENT" for 2, NULL if unknown.  Linux errno values, also 512..530. */
 const char *ktr_errno_name(int err);
@@ -124,10 +140,75 @@ void ktr_print_cstr(FILE *out, const char *s, size_t max, bool keep_nul);
 size_t ktr_unescape_c(unsigned char *dst, size_t size, const char *s, size_t len);
 
 /*
- * A KTR_STRUCT payload (name already split off): "struct stat { dev=..., ... }".
- * Unknown names or sizes that do not match print "invalid record" or a
- * hexdump; never a crash.
+ * Fields.  A KTR_STRUCT decoder gives what it finds to a sink, one call a
+ * field, in the order kdump's text shows them: the text (below) and the
+ * JSON lines (kdump -J) both format from them.  A field has a name (none
+ * for a value the text shows alone: an address, a set of signals), a
+ * kind, its raw value when it is a number, and its decoded value as the
+ * text shows it ("-rw-r--r--", "8:1", "O_RDONLY|O_CLOEXEC").
+ */
+enum ktr_field_kind {
+	KTR_FIELD_NUM,	/* a decimal number: raw, an __s64 if is_signed */
+	KTR_FIELD_HEX,	/* a number the text shows in hex: raw */
+	KTR_FIELD_TEXT,	/* any other decoded value */
+	KTR_FIELD_STR,	/* a byte string: text and len are its bytes, the text quotes them */
+	KTR_FIELD_NOTE,	/* what the decoder left out: "<3 bytes more>", "... 5 more" */
+};
+
+struct ktr_field {
+	const char *name; /* NULL: a value shown alone */
+	enum ktr_field_kind kind;
+	bool is_signed;
+	__u64 raw;
+	const char *text; /* the decoded value, len bytes, not NUL-terminated */
+	size_t len;
+};
+
+/* Groups of fields: a structure, or an array of them. */
+enum ktr_field_group { KTR_GROUP_STRUCT, KTR_GROUP_ARRAY };
+
+/*
+ * Where fields go; ctx is the sink's own.  A sink with direct set (kdump's
+ * text) gets each TEXT field with no text and before its value: the
+ * decoder then writes the value straight to direct, with no copy.
+ */
+struct ktr_field_sink {
+	void (*begin)(void *ctx, enum ktr_field_group g);
+	void (*field)(void *ctx, const struct ktr_field *f);
+	void (*end)(void *ctx, enum ktr_field_group g);
+	void *ctx;
+	FILE *direct;
+};
+
+/* What ktr_decode_struct() made of a structure. */
+enum ktr_struct_found {
+	KTR_STRUCT_DECODED, /* its fields given */
+	KTR_STRUCT_UNKNOWN, /* a name it does not know: nothing given */
+	KTR_STRUCT_BAD_SIZE, /* a size that type cannot have: nothing given */
+	KTR_STRUCT_NOMEM, /* no memory for the decoded values */
+};
+
+/*
+ * A KTR_STRUCT payload (name already split off) as fields: a structure
+ * (begin, its members, end); an array of structures, or of values (the
+ * pair of times utimensat takes), in an array group; "string" (what
+ * readlink or getcwd returned) as one STR field and no group.
+ */
+enum ktr_struct_found ktr_decode_struct(const struct ktr_field_sink *s, const char *name,
+					const void *data, size_t len, int flags);
+
+/*
+ * The same as kdump's text: "struct stat { dev=8:1, ino=..., ... }",
+ * "struct pollfd [ { fd=3, ... }, ... ]", "string \"...\"".  Unknown names
+ * or sizes that do not match print a hexdump or "invalid record"; never a
+ * crash.
  */
 void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags);
+/*
+ * The same text, from the one pass that also gives the fields to also (kdump
+ * -J's members): what ktr_decode_struct() found.
+ */
+enum ktr_struct_found ktr_print_struct_also(FILE *out, const char *name, const void *data,
+					    size_t len, int flags, const struct ktr_field_sink *also);
 
 #endif /* KTRACEB_DECODE_H */

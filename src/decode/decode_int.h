@@ -11,7 +11,9 @@
  *   argfmt.c                             the argument formatters shared
  *   decode_ioctl.c decode_{file,mem,proc,prctl,signal,net,ipc,misc}.c   one family each
  *   args.c sysret.c                      CALL arguments, RET values
- *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT (struct_int.h)
+ *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT as fields (struct_int.h)
+ *   struct_text.c                        and as kdump's text
+ *   call_field.c                         CALL arguments, RET values as fields
  */
 #ifndef KTRACEB_DECODE_INT_H
 #define KTRACEB_DECODE_INT_H

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * KTR_STRUCT: dispatch by name with a length check, and the file and time
- * structures.  Layouts are the x86_64 kernel ABI, copied into local fixed
+ * KTR_STRUCT as fields (decode.h): dispatch by name with a length check,
+ * arrays, and the file and time structures.  Layouts are the x86_64 kernel ABI, copied into local fixed
  * width structs (the record bytes have no alignment guarantee).
  */
 #include <string.h>
@@ -21,10 +21,10 @@ struct k_stat {
 };
 _Static_assert(sizeof(struct k_stat) == 144, "x86_64 struct stat");
 
-static void field_time(struct ktr_fields *f, const char *name, __s64 sec, __s64 ns)
+static void field_time(struct ktr_fields *f, const char *name, __s64 sec, __s64 frac, int ndigits)
 {
 	ktr_field(f, name);
-	ktr_print_time(f->out, sec, ns, 9);
+	ktr_print_time(f->out, sec, frac, ndigits);
 }
 
 static void field_mode(struct ktr_fields *f, unsigned int mode, int flags)
@@ -46,25 +46,24 @@ static void field_dev(struct ktr_fields *f, const char *name, __u64 dev, int fla
 		fprintf(f->out, "%u:%u", major(dev), minor(dev));
 }
 
-static void print_stat(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_stat(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
 	struct k_stat s;
 
 	memcpy(&s, p, sizeof(s));
-	field_dev(&f, "dev", s.dev, flags);
-	ktr_field_u64(&f, "ino", s.ino);
-	field_mode(&f, s.mode, flags);
-	ktr_field_u64(&f, "nlink", s.nlink);
-	ktr_field_u64(&f, "uid", s.uid);
-	ktr_field_u64(&f, "gid", s.gid);
-	field_dev(&f, "rdev", s.rdev, flags);
-	ktr_field_s64(&f, "size", s.size);
-	ktr_field_s64(&f, "blksize", s.blksize);
-	ktr_field_s64(&f, "blocks", s.blocks);
-	field_time(&f, "atime", s.atime, s.atime_ns);
-	field_time(&f, "mtime", s.mtime, s.mtime_ns);
-	field_time(&f, "ctime", s.ctime, s.ctime_ns);
+	field_dev(f, "dev", s.dev, flags);
+	ktr_field_u64(f, "ino", s.ino);
+	field_mode(f, s.mode, flags);
+	ktr_field_u64(f, "nlink", s.nlink);
+	ktr_field_u64(f, "uid", s.uid);
+	ktr_field_u64(f, "gid", s.gid);
+	field_dev(f, "rdev", s.rdev, flags);
+	ktr_field_s64(f, "size", s.size);
+	ktr_field_s64(f, "blksize", s.blksize);
+	ktr_field_s64(f, "blocks", s.blocks);
+	field_time(f, "atime", s.atime, s.atime_ns, 9);
+	field_time(f, "mtime", s.mtime, s.mtime_ns, 9);
+	field_time(f, "ctime", s.ctime, s.ctime_ns, 9);
 }
 
 struct k_statx_ts {
@@ -91,46 +90,46 @@ _Static_assert(sizeof(struct k_statx) == 256, "struct statx");
  * The fields statx filled are those its mask names (the kernel leaves the
  * others zero, or stale): dev, blksize and the attributes are always set.
  */
-static void print_statx(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_statx(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
+	FILE *out = f->out;
 	struct k_statx s;
 
 	memcpy(&s, p, sizeof(s));
-	ktr_field(&f, "mask");
+	ktr_field(f, "mask");
 	ktr_print_mask(out, &ktr_statx_mask_tab, s.mask, flags);
-	ktr_field(&f, "dev");
+	ktr_field(f, "dev");
 	fprintf(out, "%u:%u", s.dev_major, s.dev_minor);
 	if (s.mask & STATX_INO)
-		ktr_field_u64(&f, "ino", s.ino);
+		ktr_field_u64(f, "ino", s.ino);
 	if (s.mask & (STATX_TYPE | STATX_MODE))
-		field_mode(&f, s.mode, flags);
+		field_mode(f, s.mode, flags);
 	if (s.mask & STATX_NLINK)
-		ktr_field_u64(&f, "nlink", s.nlink);
+		ktr_field_u64(f, "nlink", s.nlink);
 	if (s.mask & STATX_UID)
-		ktr_field_u64(&f, "uid", s.uid);
+		ktr_field_u64(f, "uid", s.uid);
 	if (s.mask & STATX_GID)
-		ktr_field_u64(&f, "gid", s.gid);
+		ktr_field_u64(f, "gid", s.gid);
 	if (s.mask & STATX_TYPE) {
-		ktr_field(&f, "rdev");
+		ktr_field(f, "rdev");
 		fprintf(out, "%u:%u", s.rdev_major, s.rdev_minor);
 	}
 	if (s.mask & STATX_SIZE)
-		ktr_field_u64(&f, "size", s.size);
-	ktr_field_u64(&f, "blksize", s.blksize);
+		ktr_field_u64(f, "size", s.size);
+	ktr_field_u64(f, "blksize", s.blksize);
 	if (s.mask & STATX_BLOCKS)
-		ktr_field_u64(&f, "blocks", s.blocks);
-	ktr_field_hex(&f, "attributes", s.attributes);
+		ktr_field_u64(f, "blocks", s.blocks);
+	ktr_field_hex(f, "attributes", s.attributes);
 	if (s.mask & STATX_ATIME)
-		field_time(&f, "atime", s.atime.sec, s.atime.nsec);
+		field_time(f, "atime", s.atime.sec, s.atime.nsec, 9);
 	if (s.mask & STATX_BTIME)
-		field_time(&f, "btime", s.btime.sec, s.btime.nsec);
+		field_time(f, "btime", s.btime.sec, s.btime.nsec, 9);
 	if (s.mask & STATX_CTIME)
-		field_time(&f, "ctime", s.ctime.sec, s.ctime.nsec);
+		field_time(f, "ctime", s.ctime.sec, s.ctime.nsec, 9);
 	if (s.mask & STATX_MTIME)
-		field_time(&f, "mtime", s.mtime.sec, s.mtime.nsec);
+		field_time(f, "mtime", s.mtime.sec, s.mtime.nsec, 9);
 	if (s.mask & (K_STATX_MNT_ID | K_STATX_MNT_ID_UNIQUE))
-		ktr_field_u64(&f, "mnt_id", s.mnt_id);
+		ktr_field_u64(f, "mnt_id", s.mnt_id);
 }
 
 struct k_statfs {
@@ -158,91 +157,93 @@ static const struct ktr_sym fsmagic_sym[] = {
 };
 static const struct ktr_symtab fsmagic_tab = KTR_SYMTAB(fsmagic_sym);
 
-static void print_statfs(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_statfs(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
+	FILE *out = f->out;
 	const char *fsname;
 	struct k_statfs s;
 
 	memcpy(&s, p, sizeof(s));
-	ktr_field_hex(&f, "type", (__u64)s.type);
+	ktr_field_hex(f, "type", (__u64)s.type);
 	fsname = ktr_sym_name(&fsmagic_tab, (__u64)s.type);
 	if (fsname && !(flags & KTR_DEC_RAW))
 		fprintf(out, "<%s>", fsname);
-	ktr_field_s64(&f, "bsize", s.bsize);
-	ktr_field_u64(&f, "blocks", s.blocks);
-	ktr_field_u64(&f, "bfree", s.bfree);
-	ktr_field_u64(&f, "bavail", s.bavail);
-	ktr_field_u64(&f, "files", s.files);
-	ktr_field_u64(&f, "ffree", s.ffree);
-	ktr_field(&f, "fsid");
+	ktr_field_s64(f, "bsize", s.bsize);
+	ktr_field_u64(f, "blocks", s.blocks);
+	ktr_field_u64(f, "bfree", s.bfree);
+	ktr_field_u64(f, "bavail", s.bavail);
+	ktr_field_u64(f, "files", s.files);
+	ktr_field_u64(f, "ffree", s.ffree);
+	ktr_field(f, "fsid");
 	fprintf(out, "{ %d, %d }", s.fsid[0], s.fsid[1]);
-	ktr_field_s64(&f, "namelen", s.namelen);
-	ktr_field_s64(&f, "frsize", s.frsize);
-	ktr_field_hex(&f, "flags", (__u64)s.flags);
+	ktr_field_s64(f, "namelen", s.namelen);
+	ktr_field_s64(f, "frsize", s.frsize);
+	ktr_field_hex(f, "flags", (__u64)s.flags);
 }
 
 /* timespec and timeval: one, or the pair of utimensat/utimes. */
-static void print_timespec(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_timespec(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s64 t[2];
 
 	memcpy(t, p, sizeof(t));
-	ktr_print_time(out, t[0], t[1], 9);
+	ktr_field(f, NULL);
+	ktr_print_time(f->out, t[0], t[1], 9);
 }
 
-static void print_timeval(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_timeval(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s64 t[2];
 
 	memcpy(t, p, sizeof(t));
-	ktr_print_time(out, t[0], t[1], 6);
+	ktr_field(f, NULL);
+	ktr_print_time(f->out, t[0], t[1], 6);
 }
 
 /* itimerspec and itimerval: { interval, value } */
-static void print_itimer(FILE *out, const unsigned char *p, int ndigits)
+static void print_itimer(struct ktr_fields *f, const unsigned char *p, int ndigits)
 {
 	__s64 t[4];
 
 	memcpy(t, p, sizeof(t));
-	fputs("interval=", out);
-	ktr_print_time(out, t[0], t[1], ndigits);
-	fputs(", value=", out);
-	ktr_print_time(out, t[2], t[3], ndigits);
+	field_time(f, "interval", t[0], t[1], ndigits);
+	field_time(f, "value", t[2], t[3], ndigits);
 }
 
-static void print_itimerspec(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_itimerspec(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	print_itimer(out, p, 9);
+	print_itimer(f, p, 9);
 }
 
-static void print_itimerval(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_itimerval(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	print_itimer(out, p, 6);
+	print_itimer(f, p, 6);
 }
 
-static void print_timezone(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_timezone(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s32 tz[2];
 
 	memcpy(tz, p, sizeof(tz));
-	fprintf(out, "minuteswest=%d, dsttime=%d", tz[0], tz[1]);
+	ktr_field_s64(f, "minuteswest", tz[0]);
+	ktr_field_s64(f, "dsttime", tz[1]);
 }
 
-static void print_fdpair(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_fdpair(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s32 fd[2];
 
 	memcpy(fd, p, sizeof(fd));
-	fprintf(out, "%d, %d", fd[0], fd[1]);
+	ktr_field_s64(f, NULL, fd[0]);
+	ktr_field_s64(f, NULL, fd[1]);
 }
 
-static void print_int(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_int(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s32 v;
 
 	memcpy(&v, p, sizeof(v));
-	fprintf(out, "%d", v);
+	ktr_field_s64(f, NULL, v);
 }
 
 struct k_open_how {
@@ -260,25 +261,25 @@ const struct ktr_symtab ktr_resolve_tab = KTR_SYMTAB(resolve_sym);
  * struct open_how is extensible: 24 bytes today (OPEN_HOW_SIZE_VER0).  The
  * fields the recorded size holds are printed, then what is left over.
  */
-static void print_open_how(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_open_how(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
+	FILE *out = f->out;
 	struct k_open_how h = { 0 };
 
 	memcpy(&h, p, len < sizeof(h) ? len : sizeof(h));
 	if (len >= 8) {
-		ktr_field(&f, "flags");
+		ktr_field(f, "flags");
 		ktr_print_open_flags(out, h.flags, flags);
 	}
 	if (len >= 16) {
-		ktr_field(&f, "mode");
+		ktr_field(f, "mode");
 		ktr_print_octal(out, h.mode, flags);
 	}
 	if (len >= 24) {
-		ktr_field(&f, "resolve");
+		ktr_field(f, "resolve");
 		ktr_print_mask(out, &ktr_resolve_tab, h.resolve, flags);
 	}
-	ktr_field_rest(&f, len, len / 8 * 8 < 24 ? len / 8 * 8 : 24);
+	ktr_field_rest(f, len, len / 8 * 8 < 24 ? len / 8 * 8 : 24);
 }
 
 struct k_flock {
@@ -296,27 +297,30 @@ static const struct ktr_sym whence_sym[] = { KTR_SYM(SEEK_SET), KTR_SYM(SEEK_CUR
 					     KTR_SYM(SEEK_END) };
 static const struct ktr_symtab whence_tab = KTR_SYMTAB(whence_sym);
 
-static void print_flock(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_flock(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
+	FILE *out = f->out;
 	struct k_flock l;
 
 	memcpy(&l, p, sizeof(l));
-	ktr_field(&f, "type");
+	ktr_field(f, "type");
 	ktr_print_enum(out, &locktype_tab, l.type, flags);
-	ktr_field(&f, "whence");
+	ktr_field(f, "whence");
 	ktr_print_enum(out, &whence_tab, l.whence, flags);
-	ktr_field_s64(&f, "start", l.start);
-	ktr_field_s64(&f, "len", l.len);
-	ktr_field_s64(&f, "pid", l.pid);
+	ktr_field_s64(f, "start", l.start);
+	ktr_field_s64(f, "len", l.len);
+	ktr_field_s64(f, "pid", l.pid);
 }
 
-static void print_winsize(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_winsize(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__u16 w[4];
 
 	memcpy(w, p, sizeof(w));
-	fprintf(out, "row=%u, col=%u, xpixel=%u, ypixel=%u", w[0], w[1], w[2], w[3]);
+	ktr_field_u64(f, "row", w[0]);
+	ktr_field_u64(f, "col", w[1]);
+	ktr_field_u64(f, "xpixel", w[2]);
+	ktr_field_u64(f, "ypixel", w[3]);
 }
 
 /* Kernel struct termios (36 bytes, TCGETS), termios2 (44) or glibc's (60). */
@@ -329,18 +333,18 @@ static const struct ktr_sym lflag_sym[] = {
 };
 static const struct ktr_symtab lflag_tab = KTR_SYMTAB(lflag_sym);
 
-static void print_termios(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_termios(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
+	FILE *out = f->out;
 	__u32 fl[4];
 
 	memcpy(fl, p, sizeof(fl));
-	ktr_field_hex(&f, "iflag", fl[0]);
-	ktr_field_hex(&f, "oflag", fl[1]);
-	ktr_field_hex(&f, "cflag", fl[2]);
-	ktr_field(&f, "lflag");
+	ktr_field_hex(f, "iflag", fl[0]);
+	ktr_field_hex(f, "oflag", fl[1]);
+	ktr_field_hex(f, "cflag", fl[2]);
+	ktr_field(f, "lflag");
 	ktr_print_mask(out, &lflag_tab, fl[3], flags);
-	ktr_field_u64(&f, "line", p[16]);
+	ktr_field_u64(f, "line", p[16]);
 }
 
 /* d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name[] */
@@ -351,38 +355,39 @@ static const char *const dtypes[16] = {
 #define DIRENT_HDR 19
 #define DIRENT_MAX 128 /* entries shown per record */
 
-static void print_dirents(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_dirents(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	size_t off = 0;
 	int n = 0;
 
-	fputs("[ ", out);
 	while (off + DIRENT_HDR <= len) {
 		__u64 ino;
 		__u16 reclen;
 		__u8 type = p[off + 18];
+		const char *name = (const char *)p + off + DIRENT_HDR;
 
 		memcpy(&ino, p + off, sizeof(ino));
 		memcpy(&reclen, p + off + 16, sizeof(reclen));
 		if (reclen < DIRENT_HDR || reclen > len - off)
 			break;
 		if (n == DIRENT_MAX) {
-			fputs(", ...", out);
+			ktr_field_note(f, "...");
 			break;
 		}
-		fprintf(out, "%s{ ino=%llu, type=", n++ ? ", " : "", (unsigned long long)ino);
+		n++;
+		ktr_fields_begin(f, KTR_GROUP_STRUCT);
+		ktr_field_u64(f, "ino", ino);
+		ktr_field(f, "type");
 		if (type < 16 && dtypes[type] && !(flags & KTR_DEC_RAW))
-			fputs(dtypes[type], out);
+			fputs(dtypes[type], f->out);
 		else
-			fprintf(out, "%u", type);
-		fputs(", name=\"", out);
-		ktr_print_cstr(out, (const char *)p + off + DIRENT_HDR, reclen - DIRENT_HDR, false);
-		fputs("\" }", out);
+			fprintf(f->out, "%u", type);
+		ktr_field_str(f, "name", name, strnlen(name, reclen - DIRENT_HDR));
+		ktr_fields_end(f, KTR_GROUP_STRUCT);
 		off += reclen;
 	}
 	if (off < len && n < DIRENT_MAX)
-		fprintf(out, "%s<%zu bytes left>", n ? ", " : "", len - off);
-	fputs(" ]", out);
+		ktr_field_note(f, "<%zu bytes left>", len - off);
 }
 
 /* Sorted by name. */
@@ -424,62 +429,53 @@ static const struct ktr_structdec *find_struct(const char *name)
 	return NULL;
 }
 
-#define HEXDUMP_MAX 64
-
-static void print_unknown(FILE *out, const unsigned char *p, size_t len)
-{
-	fprintf(out, " %zu byte%s", len, len == 1 ? "" : "s");
-	for (size_t i = 0; i < len && i < HEXDUMP_MAX; i++)
-		fprintf(out, " %02x", p[i]);
-	if (len > HEXDUMP_MAX)
-		fputs(" ...", out);
-}
-
 #define ARRAY_MAX 256 /* elements shown per record */
 
-void ktr_print_struct(FILE *out, const char *name, const void *data, size_t len, int flags)
+static void give_array(struct ktr_fields *f, const struct ktr_structdec *d, const unsigned char *p,
+		       size_t len, int flags)
 {
-	const struct ktr_structdec *d = find_struct(name);
-	const unsigned char *p = data;
+	size_t n = len / d->elem;
 
-	/* a string a syscall returned (readlink, getcwd): not NUL-terminated */
-	if (strcmp(name, "string") == 0) {
-		fputs("string \"", out);
-		ktr_print_cstr(out, data, len, true);
-		fputc('"', out);
-		return;
+	ktr_fields_begin(f, KTR_GROUP_ARRAY);
+	for (size_t i = 0; i < n && i < ARRAY_MAX; i++) {
+		ktr_fields_begin(f, KTR_GROUP_STRUCT);
+		d->fn(f, p + i * d->elem, d->elem, flags);
+		ktr_fields_end(f, KTR_GROUP_STRUCT);
 	}
-	fputs("struct ", out);
-	ktr_print_cstr(out, name, strlen(name), false);
-	if (!d) {
-		print_unknown(out, p, len);
-		return;
-	}
-	if (len < d->min || len > d->max || (d->elem && len % d->elem)) {
-		fprintf(out, " invalid record (len %zu)", len);
-		return;
-	}
-	if (d->fn == print_dirents) { /* variable-size records: walks them itself */
-		fputc(' ', out);
-		print_dirents(out, p, len, flags);
-		return;
-	}
-	/* arrays are bracketed, except the 1..2 element time pairs when single */
-	if (d->elem && (d->max > 2 * d->elem || len > d->elem)) {
-		size_t n = len / d->elem;
+	if (n > ARRAY_MAX)
+		ktr_field_note(f, "... %zu more", n - ARRAY_MAX);
+	ktr_fields_end(f, KTR_GROUP_ARRAY);
+}
 
-		fputs(" [ ", out);
-		for (size_t i = 0; i < n && i < ARRAY_MAX; i++) {
-			fputs(i ? ", { " : "{ ", out);
-			d->fn(out, p + i * d->elem, d->elem, flags);
-			fputs(" }", out);
-		}
-		if (n > ARRAY_MAX)
-			fprintf(out, ", ... %zu more", n - ARRAY_MAX);
-		fputs(" ]", out);
-		return;
+enum ktr_struct_found ktr_decode_struct(const struct ktr_field_sink *s, const char *name,
+					const void *data, size_t len, int flags)
+{
+	const struct ktr_structdec *d = NULL;
+	struct ktr_fields f;
+
+	if (strcmp(name, "string") != 0) {
+		d = find_struct(name);
+		if (!d)
+			return KTR_STRUCT_UNKNOWN;
+		if (len < d->min || len > d->max || (d->elem && len % d->elem))
+			return KTR_STRUCT_BAD_SIZE;
 	}
-	fputs(" { ", out);
-	d->fn(out, p, len, flags);
-	fputs(" }", out);
+	if (ktr_fields_init(&f, s) < 0)
+		return KTR_STRUCT_NOMEM;
+	if (!d) /* a string a syscall returned (readlink, getcwd): not NUL-terminated */
+		ktr_field_str(&f, NULL, data, len);
+	else if (d->fn == print_dirents) { /* variable-size records: walks them itself */
+		ktr_fields_begin(&f, KTR_GROUP_ARRAY);
+		print_dirents(&f, data, len, flags);
+		ktr_fields_end(&f, KTR_GROUP_ARRAY);
+	} else if (d->elem && (d->max > 2 * d->elem || len > d->elem)) {
+		/* arrays, except the 1..2 element time pairs when single */
+		give_array(&f, d, data, len, flags);
+	} else {
+		ktr_fields_begin(&f, KTR_GROUP_STRUCT);
+		d->fn(&f, data, len, flags);
+		ktr_fields_end(&f, KTR_GROUP_STRUCT);
+	}
+	ktr_fields_done(&f);
+	return KTR_STRUCT_DECODED;
 }

@@ -81,11 +81,13 @@ static void sa_other(FILE *out, const unsigned char *p, size_t len)
 		fputs("...", out);
 }
 
-static void print_sockaddr(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_sockaddr(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
+	FILE *out = f->out;
 	__u16 family;
 
 	memcpy(&family, p, sizeof(family));
+	ktr_field(f, NULL);
 	ktr_print_enum(out, &ktr_af_tab, family, flags);
 	if (family == AF_INET && len >= 8)
 		sa_inet(out, p, len);
@@ -109,28 +111,29 @@ struct k_msghdr {
 };
 _Static_assert(sizeof(struct k_msghdr) == 56, "x86_64 struct msghdr");
 
-static void print_msghdr(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_msghdr(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	struct ktr_fields f = { out, 0 };
+	FILE *out = f->out;
 	struct k_msghdr m;
 
 	memcpy(&m, p, sizeof(m));
-	ktr_field_hex(&f, "name", m.name);
-	ktr_field_u64(&f, "namelen", m.namelen);
-	ktr_field_hex(&f, "iov", m.iov);
-	ktr_field_u64(&f, "iovlen", m.iovlen);
-	ktr_field_hex(&f, "control", m.control);
-	ktr_field_u64(&f, "controllen", m.controllen);
-	ktr_field(&f, "flags");
+	ktr_field_hex(f, "name", m.name);
+	ktr_field_u64(f, "namelen", m.namelen);
+	ktr_field_hex(f, "iov", m.iov);
+	ktr_field_u64(f, "iovlen", m.iovlen);
+	ktr_field_hex(f, "control", m.control);
+	ktr_field_u64(f, "controllen", m.controllen);
+	ktr_field(f, "flags");
 	ktr_print_mask(out, &ktr_msg_flags_tab, (__u32)m.flags, flags);
 }
 
-static void print_iovec(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_iovec(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__u64 v[2];
 
 	memcpy(v, p, sizeof(v));
-	fprintf(out, "base=%#llx, len=%llu", (unsigned long long)v[0], (unsigned long long)v[1]);
+	ktr_field_hex(f, "base", v[0]);
+	ktr_field_u64(f, "len", v[1]);
 }
 
 static const struct ktr_sym poll_sym[] = {
@@ -141,16 +144,18 @@ static const struct ktr_sym poll_sym[] = {
 };
 const struct ktr_symtab ktr_poll_events_tab = KTR_SYMTAB(poll_sym);
 
-static void print_pollfd(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_pollfd(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
+	FILE *out = f->out;
 	__s32 fd;
 	__u16 ev[2];
 
 	memcpy(&fd, p, sizeof(fd));
 	memcpy(ev, p + 4, sizeof(ev));
-	fprintf(out, "fd=%d, events=", fd);
+	ktr_field_s64(f, "fd", fd);
+	ktr_field(f, "events");
 	ktr_print_mask(out, &ktr_poll_events_tab, ev[0], flags);
-	fputs(", revents=", out);
+	ktr_field(f, "revents");
 	ktr_print_mask(out, &ktr_poll_events_tab, ev[1], flags);
 }
 
@@ -163,34 +168,38 @@ static const struct ktr_sym epoll_sym[] = {
 const struct ktr_symtab ktr_epoll_events_tab = KTR_SYMTAB(epoll_sym);
 
 /* x86_64 struct epoll_event is packed: 12 bytes */
-static void print_epoll_event(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_epoll_event(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
+	FILE *out = f->out;
 	__u32 ev;
 	__u64 data;
 
 	memcpy(&ev, p, sizeof(ev));
 	memcpy(&data, p + 4, sizeof(data));
-	fputs("events=", out);
+	ktr_field(f, "events");
 	ktr_print_mask(out, &ktr_epoll_events_tab, ev, flags);
-	fprintf(out, ", data=%#llx", (unsigned long long)data);
+	ktr_field_hex(f, "data", data);
 }
 
-static void print_linger(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_linger(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s32 v[2];
 
 	memcpy(v, p, sizeof(v));
-	fprintf(out, "onoff=%d, linger=%d", v[0], v[1]);
+	ktr_field_s64(f, "onoff", v[0]);
+	ktr_field_s64(f, "linger", v[1]);
 }
 
-static void print_ucred(FILE *out, const unsigned char *p, size_t len, int flags)
+static void print_ucred(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
 	__s32 pid;
 	__u32 id[2];
 
 	memcpy(&pid, p, sizeof(pid));
 	memcpy(id, p + 4, sizeof(id));
-	fprintf(out, "pid=%d, uid=%u, gid=%u", pid, id[0], id[1]);
+	ktr_field_s64(f, "pid", pid);
+	ktr_field_u64(f, "uid", id[0]);
+	ktr_field_u64(f, "gid", id[1]);
 }
 
 const struct ktr_structdec ktr_structs_net[] = {

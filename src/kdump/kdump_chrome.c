@@ -54,7 +54,6 @@ struct ch_thread {
 struct chrome {
 	struct kd_sink_env env;
 	FILE *out;
-	struct kd_capture *capture; /* a syscall's arguments, decoded */
 	struct kd_map tids; /* tid -> v1 = index + 1 in threads */
 	struct kd_map pids; /* pid -> v1 = 1: named */
 	struct ch_thread *threads;
@@ -72,11 +71,6 @@ static void *chrome__open(const struct kd_sink_env *env)
 	c->env = *env;
 	c->out = env->out;
 	c->first = true;
-	c->capture = kd_capture__new();
-	if (!c->capture) {
-		free(c);
-		return NULL;
-	}
 	return c;
 }
 
@@ -90,7 +84,6 @@ static void chrome__close(void *state)
 	free(c->threads);
 	kd_map__free(&c->tids);
 	kd_map__free(&c->pids);
-	kd_capture__free(c->capture);
 	free(c);
 }
 
@@ -307,7 +300,7 @@ static int ch_call(struct chrome *c, struct ch_thread *t, const struct kd_event 
 	paths_clear(t);
 	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->call.code, c->env.o->flags & KD_SYSNR);
 	start_slice(c, t, true, name, kd_kind_tag[KD_CALL], ns);
-	kd_json_call(c->out, ev, c->env.o, c->capture, true);
+	kd_json_call(c->out, ev, c->env.o, true);
 	fputs("}}", c->out);
 	return 0;
 }
@@ -318,7 +311,7 @@ static int ch_ret(struct chrome *c, struct ch_thread *t, const struct kd_event *
 
 	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->ret.code, c->env.o->flags & KD_SYSNR);
 	end_slice(c, t, true, name, kd_kind_tag[KD_RET], ns);
-	kd_json_ret(c->out, ev, c->env.o, c->capture);
+	kd_json_ret(c->out, ev, c->env.o);
 	fputs("}}", c->out);
 	return 0;
 }

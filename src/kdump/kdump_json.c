@@ -21,11 +21,11 @@
 #include "kdump_sink.h"
 
 #define JSON_FORMAT_VERSION 1
-#define FIELDS_MAX	    64 /* members of a STRU's "fields" */
 
 struct json {
 	struct kd_sink_env env;
 	struct kd_capture *cap;
+	struct kd_capture *fcap; /* a structure's "fields", kept until its text is out */
 	struct kd_bsd_fmt fmt;
 	bool have_fmt;
 	bool started; /* the head line written */
@@ -47,7 +47,10 @@ static void *json__open(const struct kd_sink_env *env)
 		return NULL;
 	j->env = *env;
 	j->cap = kd_capture__new();
-	if (!j->cap) {
+	j->fcap = kd_capture__new();
+	if (!j->cap || !j->fcap) {
+		kd_capture__free(j->cap);
+		kd_capture__free(j->fcap);
 		free(j);
 		return NULL;
 	}
@@ -59,6 +62,7 @@ static void json__close(void *state)
 	struct json *j = state;
 
 	kd_capture__free(j->cap);
+	kd_capture__free(j->fcap);
 	free(j);
 }
 
@@ -90,124 +94,35 @@ static void json__head(struct json *j)
 	fputs("}\n", out);
 }
 
-/* --- STRU: the decoder's "struct name { key=value, ... }" as members ----- */
-
-struct field {
-	const char *key, *val;
-	size_t klen, vlen;
-};
-
-/* The top-level "k=v" pieces of "{ k=v, k=v }"; 0, or -1 if text is not of that form. */
-static int split_fields(const char *s, size_t len, struct field *f, int *nf)
-{
-	const char *end = s + len, *p;
-	int depth = 0, n = 0;
-	bool quoted = false;
-
-	if (len < 4 || memcmp(s, "{ ", 2) != 0 || memcmp(end - 2, " }", 2) != 0)
-		return -1;
-	s += 2;
-	end -= 2;
-	for (p = s;; p++) {
-		if (p < end && quoted) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
-				quoted = false;
-			continue;
-		}
-		if (p < end && !(depth == 0 && end - p >= 2 && p[0] == ',' && p[1] == ' ')) {
-			if (*p == '"')
-				quoted = true;
-			else if (*p == '{' || *p == '[' || *p == '(')
-				depth++;
-			else if (*p == '}' || *p == ']' || *p == ')')
-				depth--;
-			continue;
-		}
-		/* a piece [s, p) */
-		const char *eq = memchr(s, '=', p - s);
-
-		if (!eq || eq == s || n == FIELDS_MAX)
-			return -1;
-		for (const char *k = s; k < eq; k++)
-			if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
-			      (*k >= '0' && *k <= '9') || *k == '_' || *k == '.'))
-				return -1;
-		f[n++] = (struct field){ s, eq + 1, eq - s, p - eq - 1 };
-		if (p >= end)
-			break;
-		s = p + 2;
-		p++;
-	}
-	*nf = n;
-	return depth == 0 && !quoted ? 0 : -1;
-}
-
-static bool is_integer(const char *s, size_t len)
-{
-	size_t i = len && s[0] == '-';
-
-	if (i == len || len > 19 || (s[i] == '0' && len > i + 1))
-		return false;
-	for (; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
-/* A decoder's quoted string ("a\"b\n\001", len >= 2), its C escapes undone, as JSON. */
-static void put_cquoted(FILE *out, const char *s, size_t len)
-{
-	unsigned char buf[KTR_PATH_MAX];
-
-	kd_json_str(out, buf, ktr_unescape_c(buf, sizeof(buf), s + 1, len - 2));
-}
-
-static void put_fields(FILE *out, const char *text, size_t len)
-{
-	struct field f[FIELDS_MAX];
-	const char *body = memchr(text, '{', len);
-	int n;
-
-	if (!body || split_fields(body, len - (body - text), f, &n) < 0)
-		return;
-	fputs(",\"fields\":{", out);
-	for (int i = 0; i < n; i++) {
-		fputs(i ? "," : "", out);
-		kd_json_str(out, f[i].key, f[i].klen);
-		fputc(':', out);
-		if (is_integer(f[i].val, f[i].vlen))
-			fwrite(f[i].val, 1, f[i].vlen, out);
-		else if (f[i].vlen >= 2 && f[i].val[0] == '"' && f[i].val[f[i].vlen - 1] == '"')
-			put_cquoted(out, f[i].val, f[i].vlen);
-		else
-			kd_json_str(out, f[i].val, f[i].vlen);
-	}
-	fputc('}', out);
-}
-
-/* STRU: its name, length, text, and the text's top-level fields as members. */
+/* STRU: its name, length and text, and its members as the decoder gives them. */
 static int m_struct(struct json *j, const struct kd_event *ev)
 {
-	FILE *out = j->env.out, *cap;
-	const char *text;
-	size_t tlen;
+	FILE *out = j->env.out, *cap, *fcap = NULL;
+	const char *text, *fields = NULL;
+	size_t tlen, flen = 0;
+	bool linux_fields = !ev->bsd && !(j->env.o->decode & KTR_DEC_RAW);
 
 	fputs(",\"struct\":", out);
 	kd_json_str(out, ev->strct.name, ev->strct.nlen);
 	fprintf(out, ",\"len\":%zu,\"text\":", ev->strct.len);
 	cap = kd_capture__start(j->cap);
-	if (cap)
+	if (cap && linux_fields)
+		fcap = kd_capture__start(j->fcap);
+	if (fcap) { /* the text and the members from one decoding */
+		if (kd_json_struct_text(cap, fcap, ev->strct.name, ev->strct.data, ev->strct.len,
+					j->env.o->decode))
+			fields = kd_capture__text(j->fcap, &flen);
+	} else if (cap) {
 		kd_body(cap, ev, j->env.o);
+	}
 	text = cap ? kd_capture__text(j->cap, &tlen) : NULL;
 	if (!text) {
 		fputs("null", out);
 		return 0;
 	}
 	kd_json_str(out, text, tlen);
-	if (!ev->bsd && !(j->env.o->decode & KTR_DEC_RAW))
-		put_fields(out, text, tlen);
+	if (fields)
+		fwrite(fields, 1, flen, out);
 	return 0;
 }
 
@@ -215,13 +130,13 @@ static int m_struct(struct json *j, const struct kd_event *ev)
 
 static int m_call(struct json *j, const struct kd_event *ev)
 {
-	kd_json_call(j->env.out, ev, j->env.o, j->cap, false);
+	kd_json_call(j->env.out, ev, j->env.o, false);
 	return 0;
 }
 
 static int m_ret(struct json *j, const struct kd_event *ev)
 {
-	kd_json_ret(j->env.out, ev, j->env.o, j->cap);
+	kd_json_ret(j->env.out, ev, j->env.o);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /* JSON strings and decoded values for the -J and -P sinks (kdump_jsonout.h). */
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -51,6 +52,8 @@ FILE *kd_capture__start(struct kd_capture *c)
 {
 	if (!c->f) {
 		c->f = open_memstream(&c->buf, &c->size);
+		if (c->f) /* one sink's, used by one thread: no lock each write */
+			__fsetlocking(c->f, FSETLOCKING_BYCALLER);
 		return c->f;
 	}
 	if (fseeko(c->f, 0, SEEK_SET) != 0)
@@ -68,18 +71,6 @@ const char *kd_capture__text(struct kd_capture *c, size_t *len)
 	return c->buf;
 }
 
-/* What was caught, as a JSON string; null if nothing could be. */
-static void put_captured(FILE *out, struct kd_capture *c)
-{
-	size_t len;
-	const char *text = kd_capture__text(c, &len);
-
-	if (text)
-		kd_json_str(out, text, len);
-	else
-		fputs("null", out);
-}
-
 static void member_name(FILE *out, const char *key, const char *s)
 {
 	fprintf(out, ",\"%s\":", key);
@@ -89,49 +80,62 @@ static void member_name(FILE *out, const char *key, const char *s)
 		fputs("null", out);
 }
 
-void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
-		  struct kd_capture *c, bool as_object)
+/* A syscall's arguments or its return, as the decoder gives them (decode.h). */
+struct values {
+	FILE *out;
+	bool as_object; /* arguments: {"name":value}, not [{"name","value","raw"}] */
+	int n;
+};
+
+static void no_group(void *ctx, enum ktr_field_group g)
 {
-	/* the arguments the call takes, as the text shows them */
-	int narg = ktr_syscall_nargs_taken(ev->sv_flags, ev->call.code, ev->call.narg,
-					   ev->call.args, o->decode);
-	const char *name;
-	FILE *cap;
+	(void)ctx;
+	(void)g;
+}
+
+static void arg_field(void *ctx, const struct ktr_field *f)
+{
+	struct values *v = ctx;
+	FILE *out = v->out;
+
+	fputs(v->n++ ? "," : "", out);
+	if (v->as_object) {
+		kd_json_cstr(out, f->name);
+		fputc(':', out);
+		kd_json_str(out, f->text, f->len);
+		return;
+	}
+	fputs("{\"name\":", out);
+	kd_json_cstr(out, f->name);
+	fputs(",\"value\":", out);
+	kd_json_str(out, f->text, f->len);
+	fprintf(out, ",\"raw\":\"%#llx\"}", (unsigned long long)f->raw);
+}
+
+static void ret_field(void *ctx, const struct ktr_field *f)
+{
+	struct values *v = ctx;
+
+	v->n++;
+	kd_json_str(v->out, f->text, f->len);
+}
+
+void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o, bool as_object)
+{
+	struct values v = { out, as_object, 0 };
+	const struct ktr_field_sink sink = { no_group, arg_field, no_group, &v, NULL };
 
 	member_name(out, "syscall", ktr_syscall_name(ev->sv_flags, ev->call.code));
 	fprintf(out, ",\"nr\":%d,\"args\":%c", ev->call.code, as_object ? '{' : '[');
-	for (int i = 0; i < narg; i++) {
-		char argn[16];
-
-		name = ktr_syscall_argname(ev->sv_flags, ev->call.code, i);
-		if (!name) {
-			snprintf(argn, sizeof(argn), "arg%d", i);
-			name = argn;
-		}
-		fputs(i ? "," : "", out);
-		if (as_object) {
-			kd_json_cstr(out, name);
-			fputc(':', out);
-		} else {
-			fputs("{\"name\":", out);
-			kd_json_cstr(out, name);
-			fputs(",\"value\":", out);
-		}
-		cap = kd_capture__start(c);
-		if (cap)
-			ktr_print_syscall_arg(cap, ev->sv_flags, ev->call.code, ev->call.narg,
-					      ev->call.args, i, o->decode);
-		put_captured(out, c);
-		if (!as_object)
-			fprintf(out, ",\"raw\":\"%#llx\"}", (unsigned long long)ev->call.args[i]);
-	}
+	ktr_decode_syscall_args(&sink, ev->sv_flags, ev->call.code, ev->call.narg, ev->call.args,
+				o->decode);
 	fputc(as_object ? '}' : ']', out);
 }
 
-void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
-		 struct kd_capture *c)
+void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
-	FILE *cap;
+	struct values v = { out, false, 0 };
+	const struct ktr_field_sink sink = { no_group, ret_field, no_group, &v, NULL };
 
 	member_name(out, "syscall", ktr_syscall_name(ev->sv_flags, ev->ret.code));
 	fprintf(out, ",\"nr\":%d,\"retval\":%lld,\"error\":%d", ev->ret.code,
@@ -143,11 +147,10 @@ void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *
 	if (ev->ret.new_tid)
 		fprintf(out, ",\"new_tid\":%d", ev->ret.new_tid);
 	fputs(",\"value\":", out);
-	cap = kd_capture__start(c);
-	if (cap)
-		ktr_print_sysret(cap, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval,
-				 o->decode);
-	put_captured(out, c);
+	ktr_decode_sysret(&sink, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval,
+			  o->decode);
+	if (!v.n)
+		fputs("null", out);
 }
 
 void kd_json_genio(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)

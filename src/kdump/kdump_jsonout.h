@@ -5,9 +5,11 @@
  * trace-event timeline (-P, kdump_chrome.c), write alike: strings, and
  * each event's decoded values (a syscall's arguments by name, its return,
  * a signal, a user record) as JSON members.  Decoded values are the text
- * decoders' own words (src/decode/), caught in a memory stream of the
- * sink's (struct kd_capture) and written as JSON strings.  A formatter,
- * not a sink.
+ * decoders' own words (src/decode/): a syscall's arguments, its return and
+ * a structure's members come as the fields the decoder gives (decode.h),
+ * each with its decoded text and raw value; the text of a whole record
+ * ("text" members) is caught in a memory stream of the sink's (struct
+ * kd_capture).  A formatter, not a sink.
  *
  * Strings: every byte is one character; printable ASCII as is, the rest
  * as JSON escapes (\n, \", \u00e9 for byte 0xe9: decode.h KTR_ESC_JSON),
@@ -30,7 +32,7 @@ void kd_json_cstr(FILE *out, const char *s);
 /* The header's comm, at most KTR_MAXCOMLEN bytes, as a JSON string. */
 void kd_json_comm(FILE *out, const struct ktr_header *h);
 
-/* A memory stream a decoder's text is caught in, reused event after event. */
+/* A memory stream a record's text is caught in, reused event after event. */
 struct kd_capture;
 struct kd_capture *kd_capture__new(void);
 void kd_capture__free(struct kd_capture *c);
@@ -45,10 +47,9 @@ const char *kd_capture__text(struct kd_capture *c, size_t *len);
  */
 /* CALL: ,"syscall","nr","args":[{"name","value","raw"}...] (as_object: "args":{name:value}) */
 void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
-		  struct kd_capture *c, bool as_object);
+		  bool as_object);
 /* RET: ,"syscall","nr","retval","error"[,"errno"],"value" */
-void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o,
-		 struct kd_capture *c);
+void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 /* GIO: ,"fd","dir","len"[,"data"[,"truncated"]]; data up to -m bytes, none with -s */
 void kd_json_genio(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 /* PSIG: ,"signo","signal","action"[,"handler","mask"],"code"[,"code_name"] */
@@ -61,6 +62,15 @@ void kd_json_user(FILE *out, const struct kd_event *ev, const struct kdump_opts 
 void kd_json_lost(FILE *out, const struct kd_event *ev);
 /* END: why (a name: "write_error"...), error and errno, by_pid/by_uid, records, lost, unwritten */
 void kd_json_end(FILE *out, const struct kd_event *ev);
+/*
+ * STRU: a Linux structure's text (kdump's) to text, and from the same
+ * decoding ,"fields":{"name":value...} to fields, its members as the
+ * decoder gives them (kdump_jsonfield.c).  False when there are no
+ * "fields" (an array, a string, a structure with values shown alone):
+ * what fields got is then to be left out.
+ */
+bool kd_json_struct_text(FILE *text, FILE *fields, const char *name, const void *data, size_t len,
+			 int decode);
 /* The name of a span's slice ("fw:load_firmware"). */
 void kd_json_span_name(const struct kd_event *ev, char *buf, size_t size);
 

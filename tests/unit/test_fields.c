@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/* The fields the decoders give (decode.h): names, kinds, raw values, groups. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include "decode.h"
+#include "../lib/test.h"
+
+/* Every call to the sink, one line each: "{", "}", "[", "]", "name:kind:raw:text". */
+static char log_[4096];
+
+static void put(const char *s)
+{
+	size_t n = strlen(log_);
+
+	snprintf(log_ + n, sizeof(log_) - n, "%s%s", n ? " " : "", s);
+}
+
+static void l_begin(void *ctx, enum ktr_field_group g)
+{
+	put(g == KTR_GROUP_ARRAY ? "[" : "{");
+}
+
+static void l_end(void *ctx, enum ktr_field_group g)
+{
+	put(g == KTR_GROUP_ARRAY ? "]" : "}");
+}
+
+static void l_field(void *ctx, const struct ktr_field *f)
+{
+	static const char kinds[] = "NHTSX"; /* NUM HEX TEXT STR NOTE */
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s:%c:%lld:%.*s", f->name ? f->name : "-", kinds[f->kind],
+		 (long long)f->raw, (int)f->len, f->text);
+	put(buf);
+}
+
+static const struct ktr_field_sink sink = { l_begin, l_field, l_end, NULL, NULL };
+
+#define FIELDS(call) (log_[0] = 0, (call), log_)
+
+TEST(struct_members)
+{
+	__s32 rl[4] = { 10, 0, -1, -1 }; /* cur 10, max RLIM_INFINITY */
+	__s32 fds[2] = { 3, 4 };
+
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "rlimit", rl, 16, 0)),
+		     "{ cur:N:10:10 max:T:0:RLIM_INFINITY }", "rlimit: a number, a name");
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "fd_pair", fds, 8, 0)), "{ -:N:3:3 -:N:4:4 }",
+		     "fd_pair: values alone");
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "string", "ab\n", 3, 0)), "-:S:0:ab\n",
+		     "string: bytes, no group");
+	ASSERT_EQ(ktr_decode_struct(&sink, "nosuch", fds, 8, 0), KTR_STRUCT_UNKNOWN, "unknown");
+	ASSERT_EQ(ktr_decode_struct(&sink, "fd_pair", fds, 7, 0), KTR_STRUCT_BAD_SIZE, "size");
+}
+
+TEST(struct_array)
+{
+	unsigned char p[16] = { 3, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
+
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "pollfd", p, 16, 0)),
+		     "[ { fd:N:3:3 events:T:0:POLLIN revents:T:0:0 } "
+		     "{ fd:N:-1:-1 events:T:0:0 revents:T:0:0 } ]",
+		     "pollfd: an array of structures");
+}
+
+TEST(call_fields)
+{
+	const __u64 a[4] = { (__u64)(__s64)AT_FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0 };
+
+	ASSERT_STREQ(FIELDS(ktr_decode_syscall_args(&sink, 0, __NR_openat, 4, a, 0)),
+		     "dfd:T:-100:AT_FDCWD filename:T:2147291700:0x7ffd1234 "
+		     "flags:T:524288:O_RDONLY|O_CLOEXEC",
+		     "openat: mode not taken without O_CREAT");
+	ASSERT_STREQ(FIELDS(ktr_decode_sysret(&sink, 0, __NR_openat, 2, -1, 0)),
+		     "retval:T:-1:-1 errno 2 No such file or directory (ENOENT)", "an error");
+	ASSERT_STREQ(FIELDS(ktr_decode_sysret(&sink, 0, __NR_read, 0, 12, KTR_DEC_RAW)),
+		     "retval:T:12:0xc", "raw");
+}
+
+TEST_MAIN()
