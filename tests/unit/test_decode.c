@@ -45,327 +45,421 @@ static char outbuf[4096];
 		outbuf;                                               \
 	})
 
-#define ARGS(nr, flags, ...)                                                               \
-	({                                                                                 \
-		const __u64 a_[] = { __VA_ARGS__ };                                        \
-		CAPTURE(ktr_print_syscall_args(out, 0, nr, sizeof(a_) / sizeof(a_[0]), a_, \
-					       flags));                                    \
-	})
+/* A row's arguments: how many, then their values. */
+/* clang-format off */
+#define N(...) sizeof((__u64[]){ __VA_ARGS__ }) / sizeof(__u64), { __VA_ARGS__ }
+/* clang-format on */
 
-#define RET(nr, err, val, flags)    CAPTURE(ktr_print_sysret(out, 0, nr, err, val, flags))
+/* One call's arguments and the text they decode to. */
+struct args_case {
+	int nr, flags, nargs;
+	__u64 args[6];
+	const char *want, *what;
+};
+
+/* One return value and its text. */
+struct ret_case {
+	int nr, err;
+	__s64 val;
+	int flags;
+	const char *want, *what;
+};
+
+/* Decode every row; a wrong one fails the test, named by its what. */
+static void check_args(const struct args_case *c, size_t n)
+{
+	for (; n--; c++)
+		ASSERT_STREQ(
+			CAPTURE(ktr_print_syscall_args(out, 0, c->nr, c->nargs, c->args, c->flags)),
+			c->want, c->what);
+}
+
+static void check_ret(const struct ret_case *c, size_t n)
+{
+	for (; n--; c++)
+		ASSERT_STREQ(CAPTURE(ktr_print_sysret(out, 0, c->nr, c->err, c->val, c->flags)),
+			     c->want, c->what);
+}
+
+/* A number's name, NULL for none; sv is the ABI or signal, when the name needs one. */
+struct name_case {
+	const char *(*name)(long sv, long n);
+	long sv, n;
+	const char *want, *what;
+};
+
+static void check_names(const struct name_case *c, size_t n)
+{
+	for (; n--; c++) {
+		const char *got = c->name(c->sv, c->n);
+
+		if (c->want)
+			ASSERT_STREQ(got, c->want, c->what);
+		else
+			ASSERT_TRUE(got == NULL, c->what);
+	}
+}
+
+static const char *syscall_name(long sv, long n)
+{
+	return ktr_syscall_name(sv, n);
+}
+
+static const char *errno_name(long sv, long n)
+{
+	(void)sv;
+	return ktr_errno_name(n);
+}
+
+static const char *signal_name(long sv, long n)
+{
+	(void)sv;
+	return ktr_signal_name(n);
+}
+
+static const char *sigcode_name(long sig, long code)
+{
+	return ktr_sigcode_name(sig, code);
+}
+
+#define ARRAY_SIZE(a)		    (sizeof(a) / sizeof((a)[0]))
 #define STRUCT(name, p, len, flags) CAPTURE(ktr_print_struct(out, name, p, len, flags))
 
 #define FDCWD ((__u64)(__s64)AT_FDCWD)
 
+static const struct name_case syscall_names_cases[] = {
+	{ syscall_name, 0, __NR_openat, "openat", "x86_64 openat" },
+	{ syscall_name, 0, 0, "read", "x86_64 read" },
+	{ syscall_name, KTR_SV_LINUX_AMD64, 231, "exit_group", "amd64 sv_flags" },
+	{ syscall_name, KTR_SV_LINUX_I386, 295, "openat", "i386 openat" },
+	{ syscall_name, KTR_SV_LINUX_I386, 1, "exit", "i386 exit" },
+	{ syscall_name, 0, 400, NULL, "unused number" },
+	{ syscall_name, 0, 99999, NULL, "out of range" },
+	{ syscall_name, 0, -1, NULL, "negative" },
+};
+
 TEST(syscall_names)
 {
-	ASSERT_STREQ(ktr_syscall_name(0, __NR_openat), "openat", "x86_64 openat");
-	ASSERT_STREQ(ktr_syscall_name(0, 0), "read", "x86_64 read");
-	ASSERT_STREQ(ktr_syscall_name(KTR_SV_LINUX_AMD64, 231), "exit_group", "amd64 sv_flags");
-	ASSERT_STREQ(ktr_syscall_name(KTR_SV_LINUX_I386, 295), "openat", "i386 openat");
-	ASSERT_STREQ(ktr_syscall_name(KTR_SV_LINUX_I386, 1), "exit", "i386 exit");
-	ASSERT_TRUE(ktr_syscall_name(0, 400) == NULL, "unused number");
-	ASSERT_TRUE(ktr_syscall_name(0, 99999) == NULL, "out of range");
-	ASSERT_TRUE(ktr_syscall_name(0, -1) == NULL, "negative");
+	check_names(syscall_names_cases, ARRAY_SIZE(syscall_names_cases));
 	ASSERT_TRUE(ktr_scdec_tables_sorted(), "dispatch tables sorted");
 }
 
+static const struct args_case args_basic_cases[] = {
+	{ __NR_getpid, 0, N(0), "(0)", "one arg" },
+	{ __NR_read, 0, N(3, 0x7ffd1234, 100), "(3,0x7ffd1234,0x64)", "read" },
+	{ __NR_read, KTR_DEC_DECIMAL, N(3, 0x7ffd1234, 100), "(3,0x7ffd1234,100)", "read -d" },
+	{ __NR_close, 0, N(0xffffffff), "(-1)", "close(-1)" },
+	{ 9999, 0, N(1, 0x20), "(0x1,0x20)", "unknown syscall" },
+	{ __NR_exit_group, 0, N(1), "(1)", "exit_group" },
+};
+
 TEST(args_basic)
 {
-	ASSERT_STREQ(ARGS(__NR_getpid, 0, 0), "(0)", "one arg");
+	check_args(args_basic_cases, ARRAY_SIZE(args_basic_cases));
 	ASSERT_STREQ(CAPTURE(ktr_print_syscall_args(out, 0, __NR_getpid, 0, NULL, 0)), "",
 		     "narg 0 prints nothing");
-	ASSERT_STREQ(ARGS(__NR_read, 0, 3, 0x7ffd1234, 100), "(3,0x7ffd1234,0x64)", "read");
-	ASSERT_STREQ(ARGS(__NR_read, KTR_DEC_DECIMAL, 3, 0x7ffd1234, 100), "(3,0x7ffd1234,100)",
-		     "read -d");
-	ASSERT_STREQ(ARGS(__NR_close, 0, 0xffffffff), "(-1)", "close(-1)");
-	ASSERT_STREQ(ARGS(9999, 0, 1, 0x20), "(0x1,0x20)", "unknown syscall");
-	ASSERT_STREQ(ARGS(__NR_exit_group, 0, 1), "(1)", "exit_group");
 }
+
+static const struct args_case args_open_cases[] = {
+	{ __NR_openat, 0, N(FDCWD, 0x7ffd1234, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
+	  "(AT_FDCWD,0x7ffd1234,O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC,0644)", "openat creat" },
+	{ __NR_openat, 0, N(FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
+	  "(AT_FDCWD,0x7ffd1234,O_RDONLY|O_CLOEXEC)", "openat rdonly: no mode" },
+	/* only the low 32 bits of an int register count */
+	{ __NR_openat, 0, N(0xffffff9c, 0x1000, O_RDWR | O_TMPFILE, 0600),
+	  "(AT_FDCWD,0x1000,O_RDWR|O_TMPFILE,0600)", "openat tmpfile" },
+	{ __NR_openat, 0, N(5, 0x1000, O_RDONLY | O_DIRECTORY | 0x40000000, 0),
+	  "(5,0x1000,O_RDONLY|O_DIRECTORY|0x40000000)", "leftover bits" },
+	{ __NR_open, 0, N(0x1000, O_WRONLY | O_SYNC | O_APPEND, 0x1b6),
+	  "(0x1000,O_WRONLY|O_SYNC|O_APPEND)", "open O_SYNC" },
+	{ __NR_openat, KTR_DEC_RAW, N(FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
+	  "(0xffffffffffffff9c,0x7ffd1234,0x80000,0)", "openat -n" },
+	{ __NR_openat, KTR_DEC_RAW | KTR_DEC_DECIMAL, N(FDCWD, 4096, O_CLOEXEC, 0),
+	  "(-100,4096,524288,0)", "openat -n -d" },
+};
 
 TEST(args_open)
 {
-	ASSERT_STREQ(ARGS(__NR_openat, 0, FDCWD, 0x7ffd1234,
-			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
-		     "(AT_FDCWD,0x7ffd1234,O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC,0644)",
-		     "openat creat");
-	ASSERT_STREQ(ARGS(__NR_openat, 0, FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
-		     "(AT_FDCWD,0x7ffd1234,O_RDONLY|O_CLOEXEC)", "openat rdonly: no mode");
-	/* only the low 32 bits of an int register count */
-	ASSERT_STREQ(ARGS(__NR_openat, 0, 0xffffff9c, 0x1000, O_RDWR | O_TMPFILE, 0600),
-		     "(AT_FDCWD,0x1000,O_RDWR|O_TMPFILE,0600)", "openat tmpfile");
-	ASSERT_STREQ(ARGS(__NR_openat, 0, 5, 0x1000, O_RDONLY | O_DIRECTORY | 0x40000000, 0),
-		     "(5,0x1000,O_RDONLY|O_DIRECTORY|0x40000000)", "leftover bits");
-	ASSERT_STREQ(ARGS(__NR_open, 0, 0x1000, O_WRONLY | O_SYNC | O_APPEND, 0x1b6),
-		     "(0x1000,O_WRONLY|O_SYNC|O_APPEND)", "open O_SYNC");
-	ASSERT_STREQ(ARGS(__NR_openat, KTR_DEC_RAW, FDCWD, 0x7ffd1234, O_RDONLY | O_CLOEXEC, 0),
-		     "(0xffffffffffffff9c,0x7ffd1234,0x80000,0)", "openat -n");
-	ASSERT_STREQ(ARGS(__NR_openat, KTR_DEC_RAW | KTR_DEC_DECIMAL, FDCWD, 4096, O_CLOEXEC, 0),
-		     "(-100,4096,524288,0)", "openat -n -d");
+	check_args(args_open_cases, ARRAY_SIZE(args_open_cases));
 }
+
+static const struct args_case args_file_cases[] = {
+	{ __NR_access, 0, N(0x1000, F_OK), "(0x1000,F_OK)", "access F_OK" },
+	{ __NR_faccessat, 0, N(FDCWD, 0x1000, R_OK | W_OK), "(AT_FDCWD,0x1000,R_OK|W_OK)",
+	  "faccessat" },
+	{ __NR_umask, 0, N(022), "(022)", "umask" },
+	{ __NR_mkdirat, 0, N(FDCWD, 0x1000, 0755), "(AT_FDCWD,0x1000,0755)", "mkdirat" },
+	{ __NR_mknodat, 0, N(FDCWD, 0x1000, S_IFCHR | 0666, 0x103),
+	  "(AT_FDCWD,0x1000,S_IFCHR|0666,0x103)", "mknodat" },
+	{ __NR_unlinkat, 0, N(3, 0x1000, AT_REMOVEDIR), "(3,0x1000,AT_REMOVEDIR)", "unlinkat" },
+	{ __NR_newfstatat, 0, N(3, 0x1000, 0x2000, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW),
+	  "(3,0x1000,0x2000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)", "newfstatat" },
+	{ __NR_fcntl, 0, N(3, F_SETFL, O_RDWR | O_NONBLOCK), "(3,F_SETFL,O_RDWR|O_NONBLOCK)",
+	  "fcntl F_SETFL" },
+	{ __NR_fcntl, 0, N(3, F_SETFD, FD_CLOEXEC), "(3,F_SETFD,FD_CLOEXEC)", "fcntl F_SETFD" },
+	{ __NR_fcntl, 0, N(3, F_GETFL, 0), "(3,F_GETFL)", "fcntl F_GETFL: two" },
+	{ __NR_fcntl, KTR_DEC_RAW, N(3, F_GETFL, 0), "(0x3,0x3,0)", "fcntl -n: all" },
+	{ __NR_fcntl, 0, N(3, F_DUPFD_CLOEXEC, 10), "(3,F_DUPFD_CLOEXEC,10)",
+	  "fcntl F_DUPFD_CLOEXEC" },
+	{ __NR_lseek, 0, N(3, 0, SEEK_END), "(3,0,SEEK_END)", "lseek" },
+	{ __NR_flock, 0, N(3, LOCK_EX | LOCK_NB), "(3,LOCK_EX|LOCK_NB)", "flock" },
+	{ __NR_dup3, 0, N(3, 4, O_CLOEXEC), "(3,4,O_CLOEXEC)", "dup3" },
+	{ __NR_pipe2, 0, N(0x1000, O_CLOEXEC | O_NONBLOCK), "(0x1000,O_CLOEXEC|O_NONBLOCK)",
+	  "pipe2" },
+	{ __NR_epoll_ctl, 0, N(5, 1, 3, 0x1000), "(5,EPOLL_CTL_ADD,3,0x1000)", "epoll_ctl" },
+	{ __NR_renameat2, 0, N(FDCWD, 0x1000, FDCWD, 0x2000, 1),
+	  "(AT_FDCWD,0x1000,AT_FDCWD,0x2000,RENAME_NOREPLACE)", "renameat2" },
+};
 
 TEST(args_file)
 {
-	ASSERT_STREQ(ARGS(__NR_access, 0, 0x1000, F_OK), "(0x1000,F_OK)", "access F_OK");
-	ASSERT_STREQ(ARGS(__NR_faccessat, 0, FDCWD, 0x1000, R_OK | W_OK),
-		     "(AT_FDCWD,0x1000,R_OK|W_OK)", "faccessat");
-	ASSERT_STREQ(ARGS(__NR_umask, 0, 022), "(022)", "umask");
-	ASSERT_STREQ(ARGS(__NR_mkdirat, 0, FDCWD, 0x1000, 0755), "(AT_FDCWD,0x1000,0755)",
-		     "mkdirat");
-	ASSERT_STREQ(ARGS(__NR_mknodat, 0, FDCWD, 0x1000, S_IFCHR | 0666, 0x103),
-		     "(AT_FDCWD,0x1000,S_IFCHR|0666,0x103)", "mknodat");
-	ASSERT_STREQ(ARGS(__NR_unlinkat, 0, 3, 0x1000, AT_REMOVEDIR), "(3,0x1000,AT_REMOVEDIR)",
-		     "unlinkat");
-	ASSERT_STREQ(ARGS(__NR_newfstatat, 0, 3, 0x1000, 0x2000,
-			  AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW),
-		     "(3,0x1000,0x2000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)", "newfstatat");
-	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_SETFL, O_RDWR | O_NONBLOCK),
-		     "(3,F_SETFL,O_RDWR|O_NONBLOCK)", "fcntl F_SETFL");
-	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_SETFD, FD_CLOEXEC), "(3,F_SETFD,FD_CLOEXEC)",
-		     "fcntl F_SETFD");
-	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_GETFL, 0), "(3,F_GETFL)", "fcntl F_GETFL: two");
-	ASSERT_STREQ(ARGS(__NR_fcntl, KTR_DEC_RAW, 3, F_GETFL, 0), "(0x3,0x3,0)", "fcntl -n: all");
-	ASSERT_STREQ(ARGS(__NR_fcntl, 0, 3, F_DUPFD_CLOEXEC, 10), "(3,F_DUPFD_CLOEXEC,10)",
-		     "fcntl F_DUPFD_CLOEXEC");
-	ASSERT_STREQ(ARGS(__NR_lseek, 0, 3, 0, SEEK_END), "(3,0,SEEK_END)", "lseek");
-	ASSERT_STREQ(ARGS(__NR_flock, 0, 3, LOCK_EX | LOCK_NB), "(3,LOCK_EX|LOCK_NB)", "flock");
-	ASSERT_STREQ(ARGS(__NR_dup3, 0, 3, 4, O_CLOEXEC), "(3,4,O_CLOEXEC)", "dup3");
-	ASSERT_STREQ(ARGS(__NR_pipe2, 0, 0x1000, O_CLOEXEC | O_NONBLOCK),
-		     "(0x1000,O_CLOEXEC|O_NONBLOCK)", "pipe2");
-	ASSERT_STREQ(ARGS(__NR_epoll_ctl, 0, 5, 1, 3, 0x1000), "(5,EPOLL_CTL_ADD,3,0x1000)",
-		     "epoll_ctl");
-	ASSERT_STREQ(ARGS(__NR_renameat2, 0, FDCWD, 0x1000, FDCWD, 0x2000, 1),
-		     "(AT_FDCWD,0x1000,AT_FDCWD,0x2000,RENAME_NOREPLACE)", "renameat2");
+	check_args(args_file_cases, ARRAY_SIZE(args_file_cases));
 }
+
+static const struct args_case args_ioctl_cases[] = {
+	{ __NR_ioctl, 0, N(1, TCGETS, 0x7ffc0000), "(1,TCGETS,0x7ffc0000)", "TCGETS" },
+	{ __NR_ioctl, 0, N(1, TIOCGWINSZ, 0x7ffc0000), "(1,TIOCGWINSZ,0x7ffc0000)", "TIOCGWINSZ" },
+	{ __NR_ioctl, 0, N(3, FIOCLEX, 0), "(3,FIOCLEX,0)", "FIOCLEX" },
+	{ __NR_ioctl, 0, N(3, 0x80081272, 0x1000), "(3,BLKGETSIZE64,0x1000)", "BLKGETSIZE64" },
+	{ __NR_ioctl, 0, N(3, 0xdeadbeef, 0),
+	  "(3,_IOC(_IOC_READ|_IOC_WRITE, 0xbe, 0xef, 0x1ead),0)", "unknown ioctl: its parts" },
+	{ __NR_ioctl, 0, N(3, 0x8400941f, 0x1000), "(3,BTRFS_IOC_FS_INFO,0x1000)",
+	  "btrfs, from the generated table" },
+	{ __NR_ioctl, 0, N(3, 0x8400941e, 0x1000), "(3,_IOC(_IOC_READ, 0x94, 0x1e, 0x400),0x1000)",
+	  "a neighbour no table has" },
+	{ __NR_ioctl, 0, N(3, 0x5400, 0), "(3,_IOC(_IOC_NONE, 0x54, 0, 0),0)",
+	  "nr 0 and size 0 as 0" },
+	{ __NR_ioctl, 0, N(3, 0x80084521, 0x1000), "(3,EVIOCGBIT(EV_KEY, 8),0x1000)",
+	  "evdev's request of an argument" },
+	{ __NR_ioctl, 0, N(3, 0x80184540, 0x1000), "(3,EVIOCGABS(ABS_X),0x1000)", "EVIOCGABS" },
+	{ __NR_ioctl, 0, N(3, 0x541b, 0x1000), "(3,FIONREAD,0x1000)",
+	  "FIONREAD, not TIOCINQ after it" },
+	{ __NR_ioctl, KTR_DEC_RAW, N(1, TCGETS, 0), "(0x1,0x5401,0)", "ioctl -n" },
+};
 
 TEST(args_ioctl)
 {
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 1, TCGETS, 0x7ffc0000), "(1,TCGETS,0x7ffc0000)", "TCGETS");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 1, TIOCGWINSZ, 0x7ffc0000), "(1,TIOCGWINSZ,0x7ffc0000)",
-		     "TIOCGWINSZ");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, FIOCLEX, 0), "(3,FIOCLEX,0)", "FIOCLEX");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80081272, 0x1000), "(3,BLKGETSIZE64,0x1000)",
-		     "BLKGETSIZE64");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0xdeadbeef, 0),
-		     "(3,_IOC(_IOC_READ|_IOC_WRITE, 0xbe, 0xef, 0x1ead),0)",
-		     "unknown ioctl: its parts");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x8400941f, 0x1000), "(3,BTRFS_IOC_FS_INFO,0x1000)",
-		     "btrfs, from the generated table");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x8400941e, 0x1000),
-		     "(3,_IOC(_IOC_READ, 0x94, 0x1e, 0x400),0x1000)", "a neighbour no table has");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x5400, 0), "(3,_IOC(_IOC_NONE, 0x54, 0, 0),0)",
-		     "nr 0 and size 0 as 0");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80084521, 0x1000), "(3,EVIOCGBIT(EV_KEY, 8),0x1000)",
-		     "evdev's request of an argument");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x80184540, 0x1000), "(3,EVIOCGABS(ABS_X),0x1000)",
-		     "EVIOCGABS");
-	ASSERT_STREQ(ARGS(__NR_ioctl, 0, 3, 0x541b, 0x1000), "(3,FIONREAD,0x1000)",
-		     "FIONREAD, not TIOCINQ after it");
+	check_args(args_ioctl_cases, ARRAY_SIZE(args_ioctl_cases));
 	ASSERT_TRUE(ktr_ioctl_table_sorted(), "the generated table is sorted for its lookup");
-	ASSERT_STREQ(ARGS(__NR_ioctl, KTR_DEC_RAW, 1, TCGETS, 0), "(0x1,0x5401,0)", "ioctl -n");
 }
+
+static const struct args_case args_mem_cases[] = {
+	{ __NR_mmap, 0,
+	  N(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (__u64)-1, 0),
+	  "(0,0x1000,PROT_READ|PROT_WRITE,MAP_PRIVATE|MAP_ANONYMOUS,-1,0)", "mmap anon" },
+	{ __NR_mmap, 0, N(0x7f0000000000, 8192, PROT_NONE, MAP_SHARED | MAP_FIXED, 3, 0x2000),
+	  "(0x7f0000000000,0x2000,PROT_NONE,MAP_SHARED|MAP_FIXED,3,0x2000)", "mmap file" },
+	{ __NR_mprotect, 0, N(0x1000, 0x1000, PROT_READ | PROT_EXEC),
+	  "(0x1000,0x1000,PROT_READ|PROT_EXEC)", "mprotect" },
+	{ __NR_madvise, 0, N(0x1000, 0x1000, MADV_DONTNEED), "(0x1000,0x1000,MADV_DONTNEED)",
+	  "madvise" },
+	{ __NR_msync, 0, N(0x1000, 0x1000, MS_SYNC | MS_INVALIDATE),
+	  "(0x1000,0x1000,MS_INVALIDATE|MS_SYNC)", "msync" },
+};
 
 TEST(args_mem)
 {
-	ASSERT_STREQ(ARGS(__NR_mmap, 0, 0, 4096, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, (__u64)-1, 0),
-		     "(0,0x1000,PROT_READ|PROT_WRITE,MAP_PRIVATE|MAP_ANONYMOUS,-1,0)", "mmap anon");
-	ASSERT_STREQ(ARGS(__NR_mmap, 0, 0x7f0000000000, 8192, PROT_NONE, MAP_SHARED | MAP_FIXED, 3,
-			  0x2000),
-		     "(0x7f0000000000,0x2000,PROT_NONE,MAP_SHARED|MAP_FIXED,3,0x2000)",
-		     "mmap file");
-	ASSERT_STREQ(ARGS(__NR_mprotect, 0, 0x1000, 0x1000, PROT_READ | PROT_EXEC),
-		     "(0x1000,0x1000,PROT_READ|PROT_EXEC)", "mprotect");
-	ASSERT_STREQ(ARGS(__NR_madvise, 0, 0x1000, 0x1000, MADV_DONTNEED),
-		     "(0x1000,0x1000,MADV_DONTNEED)", "madvise");
-	ASSERT_STREQ(ARGS(__NR_msync, 0, 0x1000, 0x1000, MS_SYNC | MS_INVALIDATE),
-		     "(0x1000,0x1000,MS_INVALIDATE|MS_SYNC)", "msync");
+	check_args(args_mem_cases, ARRAY_SIZE(args_mem_cases));
 }
+
+static const struct args_case args_proc_cases[] = {
+	{ __NR_clone, 0,
+	  N(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+		    CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID,
+	    0x7f00, 0x7f10, 0x7f10, 0x7f20),
+	  "(CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|"
+	  "CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID,0x7f00,0x7f10,0x7f10,0x7f20)",
+	  "clone thread" },
+	{ __NR_clone, 0, N(CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | SIGCHLD, 0, 0, 0x7f10, 0),
+	  "(CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD,0,0,0x7f10,0)", "clone fork" },
+	{ __NR_kill, 0, N(1234, SIGTERM), "(1234,SIGTERM)", "kill" },
+	{ __NR_kill, 0, N((__u64)-1, 0), "(-1,0)", "kill -1 0" },
+	{ __NR_kill, KTR_DEC_RAW, N(1234, SIGTERM), "(0x4d2,0xf)", "kill -n" },
+	{ __NR_tgkill, 0, N(10, 11, 40), "(10,11,SIGRTMIN+8)", "tgkill RT" },
+	{ __NR_rt_sigprocmask, 0, N(SIG_BLOCK, 0x1000, 0, 8), "(SIG_BLOCK,0x1000,0,0x8)",
+	  "rt_sigprocmask" },
+	{ __NR_rt_sigaction, 0, N(SIGINT, 0x1000, 0x2000, 8), "(SIGINT,0x1000,0x2000,0x8)",
+	  "rt_sigaction" },
+	{ __NR_wait4, 0, N((__u64)-1, 0x1000, WNOHANG | __WALL, 0), "(-1,0x1000,WNOHANG|__WALL,0)",
+	  "wait4" },
+	{ __NR_futex, 0, N(0x1000, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 2, 0, 0, 0),
+	  "(0x1000,FUTEX_WAIT_PRIVATE,0x2,0,0,0)", "futex" },
+	{ __NR_clock_gettime, 0, N(CLOCK_MONOTONIC, 0x1000), "(CLOCK_MONOTONIC,0x1000)",
+	  "clock_gettime" },
+	{ __NR_prlimit64, 0, N(0, RLIMIT_NOFILE, 0, 0x1000), "(0,RLIMIT_NOFILE,0,0x1000)",
+	  "prlimit64" },
+	{ __NR_arch_prctl, 0, N(0x1002, 0x7f00), "(ARCH_SET_FS,0x7f00)", "arch_prctl" },
+	{ __NR_prctl, 0, N(1, SIGKILL, 0, 0, 0), "(PR_SET_PDEATHSIG,SIGKILL)",
+	  "prctl: the arguments PR_SET_PDEATHSIG takes" },
+	{ __NR_prctl, 0, N(0x47, 0, 0, 0, 0), "(PR_RISCV_SET_ICACHE_FLUSH_CTX,0,0)",
+	  "71 is the riscv option (issue 36: named two off)" },
+	{ __NR_prctl, 0, N(74, 0x1000, 0, 0, 0), "(PR_GET_SHADOW_STACK_STATUS,0x1000,0,0,0)",
+	  "74: shadow stack" },
+	{ __NR_prctl, 0, N(77, 0, 0, 0, 0), "(PR_TIMER_CREATE_RESTORE_IDS,0,0,0,0)", "77" },
+	{ __NR_prctl, 0, N(78, 1, 0, 0, 0), "(PR_FUTEX_HASH,0x1,0,0,0)", "78" },
+	{ __NR_prctl, 0, N(0x41555856, 0x1000, 64, 0, 0), "(PR_GET_AUXV,0x1000,0x40,0,0)",
+	  "PR_GET_AUXV" },
+	{ __NR_prctl, 0, N(0x63, 0, 0, 0, 0), "(0x63,0,0,0,0)", "unknown: a number" },
+	{ __NR_prctl, 0, N(3, 0, 0, 0, 0), "(PR_GET_DUMPABLE)", "a getter alone" },
+	{ __NR_prctl, 0, N(23, 21, 0, 0, 0), "(PR_CAPBSET_READ,CAP_SYS_ADMIN)", "a capability" },
+	{ __NR_prctl, 0, N(47, 2, 12, 0, 0),
+	  "(PR_CAP_AMBIENT,PR_CAP_AMBIENT_RAISE,CAP_NET_ADMIN,0,0)", "ambient raise" },
+	{ __NR_prctl, 0, N(22, 2, 0x1000, 0, 0), "(PR_SET_SECCOMP,SECCOMP_MODE_FILTER,0x1000)",
+	  "seccomp filter" },
+	{ __NR_arch_prctl, 0, N(0x1026, 0), "(0x1026,0)",
+	  "0x1026 is no code (TILECFG is a feature)" },
+	{ __NR_arch_prctl, 0, N(0x1023, 18), "(ARCH_REQ_XCOMP_PERM,XFEATURE_XTILE_DATA)",
+	  "the feature ARCH_REQ_XCOMP_PERM asks for" },
+	{ __NR_arch_prctl, 0, N(0x1011, 0), "(ARCH_GET_CPUID)", "no argument" },
+};
 
 TEST(args_proc)
 {
-	ASSERT_STREQ(
-		ARGS(__NR_clone, 0,
-		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
-			     CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |
-			     CLONE_CHILD_CLEARTID,
-		     0x7f00, 0x7f10, 0x7f10, 0x7f20),
-		"(CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|"
-		"CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID,0x7f00,0x7f10,0x7f10,0x7f20)",
-		"clone thread");
-	ASSERT_STREQ(ARGS(__NR_clone, 0, CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | SIGCHLD, 0, 0,
-			  0x7f10, 0),
-		     "(CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD,0,0,0x7f10,0)",
-		     "clone fork");
-	ASSERT_STREQ(ARGS(__NR_kill, 0, 1234, SIGTERM), "(1234,SIGTERM)", "kill");
-	ASSERT_STREQ(ARGS(__NR_kill, 0, (__u64)-1, 0), "(-1,0)", "kill -1 0");
-	ASSERT_STREQ(ARGS(__NR_kill, KTR_DEC_RAW, 1234, SIGTERM), "(0x4d2,0xf)", "kill -n");
-	ASSERT_STREQ(ARGS(__NR_tgkill, 0, 10, 11, 40), "(10,11,SIGRTMIN+8)", "tgkill RT");
-	ASSERT_STREQ(ARGS(__NR_rt_sigprocmask, 0, SIG_BLOCK, 0x1000, 0, 8),
-		     "(SIG_BLOCK,0x1000,0,0x8)", "rt_sigprocmask");
-	ASSERT_STREQ(ARGS(__NR_rt_sigaction, 0, SIGINT, 0x1000, 0x2000, 8),
-		     "(SIGINT,0x1000,0x2000,0x8)", "rt_sigaction");
-	ASSERT_STREQ(ARGS(__NR_wait4, 0, (__u64)-1, 0x1000, WNOHANG | __WALL, 0),
-		     "(-1,0x1000,WNOHANG|__WALL,0)", "wait4");
-	ASSERT_STREQ(ARGS(__NR_futex, 0, 0x1000, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 2, 0, 0, 0),
-		     "(0x1000,FUTEX_WAIT_PRIVATE,0x2,0,0,0)", "futex");
-	ASSERT_STREQ(ARGS(__NR_clock_gettime, 0, CLOCK_MONOTONIC, 0x1000),
-		     "(CLOCK_MONOTONIC,0x1000)", "clock_gettime");
-	ASSERT_STREQ(ARGS(__NR_prlimit64, 0, 0, RLIMIT_NOFILE, 0, 0x1000),
-		     "(0,RLIMIT_NOFILE,0,0x1000)", "prlimit64");
-	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1002, 0x7f00), "(ARCH_SET_FS,0x7f00)",
-		     "arch_prctl");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 1, SIGKILL, 0, 0, 0), "(PR_SET_PDEATHSIG,SIGKILL)",
-		     "prctl: the arguments PR_SET_PDEATHSIG takes");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 0x47, 0, 0, 0, 0), "(PR_RISCV_SET_ICACHE_FLUSH_CTX,0,0)",
-		     "71 is the riscv option (issue 36: named two off)");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 74, 0x1000, 0, 0, 0),
-		     "(PR_GET_SHADOW_STACK_STATUS,0x1000,0,0,0)", "74: shadow stack");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 77, 0, 0, 0, 0), "(PR_TIMER_CREATE_RESTORE_IDS,0,0,0,0)",
-		     "77");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 78, 1, 0, 0, 0), "(PR_FUTEX_HASH,0x1,0,0,0)", "78");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 0x41555856, 0x1000, 64, 0, 0),
-		     "(PR_GET_AUXV,0x1000,0x40,0,0)", "PR_GET_AUXV");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 0x63, 0, 0, 0, 0), "(0x63,0,0,0,0)", "unknown: a number");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 3, 0, 0, 0, 0), "(PR_GET_DUMPABLE)", "a getter alone");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 23, 21, 0, 0, 0), "(PR_CAPBSET_READ,CAP_SYS_ADMIN)",
-		     "a capability");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 47, 2, 12, 0, 0),
-		     "(PR_CAP_AMBIENT,PR_CAP_AMBIENT_RAISE,CAP_NET_ADMIN,0,0)", "ambient raise");
-	ASSERT_STREQ(ARGS(__NR_prctl, 0, 22, 2, 0x1000, 0, 0),
-		     "(PR_SET_SECCOMP,SECCOMP_MODE_FILTER,0x1000)", "seccomp filter");
-	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1026, 0), "(0x1026,0)",
-		     "0x1026 is no code (TILECFG is a feature)");
-	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1023, 18),
-		     "(ARCH_REQ_XCOMP_PERM,XFEATURE_XTILE_DATA)",
-		     "the feature ARCH_REQ_XCOMP_PERM asks for");
-	ASSERT_STREQ(ARGS(__NR_arch_prctl, 0, 0x1011, 0), "(ARCH_GET_CPUID)", "no argument");
+	check_args(args_proc_cases, ARRAY_SIZE(args_proc_cases));
 }
 
 /* issue 36: the values the kernel sees, and the flags and commands it names */
+static const struct args_case args_kernel_types_cases[] = {
+	{ __NR_mkdir, 0, N(0x1000, 0xffffffffffff01edULL), "(0x1000,0755)",
+	  "mkdir: umode_t is 16 bits" },
+	{ __NR_umask, 0, N(0xffffffffffff0000ULL), "(0)", "umask(000)" },
+	{ __NR_chown, 0, N(0x1000, 4294901760ULL, 0xffffffffULL), "(0x1000,4294901760,-1)",
+	  "chown: uid_t unsigned, -1 as -1" },
+	{ __NR_getrandom, 0, N(0x1000, 8, 1), "(0x1000,0x8,GRND_NONBLOCK)", "getrandom" },
+	{ __NR_execveat, 0, N(FDCWD, 0x1000, 0x2000, 0x3000, 0x1100),
+	  "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)", "execveat" },
+	{ __NR_semctl, 0, N(3, 0, 2, 0x1000), "(3,0,IPC_STAT,0x1000)", "semctl" },
+	{ __NR_semctl, 0, N(3, 0, 0x102, 0x1000), "(3,0,IPC_64|IPC_STAT,0x1000)", "semctl IPC_64" },
+	{ __NR_shmctl, 0, N(3, 14, 0x1000), "(3,SHM_INFO,0x1000)", "shmctl" },
+	{ __NR_msgctl, 0, N(3, 0, 0), "(3,IPC_RMID,0)", "msgctl" },
+	{ __NR_semget, 0, N(0, 1, 01600), "(IPC_PRIVATE,1,IPC_CREAT|0600)", "semget" },
+	{ __NR_setsockopt, 0, N(3, SOL_IP, 42, 0x1000, 136),
+	  "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP from linux/in.h" },
+	{ __NR_setsockopt, 0, N(3, 6 /* SOL_TCP */, 1, 0x1000, 4),
+	  "(3,SOL_TCP,TCP_NODELAY,0x1000,0x4)", "SOL_TCP" },
+	{ __NR_setsockopt, 0, N(3, SOL_NETLINK, 1, 0x1000, 4),
+	  "(3,SOL_NETLINK,NETLINK_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_NETLINK" },
+	{ __NR_setsockopt, 0, N(3, SOL_PACKET, 1, 0x1000, 4),
+	  "(3,SOL_PACKET,PACKET_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_PACKET" },
+	{ __NR_setsockopt, 0, N(3, 17 /* SOL_UDP */, 103, 0x1000, 4),
+	  "(3,SOL_UDP,UDP_SEGMENT,0x1000,0x4)", "SOL_UDP" },
+	{ __NR_seccomp, 0, N(1, 1, 0x1000),
+	  "(SECCOMP_SET_MODE_FILTER,"
+	  "SECCOMP_FILTER_FLAG_TSYNC,0x1000)",
+	  "seccomp" },
+	{ __NR_io_uring_register, 0, N(3, 2, 0x1000, 1), "(3,IORING_REGISTER_FILES,0x1000,0x1)",
+	  "io_uring_register" },
+	{ __NR_mbind, 0, N(0x1000, 0x1000, 0x8002, 0x2000, 2, 1),
+	  "(0x1000,0x1000,MPOL_BIND|MPOL_F_STATIC_NODES,0x2000,0x2,MPOL_MF_STRICT)", "mbind" },
+	{ __NR_set_mempolicy, 0, N(4, 0, 0), "(MPOL_LOCAL,0,0)", "set_mempolicy" },
+	{ __NR_personality, 0, N(0x40000), "(PER_LINUX|ADDR_NO_RANDOMIZE)", "personality" },
+	{ __NR_personality, 0, N(0xffffffff), "(0xffffffff)", "personality query" },
+	{ __NR_userfaultfd, 0, N(O_CLOEXEC | 1), "(O_CLOEXEC|UFFD_USER_MODE_ONLY)", "userfaultfd" },
+};
+
 TEST(args_kernel_types)
 {
-	ASSERT_STREQ(ARGS(__NR_mkdir, 0, 0x1000, 0xffffffffffff01edULL), "(0x1000,0755)",
-		     "mkdir: umode_t is 16 bits");
-	ASSERT_STREQ(ARGS(__NR_umask, 0, 0xffffffffffff0000ULL), "(0)", "umask(000)");
-	ASSERT_STREQ(ARGS(__NR_chown, 0, 0x1000, 4294901760ULL, 0xffffffffULL),
-		     "(0x1000,4294901760,-1)", "chown: uid_t unsigned, -1 as -1");
-	ASSERT_STREQ(ARGS(__NR_getrandom, 0, 0x1000, 8, 1), "(0x1000,0x8,GRND_NONBLOCK)",
-		     "getrandom");
-	ASSERT_STREQ(ARGS(__NR_execveat, 0, FDCWD, 0x1000, 0x2000, 0x3000, 0x1100),
-		     "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH)",
-		     "execveat");
-	ASSERT_STREQ(ARGS(__NR_semctl, 0, 3, 0, 2, 0x1000), "(3,0,IPC_STAT,0x1000)", "semctl");
-	ASSERT_STREQ(ARGS(__NR_semctl, 0, 3, 0, 0x102, 0x1000), "(3,0,IPC_64|IPC_STAT,0x1000)",
-		     "semctl IPC_64");
-	ASSERT_STREQ(ARGS(__NR_shmctl, 0, 3, 14, 0x1000), "(3,SHM_INFO,0x1000)", "shmctl");
-	ASSERT_STREQ(ARGS(__NR_msgctl, 0, 3, 0, 0), "(3,IPC_RMID,0)", "msgctl");
-	ASSERT_STREQ(ARGS(__NR_semget, 0, 0, 1, 01600), "(IPC_PRIVATE,1,IPC_CREAT|0600)", "semget");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_IP, 42, 0x1000, 136),
-		     "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP from linux/in.h");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, 6 /* SOL_TCP */, 1, 0x1000, 4),
-		     "(3,SOL_TCP,TCP_NODELAY,0x1000,0x4)", "SOL_TCP");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_NETLINK, 1, 0x1000, 4),
-		     "(3,SOL_NETLINK,NETLINK_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_NETLINK");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_PACKET, 1, 0x1000, 4),
-		     "(3,SOL_PACKET,PACKET_ADD_MEMBERSHIP,0x1000,0x4)", "SOL_PACKET");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, 17 /* SOL_UDP */, 103, 0x1000, 4),
-		     "(3,SOL_UDP,UDP_SEGMENT,0x1000,0x4)", "SOL_UDP");
-	ASSERT_STREQ(ARGS(__NR_seccomp, 0, 1, 1, 0x1000),
-		     "(SECCOMP_SET_MODE_FILTER,"
-		     "SECCOMP_FILTER_FLAG_TSYNC,0x1000)",
-		     "seccomp");
-	ASSERT_STREQ(ARGS(__NR_io_uring_register, 0, 3, 2, 0x1000, 1),
-		     "(3,IORING_REGISTER_FILES,0x1000,0x1)", "io_uring_register");
-	ASSERT_STREQ(ARGS(__NR_mbind, 0, 0x1000, 0x1000, 0x8002, 0x2000, 2, 1),
-		     "(0x1000,0x1000,MPOL_BIND|MPOL_F_STATIC_NODES,0x2000,0x2,MPOL_MF_STRICT)",
-		     "mbind");
-	ASSERT_STREQ(ARGS(__NR_set_mempolicy, 0, 4, 0, 0), "(MPOL_LOCAL,0,0)", "set_mempolicy");
-	ASSERT_STREQ(ARGS(__NR_personality, 0, 0x40000), "(PER_LINUX|ADDR_NO_RANDOMIZE)",
-		     "personality");
-	ASSERT_STREQ(ARGS(__NR_personality, 0, 0xffffffff), "(0xffffffff)", "personality query");
-	ASSERT_STREQ(ARGS(__NR_userfaultfd, 0, O_CLOEXEC | 1), "(O_CLOEXEC|UFFD_USER_MODE_ONLY)",
-		     "userfaultfd");
+	check_args(args_kernel_types_cases, ARRAY_SIZE(args_kernel_types_cases));
 }
+
+static const struct args_case args_net_cases[] = {
+	{ __NR_socket, 0, N(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP),
+	  "(AF_INET,SOCK_STREAM|SOCK_CLOEXEC,IPPROTO_TCP)", "socket inet" },
+	{ __NR_socket, 0, N(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0),
+	  "(AF_UNIX,SOCK_DGRAM|SOCK_NONBLOCK,0)", "socket unix" },
+	{ __NR_socket, 0, N(AF_NETLINK, SOCK_RAW, 0), "(AF_NETLINK,SOCK_RAW,NETLINK_ROUTE)",
+	  "socket netlink" },
+	{ __NR_setsockopt, 0, N(3, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4),
+	  "(3,SOL_SOCKET,SO_REUSEADDR,0x1000,0x4)", "setsockopt" },
+	{ __NR_setsockopt, 0, N(3, IPPROTO_TCP, 1, 0x1000, 4), "(3,SOL_TCP,TCP_NODELAY,0x1000,0x4)",
+	  "setsockopt tcp" },
+	{ __NR_sendto, 0, N(3, 0x1000, 5, MSG_NOSIGNAL | MSG_DONTWAIT, 0, 0),
+	  "(3,0x1000,0x5,MSG_DONTWAIT|MSG_NOSIGNAL,0,0)", "sendto" },
+	{ __NR_shutdown, 0, N(3, SHUT_WR), "(3,SHUT_WR)", "shutdown" },
+};
 
 TEST(args_net)
 {
-	ASSERT_STREQ(ARGS(__NR_socket, 0, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP),
-		     "(AF_INET,SOCK_STREAM|SOCK_CLOEXEC,IPPROTO_TCP)", "socket inet");
-	ASSERT_STREQ(ARGS(__NR_socket, 0, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0),
-		     "(AF_UNIX,SOCK_DGRAM|SOCK_NONBLOCK,0)", "socket unix");
-	ASSERT_STREQ(ARGS(__NR_socket, 0, AF_NETLINK, SOCK_RAW, 0),
-		     "(AF_NETLINK,SOCK_RAW,NETLINK_ROUTE)", "socket netlink");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4),
-		     "(3,SOL_SOCKET,SO_REUSEADDR,0x1000,0x4)", "setsockopt");
-	ASSERT_STREQ(ARGS(__NR_setsockopt, 0, 3, IPPROTO_TCP, 1, 0x1000, 4),
-		     "(3,SOL_TCP,TCP_NODELAY,0x1000,0x4)", "setsockopt tcp");
-	ASSERT_STREQ(ARGS(__NR_sendto, 0, 3, 0x1000, 5, MSG_NOSIGNAL | MSG_DONTWAIT, 0, 0),
-		     "(3,0x1000,0x5,MSG_DONTWAIT|MSG_NOSIGNAL,0,0)", "sendto");
-	ASSERT_STREQ(ARGS(__NR_shutdown, 0, 3, SHUT_WR), "(3,SHUT_WR)", "shutdown");
+	check_args(args_net_cases, ARRAY_SIZE(args_net_cases));
 }
+
+static const struct ret_case sysret_cases[] = {
+	{ __NR_read, 0, 3, 0, "3", "small" },
+	{ __NR_read, 0, 12, 0, "12/0xc", "large" },
+	{ __NR_read, 0, 0, 0, "0", "zero" },
+	{ __NR_openat, ENOENT, -1, 0, "-1 errno 2 No such file or directory (ENOENT)", "ENOENT" },
+	{ __NR_read, 512, -1, 0, "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)",
+	  "ERESTARTSYS" },
+	{ __NR_nanosleep, 516, -1, 0, "-1 errno 516 ERESTART_RESTARTBLOCK (Interrupted by signal)",
+	  "RESTARTBLOCK" },
+	{ __NR_read, 999, -1, 0, "-1 errno 999 Unknown error 999", "unknown errno" },
+	{ __NR_openat, ENOENT, -1, KTR_DEC_RAW, "-1 errno 2", "-n error" },
+	{ __NR_read, 0, 12, KTR_DEC_RAW, "0xc", "-n success" },
+	{ __NR_read, 0, 12, KTR_DEC_RAW | KTR_DEC_DECIMAL, "12", "-n -d success" },
+	{ __NR_mmap, 0, 0x7f1234567000, 0, "0x7f1234567000", "mmap address" },
+	{ __NR_brk, 0, 0x55550000, 0, "0x55550000", "brk address" },
+};
 
 TEST(sysret)
 {
-	ASSERT_STREQ(RET(__NR_read, 0, 3, 0), "3", "small");
-	ASSERT_STREQ(RET(__NR_read, 0, 12, 0), "12/0xc", "large");
-	ASSERT_STREQ(RET(__NR_read, 0, 0, 0), "0", "zero");
-	ASSERT_STREQ(RET(__NR_openat, ENOENT, -1, 0),
-		     "-1 errno 2 No such file or directory (ENOENT)", "ENOENT");
-	ASSERT_STREQ(RET(__NR_read, 512, -1, 0),
-		     "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)",
-		     "ERESTARTSYS");
-	ASSERT_STREQ(RET(__NR_nanosleep, 516, -1, 0),
-		     "-1 errno 516 ERESTART_RESTARTBLOCK (Interrupted by signal)", "RESTARTBLOCK");
-	ASSERT_STREQ(RET(__NR_read, 999, -1, 0), "-1 errno 999 Unknown error 999", "unknown errno");
-	ASSERT_STREQ(RET(__NR_openat, ENOENT, -1, KTR_DEC_RAW), "-1 errno 2", "-n error");
-	ASSERT_STREQ(RET(__NR_read, 0, 12, KTR_DEC_RAW), "0xc", "-n success");
-	ASSERT_STREQ(RET(__NR_read, 0, 12, KTR_DEC_RAW | KTR_DEC_DECIMAL), "12", "-n -d success");
-	ASSERT_STREQ(RET(__NR_mmap, 0, 0x7f1234567000, 0), "0x7f1234567000", "mmap address");
-	ASSERT_STREQ(RET(__NR_brk, 0, 0x55550000, 0), "0x55550000", "brk address");
+	check_ret(sysret_cases, ARRAY_SIZE(sysret_cases));
 }
+
+static const struct name_case names_cases[] = {
+	{ errno_name, 0, 1, "EPERM", "EPERM" },
+	{ errno_name, 0, 11, "EAGAIN", "EAGAIN" },
+	{ errno_name, 0, 133, "EHWPOISON", "EHWPOISON" },
+	{ errno_name, 0, 513, "ERESTARTNOINTR", "ERESTARTNOINTR" },
+	{ errno_name, 0, 530, "ERECALLCONFLICT", "ERECALLCONFLICT" },
+	{ errno_name, 0, 0, NULL, "0" },
+	{ errno_name, 0, 41, NULL, "hole 41" },
+	{ errno_name, 0, 134, NULL, "134" },
+	{ errno_name, 0, 520, NULL, "hole 520" },
+	{ signal_name, 0, 1, "SIGHUP", "SIGHUP" },
+	{ signal_name, 0, 9, "SIGKILL", "SIGKILL" },
+	{ signal_name, 0, 31, "SIGSYS", "SIGSYS" },
+	{ signal_name, 0, 32, "SIGRTMIN", "SIGRTMIN" },
+	{ signal_name, 0, 37, "SIGRTMIN+5", "SIGRTMIN+5" },
+	{ signal_name, 0, 64, "SIGRTMIN+32", "64" },
+	{ signal_name, 0, 0, NULL, "0" },
+	{ signal_name, 0, 65, NULL, "65" },
+	{ sigcode_name, SIGSEGV, 1, "SEGV_MAPERR", "SEGV_MAPERR" },
+	{ sigcode_name, SIGSEGV, 2, "SEGV_ACCERR", "SEGV_ACCERR" },
+	{ sigcode_name, SIGCHLD, 1, "CLD_EXITED", "CLD_EXITED" },
+	{ sigcode_name, SIGCHLD, 6, "CLD_CONTINUED", "CLD_CONTINUED" },
+	{ sigcode_name, SIGBUS, 2, "BUS_ADRERR", "BUS_ADRERR" },
+	{ sigcode_name, SIGTRAP, 1, "TRAP_BRKPT", "TRAP_BRKPT" },
+	{ sigcode_name, SIGTERM, 0, "SI_USER", "SI_USER" },
+	{ sigcode_name, SIGTERM, -6, "SI_TKILL", "SI_TKILL" },
+	{ sigcode_name, SIGALRM, -2, "SI_TIMER", "SI_TIMER" },
+	{ sigcode_name, SIGSEGV, 0x80, "SI_KERNEL", "SI_KERNEL" },
+	{ sigcode_name, SIGTERM, 5, NULL, "no code 5 for SIGTERM" },
+	{ sigcode_name, SIGSEGV, 99, NULL, "SEGV 99" },
+};
 
 TEST(names)
 {
-	ASSERT_STREQ(ktr_errno_name(1), "EPERM", "EPERM");
-	ASSERT_STREQ(ktr_errno_name(11), "EAGAIN", "EAGAIN");
-	ASSERT_STREQ(ktr_errno_name(133), "EHWPOISON", "EHWPOISON");
-	ASSERT_STREQ(ktr_errno_name(513), "ERESTARTNOINTR", "ERESTARTNOINTR");
-	ASSERT_STREQ(ktr_errno_name(530), "ERECALLCONFLICT", "ERECALLCONFLICT");
-	ASSERT_TRUE(ktr_errno_name(0) == NULL, "0");
-	ASSERT_TRUE(ktr_errno_name(41) == NULL, "hole 41");
-	ASSERT_TRUE(ktr_errno_name(134) == NULL, "134");
-	ASSERT_TRUE(ktr_errno_name(520) == NULL, "hole 520");
-	ASSERT_STREQ(ktr_signal_name(1), "SIGHUP", "SIGHUP");
-	ASSERT_STREQ(ktr_signal_name(9), "SIGKILL", "SIGKILL");
-	ASSERT_STREQ(ktr_signal_name(31), "SIGSYS", "SIGSYS");
-	ASSERT_STREQ(ktr_signal_name(32), "SIGRTMIN", "SIGRTMIN");
-	ASSERT_STREQ(ktr_signal_name(37), "SIGRTMIN+5", "SIGRTMIN+5");
-	ASSERT_STREQ(ktr_signal_name(64), "SIGRTMIN+32", "64");
-	ASSERT_TRUE(ktr_signal_name(0) == NULL, "0");
-	ASSERT_TRUE(ktr_signal_name(65) == NULL, "65");
-	ASSERT_STREQ(ktr_sigcode_name(SIGSEGV, 1), "SEGV_MAPERR", "SEGV_MAPERR");
-	ASSERT_STREQ(ktr_sigcode_name(SIGSEGV, 2), "SEGV_ACCERR", "SEGV_ACCERR");
-	ASSERT_STREQ(ktr_sigcode_name(SIGCHLD, 1), "CLD_EXITED", "CLD_EXITED");
-	ASSERT_STREQ(ktr_sigcode_name(SIGCHLD, 6), "CLD_CONTINUED", "CLD_CONTINUED");
-	ASSERT_STREQ(ktr_sigcode_name(SIGBUS, 2), "BUS_ADRERR", "BUS_ADRERR");
-	ASSERT_STREQ(ktr_sigcode_name(SIGTRAP, 1), "TRAP_BRKPT", "TRAP_BRKPT");
-	ASSERT_STREQ(ktr_sigcode_name(SIGTERM, 0), "SI_USER", "SI_USER");
-	ASSERT_STREQ(ktr_sigcode_name(SIGTERM, -6), "SI_TKILL", "SI_TKILL");
-	ASSERT_STREQ(ktr_sigcode_name(SIGALRM, -2), "SI_TIMER", "SI_TIMER");
-	ASSERT_STREQ(ktr_sigcode_name(SIGSEGV, 0x80), "SI_KERNEL", "SI_KERNEL");
-	ASSERT_TRUE(ktr_sigcode_name(SIGTERM, 5) == NULL, "no code 5 for SIGTERM");
-	ASSERT_TRUE(ktr_sigcode_name(SIGSEGV, 99) == NULL, "SEGV 99");
+	check_names(names_cases, ARRAY_SIZE(names_cases));
 }
+
+/* A mode and its ls -l letters. */
+static const struct {
+	mode_t mode;
+	const char *want, *what;
+} modes_cases[] = {
+	{ S_IFREG | 0644, "-rw-r--r--", "file" },
+	{ S_IFDIR | 01777, "drwxrwxrwt", "sticky" },
+	{ S_IFREG | 04755, "-rwsr-xr-x", "setuid" },
+	{ S_IFREG | 02644, "-rw-r-Sr--", "setgid no x" },
+	{ S_IFCHR | 0666, "crw-rw-rw-", "chr" },
+	{ S_IFLNK | 0777, "lrwxrwxrwx", "link" },
+};
 
 TEST(modes)
 {
-	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFREG | 0644)), "-rw-r--r--", "file");
-	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFDIR | 01777)), "drwxrwxrwt", "sticky");
-	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFREG | 04755)), "-rwsr-xr-x", "setuid");
-	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFREG | 02644)), "-rw-r-Sr--", "setgid no x");
-	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFCHR | 0666)), "crw-rw-rw-", "chr");
-	ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, S_IFLNK | 0777)), "lrwxrwxrwx", "link");
+	for (size_t i = 0; i < ARRAY_SIZE(modes_cases); i++)
+		ASSERT_STREQ(CAPTURE(ktr_print_modestr(out, modes_cases[i].mode)),
+			     modes_cases[i].want, modes_cases[i].what);
 }
 
 TEST(struct_stat_real)
@@ -539,10 +633,14 @@ TEST(escape_chunks)
 
 TEST_MAIN()
 
+static const struct ret_case sysret_umask_octal_cases[] = {
+	{ __NR_umask, 0, 022, 0, "022", "old mask in octal, as the argument" },
+	{ __NR_umask, 0, 0, 0, "0", "zero" },
+};
+
 TEST(sysret_umask_octal)
 {
-	ASSERT_STREQ(RET(__NR_umask, 0, 022, 0), "022", "old mask in octal, as the argument");
-	ASSERT_STREQ(RET(__NR_umask, 0, 0, 0), "0", "zero");
+	check_ret(sysret_umask_octal_cases, ARRAY_SIZE(sysret_umask_octal_cases));
 }
 
 TEST(struct_string)
