@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * ktrgen MODE FILE [SEED]: writes a synthetic trace file for the kdump tests,
- * built from include/ktraceb/ktr.h alone.
+ * built from include/ktraceb/ktr.h alone, through the tests' record writer
+ * (tests/lib/tracegen.h).
  *   good      the records of the kdump contract examples (pid 1234, "cat") and
  *             a second process (pid 4321, "sh"); t_kdump.sh knows the lines
  *   neglen    good, then a record with ktr_len -1
@@ -25,15 +26,15 @@
 #include <string.h>
 
 #include "ktraceb/ktr.h"
+#include "../lib/tracegen.h"
 
 #define AT_FDCWD_U64   ((__u64)(__s64)-100)
 #define SYS_openat_NR  257
 #define SYS_getppid_NR 110
 #define SYS_close_NR   3
 
-static unsigned char buf[1 << 16];
-static size_t blen;
-static FILE *stream; /* tids, tidsflood: written as they go, not into buf */
+/* the file (tids, tidsflood), or memory for the modes that change bytes afterwards */
+static FILE *stream;
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next_rand(void)
@@ -44,39 +45,28 @@ static uint64_t next_rand(void)
 	return rng;
 }
 
-static void put(const void *p, size_t n)
+/* Who and when: CPU 1, one record per microsecond; timeval = fi_wall_offset_ns + mono. */
+static struct tg_who who(int pid, int tid, const char *comm)
 {
-	if (stream) {
-		if (fwrite(p, 1, n, stream) != n)
-			exit(1);
-		return;
-	}
-	if (blen + n > sizeof(buf))
-		exit(3);
-	memcpy(buf + blen, p, n);
-	blen += n;
+	static long seq;
+	struct tg_who w = { .pid = pid,
+			    .tid = tid,
+			    .comm = comm,
+			    .cpu = 1,
+			    .sec = 1700000000 + seq / 1000000,
+			    .usec = seq % 1000000,
+			    .mono = 5000000000ull + 1000ull * (__u64)seq };
+
+	seq++;
+	return w;
 }
 
 static void rec(int type, int pid, int tid, const char *comm, const void *payload, int len)
 {
-	static long seq;
-	struct ktr_header h;
+	struct tg_who w = who(pid, tid, comm);
 
-	memset(&h, 0, sizeof(h));
-	h.ktr_len = len;
-	h.ktr_type = (__s16)type;
-	h.ktr_flags = KTRH_CPUID_ENCODE(1);
-	h.ktr_pid = pid;
-	h.ktr_tid = tid;
-	strncpy(h.ktr_comm, comm, KTR_MAXCOMLEN);
-	/* one record per microsecond; timeval = fi_wall_offset_ns + mono */
-	h.ktr_time_sec = 1700000000 + seq / 1000000;
-	h.ktr_time_usec = seq % 1000000;
-	h.ktr_mono_ns = 5000000000ull + 1000ull * (__u64)seq;
-	seq++;
-	put(&h, sizeof(h));
-	if (payload != NULL && len > 0)
-		put(payload, (size_t)len);
+	if (tg_write(stream, type, len, &w, payload) != 0)
+		exit(1);
 }
 
 static void call(int pid, const char *comm, int code, int narg, const __u64 *args)
@@ -101,19 +91,10 @@ static void ret(int pid, const char *comm, int code, int error, __s64 retval)
 /* The INFO record ktraceb starts a file with. */
 static void fileinfo(const char *machine, const char *release, __s64 wall_offset_ns)
 {
-	struct ktr_fileinfo fi;
+	struct tg_who w = who(1000, 1000, "ktraceb");
 
-	memset(&fi, 0, sizeof(fi));
-	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
-	fi.fi_version = KTR_FORMAT_VERSION;
-	fi.fi_hdrsize = sizeof(struct ktr_header);
-	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-	snprintf(fi.fi_machine, sizeof(fi.fi_machine), "%s", machine);
-	snprintf(fi.fi_release, sizeof(fi.fi_release), "%s", release);
-	fi.fi_clock = 1;
-	fi.fi_wall_offset_ns = wall_offset_ns;
-	strcpy(fi.fi_tool, "ktrgen");
-	rec(KTR_FILEINFO, 1000, 1000, "ktraceb", &fi, sizeof(fi));
+	if (tg_info(stream, &w, machine, release, "ktrgen", wall_offset_ns) != 0)
+		exit(1);
 }
 
 /* A trace made on arm64: its own numbers (syscall_arm64.tbl), no i386. */
@@ -203,24 +184,28 @@ static int tids(const char *path, unsigned long n, int flood)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[1] : "";
+	char *mem = NULL;
+	unsigned char *buf;
+	size_t blen = 0;
 	FILE *f;
 
 	if (strcmp(mode, "tids") == 0 || strcmp(mode, "tidsflood") == 0)
 		return tids(argv[2], argc > 3 ? strtoul(argv[3], NULL, 0) : 100000, mode[4] == 'f');
 	if (argc > 3)
 		rng ^= strtoull(argv[3], NULL, 0) * 0x9e3779b97f4a7c15ull;
-	if (strcmp(mode, "good") == 0) {
+	stream = open_memstream(&mem, &blen);
+	if (!stream)
+		return 1;
+	if (strcmp(mode, "good") == 0 || strcmp(mode, "flip") == 0) {
 		good();
 	} else if (strcmp(mode, "arm64") == 0) {
 		arm64();
 	} else if (strcmp(mode, "neglen") == 0) {
 		good();
 		rec(KTR_NAMEI, 1234, 1234, "cat", NULL, 0);
-		memcpy(buf + blen - sizeof(struct ktr_header), &(int){ -1 }, 4);
 	} else if (strcmp(mode, "hugelen") == 0) {
 		good();
 		rec(KTR_NAMEI, 1234, 1234, "cat", "0123456789", 10);
-		memcpy(buf + blen - 10 - sizeof(struct ktr_header), &(int){ 0x7fffffff }, 4);
 	} else if (strcmp(mode, "badnarg") == 0) {
 		struct ktr_syscall sc = { .ktr_code = SYS_openat_NR, .ktr_narg = 0x7fff };
 
@@ -245,27 +230,34 @@ int main(int argc, char **argv)
 		good();
 	} else if (strcmp(mode, "garbage") == 0) {
 		for (size_t i = 0; i < 65536; i++)
-			buf[i] = (unsigned char)next_rand();
-		blen = 65536;
+			fputc((unsigned char)next_rand(), stream);
+	} else {
+		fprintf(stderr, "usage: ktrgen good|arm64|neglen|hugelen|badnarg|short|badtype|"
+				"garbage|flip|tids|tidsflood FILE [SEED]\n");
+		return 2;
+	}
+	if (fclose(stream) != 0)
+		return 1;
+	buf = (unsigned char *)mem;
+	/* the modes that break the records just written */
+	if (strcmp(mode, "neglen") == 0) {
+		memcpy(buf + blen - sizeof(struct ktr_header), &(int){ -1 }, 4);
+	} else if (strcmp(mode, "hugelen") == 0) {
+		memcpy(buf + blen - 10 - sizeof(struct ktr_header), &(int){ 0x7fffffff }, 4);
 	} else if (strcmp(mode, "flip") == 0) {
-		int n;
+		int n = 1 + (int)(next_rand() % 16);
 
-		good();
-		n = 1 + (int)(next_rand() % 16);
 		for (int i = 0; i < n; i++) {
 			uint64_t r = next_rand();
 
 			buf[r % blen] = (unsigned char)(r >> 32);
 		}
-	} else {
-		fprintf(stderr, "usage: ktrgen good|neglen|hugelen|badnarg|short|badtype|"
-				"garbage|flip|tids|tidsflood FILE [SEED]\n");
-		return 2;
 	}
 	f = fopen(argv[2], "w");
 	if (f == NULL || fwrite(buf, 1, blen, f) != blen || fclose(f) != 0) {
 		perror(argv[2]);
 		return 1;
 	}
+	free(mem);
 	return 0;
 }

@@ -16,9 +16,10 @@
 #include "ktraceb/ktr.h"
 #include "kdump_pipeline.h"
 #include "kdump_reader.h"
+#include "../lib/tracegen.h"
 
 /* Times of the records tf_rec() writes: wall 1700000000 s, mono 1000 s + mono. */
-#define TF_WALL_SEC 1700000000LL
+#define TF_WALL_SEC  1700000000LL
 #define TF_MONO_BASE 1000000000000ULL
 
 struct tfile {
@@ -47,28 +48,27 @@ static inline void tf_close(struct tfile *t)
 	free(t->buf);
 }
 
+/* Who and when for the next record: CPU 3, the times from t->mono. */
+static inline struct tg_who tf_who(const struct tfile *t, int pid, int tid, const char *comm)
+{
+	struct tg_who w = { .pid = pid,
+			    .tid = tid,
+			    .comm = comm,
+			    .cpu = 3,
+			    .sec = TF_WALL_SEC + (__s64)(t->mono / 1000000000),
+			    .usec = (__s64)(t->mono % 1000000000 / 1000),
+			    .mono = TF_MONO_BASE + t->mono };
+
+	return w;
+}
+
+/* data == NULL: a header alone, for bogus and truncated records */
 static inline void tf_rec_full(struct tfile *t, int type, int pid, int tid, const char *comm,
 			       const void *data, int len)
 {
-	__u64 mono = TF_MONO_BASE + t->mono;
-	struct ktr_header h;
-	int i;
+	struct tg_who w = tf_who(t, pid, tid, comm);
 
-	memset(&h, 0, sizeof(h));
-	h.ktr_len = len;
-	h.ktr_type = type;
-	h.ktr_flags = KTRH_CPUID_ENCODE(3);
-	h.ktr_pid = pid;
-	h.ktr_tid = tid;
-	for (i = 0; i < KTR_MAXCOMLEN && comm[i]; i++)
-		h.ktr_comm[i] = comm[i];
-	h.ktr_time_sec = TF_WALL_SEC + (__s64)(t->mono / 1000000000);
-	h.ktr_time_usec = (__s64)(t->mono % 1000000000 / 1000);
-	h.ktr_mono_ns = mono;
-	fwrite(&h, sizeof(h), 1, t->f);
-	/* data == NULL: a header alone, for bogus and truncated records */
-	if (data && len > 0)
-		fwrite(data, 1, len, t->f);
+	tg_write(t->f, type, len, &w, data);
 }
 
 static inline void tf_rec(struct tfile *t, int type, const void *data, int len)
@@ -103,19 +103,9 @@ static inline void tf_ret(struct tfile *t, int code, int error, __s64 retval)
 
 static inline void tf_fileinfo(struct tfile *t, __s64 wall_offset_ns)
 {
-	struct ktr_fileinfo fi;
+	struct tg_who w = tf_who(t, 1234, 1234, "cat");
 
-	memset(&fi, 0, sizeof(fi));
-	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
-	fi.fi_version = KTR_FORMAT_VERSION;
-	fi.fi_hdrsize = sizeof(struct ktr_header);
-	fi.fi_byteorder = KTR_BYTEORDER_MARK;
-	strcpy(fi.fi_machine, "x86_64");
-	strcpy(fi.fi_release, "6.1.0-test");
-	fi.fi_clock = 1;
-	fi.fi_wall_offset_ns = wall_offset_ns;
-	strcpy(fi.fi_tool, "0.1");
-	tf_rec(t, KTR_FILEINFO, &fi, sizeof(fi));
+	tg_info(t->f, &w, "x86_64", "6.1.0-test", "0.1", wall_offset_ns);
 }
 
 struct kd_result {
