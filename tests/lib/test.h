@@ -61,6 +61,19 @@ extern int test_failed;
 		ok_;                                                                          \
 	})
 
+/* ASSERT_STREQ where NULL is a value: a name that must not exist. */
+#define ASSERT_STREQ_NULL(a, b, tag)                                                          \
+	({                                                                                    \
+		const char *a_ = (a), *b_ = (b);                                              \
+		bool ok_ = a_ && b_ ? strcmp(a_, b_) == 0 : a_ == b_;                         \
+		if (!ok_) {                                                                   \
+			fprintf(stderr, "%s:%d: FAIL %s: got \"%s\", expected \"%s\"\n",      \
+				__FILE__, __LINE__, tag, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
+			test_failed = 1;                                                      \
+		}                                                                             \
+		ok_;                                                                          \
+	})
+
 #define TEST_MAIN()                                                                           \
 	int test_failed;                                                                      \
 	extern const struct test_case __start_ktr_tests[], __stop_ktr_tests[];                \

@@ -15,42 +15,65 @@
 #include "decode.h"
 #include "kdump_bsd.h"
 
-static const char *sc(unsigned int abi, long nr)
-{
-	const char *n = ktr_syscall_name(abi, nr);
+/* A number's name on one system, NULL for none. */
+struct name_case {
+	const char *(*name)(unsigned int abi, int n);
+	unsigned int abi;
+	int n;
+	const char *want, *what;
+};
 
-	return n ? n : "(null)";
+static const char *syscall_name(unsigned int abi, int nr)
+{
+	return ktr_syscall_name(abi, nr);
 }
+
+/* Every row; a wrong one fails the test, named by its what. */
+static void check_names(const struct name_case *c, size_t n)
+{
+	for (; n--; c++)
+		ASSERT_STREQ_NULL(c->name(c->abi, c->n), c->want, c->what);
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct name_case syscall_cases[] = {
+	{ syscall_name, KTR_SV_ABI_FREEBSD, 5, "open", "FreeBSD 5" },
+	{ syscall_name, KTR_SV_ABI_FREEBSD, 477, "mmap", "FreeBSD 477" },
+	{ syscall_name, KTR_SV_ABI_FREEBSD, 17, "break", "FreeBSD obreak's alias" },
+	{ syscall_name, KTR_SV_ABI_FREEBSD | KTR_SV_ILP32, 202, "__sysctl", "FreeBSD i386 202" },
+	{ syscall_name, KTR_SV_ABI_OPENBSD, 37, "msyscall", "OpenBSD 37 (extra)" },
+	{ syscall_name, KTR_SV_ABI_OPENBSD, 202, "sysctl", "OpenBSD sys_ prefix gone" },
+	{ syscall_name, KTR_SV_ABI_NETBSD, 279, "__fstat13", "NetBSD COMPAT_30 entry" },
+	{ syscall_name, KTR_SV_ABI_NETBSD, 439, "__stat50", "NetBSD versioned name" },
+	{ syscall_name, KTR_SV_ABI_DARWIN, 45, "ktrace", "Darwin 8's ktrace" },
+	{ syscall_name, KTR_SV_ABI_DARWIN, 299, "shared_region_map_file_np", "Darwin 8 299" },
+	{ syscall_name, KTR_SV_ABI_DRAGONFLY, 5, "open", "DragonFly 5, not Linux's fstat" },
+	{ syscall_name, KTR_SV_ABI_DRAGONFLY, 1, "exit", "DragonFly 1" },
+	{ syscall_name, KTR_SV_ABI_DARWIN, 8, NULL, "Darwin's old creat has no name" },
+	{ syscall_name, KTR_SV_ABI_FREEBSD, 99999, NULL, "out of range" },
+	{ syscall_name, KTR_SV_LINUX_AMD64, 5, "fstat", "a Linux process keeps Linux names" },
+};
 
 TEST(syscall_names_per_system)
 {
-	ASSERT_STREQ(sc(KTR_SV_ABI_FREEBSD, 5), "open", "FreeBSD 5");
-	ASSERT_STREQ(sc(KTR_SV_ABI_FREEBSD, 477), "mmap", "FreeBSD 477");
-	ASSERT_STREQ(sc(KTR_SV_ABI_FREEBSD, 17), "break", "FreeBSD obreak's alias");
-	ASSERT_STREQ(sc(KTR_SV_ABI_FREEBSD | KTR_SV_ILP32, 202), "__sysctl", "FreeBSD i386 202");
-	ASSERT_STREQ(sc(KTR_SV_ABI_OPENBSD, 37), "msyscall", "OpenBSD 37 (extra)");
-	ASSERT_STREQ(sc(KTR_SV_ABI_OPENBSD, 202), "sysctl", "OpenBSD sys_ prefix gone");
-	ASSERT_STREQ(sc(KTR_SV_ABI_NETBSD, 279), "__fstat13", "NetBSD COMPAT_30 entry");
-	ASSERT_STREQ(sc(KTR_SV_ABI_NETBSD, 439), "__stat50", "NetBSD versioned name");
-	ASSERT_STREQ(sc(KTR_SV_ABI_DARWIN, 45), "ktrace", "Darwin 8's ktrace");
-	ASSERT_STREQ(sc(KTR_SV_ABI_DARWIN, 299), "shared_region_map_file_np", "Darwin 8 299");
-	ASSERT_STREQ(sc(KTR_SV_ABI_DRAGONFLY, 5), "open", "DragonFly 5, not Linux's fstat");
-	ASSERT_STREQ(sc(KTR_SV_ABI_DRAGONFLY, 1), "exit", "DragonFly 1");
-	ASSERT_STREQ(sc(KTR_SV_ABI_DARWIN, 8), "(null)", "Darwin's old creat has no name");
-	ASSERT_STREQ(sc(KTR_SV_ABI_FREEBSD, 99999), "(null)", "out of range");
-	ASSERT_STREQ(sc(KTR_SV_LINUX_AMD64, 5), "fstat", "a Linux process keeps Linux names");
+	check_names(syscall_cases, ARRAY_SIZE(syscall_cases));
 }
+
+static const struct name_case errno_cases[] = {
+	{ ktr_bsd_errno_name, KTR_SV_ABI_FREEBSD, 35, "EAGAIN", "FreeBSD 35" },
+	{ ktr_bsd_errno_name, KTR_SV_ABI_DRAGONFLY, 35, "EAGAIN", "DragonFly 35" },
+	{ ktr_bsd_errno_name, KTR_SV_ABI_NETBSD, -3, "ERESTART", "NetBSD ERESTART" },
+	{ ktr_bsd_errno_name, KTR_SV_ABI_OPENBSD, -1, "ERESTART", "OpenBSD ERESTART" },
+	{ ktr_bsd_errno_name, KTR_SV_ABI_DARWIN, 2, "ENOENT", "Darwin 2" },
+	{ ktr_bsd_errno_name, KTR_SV_ABI_FREEBSD, 5000, NULL, "unknown errno" },
+	{ ktr_bsd_signal_name, KTR_SV_ABI_FREEBSD, 10, "SIGBUS", "BSD signal 10" },
+	{ ktr_bsd_signal_name, KTR_SV_ABI_NETBSD, 20, "SIGCHLD", "BSD signal 20" },
+};
 
 TEST(errno_names_per_system)
 {
-	ASSERT_STREQ(ktr_bsd_errno_name(KTR_SV_ABI_FREEBSD, 35), "EAGAIN", "FreeBSD 35");
-	ASSERT_STREQ(ktr_bsd_errno_name(KTR_SV_ABI_DRAGONFLY, 35), "EAGAIN", "DragonFly 35");
-	ASSERT_STREQ(ktr_bsd_errno_name(KTR_SV_ABI_NETBSD, -3), "ERESTART", "NetBSD ERESTART");
-	ASSERT_STREQ(ktr_bsd_errno_name(KTR_SV_ABI_OPENBSD, -1), "ERESTART", "OpenBSD ERESTART");
-	ASSERT_STREQ(ktr_bsd_errno_name(KTR_SV_ABI_DARWIN, 2), "ENOENT", "Darwin 2");
-	ASSERT_TRUE(ktr_bsd_errno_name(KTR_SV_ABI_FREEBSD, 5000) == NULL, "unknown errno");
-	ASSERT_STREQ(ktr_bsd_signal_name(KTR_SV_ABI_FREEBSD, 10), "SIGBUS", "BSD signal 10");
-	ASSERT_STREQ(ktr_bsd_signal_name(KTR_SV_ABI_NETBSD, 20), "SIGCHLD", "BSD signal 20");
+	check_names(errno_cases, ARRAY_SIZE(errno_cases));
 }
 
 /* A FreeBSD i386 v0 record (44-byte header) at p: a CALL with narg args or a RET. */

@@ -90,14 +90,8 @@ struct name_case {
 
 static void check_names(const struct name_case *c, size_t n)
 {
-	for (; n--; c++) {
-		const char *got = c->name(c->sv, c->n);
-
-		if (c->want)
-			ASSERT_STREQ(got, c->want, c->what);
-		else
-			ASSERT_TRUE(got == NULL, c->what);
-	}
+	for (; n--; c++)
+		ASSERT_STREQ_NULL(c->name(c->sv, c->n), c->want, c->what);
 }
 
 static const char *syscall_name(long sv, long n)
