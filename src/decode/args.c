@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ktraceb/ktr.h"
-#include "decode_int.h"
+#include "struct_int.h"
 
 static const struct {
 	const struct ktr_scdec *tab;
@@ -135,31 +135,6 @@ static void print_arg(FILE *out, const struct ktr_scdec *d, const struct ktr_arg
 		ktr_print_num(out, c->a[i], c->flags);
 }
 
-void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg, const __u64 *args,
-			   int i, int flags)
-{
-	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
-	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
-
-	if (i < 0 || i >= narg || i >= KTR_MAXARGS)
-		return;
-	if (ktr_bsd_abi(sv_flags)) {
-		ktr_bsd_print_arg(out, args[i], flags);
-		return;
-	}
-	print_arg(out, scdec_for(se, sv_flags, flags), &c, i);
-}
-
-const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i)
-{
-	const struct ktr_sysent *se;
-
-	if (ktr_bsd_abi(sv_flags) || i < 0 || i >= KTR_MAXARGS)
-		return NULL;
-	se = ktr_sysent_lookup(sv_flags, code);
-	return se && i < se->narg ? se->argname[i] : NULL;
-}
-
 /* The arguments a call takes (ktr_nargfn), of the narg it has. */
 static int nargs_taken(const struct ktr_scdec *d, const struct ktr_argctx *c)
 {
@@ -168,42 +143,60 @@ static int nargs_taken(const struct ktr_scdec *d, const struct ktr_argctx *c)
 	return n < 0 ? 0 : n < c->narg ? n : c->narg;
 }
 
-int ktr_syscall_nargs_taken(unsigned int sv_flags, int code, int narg, const __u64 *args, int flags)
-{
-	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
-	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
+/* A name for argument i when the tables have none: "arg3". */
+static const char *const arg_names[KTR_DEC_MAXARGS] = {
+	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
+};
 
-	if (narg > KTR_MAXARGS)
-		narg = c.narg = KTR_MAXARGS;
-	if (narg <= 0 || ktr_bsd_abi(sv_flags))
-		return narg < 0 ? 0 : narg;
-	return nargs_taken(scdec_for(se, sv_flags, flags), &c);
+static const char *arg_name(const struct ktr_sysent *se, int i)
+{
+	if (se && i < se->narg && i < KTR_MAXARGS && se->argname[i])
+		return se->argname[i];
+	return arg_names[i];
 }
 
-void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg, const __u64 *args,
-			    int flags)
+/* The arguments of a call in a BSD's ABI: all of them, each in hex (or decimal). */
+static void give_bsd_args(struct ktr_fields *f, int narg, const __u64 *args, int flags)
 {
-	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, code);
-	struct ktr_argctx c = { args, narg, flags, sv_flags, se };
-	const struct ktr_scdec *d;
-
-	if (ktr_bsd_abi(sv_flags)) {
-		ktr_bsd_print_args(out, narg, args, flags);
-		return;
-	}
-	if (narg <= 0)
-		return;
-	if (narg > KTR_MAXARGS)
-		narg = c.narg = KTR_MAXARGS;
-	d = scdec_for(se, sv_flags, flags);
-	narg = nargs_taken(d, &c); /* all of them under KTR_DEC_RAW (d is NULL) */
-	if (narg == 0)
-		return;
-	fputc('(', out);
 	for (int i = 0; i < narg; i++) {
-		if (i)
-			fputc(',', out);
-		print_arg(out, d, &c, i);
+		ktr_field_of(f, arg_names[i], args[i], false);
+		ktr_bsd_print_arg(f->out, args[i], flags);
 	}
-	fputc(')', out);
+}
+
+int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flags, int code,
+			    int narg, const __u64 *args, int flags)
+{
+	bool bsd = ktr_bsd_abi(sv_flags);
+	const struct ktr_sysent *se = NULL;
+	const struct ktr_scdec *d = NULL;
+	struct ktr_argctx c = { args, narg, flags, sv_flags, NULL };
+	struct ktr_fields f;
+	int n, err;
+
+	if (narg <= 0)
+		return 0;
+	if (bsd) {
+		n = narg < KTR_DEC_MAXARGS ? narg : KTR_DEC_MAXARGS;
+	} else {
+		c.se = se = ktr_sysent_lookup(sv_flags, code);
+		d = scdec_for(se, sv_flags, flags);
+		c.narg = narg < KTR_MAXARGS ? narg : KTR_MAXARGS;
+		n = nargs_taken(d, &c); /* all of them under KTR_DEC_RAW (d is NULL) */
+	}
+	if (n == 0)
+		return 0;
+	err = ktr_fields_init(&f, s);
+	if (err)
+		return err;
+	if (bsd) {
+		give_bsd_args(&f, n, args, flags);
+	} else {
+		for (int i = 0; i < n; i++) {
+			ktr_field_of(&f, arg_name(se, i), args[i], false);
+			print_arg(f.out, d, &c, i);
+		}
+	}
+	ktr_fields_done(&f);
+	return 0;
 }

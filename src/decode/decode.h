@@ -49,25 +49,20 @@ void ktr_decode_tables(const char *machine, const struct ktr_sysent **native, un
 		       const struct ktr_sysent **compat, unsigned int *ncompat);
 
 /*
+ * The most arguments a KTR_SYSCALL has: 6 in a Linux ABI, up to 8 in a
+ * BSD trace's (DragonFly's ktr_args[8]).
+ */
+#define KTR_DEC_MAXARGS 8
+
+/*
  * The arguments of a KTR_SYSCALL, BSD style: "(a,b,c)" with nothing at all
  * when narg == 0.  Known syscalls get symbolic decoding unless KTR_DEC_RAW.
+ * Only the arguments the call takes, as strace shows them: openat's mode
+ * only with O_CREAT or O_TMPFILE, and so on; all narg under KTR_DEC_RAW
+ * and in a BSD's ABI.  The text of the fields below (call_text.c).
  */
 void ktr_print_syscall_args(FILE *out, unsigned int sv_flags, int code, int narg,
 			    const __u64 *args, int flags);
-
-/*
- * How many of its narg arguments the call takes, as the others say (the
- * list above shows those alone): openat's mode only with O_CREAT or
- * O_TMPFILE, and so on, as strace shows them; narg under KTR_DEC_RAW.
- */
-int ktr_syscall_nargs_taken(unsigned int sv_flags, int code, int narg, const __u64 *args,
-			    int flags);
-
-/* Argument i of those alone, decoded as in the list above: "AT_FDCWD", "O_RDONLY". */
-void ktr_print_syscall_arg(FILE *out, unsigned int sv_flags, int code, int narg,
-			   const __u64 *args, int i, int flags);
-/* The kernel's name of argument i ("dfd", "filename"), NULL if unknown. */
-const char *ktr_syscall_argname(unsigned int sv_flags, int code, int i);
 
 /*
  * The same arguments as fields (below), one each, no group: named as the
@@ -82,7 +77,8 @@ int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flag
  * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc", "0x7f..."
  * (mmap, brk, mremap), "-1 errno 2 No such file or directory (ENOENT)",
  * "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)";
- * under KTR_DEC_RAW "-1 errno 2" and the plain number.  No newline.
+ * under KTR_DEC_RAW "-1 errno 2" and the plain number.  No newline.  The
+ * text of the field below (call_text.c).
  */
 void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
 		      int flags);

@@ -53,28 +53,13 @@ const char *ktr_bsd_errno_name(unsigned int sv_flags, int err)
 	return NULL;
 }
 
-/* BSD kdump: "(a,b,c)", each argument in hex ("0" for zero), or decimal with -d. */
+/* One argument as BSD kdump shows it: in hex ("0" for zero), or decimal with -d. */
 void ktr_bsd_print_arg(FILE *out, __u64 arg, int flags)
 {
 	if (flags & KTR_DEC_DECIMAL)
 		fprintf(out, "%lld", (long long)arg);
 	else
 		fprintf(out, "%#llx", (unsigned long long)arg);
-}
-
-void ktr_bsd_print_args(FILE *out, int narg, const __u64 *args, int flags)
-{
-	int i;
-
-	if (narg <= 0)
-		return;
-	fputc('(', out);
-	for (i = 0; i < narg; i++) {
-		if (i)
-			fputc(',', out);
-		ktr_bsd_print_arg(out, args[i], flags);
-	}
-	fputc(')', out);
 }
 
 /* BSD kdump's ktrsysret(): "3", "12/0xc", "-1 errno 2 ENOENT", "RESTART". */

@@ -10,10 +10,9 @@
  *   decode_bsd.c syscalltab.c            the BSDs' names, the syscall tables
  *   argfmt.c                             the argument formatters shared
  *   decode_ioctl.c decode_{file,mem,proc,prctl,signal,net,ipc,misc}.c   one family each
- *   args.c sysret.c                      CALL arguments, RET values
  *   struct_field.c struct_{net,proc}.c struct.c   KTR_STRUCT as fields (struct_int.h)
- *   struct_text.c                        and as kdump's text
- *   call_field.c                         CALL arguments, RET values as fields
+ *   args.c sysret.c                      CALL arguments, RET values as fields
+ *   struct_text.c call_text.c            all of them as kdump's text
  */
 #ifndef KTRACEB_DECODE_INT_H
 #define KTRACEB_DECODE_INT_H
@@ -174,9 +173,11 @@ bool ktr_scdec_tables_sorted(void);
  * last: for the unit test that checks every name against the tables. */
 const char *ktr_scdec_name_at(size_t i);
 
-/* decode_bsd.c: the BSD side of ktr_syscall_name(), ktr_print_syscall_args(), ktr_print_sysret() */
+/*
+ * decode_bsd.c: the BSD side of ktr_syscall_name(), ktr_decode_syscall_args(),
+ * ktr_decode_sysret()
+ */
 const char *ktr_bsd_syscall_name(unsigned int sv_flags, long nr);
-void ktr_bsd_print_args(FILE *out, int narg, const __u64 *args, int flags);
 void ktr_bsd_print_arg(FILE *out, __u64 arg, int flags);
 void ktr_bsd_print_sysret(FILE *out, unsigned int sv_flags, int error, __s64 retval, int flags);
 

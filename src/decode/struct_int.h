@@ -11,8 +11,8 @@
 #include "decode_int.h"
 
 /*
- * How a printer gives its fields (decode.h) to the sink (call_field.c's
- * arguments and returns come the same way).  ktr_field()
+ * How a printer gives its fields (decode.h) to the sink (args.c's
+ * arguments and sysret.c's returns come the same way).  ktr_field()
  * starts a field of decoded text that the printer then writes to out; the
  * field ends where the next one starts, or at a group's begin or end.
  */

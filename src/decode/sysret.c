@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
-/* The KTR_SYSRET printer: a return value, or an error with its names. */
+/* A KTR_SYSRET as a field (decode.h): a return value, or an error with its names. */
 #include <string.h>
-#include "decode_int.h"
+#include "struct_int.h"
 
 static bool returns_address(unsigned int sv_flags, int code)
 {
@@ -36,8 +36,9 @@ static void print_error(FILE *out, int error, int flags)
 		fprintf(out, " Unknown error %d", error);
 }
 
-void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
-		      int flags)
+/* The field's value, as the text shows it */
+static void print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s64 retval,
+			 int flags)
 {
 	if (ktr_bsd_abi(sv_flags)) {
 		ktr_bsd_print_sysret(out, sv_flags, error, retval, flags);
@@ -57,4 +58,24 @@ void ktr_print_sysret(FILE *out, unsigned int sv_flags, int code, int error, __s
 		fprintf(out, "%lld/%#llx", (long long)retval, (unsigned long long)retval);
 	else
 		fprintf(out, "%lld", (long long)retval);
+}
+
+int ktr_decode_sysret(const struct ktr_field_sink *s, unsigned int sv_flags, int code, int error,
+		      __s64 retval, int flags)
+{
+	struct ktr_fields f;
+	int err;
+
+	if (s->direct) { /* one field: give it, then its value straight to direct */
+		s->field(s->ctx, &(struct ktr_field){ .name = "retval", .kind = KTR_FIELD_TEXT });
+		print_sysret(s->direct, sv_flags, code, error, retval, flags);
+		return 0;
+	}
+	err = ktr_fields_init(&f, s);
+	if (err)
+		return err;
+	ktr_field_of(&f, "retval", (__u64)retval, true);
+	print_sysret(f.out, sv_flags, code, error, retval, flags);
+	ktr_fields_done(&f);
+	return 0;
 }

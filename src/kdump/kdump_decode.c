@@ -22,6 +22,9 @@
 
 #define CSW_OLD_LEN 8 /* DragonFly / old FreeBSD struct ktr_csw */
 
+/* decode.h formats every argument a CALL may have */
+_Static_assert(KD_SYSCALL_MAXARGS <= KTR_DEC_MAXARGS, "KD_SYSCALL_MAXARGS");
+
 /* clang-format off */
 const char *const kd_kind_tag[KD_NKINDS] = {
 	[KD_CALL] = "CALL",	[KD_RET] = "RET",	[KD_NAMEI] = "NAMI",

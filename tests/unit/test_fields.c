@@ -81,4 +81,35 @@ TEST(call_fields)
 		     "retval:T:12:0xc", "raw");
 }
 
+/* What ktr_print_syscall_args() writes, in buf */
+static const char *args_text(char *buf, size_t size, unsigned int sv, int code, int narg,
+			     const __u64 *a, int flags)
+{
+	FILE *out = fmemopen(buf, size, "w");
+
+	buf[0] = 0;
+	if (!out)
+		return "(fmemopen failed)";
+	ktr_print_syscall_args(out, sv, code, narg, a, flags);
+	fclose(out);
+	return buf;
+}
+
+/* A BSD trace's call has up to 8 arguments: the fields and the text give all of them. */
+TEST(call_fields_all_args)
+{
+	const __u64 a[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	char text[128];
+
+	ASSERT_STREQ(FIELDS(ktr_decode_syscall_args(&sink, KTR_SV_ABI_FREEBSD, 477, 8, a, 0)),
+		     "arg0:T:0:0 arg1:T:1:0x1 arg2:T:2:0x2 arg3:T:3:0x3 arg4:T:4:0x4 "
+		     "arg5:T:5:0x5 arg6:T:6:0x6 arg7:T:7:0x7",
+		     "BSD: 8 fields");
+	ASSERT_STREQ(args_text(text, sizeof(text), KTR_SV_ABI_FREEBSD, 477, 8, a, KTR_DEC_DECIMAL),
+		     "(0,1,2,3,4,5,6,7)", "BSD: 8 in the text");
+	ASSERT_STREQ(args_text(text, sizeof(text), 0, __NR_getppid, 8, a, KTR_DEC_RAW),
+		     "(0,0x1,0x2,0x3,0x4,0x5)", "Linux: at most 6");
+	ASSERT_STREQ(args_text(text, sizeof(text), 0, __NR_getppid, 0, a, 0), "", "no arguments");
+}
+
 TEST_MAIN()
