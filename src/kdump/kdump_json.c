@@ -13,12 +13,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "decode.h"
 #include "kdump_body.h"
 #include "kdump_cgroup.h"
 #include "kdump_jsonout.h"
 #include "kdump_sink.h"
+#include "kdump_tp.h"
 
 #define JSON_FORMAT_VERSION 1
 
@@ -29,6 +31,11 @@ struct json {
 	struct kd_bsd_fmt fmt;
 	bool have_fmt;
 	bool started; /* the head line written */
+};
+
+struct tp_out {
+	FILE *out;
+	unsigned int n;
 };
 
 typedef int (*members_fn)(struct json *j, const struct kd_event *ev);
@@ -384,13 +391,115 @@ static int m_text(struct json *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* CSW: out (stopping) or in, in user or kernel mode, and the wait channel if any; and "text" */
+static int m_csw(struct json *j, const struct kd_event *ev)
+{
+	FILE *out = j->env.out;
+
+	fprintf(out, ",\"switch\":\"%s\",\"mode\":\"%s\"", ev->csw.out ? "out" : "in",
+		ev->csw.user ? "user" : "kernel");
+	if (ev->csw.wmesg) {
+		fputs(",\"wmesg\":", out);
+		kd_json_str(out, ev->csw.wmesg, ev->csw.wlen);
+	}
+	return m_text(j, ev);
+}
+
+/* RING: the part, the counts, why the ring was dumped and the process's end; and "text" */
+static int m_flight(struct json *j, const struct kd_event *ev)
+{
+	static const char *const why[] = {
+		[KTR_FLIGHT_CRASH] = "crash",
+		[KTR_FLIGHT_EXIT] = "exit",
+		[KTR_FLIGHT_DEMAND] = "demand",
+	};
+	const struct ktr_flight_info *fi = &ev->flight;
+	FILE *out = j->env.out;
+
+	if (fi->kf_part == KTR_FLIGHT_LAST_PER_CPU) {
+		fprintf(out, ",\"part\":\"last_per_cpu\",\"kept\":%llu",
+			(unsigned long long)fi->kf_kept);
+		return m_text(j, ev);
+	}
+	fprintf(out, ",\"part\":\"ring\",\"kept\":%llu,\"produced\":%llu,\"out_of_order\":%llu",
+		(unsigned long long)fi->kf_kept, (unsigned long long)fi->kf_produced,
+		(unsigned long long)fi->kf_out_of_order);
+	fprintf(out, ",\"compact\":%s", fi->kf_compact ? "true" : "false");
+	if (fi->kf_why < sizeof(why) / sizeof(why[0]) && why[fi->kf_why])
+		fprintf(out, ",\"why\":\"%s\"", why[fi->kf_why]);
+	else
+		fprintf(out, ",\"why\":%u", fi->kf_why);
+	if (fi->kf_why == KTR_FLIGHT_CRASH && WIFSIGNALED(fi->kf_status)) {
+		fprintf(out, ",\"ended_pid\":%d,\"signal\":", fi->kf_pid);
+		if (ktr_signal_name(WTERMSIG(fi->kf_status)))
+			kd_json_cstr(out, ktr_signal_name(WTERMSIG(fi->kf_status)));
+		else
+			fputs("null", out);
+		fprintf(out, ",\"signo\":%d", WTERMSIG(fi->kf_status));
+	} else if (fi->kf_why == KTR_FLIGHT_EXIT && WIFEXITED(fi->kf_status)) {
+		fprintf(out, ",\"ended_pid\":%d,\"exit_code\":%d", fi->kf_pid,
+			WEXITSTATUS(fi->kf_status));
+	}
+	return m_text(j, ev);
+}
+
+/* one field of a TRACE: "name":value, a number, a string, bytes in hex, null if cut */
+static void tp_member(void *ctx, const struct kd_tpval *v)
+{
+	struct tp_out *t = ctx;
+	FILE *out = t->out;
+
+	fputs(t->n++ ? "," : "", out);
+	kd_json_cstr(out, v->name);
+	fputc(':', out);
+	switch (v->kind) {
+	case KD_TPV_OUTSIDE:
+		fputs("null", out);
+		break;
+	case KD_TPV_STRING:
+		kd_json_str(out, v->p, v->len);
+		break;
+	case KD_TPV_BYTES:
+		fputc('"', out);
+		kd_tp__put_hex(out, v->p, v->len);
+		fputc('"', out);
+		break;
+	case KD_TPV_POINTER:
+		fprintf(out, "\"0x%llx\"", (unsigned long long)v->u);
+		break;
+	case KD_TPV_SIGNED:
+		fprintf(out, "%lld", (long long)v->s);
+		break;
+	case KD_TPV_UNSIGNED:
+		fprintf(out, "%llu", (unsigned long long)v->u);
+		break;
+	}
+}
+
+/* TRACE: the event's id, its name and fields as its format reads them; and "text" */
+static int m_tracepoint(struct json *j, const struct kd_event *ev)
+{
+	struct tp_out t = { .out = j->env.out };
+
+	fprintf(t.out, ",\"event_id\":%u,\"event\":", ev->tp.id);
+	if (ev->tp.fmt) {
+		kd_json_cstr(t.out, ev->tp.fmt->f.tf_name);
+		fputs(",\"fields\":{", t.out);
+		kd_tp__fields(ev->tp.fmt, ev->tp.raw, ev->tp.len, tp_member, &t);
+		fputc('}', t.out);
+	} else {
+		fputs("null", t.out);
+	}
+	return m_text(j, ev);
+}
+
 /* clang-format off */
 static const members_fn members[KD_NKINDS] = {
 	[KD_CALL] = m_call,		[KD_RET] = m_ret,		[KD_NAMEI] = m_namei,
-	[KD_GENIO] = m_genio,		[KD_PSIG] = m_psig,		[KD_CSW] = m_text,
+	[KD_GENIO] = m_genio,		[KD_PSIG] = m_psig,		[KD_CSW] = m_csw, 
 	[KD_USER] = m_user,		[KD_STRUCT] = m_struct,		[KD_ARGS] = m_strings,
 	[KD_ENVS] = m_strings,		[KD_FILEINFO] = m_fileinfo,	[KD_LOST] = m_lost,
-	[KD_EXIT] = m_exit,		[KD_FLIGHT] = m_text,		[KD_TRACEPOINT] = m_text,
+	[KD_EXIT] = m_exit,		[KD_FLIGHT] = m_flight,		[KD_TRACEPOINT] = m_tracepoint,
 	[KD_SYSCTL] = m_text,		[KD_CAPFAIL] = m_text,		[KD_FAULT] = m_text,
 	[KD_FAULTEND] = m_text,		[KD_STRUCT_ARRAY] = m_text,	[KD_EXTERR] = m_text,
 	[KD_EMUL] = m_text,		[KD_MIB] = m_text,		[KD_PLEDGE] = m_text,

@@ -119,82 +119,122 @@ int kd_tp__add(struct kd_tp **tp, const unsigned char *data, size_t len)
 	return 0;
 }
 
-/* The little-endian-or-not integer of size bytes at p, sign-extended if asked. */
-static void print_int(FILE *out, const unsigned char *p, unsigned int size, bool sgn, bool hex)
+/* The integer of size bytes at p: in v->u, and sign-extended in v->s. */
+static void read_int(struct kd_tpval *v, const unsigned char *p, unsigned int size)
 {
 	__u64 u = 0;
 	__s64 s;
 
 	switch (size) {
 	case 1: {
-		__u8 v = p[0];
-		u = v;
-		s = (__s8)v;
+		__u8 b = p[0];
+		u = b;
+		s = (__s8)b;
 		break;
 	}
 	case 2: {
-		__u16 v;
-		memcpy(&v, p, 2);
-		u = v;
-		s = (__s16)v;
+		__u16 b;
+		memcpy(&b, p, 2);
+		u = b;
+		s = (__s16)b;
 		break;
 	}
 	case 4: {
-		__u32 v;
-		memcpy(&v, p, 4);
-		u = v;
-		s = (__s32)v;
+		__u32 b;
+		memcpy(&b, p, 4);
+		u = b;
+		s = (__s32)b;
 		break;
 	}
 	default:
 		memcpy(&u, p, 8);
 		s = (__s64)u;
 	}
-	if (hex)
-		fprintf(out, "0x%llx", (unsigned long long)u);
-	else if (sgn)
-		fprintf(out, "%lld", (long long)s);
-	else
-		fprintf(out, "%llu", (unsigned long long)u);
+	v->u = u;
+	v->s = s;
 }
 
-static void print_hex(FILE *out, const unsigned char *p, size_t len)
-{
-	fputs("0x", out);
-	for (size_t i = 0; i < len; i++)
-		fprintf(out, "%02x", p[i]);
-}
-
-/* One field of the entry raw (len bytes): "name=value", "name=?" if outside it. */
-static void print_field(FILE *out, const struct ktr_tpfield *fl, const unsigned char *raw,
-			size_t len)
+/* One field of the entry raw (len bytes), as its format says. */
+static void read_field(struct kd_tpval *v, const struct ktr_tpfield *fl, const unsigned char *raw,
+		       size_t len)
 {
 	size_t off = fl->tp_offset, size = fl->tp_size;
 
-	fprintf(out, " %s=", fl->tp_name);
-	if (off + size > len) {
-		fputc('?', out);
+	memset(v, 0, sizeof(*v));
+	v->name = fl->tp_name;
+	v->kind = KD_TPV_OUTSIDE;
+	if (off + size > len)
 		return;
-	}
 	if (fl->tp_flags & KTR_TPF_DATA_LOC) {
 		__u32 loc;
 
 		memcpy(&loc, raw + off, 4);
 		off = loc & 0xffff;
 		size = loc >> 16;
-		if (off + size > len) {
-			fputc('?', out);
+		if (off + size > len)
 			return;
-		}
 	}
-	if (fl->tp_flags & KTR_TPF_STRING)
-		kd_putquoted(out, raw + off, strnlen((const char *)raw + off, size));
-	else if ((fl->tp_flags & (KTR_TPF_DATA_LOC | KTR_TPF_ARRAY)) ||
-		 (size != 1 && size != 2 && size != 4 && size != 8))
-		print_hex(out, raw + off, size);
-	else
-		print_int(out, raw + off, (unsigned int)size, fl->tp_flags & KTR_TPF_SIGNED,
-			  strchr(fl->tp_type, '*') != NULL);
+	v->p = raw + off;
+	if (fl->tp_flags & KTR_TPF_STRING) {
+		v->kind = KD_TPV_STRING;
+		v->len = strnlen((const char *)raw + off, size);
+	} else if ((fl->tp_flags & (KTR_TPF_DATA_LOC | KTR_TPF_ARRAY)) ||
+		   (size != 1 && size != 2 && size != 4 && size != 8)) {
+		v->kind = KD_TPV_BYTES;
+		v->len = size;
+	} else {
+		v->kind = strchr(fl->tp_type, '*')	  ? KD_TPV_POINTER :
+			  (fl->tp_flags & KTR_TPF_SIGNED) ? KD_TPV_SIGNED :
+							    KD_TPV_UNSIGNED;
+		v->len = size;
+		read_int(v, raw + off, (unsigned int)size);
+	}
+}
+
+void kd_tp__fields(const struct kd_tpfmt *fmt, const unsigned char *raw, size_t len,
+		   void (*field)(void *ctx, const struct kd_tpval *v), void *ctx)
+{
+	struct kd_tpval v;
+
+	for (unsigned int i = 0; fmt && i < fmt->f.tf_nfields; i++) {
+		read_field(&v, &fmt->fields[i], raw, len);
+		field(ctx, &v);
+	}
+}
+
+void kd_tp__put_hex(FILE *out, const unsigned char *p, size_t len)
+{
+	fputs("0x", out);
+	for (size_t i = 0; i < len; i++)
+		fprintf(out, "%02x", p[i]);
+}
+
+/* One field as the text shows it: " name=value", "name=?" if outside the entry. */
+static void print_field(void *ctx, const struct kd_tpval *v)
+{
+	FILE *out = ctx;
+
+	fprintf(out, " %s=", v->name);
+	switch (v->kind) {
+	case KD_TPV_OUTSIDE:
+		fputc('?', out);
+		break;
+	case KD_TPV_STRING:
+		kd_putquoted(out, v->p, v->len);
+		break;
+	case KD_TPV_BYTES:
+		kd_tp__put_hex(out, v->p, v->len);
+		break;
+	case KD_TPV_POINTER:
+		fprintf(out, "0x%llx", (unsigned long long)v->u);
+		break;
+	case KD_TPV_SIGNED:
+		fprintf(out, "%lld", (long long)v->s);
+		break;
+	case KD_TPV_UNSIGNED:
+		fprintf(out, "%llu", (unsigned long long)v->u);
+		break;
+	}
 }
 
 void kd_tp__print(FILE *out, const struct kd_tpfmt *fmt, __u32 id, const unsigned char *raw,
@@ -202,10 +242,9 @@ void kd_tp__print(FILE *out, const struct kd_tpfmt *fmt, __u32 id, const unsigne
 {
 	if (!fmt) {
 		fprintf(out, "event %u (no format in the file) ", id);
-		print_hex(out, raw, len < 64 ? len : 64);
+		kd_tp__put_hex(out, raw, len < 64 ? len : 64);
 		return;
 	}
 	fputs(fmt->f.tf_name, out);
-	for (unsigned int i = 0; i < fmt->f.tf_nfields; i++)
-		print_field(out, &fmt->fields[i], raw, len);
+	kd_tp__fields(fmt, raw, len, print_field, out);
 }

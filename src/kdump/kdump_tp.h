@@ -40,4 +40,32 @@ void kd_tp__free(struct kd_tp *tp);
 void kd_tp__print(FILE *out, const struct kd_tpfmt *fmt, __u32 id, const unsigned char *raw,
 		  size_t len);
 
+/* One field of an entry, as its format reads it. */
+enum kd_tpval_kind {
+	KD_TPV_OUTSIDE, /* not within the entry the record holds */
+	KD_TPV_SIGNED, /* s */
+	KD_TPV_UNSIGNED, /* u */
+	KD_TPV_POINTER, /* u, a type with a '*' */
+	KD_TPV_STRING, /* len bytes at p, its NUL left out */
+	KD_TPV_BYTES, /* len bytes at p: an array, __data_loc data, an odd size */
+};
+struct kd_tpval {
+	const char *name;
+	enum kd_tpval_kind kind;
+	__u64 u;
+	__s64 s;
+	const unsigned char *p;
+	size_t len;
+};
+
+/*
+ * Each field of an entry (len bytes of raw) by its format, in the format's
+ * order, to field(ctx, v); v lives for the call.  None without a format.
+ * kd_tp__print() prints what this gives.
+ */
+void kd_tp__fields(const struct kd_tpfmt *fmt, const unsigned char *raw, size_t len,
+		   void (*field)(void *ctx, const struct kd_tpval *v), void *ctx);
+/* "0x" and the len bytes at p in hex, as the text shows bytes */
+void kd_tp__put_hex(FILE *out, const unsigned char *p, size_t len);
+
 #endif /* KTRACEB_KDUMP_TP_H */

@@ -8,6 +8,7 @@
 # per thread.  Without w in the facilities there is no CSW record.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fac.sh"
+. "$(dirname "$0")/lib_json.sh"
 need_tracer
 
 NSLEEP=6
@@ -43,6 +44,22 @@ ktr cw -t cw -f "$TMP/cw.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
 kd cw "$TMP/cw.ktr"
 csw_checks cw
 check cw_no_nami t_eq "$(qn "$TMP/cw.norm" '$4 == "NAMI"')" 0
+
+# kdump -J: a CSW's own members (switch, mode, wmesg), and its text kept
+kj cwj "$TMP/cw.ktr"
+check json_csw_exit_0 t_eq "$KDRC" 0
+check json_csw_lines_ok lines_ok cwj
+check json_csw_count t_eq "$(sel cwj 'r["type"] == "CSW"' | wc -l | tr -d ' ')" \
+	"$(qn "$TMP/cw.norm" '$4 == "CSW"')"
+check json_csw_members t_eq "$(sel cwj 'r["type"] == "CSW" and not (r.get("switch") in ("out", "in")
+	and r.get("mode") in ("user", "kernel") and isinstance(r.get("text"), str))' | wc -l | tr -d ' ')" 0
+# the members say what the text says
+check json_csw_as_text t_eq "$(sel cwj 'r["type"] == "CSW" and r["text"] != ("stop " if r["switch"] == "out"
+	else "resume ") + r["mode"] + (" \"" + r["wmesg"] + "\"" if "wmesg" in r else "")' | wc -l | tr -d ' ')" 0
+check json_csw_sleeps t_num "$(sel cwj '(r["type"] == "CSW" and r["switch"] == "out" and r["mode"] == "kernel"
+	and r.get("wmesg") == "sleep")' | wc -l | tr -d ' ')" -ge "$NSLEEP"
+check json_csw_resumes t_num "$(sel cwj 'r["type"] == "CSW" and r["switch"] == "in" and "wmesg" not in r' |
+	wc -l | tr -d ' ')" -ge "$NSLEEP"
 
 ktr w -t w -f "$TMP/w.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
 kd w "$TMP/w.ktr"

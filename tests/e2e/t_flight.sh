@@ -12,6 +12,7 @@
 # their own files; a user records their own process and no other's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
+. "$(dirname "$0")/lib_json.sh"
 own_bpffs "$@" # the pins it looks at: no other build's daemon touches them
 need_tracer
 CR=$PROGS/crasher
@@ -77,6 +78,16 @@ check segv_kept_all_written t_eq "$("$PROGS/ktrwalk" "$TMP/segv.ktr" | awk '$1 =
 	"$((4 + ${kept:-0} + ${nlast:-0}))" "records in the file vs INFO, 2 RING, kept, per-CPU and END"
 check segv_end_last t_match "$(tail -n 1 "$TMP/segv.norm" | cut -f4,5)" \
 	$'^END\ttrace ended: every traced process exited; [0-9]+ records, 0 lost$'
+# kdump -J: the RING records' own members, the text's numbers, and the text kept
+kj segvj "$TMP/segv.ktr"
+check segv_json_exit_0 t_eq "$KDRC" 0
+check segv_json_lines_ok lines_ok segvj
+check segv_json_ring t_eq "$(sel segvj 'r["type"] == "RING" and r["part"] == "ring"' \
+	'r["kept"], r["produced"], r["why"], r["ended_pid"], r["signal"], r["signo"], r["compact"], isinstance(r["text"], str)')" \
+	"(${kept:-x}, ${produced:-x}, 'crash', $(pv segv pid), 'SIGSEGV', 11, False, True)"
+check segv_json_ring_out_of_order t_num "$(sel segvj 'r["type"] == "RING" and r["part"] == "ring"' 'r["out_of_order"]')" -ge 0
+check segv_json_last_per_cpu t_eq "$(sel segvj 'r["type"] == "RING" and r["part"] == "last_per_cpu"' \
+	'r["kept"], "produced" in r, "why" in r, r["text"]')" "(${nlast:-x}, False, False, 'last recorded per-CPU events: ${nlast:-x}')"
 check segv_no_more_than_the_ring t_num "$(stat -c %s "$TMP/segv.ktr")" -le $((65536 + 4096))
 fd=$(pv segv last)
 check segv_ends_with_the_crash t_eq "$(tail_of segv 4)" "CALL close($fd)
@@ -229,6 +240,11 @@ check replay_per_cpu_all_marked t_eq "$(rc per_cpu_marked)" "$(rc per_cpu)"
 check replay_per_cpu_some t_num "$(rc per_cpu)" -gt 0
 check replay_json_marks t_eq "$("$KDUMP" -J -f "$TMP/rep.ktr" | grep -c '"replayed":true')" \
 	"$(grep -c '\[replayed\]' "$TMP/rep.kd")"
+kj repj "$TMP/rep.ktr"
+check replay_json_why_demand t_eq "$(sel repj '(r["type"] == "RING" and r["part"] == "ring" and r["why"] == "demand"
+	and "ended_pid" not in r)' | wc -l | tr -d ' ')" "$(grep -c 'RING  recovered .*: on demand$' "$TMP/rep.kd")"
+check replay_json_dumps t_eq "$(sel repj 'r["type"] == "RING" and r["part"] == "ring"' | wc -l | tr -d ' ')" \
+	"$(grep -c 'RING  recovered ' "$TMP/rep.kd")"
 # the summary counts each call once
 check replay_summary_once t_eq "$("$KDUMP" -Y -f "$TMP/rep.ktr" | awk '$NF == "getppid" { print $4 }')" \
 	"$(grep -c 'CALL  getppid$' "$TMP/rep.kd")"

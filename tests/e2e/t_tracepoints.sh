@@ -12,6 +12,7 @@
 # names and a daemon that cannot read tracefs each give one clear error.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
+. "$(dirname "$0")/lib_json.sh"
 need_tracer
 TP=$PROGS/tp_events
 
@@ -35,6 +36,26 @@ check ev_only_asked t_eq "$(q "$n" '$4 == "TRACE"' | cut -f5 | cut -d' ' -f1 | s
 check ev_only_traced t_eq "$(q "$n" '$4 == "TRACE" && $1 != p && $1 != c' p="$P" c="$C" | wc -l | tr -d ' ')" 0
 check ev_no_syscalls t_eq "$(qn "$n" '$4 == "CALL" || $4 == "RET"')" 0
 
+
+# kdump -J: a TRACE's event and its fields, numbers as numbers and strings
+# as strings, read from the entry (not from the text, which stays)
+kj evj "$TMP/ev.ktr"
+check json_ev_exit_0 t_eq "$KDRC" 0
+check json_ev_lines_ok lines_ok evj
+check json_ev_count t_eq "$(sel evj 'r["type"] == "TRACE"' | wc -l | tr -d ' ')" "$(qn "$n" '$4 == "TRACE"')"
+check json_ev_members t_eq "$(sel evj '(r["type"] == "TRACE" and not (isinstance(r.get("event"), str)
+	and isinstance(r.get("fields"), dict) and isinstance(r.get("event_id"), int) and isinstance(r.get("text"), str)
+	and r["text"].startswith(r["event"] + " ")))' | wc -l | tr -d ' ')" 0
+check json_ev_fork t_eq "$(sel evj 'r["type"] == "TRACE" and r["event"] == "sched:sched_process_fork"' \
+	'r["fields"]')" "{'parent_comm': 'tp_events', 'parent_pid': $P, 'child_comm': 'tp_events', 'child_pid': $C}"
+check json_ev_exec_data_loc t_eq "$(sel evj 'r["type"] == "TRACE" and r["event"] == "sched:sched_process_exec" and r["pid"] == '"$C" \
+	'r["pid"], r["fields"]')" "($C, {'filename': '/bin/true', 'pid': $C, 'old_pid': $C})"
+check json_ev_signal t_eq "$(sel evj '(r["type"] == "TRACE" and r["event"] == "signal:signal_generate"
+	and r["pid"] == '"$P"' and r["fields"]["sig"] == 10)' \
+	'r["fields"]["errno"], r["fields"]["code"], r["fields"]["comm"], r["fields"]["pid"]')" "(0, 0, 'tp_events', $P)"
+check json_ev_switch_state t_num "$(sel evj '(r["type"] == "TRACE" and r["event"] == "sched:sched_switch"
+	and r["fields"]["prev_pid"] == '"$P"' and r["fields"]["prev_state"] == 1
+	and r["fields"]["prev_comm"] == "tp_events")' | wc -l | tr -d ' ')" -ge 1
 # kdump -t k shows only them, -t c hides them; -Y counts them by name
 ktr evc -t c -e signal:signal_generate -f "$TMP/evc.ktr" "$TP" /bin/true
 kd evc "$TMP/evc.ktr"
