@@ -74,7 +74,7 @@ static const char *list__find(const char *name, char *buf, size_t size)
 static int list__file(int fd, const char *path, const struct ktr_usdt_sel *sel)
 {
 	struct ktr_usdt_note *notes = calloc(KTR_USDT_FILE_NOTES, sizeof(*notes));
-	int seen = 0, n = notes ? ktr_usdt_elf__notes(fd, notes, KTR_USDT_FILE_NOTES, &seen) : -1,
+	int seen = 0, n = notes ? ktr_usdt_notes__read(fd, notes, KTR_USDT_FILE_NOTES, &seen) : -1,
 	    names = 0;
 
 	if (n < 0)

@@ -3,9 +3,12 @@
 /*
  * The USDT probes an ELF file has: its .note.stapsdt notes (the SystemTap
  * SDT format, which sys/sdt.h writes), each probe's place and its
- * semaphore's as file offsets and its arguments located.  Read by the
- * daemon's scans (daemon/ktr_usdt_job.c) and by ktraceb -e usdt:list
- * (client/ktr_usdt_list.c); the reader is daemon/ktr_usdt_elf.c.
+ * semaphore's as file offsets (what a uprobe and its reference counter
+ * take) and its arguments located (ktr_usdt_arg).  Only x86_64's and
+ * arm64's operand forms are understood; a probe with an argument in
+ * another form keeps the arguments before it.  Read by the daemon's scans
+ * (daemon/usdt/ktr_usdt_job.c) and by ktraceb -e usdt:list
+ * (client/ktr_usdt_list.c).
  */
 #ifndef KTRACEB_KTR_USDT_NOTES_H
 #define KTRACEB_KTR_USDT_NOTES_H
@@ -32,6 +35,6 @@ struct ktr_usdt_note {
  * how many were kept (0: none, or not ELF), or -errno (-EFBIG: a notes
  * section or header table past the caps).
  */
-int ktr_usdt_elf__notes(int fd, struct ktr_usdt_note *out, int max, int *seen);
+int ktr_usdt_notes__read(int fd, struct ktr_usdt_note *out, int max, int *seen);
 
 #endif /* KTRACEB_KTR_USDT_NOTES_H */

@@ -246,7 +246,7 @@ static void __attribute__((noreturn)) child__run(int sock, const struct ktr_usdt
 		ktr_usdt_elf__object_id(fd, &h.object);
 	if (fd >= 0 && spec->want_notes) {
 		notes = calloc(KTR_USDT_FILE_NOTES, sizeof(*notes));
-		h.nnotes = notes ? ktr_usdt_elf__notes(fd, notes, KTR_USDT_FILE_NOTES, &h.seen) :
+		h.nnotes = notes ? ktr_usdt_notes__read(fd, notes, KTR_USDT_FILE_NOTES, &h.seen) :
 				   -ENOMEM;
 		if (h.nnotes < 0) {
 			head__fail(&h, h.nnotes,

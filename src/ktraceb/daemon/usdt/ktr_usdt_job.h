@@ -5,7 +5,7 @@
  * child process, forked for it, takes the credentials of the trace's owner
  * (all of them: uid, gid, groups, no capability), opens the file as the
  * process sees it, checks it is the file mapped, reads its USDT notes
- * (ktr_usdt_elf.h: linear, capped), faults the process's read-only
+ * (common/ktr_usdt_notes.h: linear, capped), faults the process's read-only
  * mappings of it in (a probe's string argument in a page nobody touched
  * yet would read as nothing in BPF), and sends back the notes and its
  * descriptor of the file.  The daemon's loop never waits for it: a file
