@@ -498,6 +498,35 @@ static struct syms_object *name__common(struct kdump_syms *s, const struct ktr_u
 	return o;
 }
 
+/* The function name without a compiler's clone suffix (.cold, .part.0, .isra.0) */
+static size_t base_len(const char *f)
+{
+	const char *dot = strchr(f, '.');
+
+	return dot ? (size_t)(dot - f) : strlen(f);
+}
+
+/* Frame i > 0 against the frame above it (inner): the call before it, and to what. */
+static void name__check_call(struct kdump_syms *s, const struct syms_object *o, __u64 off,
+			     __u64 vaddr, const struct kdump_frame_name *inner,
+			     struct kdump_frame_name *out)
+{
+	const char *called = syms__check_call(o, off, vaddr, out);
+	struct kdump_frame_name t;
+
+	if (!called || !inner || !inner->function)
+		return;
+	syms__function(s, called, &t);
+	if (base_len(t.function) == base_len(inner->function) &&
+	    strncmp(t.function, inner->function, base_len(t.function)) == 0)
+		return;
+	snprintf(out->doubt_buf, sizeof(out->doubt_buf),
+		 "calls %s here, not %s: frames between are missing "
+		 "(code without frame pointers, or a tail call)",
+		 t.function, inner->function);
+	out->doubt = out->doubt_buf;
+}
+
 void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, unsigned int i,
 		      const struct kdump_frame_name *inner, struct kdump_frame_name *out)
 {
@@ -507,7 +536,7 @@ void kdump_syms__name(struct kdump_syms *s, const struct ktr_ustack_frame *f, un
 		out->doubt = "no object file here: anonymous or JIT code, or " LOST_CHAIN;
 		out->not_frame = true;
 	} else if (o && i > 0) {
-		syms__check_call(s, o, f->offset, out->address, inner, out);
+		name__check_call(s, o, f->offset, out->address, inner, out);
 	} else if (i > 0 && !out->doubt) {
 		out->doubt = "no file with its build id on this machine: the walk cannot be "
 			     "checked from here";
@@ -522,4 +551,15 @@ void kdump_syms__name_unwound(struct kdump_syms *s, const struct ktr_ustack_fram
 	out->not_frame = false; /* the unwinder is sure of it (kdump_unwind.h) */
 	if (out->doubt)
 		out->doubt = NULL;
+}
+
+int kdump_syms__call_before(struct kdump_syms *s, const __u8 id[20], __u64 off)
+{
+	struct syms_object *o = syms__object(s, id);
+	const GElf_Phdr *load;
+	__u64 target;
+
+	if (!o || !o->code || !(load = syms__load_of(o, off)) || !(load->p_flags & PF_X))
+		return o && o->code ? 0 : -1;
+	return syms__call_before(o, off, load->p_vaddr + (off - load->p_offset), &target);
 }

@@ -12,20 +12,7 @@
 
 #include "kdump_syms_int.h"
 
-/* The function name without a compiler's clone suffix (.cold, .part.0, .isra.0) */
-static size_t base_len(const char *f)
-{
-	const char *dot = strchr(f, '.');
-
-	return dot ? (size_t)(dot - f) : strlen(f);
-}
-
-/*
- * The return address at file offset off: is there a call just before it,
- * and which function does a direct call go to?  1: a call (*target set
- * for a direct one, else 0); 0: none; -1: unknown (no code at hand).
- */
-static int call_before(const struct syms_object *o, __u64 off, __u64 vaddr, __u64 *target)
+int syms__call_before(const struct syms_object *o, __u64 off, __u64 vaddr, __u64 *target)
 {
 	unsigned char b[8];
 	Elf_Data *d;
@@ -100,48 +87,22 @@ static bool in_plt(const struct syms_object *o, __u64 vaddr)
 	return true; /* in no section: do not claim anything */
 }
 
-/* Frame i > 0 against the frame above it: the call before it, and to what. */
-void syms__check_call(struct kdump_syms *s, struct syms_object *o, __u64 off, __u64 vaddr,
-		      const struct kdump_frame_name *inner, struct kdump_frame_name *out)
+const char *syms__check_call(const struct syms_object *o, __u64 off, __u64 vaddr,
+			     struct kdump_frame_name *out)
 {
 	const char *called;
 	__u64 target;
 	GElf_Off toff;
 	GElf_Sym sym;
-	int c = call_before(o, off, vaddr, &target);
+	int c = syms__call_before(o, off, vaddr, &target);
 
 	if (c == 0) {
 		out->doubt = "no call before this return address: " LOST_CHAIN;
 		out->not_frame = true;
-		return;
+		return NULL;
 	}
-	if (c < 0 || !target || !inner || !inner->function || in_plt(o, target))
-		return;
+	if (c < 0 || !target || in_plt(o, target))
+		return NULL;
 	called = dwfl_module_addrinfo(o->mod, target, &toff, &sym, NULL, NULL, NULL);
-	if (!called || toff != 0)
-		return;
-	{
-		struct kdump_frame_name t;
-
-		syms__function(s, called, &t);
-		if (base_len(t.function) == base_len(inner->function) &&
-		    strncmp(t.function, inner->function, base_len(t.function)) == 0)
-			return;
-		snprintf(out->doubt_buf, sizeof(out->doubt_buf),
-			 "calls %s here, not %s: frames between are missing "
-			 "(code without frame pointers, or a tail call)",
-			 t.function, inner->function);
-		out->doubt = out->doubt_buf;
-	}
-}
-
-int kdump_syms__call_before(struct kdump_syms *s, const __u8 id[20], __u64 off)
-{
-	struct syms_object *o = syms__object(s, id);
-	const GElf_Phdr *load;
-	__u64 target;
-
-	if (!o || !o->code || !(load = syms__load_of(o, off)) || !(load->p_flags & PF_X))
-		return o && o->code ? 0 : -1;
-	return call_before(o, off, load->p_vaddr + (off - load->p_offset), &target);
+	return called && toff == 0 ? called : NULL;
 }

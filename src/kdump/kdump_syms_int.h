@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * What kdump_syms.c (finding and naming) and kdump_syms_check.c (the checks
- * of a frame-pointer walk's frames) share: an object as found.
+ * of a frame-pointer walk's frames, which kdump_syms.c calls) share: an
+ * object as found.
  */
 #ifndef KDUMP_SYMS_INT_H
 #define KDUMP_SYMS_INT_H
@@ -57,12 +58,20 @@ const GElf_Phdr *syms__load_of(const struct syms_object *o, __u64 off);
 void syms__function(struct kdump_syms *s, const char *sym, struct kdump_frame_name *out);
 
 /*
- * Frame i > 0 of a frame-pointer walk against the frame above it (inner):
- * is there a call before its return address (off, at vaddr), and to what?
- * The doubt, if any, into out.
+ * The return address at file offset off (at vaddr): is there a call just
+ * before it, and which function does a direct call go to?  1: a call
+ * (*target set for a direct one, else 0); 0: none; -1: unknown (no code
+ * at hand).  In kdump_syms_check.c, as is the next.
  */
-void syms__check_call(struct kdump_syms *s, struct syms_object *o, __u64 off, __u64 vaddr,
-		      const struct kdump_frame_name *inner, struct kdump_frame_name *out);
+int syms__call_before(const struct syms_object *o, __u64 off, __u64 vaddr, __u64 *target);
+/*
+ * Frame i > 0 of a frame-pointer walk: no call before its return address
+ * (off, at vaddr)?  Then the doubt into out, and NULL.  Else the symbol a
+ * direct call there goes to, when that is a function's start outside the
+ * PLT, for the caller to hold against the frame above; else NULL.
+ */
+const char *syms__check_call(const struct syms_object *o, __u64 off, __u64 vaddr,
+			     struct kdump_frame_name *out);
 
 #define LOST_CHAIN "the walk lost the frame chain here (code without frame pointers?)"
 

@@ -23,7 +23,7 @@
 #include "ktr_group_members.h"
 #include "ktr_groups.h"
 #include "ktr_procmap.h"
-#include "ktr_request_set.h"
+#include "ktr_policy.h"
 #include "ktr_parts.h"
 #include "daemon/files/ktr_selection.h"
 
@@ -231,7 +231,7 @@ static void groups__state(const struct ktr_parts *k, const struct ktr_caller *c,
 			  const struct ktr_request *req, int r, __u32 s, struct ktr_group *grp)
 {
 	struct ktr_request eff;
-	const struct ktr_request *fr = ktr_request__for_file(k, req, r, &eff);
+	const struct ktr_request *fr = ktr_policy__for_file(k, req, r, &eff);
 
 	memset(grp, 0, sizeof(*grp));
 	grp->ps.facs = (fr->facs & KTR_REQ_FACS) | (c->uid == 0 ? KTRFAC_ROOT : 0);

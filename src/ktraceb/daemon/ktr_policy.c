@@ -13,6 +13,7 @@
 #include "common/ktr_proto.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_selection.h"
+#include "daemon/flight/ktr_flight.h"
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/usdt/ktr_usdt.h"
 #include "ktr_clock.h"
@@ -212,4 +213,21 @@ int ktr_policy__clear(const struct ktr_parts *k, const struct ktr_caller *c, pid
 	if (!(ps.facs & KTRFAC_USER) && k->usdt)
 		ktr_usdt__forget(k->usdt, pid);
 	return 0;
+}
+
+/*
+ * The request as file r takes it: a compact recorder keeps only returns,
+ * signals and exits, so the programs need not even build the rest.
+ */
+const struct ktr_request *ktr_policy__for_file(const struct ktr_parts *k,
+					       const struct ktr_request *req, int r,
+					       struct ktr_request *eff)
+{
+	const struct ktr_tracefile *f = ktr_files__get(k->files, r);
+
+	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_F_COMPACT))
+		return req;
+	*eff = *req;
+	eff->facs &= KTRFAC_SYSRET | KTRFAC_PSIG | ~KTRFAC_MASK;
+	return eff;
 }

@@ -50,4 +50,13 @@ void ktr_policy__settle(const struct ktr_parts *k, __u32 pid, const struct ktr_p
 int ktr_policy__clear(const struct ktr_parts *k, const struct ktr_caller *c, pid_t pid,
 		      __u32 facs, char *msg, bool quiet);
 
+/*
+ * The request as route r's file takes it: *eff if it must change (a
+ * compact recorder keeps only returns, signals and exits, so the programs
+ * need not even build the rest), else req.
+ */
+const struct ktr_request *ktr_policy__for_file(const struct ktr_parts *k,
+					       const struct ktr_request *req, int r,
+					       struct ktr_request *eff);
+
 #endif /* KTRACEB_KTR_POLICY_H */

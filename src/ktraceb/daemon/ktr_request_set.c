@@ -135,23 +135,6 @@ static int request__foreground(const struct ktr_parts *k, struct ktr_conn *cn, i
 	return 0;
 }
 
-/*
- * The request as file r takes it: a compact recorder keeps only returns,
- * signals and exits, so the programs need not even build the rest.
- */
-const struct ktr_request *ktr_request__for_file(const struct ktr_parts *k,
-						const struct ktr_request *req, int r,
-						struct ktr_request *eff)
-{
-	const struct ktr_tracefile *f = ktr_files__get(k->files, r);
-
-	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_F_COMPACT))
-		return req;
-	*eff = *req;
-	eff->facs &= KTRFAC_SYSRET | KTRFAC_PSIG | ~KTRFAC_MASK;
-	return eff;
-}
-
 /* -e: the events resolved by the daemon, before anything changes; NULL if none asked. */
 static int request__resolve(const struct ktr_request *req, struct ktr_tp_set **set, char *msg)
 {
@@ -261,8 +244,8 @@ static int set__procs(const struct ktr_parts *k, struct ktr_conn *cn, const stru
 		*err = -ESRCH;
 		return 0;
 	}
-	done = ktr_policy__set(k, ktr_conn__caller(cn), ktr_request__for_file(k, req, r, &eff),
-			       pids, n, r, msg);
+	done = ktr_policy__set(k, ktr_conn__caller(cn), ktr_policy__for_file(k, req, r, &eff), pids,
+			       n, r, msg);
 	free(pids);
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))

@@ -30,11 +30,6 @@ int ktr_request_set__may(const struct ktr_parts *k, const struct ktr_caller *c,
 int ktr_request_set__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 			   const struct ktr_request *req, int fd, char *msg, int *err);
 
-/* req as route r's file takes it: *eff if it must change (a compact recorder's), else req. */
-const struct ktr_request *ktr_request__for_file(const struct ktr_parts *k,
-						const struct ktr_request *req, int r,
-						struct ktr_request *eff);
-
 /* The processes a SET or CLEAR names (*pids malloc'ed); 0 with a line in msg if none. */
 int ktr_request__targets(const struct ktr_request *req, pid_t **pids, char *msg);
 
