@@ -195,22 +195,28 @@ ktr keepc -c -p "$C"
 
 # --- -c -p on a pid that does not exist, or is not traced: the answer must
 # not depend on whether a daemon happens to be running ---
+# (processes of their own, running until killed: a slow machine may be past
+# the 60 s the ones above run for)
+bg cu "$ATT_TICK" 100 0
+CU=$(wait_role "$TMP/cu.pout" pid)
+bg ck "$ATT_TICK" 100 0
+CK=$(wait_role "$TMP/ck.pout" pid)
 if wait_no_daemon 15; then
 	ktr cn0 -c -p "$NOPID"
 	check clear_nopid_no_daemon_exit_1 t_krc 1 cn0
 	check clear_nopid_no_daemon_message t_eq "$(cat "$TMP/cn0.err")" \
 		"ktraceb: pid $NOPID: no such process"
-	ktr cu0 -c -p "$A"
+	ktr cu0 -c -p "$CU"
 	r0="$KRC $(cat "$TMP/cu0.err")"
-	ktr keep2 -f "$TMP/keep2.ktr" -p "$C"
+	ktr keep2 -f "$TMP/keep2.ktr" -p "$CK"
 	ktr cn1 -c -p "$NOPID"
 	check clear_nopid_daemon_exit_1 t_krc 1 cn1
 	check clear_nopid_daemon_message t_eq "$(cat "$TMP/cn1.err")" \
 		"ktraceb: pid $NOPID: no such process"
-	ktr cu1 -c -p "$A"
+	ktr cu1 -c -p "$CU"
 	check clear_untraced_same_either_way t_eq "$r0" "$KRC $(cat "$TMP/cu1.err")" \
 		"-c -p of an untraced process, without / with a daemon running"
-	ktr keep2c -c -p "$C"
+	ktr keep2c -c -p "$CK"
 else
 	skip clear_nopid_no_daemon "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 fi
