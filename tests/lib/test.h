@@ -49,30 +49,26 @@ extern int test_failed;
 		ok_;                                                                          \
 	})
 
-#define ASSERT_STREQ(a, b, tag)                                                               \
-	({                                                                                    \
-		const char *a_ = (a), *b_ = (b);                                              \
-		bool ok_ = a_ && b_ && strcmp(a_, b_) == 0;                                   \
-		if (!ok_) {                                                                   \
-			fprintf(stderr, "%s:%d: FAIL %s: got \"%s\", expected \"%s\"\n",      \
-				__FILE__, __LINE__, tag, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
-			test_failed = 1;                                                      \
-		}                                                                             \
-		ok_;                                                                          \
-	})
+/*
+ * got equals want?  Both must be strings, or, with null_is_value, may both
+ * be NULL (a name that must not exist).  Says got and want when not.
+ */
+static inline bool test__streq(const char *got, const char *want, bool null_is_value,
+			       const char *tag, const char *file, int line)
+{
+	bool ok = got && want ? strcmp(got, want) == 0 : null_is_value && got == want;
 
+	if (!ok) {
+		fprintf(stderr, "%s:%d: FAIL %s: got \"%s\", expected \"%s\"\n", file, line, tag,
+			got ? got : "(null)", want ? want : "(null)");
+		test_failed = 1;
+	}
+	return ok;
+}
+
+#define ASSERT_STREQ(a, b, tag)	     test__streq((a), (b), false, (tag), __FILE__, __LINE__)
 /* ASSERT_STREQ where NULL is a value: a name that must not exist. */
-#define ASSERT_STREQ_NULL(a, b, tag)                                                          \
-	({                                                                                    \
-		const char *a_ = (a), *b_ = (b);                                              \
-		bool ok_ = a_ && b_ ? strcmp(a_, b_) == 0 : a_ == b_;                         \
-		if (!ok_) {                                                                   \
-			fprintf(stderr, "%s:%d: FAIL %s: got \"%s\", expected \"%s\"\n",      \
-				__FILE__, __LINE__, tag, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
-			test_failed = 1;                                                      \
-		}                                                                             \
-		ok_;                                                                          \
-	})
+#define ASSERT_STREQ_NULL(a, b, tag) test__streq((a), (b), true, (tag), __FILE__, __LINE__)
 
 #define TEST_MAIN()                                                                           \
 	int test_failed;                                                                      \
