@@ -11,6 +11,7 @@
  * attaches them only while a group is traced: the kernel formats a path
  * for each cgroup event a program is on.
  */
+#include "canset.bpf.h"
 #include "procs.bpf.h"
 #include "record.bpf.h"
 
@@ -24,8 +25,6 @@ int group__enter(__u64 task, __u32 slot, __u32 what, __u64 id, __u64 path);
 int group__record(__u32 route, __u64 task, __u32 what, __u64 id, __u64 path);
 
 #define PF_KTHREAD		0x00200000
-#define MMF_DUMPABLE_MASK	3
-#define SUID_DUMP_USER		1
 #define GROUP_WHAT(what, flags) ((what) | (flags) << 16)
 
 extern __u32 ktr_daemon_tgid; /* tp.bpf.c: never traced, whatever its group */
@@ -38,11 +37,6 @@ static __always_inline __u64 group__num(const void *p)
 	bpf_probe_read_kernel(&v, sizeof(v), &p);
 	return v;
 }
-
-/* Linux before 6.18: mm->flags a word, not a bitmap of one (mm_flags_t) */
-struct mm_struct___word {
-	unsigned long flags;
-} __attribute__((preserve_access_index));
 
 /* Linux before 6.0: the ancestors' ids, not the ancestors */
 struct cgroup___ids {
@@ -103,45 +97,6 @@ __noinline int group__slot_of(__u64 cgp)
 			return *slot;
 	}
 	return 0;
-}
-
-/*
- * Why group g may not take task (a KTR_CGROUP_SKIP_*), or -1 if it may:
- * the rules the daemon applies to -p (ktr_perm.h), on the credentials the
- * kernel has now.  Root's group takes anyone; a user's only a process of
- * his own ids that gained nothing: no set-id, no capability, dumpable.
- */
-static __always_inline int group__refuses(struct task_struct *task, const struct ktr_group *g)
-{
-	const struct cred *cr = BPF_CORE_READ(task, real_cred);
-	__u64 caps = 0, mmflags = 0;
-	struct mm_struct *mm;
-
-	if (g->ps.facs & KTRFAC_ROOT)
-		return -1;
-	if (BPF_CORE_READ(cr, uid.val) != g->uid)
-		return KTR_CGROUP_SKIP_NOT_YOURS;
-	if (BPF_CORE_READ(cr, euid.val) != g->uid || BPF_CORE_READ(cr, suid.val) != g->uid ||
-	    BPF_CORE_READ(cr, gid.val) != g->gid || BPF_CORE_READ(cr, egid.val) != g->gid ||
-	    BPF_CORE_READ(cr, sgid.val) != g->gid)
-		return KTR_CGROUP_SKIP_PRIVILEGED;
-	/* kernel_cap_t: 64 bits, as two words before 6.3, one since */
-	bpf_probe_read_kernel(&caps, sizeof(caps),
-			      (void *)cr + bpf_core_field_offset(struct cred, cap_permitted));
-	mm = BPF_CORE_READ(task, mm);
-	if (caps || !mm)
-		return KTR_CGROUP_SKIP_PRIVILEGED;
-	/* mm->flags: a word, or a bitmap of one word since 6.18; the dumpable bits first */
-	if (bpf_core_field_exists(struct mm_struct___word, flags))
-		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
-				      (void *)mm + bpf_core_field_offset(struct mm_struct___word,
-									 flags));
-	else
-		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
-				      (void *)mm + bpf_core_field_offset(struct mm_struct, flags));
-	if ((mmflags & MMF_DUMPABLE_MASK) != SUID_DUMP_USER)
-		return KTR_CGROUP_SKIP_PRIVILEGED;
-	return -1;
 }
 
 struct group_sample {
@@ -258,10 +213,8 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 	old = proc__lookup_tgid(tgid);
 	if (old && !(old->flags & KTR_PS_GROUP))
 		why = KTR_CGROUP_SKIP_TRACED; /* -p, -i or a command: that trace stays */
-	else if (old && (old->facs & KTRFAC_ROOT) && !(g->ps.facs & KTRFAC_ROOT))
-		why = KTR_CGROUP_SKIP_ROOT;
 	else
-		why = group__refuses(task, g);
+		why = canset(task, old, g->ps.facs, g->uid, g->gid);
 	if (why >= 0) {
 		__sync_fetch_and_add(&g->skipped[why & (KTR_CGROUP_SKIPS - 1)], 1);
 		return 0;
@@ -272,7 +225,8 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 		return 0;
 	}
 	proc__changed(); /* an atomic: the looks below come after the entry is seen */
-	if (BPF_CORE_READ(task, signal, live.counter) == 0 || group__refuses(task, g) >= 0) {
+	if (BPF_CORE_READ(task, signal, live.counter) == 0 ||
+	    canset(task, NULL, g->ps.facs, g->uid, g->gid) >= 0) {
 		bpf_map_delete_elem(&procs, &tgid);
 		proc__changed();
 		return 0;
@@ -296,6 +250,26 @@ static __always_inline void group__leave(struct task_struct *task, struct ktr_pr
 	proc__changed();
 }
 
+/*
+ * The slot whose group takes a process that moves to, or is forked in, a
+ * group of slot (0: none traced) while ps is its tracing (or its parent's,
+ * by a group): slot, unless root set ps and slot's group is a user's (a
+ * user never changes what root set: ktrcanset); then ps's own group keeps
+ * it, and slot's counts it left out.
+ */
+static __always_inline __u32 group__taker(const struct ktr_proc_state *ps, __u32 slot)
+{
+	struct ktr_group *g;
+
+	if (!slot || slot == ps->group)
+		return slot;
+	g = bpf_map_lookup_elem(&groups, &slot);
+	if (!g || !g->live || canset__over(ps, g->ps.facs) < 0)
+		return slot;
+	__sync_fetch_and_add(&g->skipped[KTR_CGROUP_SKIP_ROOT], 1);
+	return ps->group;
+}
+
 /* A new thread of a process its group traces: its ids, for kdump -N. */
 static __always_inline void group__thread(struct task_struct *child)
 {
@@ -305,12 +279,17 @@ static __always_inline void group__thread(struct task_struct *child)
 		group__record(ps->route, group__num(child), KTR_CGROUP_THREAD, 0, 0);
 }
 
-/* A new process (child) not traced by its parent's trace: traced if its cgroup is. */
-static __always_inline bool group__fork(struct task_struct *child)
+/*
+ * A new process (child) not traced by its parent's trace (pps, NULL if
+ * none): traced if its cgroup is, by its parent's group if root set that.
+ */
+static __always_inline bool group__fork(struct task_struct *child, const struct ktr_proc_state *pps)
 {
 	struct cgroup *cg = BPF_CORE_READ(child, cgroups, dfl_cgrp);
 	__u32 slot = cg ? group__slot_of((__u64)cg) : 0;
 
+	if (pps && (pps->flags & KTR_PS_GROUP))
+		slot = group__taker(pps, slot);
 	return slot && group__enter(group__num(child), slot, KTR_CGROUP_FORKED,
 				    BPF_CORE_READ(cg, kn, id), 0);
 }
@@ -342,7 +321,7 @@ int BPF_PROG(ktr_cgroup_fork, struct task_struct *parent, struct task_struct *ch
 	}
 	ps = proc__lookup_tgid(parent->tgid);
 	if (!ps || !(ps->facs & KTRFAC_INHERIT))
-		group__fork(child);
+		group__fork(child, ps);
 	return 0;
 }
 
@@ -362,8 +341,8 @@ int BPF_PROG(ktr_cgroup_attach, struct cgroup *dst, const char *path, struct tas
 	id = BPF_CORE_READ(cg, kn, id);
 	ps = proc__lookup_tgid(task->tgid);
 	if (ps && (ps->flags & KTR_PS_GROUP)) {
-		if (ps->group == slot) {
-			/* within its group: where it is now */
+		if (group__taker(ps, slot) == ps->group) {
+			/* within its group, or kept by root's: where it is now */
 			group__record(ps->route, group__num(task), KTR_CGROUP_MOVED, id,
 				      group__num(path));
 			return 0;

@@ -4,6 +4,7 @@
  * Process life cycle: inheritance on fork (BSD KTRFAC_INHERIT), the ABI
  * marker and path on exec, and the end of a process.
  */
+#include "canset.bpf.h"
 #include "procs.bpf.h"
 #include "record.bpf.h"
 #include "note.bpf.h"
@@ -176,7 +177,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	 * entry still pending or awaiting its exec must not outlive the exec
 	 * of a set-id image either.
 	 */
-	if (BPF_CORE_READ_BITFIELD(bprm, secureexec) && !(ps->facs & KTRFAC_ROOT)) {
+	if (BPF_CORE_READ_BITFIELD(bprm, secureexec) && !canset__keeps_secureexec(ps)) {
 		__u32 tgid = p->tgid, slot = ps->group;
 		struct ktr_group *g;
 

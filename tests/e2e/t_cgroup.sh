@@ -12,7 +12,8 @@
 # syscall selection, -k, -e, the flight recorder written when a member
 # crashes); -c -G; and the rules for a user: refused root's group and a
 # group another user owns, his delegated group traced with another user's
-# process and a set-uid one in it left out and counted.
+# process and a set-uid one in it left out and counted; a process root's group
+# traces, moved by the user into a sub-group he traces, stays in root's trace.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -256,4 +257,56 @@ kd d "$UDIR/d.ktr"
 check user_own_traced t_num "$(calls "$TMP/d.norm" "$U1" 5111)" -ge 5
 check user_root_process_not_traced t_no_pid "$TMP/d.norm" "$R1"
 check user_skipped_counted t_num "$(qn "$TMP/d.norm" '$4 == "CGRP" && $5 ~ /processes not traced: 1 another user.s, 1 set-id or privileged/')" -ge 1
+
+# --- a user takes no process from root's group (ktrcanset: root set it) ----------------
+# Root traces a group delegated to the user, with the user's process P in it (a shell
+# that forks att_tick after att_tick).  The user makes a sub-group, traces it into a
+# file of his and moves P there: P stays in root's trace, its children too, and the
+# user's group counts them left out ("traced by root").
+# until_calls NAME FILE AWK-CONDITION N: kdump FILE as NAME until N norm lines match
+# (20 s at most); the count in UNTIL
+until_calls()
+{
+	local i
+	for ((i = 0; i < 100; i++)); do
+		kd "$1" "$2"
+		UNTIL=$(qn "$TMP/$1.norm" "$3")
+		[ "$UNTIL" -ge "$4" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+mkdir "$G/udel"
+chown "$KUID:$KGID" "$G/udel" "$G/udel/cgroup.procs"
+ubg ptake sh -c 'echo "pid $$"; while :; do "$0" 20 3 5113 >/dev/null; done' "$UBIN/att_tick"
+P=$(wait_role "$TMP/ptake.pout" pid)
+echo "$P" >"$G/udel/cgroup.procs"
+ktr take_root -f "$TMP/take.ktr" -G "$G/udel"
+check take_root_exit_0 t_krc 0 take_root
+as_user mkdir "$G/udel/s"
+uktr take_user -f "$UDIR/take.ktr" -G "$G/udel/s"
+check take_user_exit_0 t_krc 0 take_user
+as_user sh -c 'echo "$0" >"$1"' "$P" "$G/udel/s/cgroup.procs"
+check take_user_moved_it t_eq "$(grep '^0::' "/proc/$P/cgroup")" "0::/$TOP/udel/s"
+# root's file: P moved, within root's trace; then its children's calls, 10 of them
+until_calls take "$TMP/take.ktr" '$4 == "CGRP" && $5 ~ /^moved into "\/'"$TOP"'\/udel\/s"/ { m = 1 } m && $4 == "CALL" && $5 ~ /^getpriority\(PRIO_PROCESS,(5113|0x13f9)\)$/' 10
+check take_root_keeps_calls t_num "$UNTIL" -ge 10
+check take_root_moved_said t_num "$(qn "$TMP/take.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^moved into "\/'"$TOP"'\/udel\/s"/' p="$P")" -eq 1
+check take_root_not_left t_num "$(qn "$TMP/take.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^moved out/' p="$P")" -eq 0
+check take_root_children_forked t_num "$(qn "$TMP/take.norm" '$4 == "CGRP" && $5 ~ /^forked in "\/'"$TOP"'\/udel/')" -ge 1
+# the user's group started again on P where it is: P is root's still (the daemon's check)
+uktr take_user_again -f "$UDIR/take2.ktr" -G "$G/udel/s"
+check take_user_again_exit_0 t_krc 0 take_user_again
+check take_user_again_left_out t_grep "processes not traced: [0-9]+ traced by root" "$TMP/take_user_again.err"
+ktr take_root_clear -c -G "$G/udel"
+uktr take_user_clear -c -G "$G/udel/s"
+check take_user_clear_exit_0 t_krc 0 take_user_clear
+kd take_user "$UDIR/take.ktr"
+check take_user_no_p t_num "$(qn "$TMP/take_user.norm" '$1 == p' p="$P")" -eq 0
+check take_user_no_children t_num "$(qn "$TMP/take_user.norm" '$4 == "CALL" && $5 ~ /^getpriority\(PRIO_PROCESS,(5113|0x13f9)\)$/')" -eq 0
+check take_user_counted_root t_num "$(qn "$TMP/take_user.norm" '$4 == "CGRP" && $5 ~ /processes not traced: [0-9]+ traced by root/')" -ge 1
+kd take_user2 "$UDIR/take2.ktr"
+check take_user_again_no_p t_num "$(qn "$TMP/take_user2.norm" '$1 == p' p="$P")" -eq 0
+kill -KILL "$P" 2>/dev/null
+
 e2e_done

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * BSD's ktrcanset() as the BPF programs apply it, on the credentials the
+ * kernel has now: the daemon's is ktr_perm__canset (common/ktr_perm.h),
+ * the same rules on /proc.  Every program that decides whether tracing of
+ * a process may begin, move or go on asks here: a group taking a process
+ * (cgroup.bpf.c: at a fork, a move, and again after its entry is put) and
+ * an exec (proc.bpf.c: a set-id image ends what root did not set).
+ */
+#ifndef KTRACEB_CANSET_BPF_H
+#define KTRACEB_CANSET_BPF_H
+
+#include "maps.bpf.h"
+
+#define CANSET_MMF_DUMPABLE_MASK 3
+#define CANSET_SUID_DUMP_USER	 1
+
+/* Linux before 6.18: mm->flags a word, not a bitmap of one (mm_flags_t) */
+struct mm_struct___word {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+/* Did root set the tracing in entry ps?  Then only root changes it (BSD's KTRFAC_ROOT). */
+static __always_inline bool canset__root_set(const struct ktr_proc_state *ps)
+{
+	return ps && (ps->facs & KTRFAC_ROOT);
+}
+
+/*
+ * The part of ktrcanset about who set the tracing already: may a tracer
+ * (facs with KTRFAC_ROOT: root's) change entry old (NULL if none)?  -1 if
+ * it may, else KTR_CGROUP_SKIP_ROOT: a user never changes what root set.
+ */
+static __always_inline int canset__over(const struct ktr_proc_state *old, __u32 facs)
+{
+	return (facs & KTRFAC_ROOT) || !canset__root_set(old) ? -1 : KTR_CGROUP_SKIP_ROOT;
+}
+
+/*
+ * Why a user of ids uid, gid may not trace task, or -1 if he may: its real,
+ * effective and saved ids all his, no capability, dumpable (no set-id or
+ * file-capability exec).
+ */
+static __always_inline int canset__creds(struct task_struct *task, __u32 uid, __u32 gid)
+{
+	const struct cred *cr = BPF_CORE_READ(task, real_cred);
+	__u64 caps = 0, mmflags = 0;
+	struct mm_struct *mm;
+
+	if (BPF_CORE_READ(cr, uid.val) != uid)
+		return KTR_CGROUP_SKIP_NOT_YOURS;
+	if (BPF_CORE_READ(cr, euid.val) != uid || BPF_CORE_READ(cr, suid.val) != uid ||
+	    BPF_CORE_READ(cr, gid.val) != gid || BPF_CORE_READ(cr, egid.val) != gid ||
+	    BPF_CORE_READ(cr, sgid.val) != gid)
+		return KTR_CGROUP_SKIP_PRIVILEGED;
+	/* kernel_cap_t: 64 bits, as two words before 6.3, one since */
+	bpf_probe_read_kernel(&caps, sizeof(caps),
+			      (void *)cr + bpf_core_field_offset(struct cred, cap_permitted));
+	mm = BPF_CORE_READ(task, mm);
+	if (caps || !mm)
+		return KTR_CGROUP_SKIP_PRIVILEGED;
+	/* mm->flags: a word, or a bitmap of one word since 6.18; the dumpable bits first */
+	if (bpf_core_field_exists(struct mm_struct___word, flags))
+		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
+				      (void *)mm + bpf_core_field_offset(struct mm_struct___word,
+									 flags));
+	else
+		bpf_probe_read_kernel(&mmflags, sizeof(mmflags),
+				      (void *)mm + bpf_core_field_offset(struct mm_struct, flags));
+	if ((mmflags & CANSET_MMF_DUMPABLE_MASK) != CANSET_SUID_DUMP_USER)
+		return KTR_CGROUP_SKIP_PRIVILEGED;
+	return -1;
+}
+
+/*
+ * BSD's ktrcanset(): may a tracer (facs with KTRFAC_ROOT: root's; else a
+ * user's, of ids uid, gid) set tracing on task, whose entry is old (NULL
+ * if none)?  -1 if it may, else why not, a KTR_CGROUP_SKIP_*: root may
+ * trace anything; a user never changes what root set, and traces only a
+ * process of his own ids that gained nothing.
+ */
+static __always_inline int canset(struct task_struct *task, const struct ktr_proc_state *old,
+				  __u32 facs, __u32 uid, __u32 gid)
+{
+	int why = canset__over(old, facs);
+
+	if (why >= 0 || (facs & KTRFAC_ROOT))
+		return why;
+	return canset__creds(task, uid, gid);
+}
+
+/*
+ * May the tracing in entry ps go on through an exec that gains privileges
+ * (bprm->secureexec: set-id, file capabilities)?  Only if root set it (BSD
+ * kern_exec.c): the new image must not leak to a lesser tracer.
+ */
+static __always_inline bool canset__keeps_secureexec(const struct ktr_proc_state *ps)
+{
+	return canset__root_set(ps);
+}
+
+#endif /* KTRACEB_CANSET_BPF_H */
