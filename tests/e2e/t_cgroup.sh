@@ -13,7 +13,8 @@
 # crashes); -c -G; and the rules for a user: refused root's group and a
 # group another user owns, his delegated group traced with another user's
 # process and a set-uid one in it left out and counted; a process root's group
-# traces, moved by the user into a sub-group he traces, stays in root's trace.
+# traces, moved by the user into a sub-group he traces, stays in root's trace;
+# a user's group root traces again is root's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -308,5 +309,26 @@ check take_user_counted_root t_num "$(qn "$TMP/take_user.norm" '$4 == "CGRP" && 
 kd take_user2 "$UDIR/take2.ktr"
 check take_user_again_no_p t_num "$(qn "$TMP/take_user2.norm" '$1 == p' p="$P")" -eq 0
 kill -KILL "$P" 2>/dev/null
+
+# --- a user's group root traces again into a file of root's is root's (ktrcanset) ----------
+# The user neither clears it nor takes it back into a file of his.
+as_user mkdir "$G/udel/own"
+uktr own_user -f "$UDIR/own.ktr" -G "$G/udel/own"
+check own_user_exit_0 t_krc 0 own_user
+ktr own_root -f "$TMP/own.ktr" -G "$G/udel/own"
+check own_root_exit_0 t_krc 0 own_root
+uktr own_user_clear -c -G "$G/udel/own"
+check own_user_clear_refused t_krc 1 own_user_clear
+check own_user_clear_says_root t_grep "^ktraceb: -G /$TOP/udel/own: tracing on it was set by root\$" "$TMP/own_user_clear.err"
+uktr own_user_back -f "$UDIR/own2.ktr" -G "$G/udel/own"
+check own_user_back_refused t_krc 1 own_user_back
+check own_user_back_says_root t_grep "^ktraceb: -G /$TOP/udel/own: tracing on it was set by root\$" "$TMP/own_user_back.err"
+uktr own_user_C -C
+# root's trace goes on after the user's -C: a process started in the group is traced
+inbg own_tick "$G/udel/own" "$ATT_TICK" 20 0 5114
+until_calls own "$TMP/own.ktr" '$4 == "CALL" && $5 ~ /^getpriority\(PRIO_PROCESS,(5114|0x13fa)\)$/' 3
+check own_root_goes_on t_num "$UNTIL" -ge 3
+kill "$BGPID" 2>/dev/null
+ktr own_root_clear -c -G "$G/udel/own"
 
 e2e_done

@@ -133,6 +133,28 @@ bool ktr_procs__descends(pid_t target, pid_t ancestor)
 	return false;
 }
 
+/* Did root set the tracing (facs), so that only root changes it?  Then why says so. */
+static bool perm__root_set(__u32 facs, const char **why)
+{
+	if (!(facs & KTRFAC_ROOT))
+		return false;
+	*why = "tracing on it was set by root";
+	return true;
+}
+
+int ktr_perm__canchange(const struct ktr_caller *caller, uid_t owner, __u32 facs, const char **why)
+{
+	if (caller->uid == 0)
+		return 0;
+	if (perm__root_set(facs, why))
+		return -EPERM;
+	if (owner != caller->uid) {
+		*why = "traced by another user";
+		return -EPERM;
+	}
+	return 0;
+}
+
 int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why)
 {
 	struct proc_status st;
@@ -148,10 +170,10 @@ int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, 
 	}
 	if (caller->uid == 0)
 		return 0;
+	if (perm__root_set(facs, why))
+		return -EPERM;
 	*why = "operation not permitted";
-	if (facs & KTRFAC_ROOT)
-		*why = "tracing on it was set by root";
-	else if (caller->uid != st.uid[0])
+	if (caller->uid != st.uid[0])
 		*why = "not your process";
 	else if (st.uid[0] != st.uid[2] || caller->gid != st.gid[0] || st.gid[0] != st.gid[2])
 		*why = "set-id process (real and saved ids differ)";

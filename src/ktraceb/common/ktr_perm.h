@@ -46,6 +46,15 @@ bool ktr_caller__alive(const struct ktr_caller *c);
 int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why);
 
 /*
+ * The part of ktrcanset about tracing set already, by owner with facs (a
+ * traced group's, which has an owner but no process of its own): root may
+ * change anything; a user never what root set (KTRFAC_ROOT), nor, for a
+ * group, what another user set.  ktr_perm__canset applies the same rule
+ * to a process.  0, or -EPERM with why set.
+ */
+int ktr_perm__canchange(const struct ktr_caller *caller, uid_t owner, __u32 facs, const char **why);
+
+/*
  * Yama's rule alone, as ptrace(2) applies it to a caller without
  * CAP_SYS_PTRACE: scope 0 anyone, 1 only a descendant, 2 and 3 nobody.
  * 0 or -EPERM with why set.  scope < 0: read it from the kernel (0 where

@@ -289,24 +289,43 @@ static int groups__start(const struct ktr_parts *k, __u32 s, const struct ktr_gr
 	return 0;
 }
 
+/*
+ * May c change group gs, traced again or cleared (BSD's ktrcanset for a
+ * group: root any, a user only his own, never root's)?  0, or -EPERM with
+ * a line in msg (unless msg is NULL).
+ */
+static int groups__may_change(const struct group_slot *gs, const struct ktr_caller *c,
+			      const char *path, char *msg)
+{
+	const char *why = NULL;
+	int err = ktr_perm__canchange(c, gs->owner, gs->root ? KTRFAC_ROOT : 0, &why);
+
+	if (err && msg)
+		ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
+	return err;
+}
+
 /* A group traced already: moved to this file (BSD's ktrops), if c may.  0 or -errno. */
 static int groups__move(const struct ktr_parts *k, const struct ktr_caller *c, __u32 s,
 			struct ktr_group *grp, char *msg)
 {
 	struct group_slot *gs = &k->groups->slot[s];
 	struct ktr_group old;
+	int err = groups__may_change(gs, c, gs->path, msg);
 
-	if (c->uid != 0 && (gs->root || gs->owner != c->uid)) {
-		ktr_proto__msg_add(msg, "-G %s: %s\n", gs->path,
-				   gs->root ? "tracing on it was set by root" :
-					      "traced by another user");
-		return -EPERM;
-	}
+	if (err)
+		return err;
 	if (bpf_map_lookup_elem(k->groups->groups_fd, &s, &old) == 0 &&
 	    old.ps.route == grp->ps.route)
 		grp->ps.facs |= old.ps.facs; /* the same file: the facilities or'ed */
+	err = groups__put(k, s, grp);
+	if (err)
+		return err;
+	/* root's now, if root moved it: no user changes it after (BSD's ktrops) */
 	gs->route = grp->ps.route;
-	return groups__put(k, s, grp);
+	gs->owner = grp->uid;
+	gs->root = (grp->ps.facs & KTRFAC_ROOT) != 0;
+	return 0;
 }
 
 /* The left-out counts, if any, in the answer. */
@@ -370,12 +389,6 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 	return done ? done : 1; /* the group is traced, with or without processes yet */
 }
 
-/* May c clear the group of slot s?  A user only his own, and never root's. */
-static bool groups__may_clear(const struct group_slot *gs, const struct ktr_caller *c)
-{
-	return c->uid == 0 || (!gs->root && gs->owner == c->uid);
-}
-
 int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
 		      const struct ktr_request *req, char *msg, int *err)
 {
@@ -386,13 +399,9 @@ int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
 	*err = 0;
 	if (!s)
 		return 0; /* BSD: clearing what is not traced succeeds */
-	if (!groups__may_clear(gs, c)) {
-		ktr_proto__msg_add(msg, "-G %s: %s\n", req->cgroup,
-				   gs->root ? "tracing on it was set by root" :
-					      "traced by another user");
-		*err = -EPERM;
+	*err = groups__may_change(gs, c, req->cgroup, msg);
+	if (*err)
 		return 0;
-	}
 	if (facs && bpf_map_lookup_elem(k->groups->groups_fd, &s, &grp) == 0 &&
 	    (grp.ps.facs & KTRFAC_MASK & ~facs)) {
 		grp.ps.facs &= ~facs;
@@ -410,7 +419,8 @@ int ktr_groups__clear_route(const struct ktr_parts *k, const struct ktr_caller *
 	for (__u32 s = 1; s < KTR_MAX_GROUPS; s++) {
 		struct group_slot *gs = &k->groups->slot[s];
 
-		if (gs->used && (r < 0 || gs->route == (__u32)r) && groups__may_clear(gs, c)) {
+		if (gs->used && (r < 0 || gs->route == (__u32)r) &&
+		    groups__may_change(gs, c, gs->path, NULL) == 0) {
 			groups__drop(k, s);
 			done++;
 		}

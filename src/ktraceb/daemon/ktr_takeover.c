@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "ktr_log.h"
 #include <unistd.h>
+#include <bpf/bpf.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "daemon/files/ktr_filestate.h"
@@ -38,6 +39,21 @@ static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
 	unlink(pin); /* its control map's pin goes with it (ktr_pin__old_rings) */
 }
 
+/*
+ * A recording's process a group of the dead daemon traced: this daemon
+ * has no such group, and a group it traces in the same slot must not
+ * count it as its own (ktr_groups.c changes and ends the entries of its
+ * slot).  It stays in the recording, as it was set, of no group: moved
+ * into a user's group it stays with root's recording (cgroup.bpf.c).
+ */
+static void takeover__group_member(const struct ktr_parts *k, __u32 pid, struct ktr_proc_state *ps)
+{
+	if (!(ps->flags & KTR_PS_GROUP) || !ps->group)
+		return;
+	ps->group = 0;
+	ktr_procmap__put(k->procs, pid, ps, BPF_EXIST);
+}
+
 bool ktr_takeover__recordings(const struct ktr_parts *k)
 {
 	bool want_csw = false;
@@ -57,6 +73,7 @@ bool ktr_takeover__recordings(const struct ktr_parts *k)
 		f = ktr_files__get(k->files, ps.route);
 		if (f && f->flight) {
 			ktr_procmap__mark_traced(k->procs, keys[i]); /* a recording's: ours now */
+			takeover__group_member(k, keys[i], &ps);
 			ktr_selection__adopt(k->selection, ps.route, f->owner, ps.select);
 			ktr_selection__adopt_usdt(k->selection, ps.route,
 						  ktr_flight__meta(f->flight)->usdt,
