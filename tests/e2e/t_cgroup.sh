@@ -14,7 +14,8 @@
 # group another user owns, his delegated group traced with another user's
 # process and a set-uid one in it left out and counted; a process root's group
 # traces, moved by the user into a sub-group he traces, stays in root's trace;
-# a user's group root traces again is root's.
+# a user's group root traces again is root's; a user's share of the group
+# slots.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -331,4 +332,28 @@ check own_root_goes_on t_num "$UNTIL" -ge 3
 kill "$BGPID" 2>/dev/null
 ktr own_root_clear -c -G "$G/udel/own"
 
+# --- a user's share of the groups: a quarter of the 255 slots (63) --------------------------
+# The user makes 64 sub-groups of his delegated group and traces each (-a -G, one file):
+# the 64th is refused in one line, and root's -G is served after.
+as_user sh -c 'for i in $(seq 1 64); do mkdir "$0/q$i" || exit 1; done' "$G/udel"
+NQ=0
+for ((i = 1; i <= 64; i++)); do
+	uktr share_q -a -f "$UDIR/q.ktr" -G "$G/udel/q$i"
+	[ "$KRC" -ne 0 ] && break
+	NQ=$i
+done
+check share_user_has_63 t_num "$NQ" -eq 63
+check share_64th_refused t_krc 1 share_q
+check share_64th_one_line t_oneline share_q
+check share_64th_says_why t_grep "^ktraceb: -G /$TOP/udel/q64: too many traced cgroups for uid $KUID \(a user may have 63 at once\)\$" "$TMP/share_q.err"
+mkdir "$G/rootq"
+ktr share_root -f "$TMP/rootq.ktr" -G "$G/rootq"
+check share_root_served t_krc 0 share_root
+ktr share_root_clear -c -G "$G/rootq"
+uktr share_clear -c -f "$UDIR/q.ktr"
+check share_clear_exit_0 t_krc 0 share_clear
+# the slots are free again: the 64th now traced
+uktr share_again -f "$UDIR/q2.ktr" -G "$G/udel/q64"
+check share_freed_again t_krc 0 share_again
+uktr share_again_clear -c -G "$G/udel/q64"
 e2e_done

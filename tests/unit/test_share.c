@@ -25,6 +25,7 @@ static const struct {
 	{ KTR_POOL_USDT_PROBES, 16384, 57344 },
 	{ KTR_POOL_USDT_READS, 4, 14 },
 	{ KTR_POOL_USDT_WAITING, 64, 224 },
+	{ KTR_POOL_GROUPS, 63, 224 },
 };
 
 TEST(documented_numbers)

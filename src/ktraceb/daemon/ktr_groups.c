@@ -25,6 +25,7 @@
 #include "ktr_procmap.h"
 #include "ktr_policy.h"
 #include "ktr_parts.h"
+#include "ktr_share.h"
 #include "daemon/files/ktr_selection.h"
 
 struct group_slot {
@@ -216,14 +217,36 @@ static int groups__open(const struct ktr_request *req, struct stat *st, char *ms
 	return 0;
 }
 
-/* A free slot for a new group, or 0 with a line in msg. */
-static __u32 groups__new_slot(struct ktr_groups *g, const char *path, char *msg)
+/*
+ * A free slot for a new group of c's, within c's share of them
+ * (ktr_share.h: users' groups are those root did not set), or 0 with a
+ * line in msg.
+ */
+static __u32 groups__new_slot(struct ktr_groups *g, const struct ktr_caller *c, const char *path,
+			      char *msg)
 {
-	for (__u32 s = 1; s < KTR_MAX_GROUPS; s++)
-		if (!g->slot[s].used)
-			return s;
-	ktr_proto__msg_add(msg, "-G %s: %d groups are traced already\n", path, KTR_MAX_GROUPS - 1);
-	return 0;
+	unsigned long long mine = 0, all = 0;
+	char why[160];
+	__u32 slot = 0;
+
+	for (__u32 s = KTR_MAX_GROUPS - 1; s >= 1; s--) {
+		const struct group_slot *gs = &g->slot[s];
+
+		if (!gs->used) {
+			slot = s; /* the first free one, when the loop ends */
+		} else if (!gs->root) {
+			all++;
+			mine += gs->owner == c->uid;
+		}
+	}
+	if (ktr_share__may(KTR_POOL_GROUPS, c->uid, mine, all, 1, why, sizeof(why)) < 0) {
+		ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
+		return 0;
+	}
+	if (!slot)
+		ktr_proto__msg_add(msg, "-G %s: %d groups are traced already\n", path,
+				   KTR_MAX_GROUPS - 1);
+	return slot;
 }
 
 /* The state a group traced by c into route r gives its processes. */
@@ -368,7 +391,7 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 	if (s) {
 		groups__state(k, c, req, r, s, &grp);
 		*err = groups__move(k, c, s, &grp, msg);
-	} else if ((s = groups__new_slot(g, req->cgroup, msg))) {
+	} else if ((s = groups__new_slot(g, c, req->cgroup, msg))) {
 		groups__state(k, c, req, r, s, &grp);
 		*err = groups__start(k, s, &grp, st.st_ino, msg);
 	} else {

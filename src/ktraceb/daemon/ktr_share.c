@@ -23,6 +23,8 @@ static const struct {
 	[KTR_POOL_USDT_PROBES] = { KTR_MAX_USDT_SITES, "USDT probes attached" },
 	[KTR_POOL_USDT_READS] = { SCANS_MAX, "files being read for USDT probes" },
 	[KTR_POOL_USDT_WAITING] = { SCANS_QUEUED, "files waiting to be read for USDT probes" },
+	/* slot 0 of the groups map is "no group" */
+	[KTR_POOL_GROUPS] = { KTR_MAX_GROUPS - 1, "traced cgroups" },
 };
 
 unsigned long long ktr_share__size(enum ktr_pool p)

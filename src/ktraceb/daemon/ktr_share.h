@@ -30,6 +30,7 @@ enum ktr_pool {
 	KTR_POOL_USDT_PROBES,  /* USDT probes attached in traced processes */
 	KTR_POOL_USDT_READS,   /* files being read for their probes, at once */
 	KTR_POOL_USDT_WAITING, /* files waiting to be read */
+	KTR_POOL_GROUPS,       /* traced cgroups (-G) */
 	KTR_POOLS
 };
 
