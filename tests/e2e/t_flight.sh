@@ -460,6 +460,49 @@ if user_setup; then
 	check user_takeover_dropped_the_ring t_eq "$(pins_of_rings)" 0
 	check user_takeover_dropped_its_control_map t_eq "$(pins_of_ctls)" 0
 
+	# a group root records (-R -G), taken over after a kill -9: its processes stay in
+	# root's recording, of no group of the new daemon's, so a user's group that gets
+	# the same slot neither takes them (traced again into a file of his) nor ends
+	# them (cleared): the user's process there, moved into it, still crashes into
+	# root's file
+	CGM=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
+	TG=${CGM:-/nonexistent}/ktr-flight-$$
+	if [ -z "$CGM" ] || ! mkdir "$TG" 2>"$TMP/tg.err"; then
+		skip user_group_takeover "no cgroup2 hierarchy to make a group in${CGM:+: $(head -n 1 "$TMP/tg.err")}"
+	else
+		chown "$KUID:$KGID" "$TG" "$TG/cgroup.procs"
+		ubg tgp "$UBIN/att_tick" 20 0 5115
+		TP=$(wait_role "$TMP/tgp.pout" pid)
+		echo "$TP" >"$TG/cgroup.procs"
+		ktr tgrec -R 256k -f "$TMP/tg.ktr" -G "$TG"
+		check group_recording_started t_krc 0 tgrec
+		kill_daemons
+		sleep 3600 &
+		KEEP=$!
+		E2E_PIDS="${E2E_PIDS:-} $KEEP"
+		ktr tgkeep -t c -p "$KEEP" -f "$TMP/tgkeep.ktr" # a new root daemon takes over
+		check group_taken_over t_krc 0 tgkeep
+		as_user mkdir "$TG/s"
+		uktr tgu1 -f "$UDIR/tg1.ktr" -G "$TG/s"
+		check group_user_same_slot_set t_krc 0 tgu1
+		as_user sh -c 'echo "$0" >"$1"' "$TP" "$TG/s/cgroup.procs"
+		uktr tgu2 -f "$UDIR/tg2.ktr" -G "$TG/s"
+		check group_user_set_again t_krc 0 tgu2
+		uktr tgu3 -c -G "$TG/s"
+		check group_user_cleared t_krc 0 tgu3
+		kill -SEGV "$TP"
+		for _ in $(seq 100); do
+			"$KDUMP" -f "$TMP/tg.ktr" 2>/dev/null | grep -q 'killed by SIGSEGV' && break
+			sleep 0.1
+		done
+		check group_takeover_crash_in_roots_file t_grep "pid $TP killed by SIGSEGV" <("$KDUMP" -f "$TMP/tg.ktr")
+		kd tg2 "$UDIR/tg2.ktr"
+		check group_takeover_not_the_users t_num "$(qn "$TMP/tg2.norm" '$1 == p' p="$TP")" -eq 0
+		kill "$KEEP" 2>/dev/null
+		ktr tgkeep_clear -c -f "$TMP/tgkeep.ktr"
+		rmdir "$TG/s" "$TG" 2>/dev/null
+	fi
+
 	# a pin directory a user could write to is never used: what is pinned
 	# there (a ring's owner and path) would be believed by the next daemon.
 	# In a mount namespace of its own, on a bpffs of its own: the machine's
