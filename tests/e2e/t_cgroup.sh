@@ -175,7 +175,12 @@ check ns_exit_0 t_krc 0 ns
 if command -v unshare >/dev/null; then
 	inbg nsbox "$BOX" unshare --pid --fork --mount-proc sh -c \
 		'"$0" 20 10 5108; exec "$0" 20 10 5109' "$ATT_TICK"
-	sleep 1.5
+	# both att_ticks done ("ticks 10" each), however slow the machine (emulated: 1.5 s
+	# was not always enough)
+	for ((i = 0; i < 300; i++)); do
+		[ "$(grep -c '^ticks ' "$TMP/nsbox.pout" 2>/dev/null)" -ge 2 ] && break
+		sleep 0.1
+	done
 	ktr ns_clear -c -G "$BOX"
 	kd ns "$TMP/ns.ktr"
 	kd nsN "$TMP/ns.ktr" -N
