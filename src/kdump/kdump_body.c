@@ -41,6 +41,8 @@ static void body_ret(FILE *out, const struct kd_event *ev, const struct kdump_op
 	ktr_print_sysret(out, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval, o->decode);
 	if (ev->ret.new_tid)
 		fprintf(out, " <pid changed to %d>", ev->ret.new_tid);
+	if ((o->flags & KD_DURATION) && ev->ret.has_dur)
+		kd_put_duration(out, ev->ret.dur_ns);
 }
 
 /* A path cut at KTR_PATH_MAX bytes ends in "..." after its quote, as strace shows it. */

@@ -566,6 +566,34 @@ static void dec_time(struct kd_decoder *d, struct kd_event *ev)
 		ev->wall_ns = timeval_ns(h);
 }
 
+/*
+ * A call's time (strace -T): a RET's since its thread's CALL, when that
+ * CALL is the same call (a sigreturn's RET is named after it).  A CALL
+ * written at its return (a status= selection) keeps its entry time.
+ */
+static void dec_duration(struct kd_decoder *d, struct kd_event *ev)
+{
+	struct kd_thread *t;
+
+	if ((ev->kind != KD_CALL && ev->kind != KD_RET) || !ev->valid)
+		return;
+	t = kd_threads__find(&d->threads, ev->h->ktr_tid);
+	if (!t)
+		return;
+	if (ev->kind == KD_CALL) {
+		t->in_call = true;
+		t->call_ns = ev->ns;
+		return;
+	}
+	if (ev->kind != KD_RET || !t->in_call)
+		return;
+	t->in_call = false;
+	if (t->has_call && ev->ret.code == (__s16)t->last_call && ev->ns >= t->call_ns) {
+		ev->ret.has_dur = true;
+		ev->ret.dur_ns = (__u64)ev->ns - (__u64)t->call_ns;
+	}
+}
+
 unsigned int kd_decoder__sv_flags(const struct kd_decoder *d, int pid)
 {
 	const struct kd_map_ent *e = kd_map__get(&d->abi, pid);
@@ -593,6 +621,7 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
+	dec_duration(d, ev);
 	if (d->fmt.sys == KD_SYS_KTRACEB)
 		ev->replayed = kd_replay__seen(&d->replay, ev);
 	return 0;

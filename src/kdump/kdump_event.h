@@ -125,6 +125,14 @@ struct kd_event {
 			 * "<pid changed to N ...>"); 0 for any other RET
 			 */
 			int new_tid;
+			/*
+			 * The call's time, strace -T's: from its thread's CALL to
+			 * this RET, on the trace's clock (the decoder's); false
+			 * when the trace has no CALL for it (a fork child's first
+			 * return, a trace begun inside the call)
+			 */
+			bool has_dur;
+			__u64 dur_ns;
 		} ret;
 		struct {
 			bool has_call;

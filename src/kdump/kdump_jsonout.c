@@ -146,6 +146,8 @@ void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *
 				      ktr_errno_name(ev->ret.error));
 	if (ev->ret.new_tid)
 		fprintf(out, ",\"new_tid\":%d", ev->ret.new_tid);
+	if (ev->ret.has_dur)
+		fprintf(out, ",\"duration_ns\":%llu", (unsigned long long)ev->ret.dur_ns);
 	fputs(",\"value\":", out);
 	ktr_decode_sysret(&sink, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval,
 			  o->decode);
