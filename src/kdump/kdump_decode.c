@@ -57,6 +57,7 @@ struct kd_decoder {
 	void (*read_objects)(void *ctx, struct kd_decoder *d);
 	void *read_objects_ctx;
 	struct kd_replay replay; /* a recorder's dumps: what they show again */
+	struct kd_fdtabs *fdtabs; /* -y: the processes' descriptors; NULL without */
 };
 
 struct kd_decoder *kd_decoder__new(void)
@@ -81,7 +82,17 @@ void kd_decoder__free(struct kd_decoder *d)
 	kd_threads__free(&d->threads);
 	kd_tp__free(d->tp);
 	kd_cgroups__free(d->cgroups);
+	if (d->fdtabs)
+		kd_fdtabs__free(d->fdtabs);
+	free(d->fdtabs);
 	free(d);
+}
+
+int kd_decoder__track_fds(struct kd_decoder *d)
+{
+	if (!d->fdtabs && !(d->fdtabs = calloc(1, sizeof(*d->fdtabs))))
+		return -ENOMEM;
+	return 0;
 }
 
 void kd_decoder__set_format(struct kd_decoder *d, const struct kd_bsd_fmt *fmt)
@@ -624,5 +635,7 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 	dec_duration(d, ev);
 	if (d->fmt.sys == KD_SYS_KTRACEB)
 		ev->replayed = kd_replay__seen(&d->replay, ev);
+	if (d->fdtabs && !ev->replayed)
+		return kd_fdtabs__step(d->fdtabs, ev);
 	return 0;
 }
