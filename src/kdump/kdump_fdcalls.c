@@ -411,6 +411,13 @@ static struct kd_fdcall *call_of(struct kd_fdtabs *fs, __s32 tid)
 	return (struct kd_fdcall *)(uintptr_t)e->v1;
 }
 
+void kd_fdcall__free(struct kd_fdcall *c)
+{
+	if (c)
+		free(c->path);
+	free(c);
+}
+
 static int keep_path(struct kd_fdcall *c, const void *p, size_t len, bool cut)
 {
 	char *path = malloc(len + 1);

@@ -107,7 +107,7 @@ void kd_fdtabs__free(struct kd_fdtabs *fs)
 	kd_map__free(&fs->procs);
 	for (size_t i = 0; i < fs->calls.cap; i++)
 		if (fs->calls.ents[i].used)
-			free((void *)(uintptr_t)fs->calls.ents[i].v1);
+			kd_fdcall__free((struct kd_fdcall *)(uintptr_t)fs->calls.ents[i].v1);
 	kd_map__free(&fs->calls);
 }
 

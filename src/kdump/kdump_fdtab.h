@@ -124,6 +124,9 @@ size_t kd_fdproc__name(const struct kd_fdproc *p, int fd, bool sockets, char *bu
 
 /* --- kdump_fdcalls.c: what the calls do ------------------------------------------ */
 
+struct kd_fdcall;
+void kd_fdcall__free(struct kd_fdcall *c);
+
 /*
  * The decoder's event ev, of any kind: a CALL, NAMI or STRU is kept with its
  * thread's call, a RET does what the call did, an EXIT drops its process.

@@ -9,6 +9,8 @@
  * started mid-call) is ignored.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,8 @@ struct kd_summary {
 	struct kd_sink_env env;
 	struct kd_map pending; /* tid -> v1 = stat index + 1 (0: none) */
 	struct kd_utable *user; /* user record rows */
+	struct kd_utable *files; /* -y: rows by file or socket */
+	struct kd_map file_of; /* -y: tid -> v1 = the name its call's descriptor had (char *) */
 	struct kd_map index; /* ABI and code -> v1 = stat index */
 	struct kd_scstat *st;
 	size_t n, cap;
@@ -69,6 +73,12 @@ static void summary__close(void *state)
 	kd_map__free(&s->index);
 	utable__free(s->user);
 	free(s->user);
+	utable__free(s->files);
+	free(s->files);
+	for (size_t i = 0; i < s->file_of.cap; i++)
+		if (s->file_of.ents[i].used)
+			free((char *)(uintptr_t)s->file_of.ents[i].v1);
+	kd_map__free(&s->file_of);
 	for (size_t i = 0; i < s->n; i++)
 		free(s->st[i].hist);
 	free(s->st);
@@ -106,6 +116,9 @@ static long stat_row(struct kd_summary *s, unsigned int sv_flags, int code)
 	return (long)s->n++;
 }
 
+static int files__call(struct kd_summary *s, const struct kd_event *ev);
+static int files__ret(struct kd_summary *s, const struct kd_event *ev);
+
 static int summary__call(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
@@ -121,7 +134,7 @@ static int summary__call(struct kd_summary *s, const struct kd_event *ev)
 	if (!p)
 		return -ENOMEM;
 	p->v1 = (__u64)row + 1;
-	return 0;
+	return (s->env.o->flags & KD_FDS) ? files__call(s, ev) : 0;
 }
 
 /* The raw code: a sigreturn's RET (-1) matches no CALL and adds no time. */
@@ -138,6 +151,8 @@ static int summary__ret(struct kd_summary *s, const struct kd_event *ev)
 	p->v1 = 0;
 	if (st->code != code)
 		return 0;
+	if ((s->env.o->flags & KD_FDS) && files__ret(s, ev))
+		return -ENOMEM;
 	if (ev->ret.has_dur) {
 		if (!st->hist && !(st->hist = calloc(1, sizeof(*st->hist))))
 			return -ENOMEM;
@@ -179,7 +194,7 @@ static void print_row(FILE *out, double pct, __u64 ns, const struct kd_hist *his
 		fprintf(out, "[%d]\n", code);
 }
 
-static void summary__print_user(FILE *out, struct kd_utable *t);
+static void summary__print_rows(FILE *out, struct kd_utable *t, const char *what);
 static void summary__print_tp(FILE *out, const struct kd_summary *s);
 
 static int summary__finish(void *state)
@@ -214,7 +229,8 @@ static int summary__finish(void *state)
 			(unsigned long long)s->lost);
 	if (s->cut_short)
 		fprintf(out, "the trace ended early: %s\n", kd_fmt_end_why(s->cut_short, false));
-	summary__print_user(out, s->user);
+	summary__print_rows(out, s->files, "file or socket (-y)");
+	summary__print_rows(out, s->user, "user record (span, or provider:probe)");
 	summary__print_tp(out, s);
 	return 0;
 }
@@ -299,6 +315,65 @@ static void utable__free(struct kd_utable *t)
 		free(t->rows);
 }
 
+/* --- -y: by file or socket ---------------------------------------------------- */
+
+/*
+ * The call's first descriptor (not AT_FDCWD) that -y knows: its name, kept
+ * with the thread until the RET adds the call's time to that file's row.
+ */
+static int files__call(struct kd_summary *s, const struct kd_event *ev)
+{
+	struct kd_map_ent *e = kd_map__add(&s->file_of, ev->h->ktr_tid);
+	char name[KD_FDNAME_MAX];
+	bool deleted;
+
+	if (!e)
+		return -ENOMEM;
+	free((char *)(uintptr_t)e->v1);
+	e->v1 = 0;
+	for (int i = 0; i < ev->call.narg; i++) {
+		int fd = (int)ev->call.args[i];
+
+		if (!(ev->call.fdmask & (1u << i)) || fd == AT_FDCWD)
+			continue;
+		if (!kd_fdproc__name(ev->fds, fd, s->env.o->flags & KD_FDS_SOCK, name, sizeof(name),
+				     &deleted))
+			return 0;
+		e->v1 = (__u64)(uintptr_t)strdup(name);
+		return e->v1 ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
+static int files__ret(struct kd_summary *s, const struct kd_event *ev)
+{
+	struct kd_map_ent *e = kd_map__get(&s->file_of, ev->h->ktr_tid);
+	char *name = e ? (char *)(uintptr_t)e->v1 : NULL;
+	struct kd_urow *row;
+
+	if (!name)
+		return 0;
+	e->v1 = 0;
+	if (!s->files && !(s->files = calloc(1, sizeof(*s->files)))) {
+		free(name);
+		return -ENOMEM;
+	}
+	row = utable__row(s->files, name);
+	free(name);
+	if (!row)
+		return -ENOMEM;
+	row->count++;
+	if (ev->ret.error)
+		row->errors++;
+	if (ev->ret.has_dur) {
+		row->timed++;
+		row->total_ns += ev->ret.dur_ns;
+		if (ev->ret.dur_ns > row->max_ns)
+			row->max_ns = ev->ret.dur_ns;
+	}
+	return 0;
+}
+
 /* The row a record counts in ("" if it is an enter, counted at its exit). */
 static void urow__key(const struct kd_urec *u, char *key, size_t size, bool *is_exit, bool *timed)
 {
@@ -360,8 +435,8 @@ static int urow__by_time(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* The user record rows, after the syscall table, if the trace had any. */
-static void summary__print_user(FILE *out, struct kd_utable *t)
+/* The user record rows (or -y's files'), after the syscall table, if the trace had any. */
+static void summary__print_rows(FILE *out, struct kd_utable *t, const char *what)
 {
 	struct kd_urow *rows;
 	size_t n = 0;
@@ -373,7 +448,7 @@ static void summary__print_user(FILE *out, struct kd_utable *t)
 			rows[n++] = t->rows[i];
 	qsort(rows, n, sizeof(*rows), urow__by_time);
 	fprintf(out, "\n%9s %11s %11s %11s %9s %s\n", "count", "seconds", "usecs/avg", "usecs/max",
-		"errors", "user record (span, or provider:probe)");
+		"errors", what);
 	for (size_t i = 0; i < n; i++) {
 		char ebuf[24] = "";
 

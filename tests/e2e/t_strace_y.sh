@@ -241,5 +241,13 @@ check Y_max_50ms t_num "$(awk '$NF == "clock_nanosleep" { print $5 }' "$TMP/Y.kd
 	"usecs/max of clock_nanosleep"
 check Y_p99_le_max t_num "$(awk '$NF == "clock_nanosleep" { print $4 }' "$TMP/Y.kd")" -le \
 	"$(awk '$NF == "clock_nanosleep" { print $5 }' "$TMP/Y.kd")"
+# -Y -yy: a row by file or socket, the calls on each counted
+kd Yy "$TMP/t.ktr" -Y -yy
+check Yy_clean t_kdump_ok Yy
+check Yy_header t_grep '^ +count +seconds +usecs/avg +usecs/max +errors file or socket \(-y\)$' \
+	"$TMP/Yy.kd"
+# fd 20 (F_DUPFD of sub/c.txt) had a write; c.txt's own: a write, two fcntl, a close
+check Yy_c_txt t_num "$(awk '$NF ~ /\/ktr\.dir\/sub\/c\.txt$/ && NF >= 5 { print $1 }' "$TMP/Yy.kd")" -ge 5
+check Yy_pipe t_eq "$(awk '$NF == "pipe:[#1]" { print $1 }' "$TMP/Yy.kd")" 4
 
 e2e_done
