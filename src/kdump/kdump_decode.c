@@ -582,14 +582,12 @@ static void dec_time(struct kd_decoder *d, struct kd_event *ev)
  * CALL is the same call (a sigreturn's RET is named after it).  A CALL
  * written at its return (a status= selection) keeps its entry time.
  */
-static void dec_duration(struct kd_decoder *d, struct kd_event *ev)
+static void dec_duration(struct kd_event *ev)
 {
-	struct kd_thread *t;
+	/* the decoder's own thread, which events show as const */
+	struct kd_thread *t = (struct kd_thread *)ev->thread;
 
-	if ((ev->kind != KD_CALL && ev->kind != KD_RET) || !ev->valid)
-		return;
-	t = kd_threads__find(&d->threads, ev->h->ktr_tid);
-	if (!t)
+	if ((ev->kind != KD_CALL && ev->kind != KD_RET) || !ev->valid || !t)
 		return;
 	if (ev->kind == KD_CALL) {
 		t->in_call = true;
@@ -632,7 +630,7 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
-	dec_duration(d, ev);
+	dec_duration(ev);
 	if (d->fmt.sys == KD_SYS_KTRACEB)
 		ev->replayed = kd_replay__seen(&d->replay, ev);
 	if (d->fdtabs && !ev->replayed)

@@ -249,7 +249,8 @@ char *kd_path_join(const char *base, const char *path, size_t len)
 		free(out);
 		return NULL;
 	}
-	memcpy(in, base, blen);
+	if (blen)
+		memcpy(in, base, blen);
 	n = blen;
 	in[n++] = '/';
 	memcpy(in + n, path, len);

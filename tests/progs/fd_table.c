@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 		after_exec();
 	a = files();
 	pipes();
-	inet(atoi(argv[2]));
+	inet((int)strtol(argv[2], NULL, 10));
 	anon();
 	child(argv, a);
 	sleep_ns(50000000);
