@@ -215,8 +215,10 @@ static int do_bind(struct fdstep *s)
 
 static int do_connect(struct fdstep *s)
 {
+	struct kd_file *f = kd_fdproc__file(s->p, arg_fd(s, 0));
+
 	set_addr(s, false);
-	return 0;
+	return f ? kd_fdpeer__connected(s->fs, f) : 0;
 }
 
 static int do_getpeername(struct fdstep *s)
@@ -240,6 +242,7 @@ static int do_accept(struct fdstep *s)
 	if (f && s->c->salen) {
 		memcpy(f->remote, s->c->sa, s->c->salen);
 		f->rlen = s->c->salen;
+		kd_fdpeer__accepted(s->fs, f);
 	}
 	return new_fd(s, f, arg(s, 3) & SOCK_CLOEXEC);
 }

@@ -109,6 +109,7 @@ void kd_fdtabs__free(struct kd_fdtabs *fs)
 		if (fs->calls.ents[i].used)
 			kd_fdcall__free((struct kd_fdcall *)(uintptr_t)fs->calls.ents[i].v1);
 	kd_map__free(&fs->calls);
+	kd_fdpeer__free(fs);
 }
 
 struct kd_file *kd_fdproc__file(const struct kd_fdproc *p, int fd)

@@ -67,6 +67,9 @@ struct kd_fdtabs {
 	struct kd_map procs; /* pid -> v1 = struct kd_fdproc * (0: exited) */
 	struct kd_map calls; /* tid -> v1 = struct kd_fdcall * */
 	unsigned long serial; /* of the last pipe or socket */
+	/* -yy: connected sockets whose own address is not known, by the address
+	 * they connected to (kdump_fdpeer.c): v1 = struct kd_file *, v2 = more than one */
+	struct kd_map waiting;
 };
 
 /* --- kdump_fdtab.c: the tables -------------------------------------------------- */
@@ -106,6 +109,14 @@ int kd_fdproc__inherit(struct kd_fdtabs *fs, const struct kd_fdproc *parent, __s
  * string, NULL when out of memory.
  */
 char *kd_path_join(const char *base, const char *path, size_t len);
+
+/* --- kdump_fdpeer.c: a connected socket's own address, from its peer's accept ----- */
+
+/* f connected (its remote known): 0 or -ENOMEM. */
+int kd_fdpeer__connected(struct kd_fdtabs *fs, struct kd_file *f);
+/* a, accepted, has its listening socket's address and its peer's. */
+void kd_fdpeer__accepted(struct kd_fdtabs *fs, const struct kd_file *a);
+void kd_fdpeer__free(struct kd_fdtabs *fs);
 
 /* --- what a sink shows --------------------------------------------------------- */
 

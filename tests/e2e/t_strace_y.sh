@@ -12,8 +12,8 @@
 # trace (descriptors 0 to 2, AT_FDCWD before the first chdir).  What the
 # trace cannot say is compared as documented (kdump(1) -y): inode numbers
 # (strace's pipe:[12345]) against kdump's own numbers (pipe:[#1]), one to
-# one; symbolic links in kdump's paths resolved here; memfd names; and
-# strace's own cache of a socket's addresses, which keeps a socket bound
+# one, and so the ports the kernel picked; symbolic links in kdump's paths
+# resolved here; memfd names; and strace's own cache of a socket's addresses, which keeps a socket bound
 # before it connects without its peer.  Then the durations (-D, -J, -Y): the 50 ms sleep takes 50 ms or more, and
 # the calls come in the order of their lengths: 50 ms > 5 ms > getppid.
 . "$(dirname "$0")/lib.sh"
@@ -125,6 +125,17 @@ def kdump_calls(path, run):
     return [[(c[0], c[1]) for c in procs[p]] for p in order]
 
 ids = {}, {}  # strace's inode numbers <-> kdump's
+ports = {}, {}  # the ports the kernel picked in strace's run <-> in ktraceb's
+
+def ephemeral(s, k, why):
+    """a socket's ports other than PORT..PORT+3, paired one to one"""
+    sp, kp = re.findall(r':(\d+)\b', s), re.findall(r':(\d+)\b', k)
+    if not re.match(r'(TCP|UDP)', s) or len(sp) != len(kp):
+        return s, k
+    for a, b in zip(sp, kp):
+        if ports[0].setdefault(a, b) != b or ports[1].setdefault(b, a) != a:
+            why.append('port %s and %s do not pair up one to one' % (a, b))
+    return re.sub(r':\d+\b', ':EPH', s), re.sub(r':\d+\b', ':EPH', k)
 
 def same(s, k, why):
     """strace's text s and kdump's k name the same thing"""
@@ -133,6 +144,7 @@ def same(s, k, why):
         tail = '(deleted)' if k.endswith('(deleted)') else ''
         p = k[:len(k) - len(tail)]
         k = (os.path.realpath(p) if os.path.exists(p) else p) + tail
+    s, k = ephemeral(s, k, why)
     sn, kn = re.findall(r'\d+', s), re.findall(r'#(\d+)', k)
     if kn and re.sub(r'\d+', 'N', s) == re.sub(r'#\d+', 'N', k):
         for a, b in zip(sn, kn):

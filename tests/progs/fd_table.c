@@ -9,10 +9,11 @@
  * memfd; a child that inherits them all and execs this program again
  * ("fd_table DIR PORT exec"), where only the descriptors without
  * close-on-exec are left.  Then three sleeps of known length for the
- * durations (50 ms, 5 ms, none: getppid).  Every socket is bound to a port
- * of its own, PORT to PORT + 3, so that the trace holds both ends'
- * addresses (the kernel's choice of a port it holds only when asked).  It
- * prints nothing; a port in use exits 3, any other failure 1.
+ * durations (50 ms, 5 ms, none: getppid).  Every socket but a second TCP
+ * client is bound to a port of its own, PORT to PORT + 3, so that the trace
+ * holds both ends' addresses (the kernel's choice of a port it holds only
+ * when asked, or when it has the accept at the other end: the second
+ * client).  It prints nothing; a port in use exits 3, any other failure 1.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -149,6 +150,15 @@ static void inet(int port)
 	l = bound(SOCK_STREAM, port, &srv);
 	check(listen(l, 4), "listen");
 	c = bound(SOCK_STREAM, port + 1, &cli);
+	check(connect(c, (struct sockaddr *)&srv, sizeof(srv)), "connect");
+	len = sizeof(cli);
+	a = check(accept(l, (struct sockaddr *)&cli, &len), "accept");
+	put(c, "tcp");
+	check((int)read(a, buf, sizeof(buf)), "read tcp");
+	check(close(a), "close");
+	check(close(c), "close");
+	/* a client the kernel binds: its address is the one accept sees */
+	c = check(socket(AF_INET, SOCK_STREAM, 0), "socket");
 	check(connect(c, (struct sockaddr *)&srv, sizeof(srv)), "connect");
 	len = sizeof(cli);
 	a = check(accept(l, (struct sockaddr *)&cli, &len), "accept");

@@ -211,4 +211,58 @@ TEST(pipes_and_sockets)
 	tf_close(&t);
 }
 
+/*
+ * A connected socket's own address, which only the kernel picked: from the
+ * accept at the other end, when the trace has it.
+ */
+TEST(peer_from_accept)
+{
+	struct sockaddr_in srv = { .sin_family = AF_INET,
+				   .sin_port = htons(8080),
+				   .sin_addr.s_addr = htonl(0x7f000001) };
+	struct sockaddr_in cli = srv;
+	struct tfile t;
+	char *s;
+
+	cli.sin_port = htons(40000);
+	tf_open(&t);
+	tf_call(&t, __NR_socket, 3, (__u64)AF_INET, (__u64)SOCK_STREAM, 0ull);
+	tf_ret(&t, __NR_socket, 0, 3);
+	tf_call(&t, __NR_bind, 3, 3ull, 0x1000ull, 16ull);
+	stru(&t, "sockaddr", &srv, sizeof(srv));
+	tf_ret(&t, __NR_bind, 0, 0);
+	tf_call(&t, __NR_socket, 3, (__u64)AF_INET, (__u64)SOCK_STREAM, 0ull);
+	tf_ret(&t, __NR_socket, 0, 4);
+	tf_call(&t, __NR_connect, 3, 4ull, 0x1000ull, 16ull);
+	stru(&t, "sockaddr", &srv, sizeof(srv));
+	tf_ret(&t, __NR_connect, 0, 0);
+	tf_call(&t, __NR_close, 1, 4ull);
+	tf_ret(&t, __NR_close, 0, 0);
+	tf_call(&t, __NR_accept, 3, 3ull, 0x1000ull, 0x2000ull);
+	stru(&t, "sockaddr", &cli, sizeof(cli));
+	tf_ret(&t, __NR_accept, 0, 5);
+	s = print_y(&t, KD_FDS | KD_FDS_SOCK);
+	ASSERT_STREQ(grep(s, "close"),
+		     P "CALL  close(4<TCP:[?->127.0.0.1:8080]>)\n" P "RET   close 0\n",
+		     "before the accept");
+	free(s);
+	tf_call(&t, __NR_socket, 3, (__u64)AF_INET, (__u64)SOCK_STREAM, 0ull);
+	tf_ret(&t, __NR_socket, 0, 4);
+	tf_call(&t, __NR_connect, 3, 4ull, 0x1000ull, 16ull);
+	stru(&t, "sockaddr", &srv, sizeof(srv));
+	tf_ret(&t, __NR_connect, 0, 0);
+	tf_call(&t, __NR_accept, 3, 3ull, 0x1000ull, 0x2000ull);
+	stru(&t, "sockaddr", &cli, sizeof(cli));
+	tf_ret(&t, __NR_accept, 0, 6);
+	tf_call(&t, __NR_write, 3, 4ull, 0x1000ull, 1ull);
+	s = print_y(&t, KD_FDS | KD_FDS_SOCK);
+	ASSERT_STREQ(grep(s, "CALL  write"),
+		     P "CALL  write(4<TCP:[127.0.0.1:40000->127.0.0.1:8080]>,0x1000,0x1)\n",
+		     "after the accept");
+	ASSERT_STREQ(grep(s, "RET   accept 6"),
+		     P "RET   accept 6<TCP:[127.0.0.1:8080->127.0.0.1:40000]>\n", "the other end");
+	free(s);
+	tf_close(&t);
+}
+
 TEST_MAIN()
