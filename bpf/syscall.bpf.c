@@ -303,6 +303,8 @@ static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 ro
  * One KTR_NAMEI for a user-space path; NULL and unreadable pointers give
  * none, "" (AT_EMPTY_PATH) an empty one.  One byte more than a path can
  * have is read: a record of KTR_PATH_MAX bytes is a path cut there (ktr.h).
+ * A path of KTR_PATH_MAX bytes that runs into a page that cannot be read
+ * (the kernel, which reads no further, says ENAMETOOLONG) is cut there too.
  */
 static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 {
@@ -317,8 +319,15 @@ static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 		return;
 	h = (void *)(s + 1);
 	n = bpf_probe_read_user_str(h + 1, KTR_PATH_MAX + 1, (const void *)uptr);
-	if (n <= 0)
-		return; /* unreadable */
+	if (n <= 0) {
+		/* its first KTR_PATH_MAX - 1 bytes, no NUL among them, then the last one */
+		n = bpf_probe_read_user_str(h + 1, KTR_PATH_MAX, (const void *)uptr);
+		if (n != KTR_PATH_MAX ||
+		    bpf_probe_read_user((char *)(h + 1) + KTR_PATH_MAX - 1, 1,
+					(const void *)(uptr + KTR_PATH_MAX - 1)))
+			return; /* unreadable */
+		n = KTR_PATH_MAX + 1;
+	}
 	n--;
 	if (n > KTR_PATH_MAX)
 		n = KTR_PATH_MAX;

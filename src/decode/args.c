@@ -114,6 +114,26 @@ static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
 		ktr_print_num(out, v, c->flags);
 }
 
+/* Calls whose descriptor-named arguments strace -y shows as plain numbers */
+static const char *const fd_args_plain[] = { "close_range", NULL };
+
+unsigned int ktr_syscall_fd_args(unsigned int sv_flags, int code)
+{
+	const struct ktr_sysent *se;
+	unsigned int mask = 0;
+
+	if (ktr_bsd_abi(sv_flags))
+		return 0;
+	se = ktr_sysent_lookup(sv_flags, code);
+	if (!se || name_in(se->name, fd_args_plain))
+		return 0;
+	for (int i = 0; i < se->narg && i < KTR_MAXARGS; i++)
+		if (se->argname[i] && se->argtype[i] && !strchr(se->argtype[i], '*') &&
+		    (name_in(se->argname[i], fd_names) || name_in(se->argname[i], dfd_names)))
+			mask |= 1u << i;
+	return mask;
+}
+
 /* The decoder of a syscall, or NULL for the generic rule (also under KTR_DEC_RAW). */
 static const struct ktr_scdec *scdec_for(const struct ktr_sysent *se, unsigned int sv_flags,
 					 int flags)

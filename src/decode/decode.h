@@ -74,6 +74,13 @@ int ktr_decode_syscall_args(const struct ktr_field_sink *s, unsigned int sv_flag
 			    int narg, const __u64 *args, int flags);
 
 /*
+ * kdump -y: which arguments of a call (bit i: argument i) are descriptors,
+ * as strace -y shows them with their file: by the kernel's names for them
+ * ("fd", "dfd", "oldfd", "out_fd", ...); 0 in a BSD's ABI.
+ */
+unsigned int ktr_syscall_fd_args(unsigned int sv_flags, int code);
+
+/*
  * The body of a KTR_SYSRET after the syscall name: "3", "12/0xc", "0x7f..."
  * (mmap, brk, mremap), "-1 errno 2 No such file or directory (ENOENT)",
  * "-1 errno 512 ERESTARTSYS (To be restarted if SA_RESTART is set)";

@@ -24,7 +24,7 @@
 
 static void usage_line(FILE *f)
 {
-	fprintf(f, "usage: kdump [-cdEGHhJlNnPRsSTYZ] [-e trace=SET|status=SET] [-f trfile|-] "
+	fprintf(f, "usage: kdump [-cDdEGHhJlNnPRsSTyYZ] [-e trace=SET|status=SET] [-f trfile|-] "
 		   "[-m maxdata] [-p pid] [-t trstr]\n");
 }
 
@@ -39,6 +39,7 @@ static void help(void)
 {
 	usage_line(stdout);
 	fputs("  -c          the CPU of each record\n"
+	      "  -D          each call's time on its RET line, as strace -T: <0.000012>\n"
 	      "  -d          numbers in decimal\n"
 	      "  -E          the time since the first record shown\n"
 	      "  -e trace=SET, -e status=SET\n"
@@ -62,7 +63,9 @@ static void help(void)
 	      stdout);
 	for (const struct ktr_trpoint *t = ktr_trpoints; t->letter != '\0'; t++)
 		printf("                %c  %s\n", t->letter, t->records);
-	fputs("  -Y          a table of the system calls, as strace -c\n"
+	fputs("  -y          each descriptor's file, as strace -y: read(3</etc/hostname>,...);\n"
+	      "              -yy also sockets' protocol and addresses\n"
+	      "  -Y          a table of the system calls, as strace -c\n"
 	      "  -Z          only the calls that failed (-e status=failed)\n"
 	      "See kdump(1).\n",
 	      stdout);
@@ -98,6 +101,8 @@ static void check_json_opts(unsigned int flags)
 		{ KD_TIDCOL, 'H', KD_JSON | KD_CHROME },
 		{ KD_NSPID, 'N', KD_JSON | KD_CHROME },
 		{ KD_ABSTIME, 'T', KD_JSON | KD_CHROME },
+		{ KD_DURATION, 'D', KD_JSON | KD_CHROME },
+		{ KD_FDS, 'y', KD_CHROME },
 		{ KD_ELAPSED, 'E', KD_JSON | KD_CHROME },
 		{ KD_RELTIME, 'R', KD_JSON | KD_CHROME },
 		{ KD_SUMMARY, 'Y', KD_JSON | KD_CHROME },
@@ -124,10 +129,10 @@ static unsigned int flag_of(int ch)
 		char letter;
 		unsigned int flag;
 	} flags[] = {
-		{ 'c', KD_CPU },     { 'E', KD_ELAPSED }, { 'G', KD_TREE },   { 'H', KD_TIDCOL },
-		{ 'J', KD_JSON },    { 'l', KD_FOLLOW },  { 'P', KD_CHROME }, { 'R', KD_RELTIME },
-		{ 'N', KD_NSPID },   { 's', KD_NOGIO },	  { 'S', KD_SYSNR },  { 'T', KD_ABSTIME },
-		{ 'Y', KD_SUMMARY },
+		{ 'c', KD_CPU },     { 'E', KD_ELAPSED },  { 'G', KD_TREE },   { 'H', KD_TIDCOL },
+		{ 'J', KD_JSON },    { 'l', KD_FOLLOW },   { 'P', KD_CHROME }, { 'R', KD_RELTIME },
+		{ 'N', KD_NSPID },   { 's', KD_NOGIO },	   { 'S', KD_SYSNR },  { 'T', KD_ABSTIME },
+		{ 'Y', KD_SUMMARY }, { 'D', KD_DURATION },
 	};
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
@@ -160,6 +165,7 @@ static void check_pairs(unsigned int flags)
 	} pairs[] = {
 		{ KD_SUMMARY, KD_FOLLOW, 'Y', 'l' },
 		{ KD_SUMMARY, KD_TREE, 'Y', 'G' },
+		{ KD_FDS, KD_TREE, 'y', 'G' },
 	};
 
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
@@ -171,7 +177,7 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "cde:Ef:GhHJlm:Nnp:PRsSTt:YZ")) != -1) {
+	while ((ch = getopt(argc, argv, "cDde:Ef:GhHJlm:Nnp:PRsSTt:yYZ")) != -1) {
 		switch (ch) {
 		case 'h':
 			help();
@@ -191,6 +197,9 @@ static void parse_args(int argc, char **argv, struct kdump_opts *o, const char *
 			break;
 		case 'n':
 			o->decode |= KTR_DEC_RAW;
+			break;
+		case 'y': /* -y, then -yy */
+			o->flags |= (o->flags & KD_FDS) ? KD_FDS_SOCK : KD_FDS;
 			break;
 		case 'p':
 			o->pid = parse_num(optarg, 0, INT_MAX);

@@ -30,6 +30,10 @@ void kd_body_data(FILE *out, const unsigned char *p, size_t n, const struct kdum
 static void body_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
 	kd_put_scname(out, ev->sv_flags, ev->call.code, o->flags & KD_SYSNR);
+	if ((o->flags & KD_FDS) && ev->call.fdmask) {
+		kd_body_call_fds(out, ev, o);
+		return;
+	}
 	ktr_print_syscall_args(out, ev->sv_flags, ev->call.code, ev->call.narg, ev->call.args,
 			       o->decode);
 }
@@ -39,8 +43,12 @@ static void body_ret(FILE *out, const struct kd_event *ev, const struct kdump_op
 	kd_put_scname(out, ev->sv_flags, ev->ret.code, o->flags & KD_SYSNR);
 	fputc(' ', out);
 	ktr_print_sysret(out, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval, o->decode);
+	if ((o->flags & KD_FDS) && ev->ret.fd_new)
+		kd_put_fd(out, ev, (int)ev->ret.retval, o);
 	if (ev->ret.new_tid)
 		fprintf(out, " <pid changed to %d>", ev->ret.new_tid);
+	if ((o->flags & KD_DURATION) && ev->ret.has_dur)
+		kd_put_duration(out, ev->ret.dur_ns);
 }
 
 /* A path cut at KTR_PATH_MAX bytes ends in "..." after its quote, as strace shows it. */
@@ -117,6 +125,8 @@ static void body_struct(FILE *out, const struct kd_event *ev, const struct kdump
 		}
 		return;
 	}
+	if ((o->flags & KD_FDS) && kd_body_fdpair(out, ev, o))
+		return;
 	ktr_print_struct(out, ev->strct.name, ev->strct.data, len, o->decode);
 }
 

@@ -28,6 +28,15 @@ void kd_body_object(FILE *out, const struct kd_event *ev, const struct kdump_opt
 void kd_frame_text(FILE *out, const struct ktr_ustack_frame *f, const struct kdump_frame_name *n,
 		   const struct kdump_opts *o);
 
+/*
+ * -y (kdump_body_fds.c): what descriptor fd of the event's process is,
+ * "</etc/hostname>", nothing if not known; a CALL with its descriptors so
+ * followed; a STRU fd_pair so (false: ev is not one).
+ */
+void kd_put_fd(FILE *out, const struct kd_event *ev, int fd, const struct kdump_opts *o);
+void kd_body_call_fds(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+bool kd_body_fdpair(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+
 /* GIO data as kdump shows it: none under -s, at most -m bytes, on lines of their own. */
 void kd_body_data(FILE *out, const unsigned char *p, size_t n, const struct kdump_opts *o);
 

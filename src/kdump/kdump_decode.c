@@ -57,6 +57,7 @@ struct kd_decoder {
 	void (*read_objects)(void *ctx, struct kd_decoder *d);
 	void *read_objects_ctx;
 	struct kd_replay replay; /* a recorder's dumps: what they show again */
+	struct kd_fdtabs *fdtabs; /* -y: the processes' descriptors; NULL without */
 };
 
 struct kd_decoder *kd_decoder__new(void)
@@ -81,7 +82,17 @@ void kd_decoder__free(struct kd_decoder *d)
 	kd_threads__free(&d->threads);
 	kd_tp__free(d->tp);
 	kd_cgroups__free(d->cgroups);
+	if (d->fdtabs)
+		kd_fdtabs__free(d->fdtabs);
+	free(d->fdtabs);
 	free(d);
+}
+
+int kd_decoder__track_fds(struct kd_decoder *d)
+{
+	if (!d->fdtabs && !(d->fdtabs = calloc(1, sizeof(*d->fdtabs))))
+		return -ENOMEM;
+	return 0;
 }
 
 void kd_decoder__set_format(struct kd_decoder *d, const struct kd_bsd_fmt *fmt)
@@ -566,6 +577,32 @@ static void dec_time(struct kd_decoder *d, struct kd_event *ev)
 		ev->wall_ns = timeval_ns(h);
 }
 
+/*
+ * A call's time (strace -T): a RET's since its thread's CALL, when that
+ * CALL is the same call (a sigreturn's RET is named after it).  A CALL
+ * written at its return (a status= selection) keeps its entry time.
+ */
+static void dec_duration(struct kd_event *ev)
+{
+	/* the decoder's own thread, which events show as const */
+	struct kd_thread *t = (struct kd_thread *)ev->thread;
+
+	if ((ev->kind != KD_CALL && ev->kind != KD_RET) || !ev->valid || !t)
+		return;
+	if (ev->kind == KD_CALL) {
+		t->in_call = true;
+		t->call_ns = ev->ns;
+		return;
+	}
+	if (ev->kind != KD_RET || !t->in_call)
+		return;
+	t->in_call = false;
+	if (t->has_call && ev->ret.code == (__s16)t->last_call && ev->ns >= t->call_ns) {
+		ev->ret.has_dur = true;
+		ev->ret.dur_ns = (__u64)ev->ns - (__u64)t->call_ns;
+	}
+}
+
 unsigned int kd_decoder__sv_flags(const struct kd_decoder *d, int pid)
 {
 	const struct kd_map_ent *e = kd_map__get(&d->abi, pid);
@@ -593,7 +630,10 @@ int kd_decoder__decode(struct kd_decoder *d, const struct ktr_header *h, const v
 		ev->sv_flags = kd_decoder__sv_flags(d, h->ktr_pid);
 	ev->bsd = ktr_bsd_abi(ev->sv_flags);
 	dec_time(d, ev);
+	dec_duration(ev);
 	if (d->fmt.sys == KD_SYS_KTRACEB)
 		ev->replayed = kd_replay__seen(&d->replay, ev);
+	if (d->fdtabs && !ev->replayed)
+		return kd_fdtabs__step(d->fdtabs, ev);
 	return 0;
 }

@@ -24,6 +24,9 @@ struct kd_decoder;
 struct kd_decoder *kd_decoder__new(void);
 void kd_decoder__free(struct kd_decoder *d);
 
+/* -y: keep each process's descriptors (kdump_fdtab.h); 0 or -ENOMEM. */
+int kd_decoder__track_fds(struct kd_decoder *d);
+
 /* The file is of that system (kdump_bsd.h): its processes get its ABI. */
 void kd_decoder__set_format(struct kd_decoder *d, const struct kd_bsd_fmt *fmt);
 

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include "ktraceb/ktr.h"
 #include "kdump_bsd.h"
+#include "kdump_fdtab.h"
 #include "kdump_span.h"
 #include "kdump_syms.h"
 
@@ -94,7 +95,8 @@ struct kd_event {
 	 */
 	bool replayed;
 	enum kd_sys sys; /* the file's system */
-	unsigned int sv_flags; /* the ABI of the record's call, else of its process (decode.h KTR_SV_*) */
+	unsigned int
+		sv_flags; /* the ABI of the record's call, else of its process (decode.h KTR_SV_*) */
 	const struct ktr_header *h;
 	/* the ids the record's process and thread have in their pid namespace; 0: unknown */
 	int ns_pid, ns_tid;
@@ -109,10 +111,18 @@ struct kd_event {
 	 * keeping its own per-thread state (the tree) can look at it at the end
 	 */
 	const struct kd_thread *thread;
+	/*
+	 * -y (kdump_fdtab.h): CALL, RET, STRU: what the record's process's
+	 * descriptors are as the decoder left them (a CALL's before the call, a
+	 * RET's after it); NULL without -y, or for a process the trace has shown
+	 * nothing of
+	 */
+	const struct kd_fdproc *fds;
 	union {
 		struct {
 			int code, narg;
 			__u64 args[KD_SYSCALL_MAXARGS];
+			unsigned int fdmask; /* -y: bit i, argument i is a descriptor */
 		} call;
 		struct {
 			int code; /* a sigreturn's (-1) is its thread's last CALL's */
@@ -125,6 +135,16 @@ struct kd_event {
 			 * "<pid changed to N ...>"); 0 for any other RET
 			 */
 			int new_tid;
+			/*
+			 * The call's time, strace -T's: from its thread's CALL to
+			 * this RET, on the trace's clock (the decoder's); false
+			 * when the trace has no CALL for it (a fork child's first
+			 * return, a trace begun inside the call)
+			 */
+			bool has_dur;
+			__u64 dur_ns;
+			/* -y: the value is a descriptor the call made (open, dup, socket ...) */
+			bool fd_new;
 		} ret;
 		struct {
 			bool has_call;

@@ -76,3 +76,9 @@ const char *kd_fmt_end_why(__u32 why, bool key)
 
 	return why <= KTR_END_MAX ? words[why][key] : NULL;
 }
+
+void kd_put_duration(FILE *out, __u64 ns)
+{
+	fprintf(out, " <%llu.%06llu>", (unsigned long long)(ns / 1000000000),
+		(unsigned long long)(ns % 1000000000 / 1000));
+}

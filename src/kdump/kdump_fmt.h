@@ -17,6 +17,9 @@ void kd_put_scname(FILE *out, unsigned int sv_flags, int code, bool sysnr);
 /* ns as "839ns", "1.25ms", "48.2ms", "839ms", "2.50s" (three digits at most). */
 void kd_fmt_ns(char *buf, size_t size, __u64 ns);
 
+/* A call's time as strace -T shows it: " <0.000012>" (seconds, to the microsecond). */
+void kd_put_duration(FILE *out, __u64 ns);
+
 /* The header's comm, untrusted: up to its NUL or 16 bytes, '?' for what is not printable. */
 void kd_fmt_comm(char comm[KTR_MAXCOMLEN + 1], const struct ktr_header *h);
 

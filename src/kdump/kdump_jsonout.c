@@ -85,7 +85,27 @@ struct values {
 	FILE *out;
 	bool as_object; /* arguments: {"name":value}, not [{"name","value","raw"}] */
 	int n;
+	const struct kd_event *ev; /* -y: the CALL whose descriptors have an fd_path; NULL */
+	const struct kdump_opts *o;
 };
+
+/* -y: ,"fd_path":"..." for what descriptor fd of the event's process is, if known */
+static void fd_path(FILE *out, const struct kd_event *ev, int fd, const struct kdump_opts *o)
+{
+	char name[KD_FDNAME_MAX + 16];
+	bool deleted;
+	size_t n =
+		kd_fdproc__name(ev->fds, fd, o->flags & KD_FDS_SOCK, name, KD_FDNAME_MAX, &deleted);
+
+	if (!n)
+		return;
+	if (deleted) { /* as the kernel's /proc/PID/fd links say it */
+		memcpy(name + n, " (deleted)", 10);
+		n += 10;
+	}
+	fputs(",\"fd_path\":", out);
+	kd_json_str(out, name, n);
+}
 
 static void no_group(void *ctx, enum ktr_field_group g)
 {
@@ -109,7 +129,10 @@ static void arg_field(void *ctx, const struct ktr_field *f)
 	kd_json_cstr(out, f->name);
 	fputs(",\"value\":", out);
 	kd_json_str(out, f->text, f->len);
-	fprintf(out, ",\"raw\":\"%#llx\"}", (unsigned long long)f->raw);
+	fprintf(out, ",\"raw\":\"%#llx\"", (unsigned long long)f->raw);
+	if (v->ev && (v->ev->call.fdmask & (1u << (v->n - 1))))
+		fd_path(out, v->ev, (int)f->raw, v->o);
+	fputc('}', out);
 }
 
 static void ret_field(void *ctx, const struct ktr_field *f)
@@ -122,9 +145,11 @@ static void ret_field(void *ctx, const struct ktr_field *f)
 
 void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts *o, bool as_object)
 {
-	struct values v = { out, as_object, 0 };
+	struct values v = { out, as_object, 0, NULL, o };
 	const struct ktr_field_sink sink = { no_group, arg_field, no_group, &v, NULL };
 
+	if ((o->flags & KD_FDS) && ev->call.fdmask)
+		v.ev = ev;
 	member_name(out, "syscall", ktr_syscall_name(ev->sv_flags, ev->call.code));
 	fprintf(out, ",\"nr\":%d,\"args\":%c", ev->call.code, as_object ? '{' : '[');
 	ktr_decode_syscall_args(&sink, ev->sv_flags, ev->call.code, ev->call.narg, ev->call.args,
@@ -134,7 +159,7 @@ void kd_json_call(FILE *out, const struct kd_event *ev, const struct kdump_opts 
 
 void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 {
-	struct values v = { out, false, 0 };
+	struct values v = { out, false, 0, NULL, o };
 	const struct ktr_field_sink sink = { no_group, ret_field, no_group, &v, NULL };
 
 	member_name(out, "syscall", ktr_syscall_name(ev->sv_flags, ev->ret.code));
@@ -146,6 +171,10 @@ void kd_json_ret(FILE *out, const struct kd_event *ev, const struct kdump_opts *
 				      ktr_errno_name(ev->ret.error));
 	if (ev->ret.new_tid)
 		fprintf(out, ",\"new_tid\":%d", ev->ret.new_tid);
+	if (ev->ret.has_dur)
+		fprintf(out, ",\"duration_ns\":%llu", (unsigned long long)ev->ret.dur_ns);
+	if ((o->flags & KD_FDS) && ev->ret.fd_new)
+		fd_path(out, ev, (int)ev->ret.retval, o);
 	fputs(",\"value\":", out);
 	ktr_decode_sysret(&sink, ev->sv_flags, ev->ret.code, ev->ret.error, ev->ret.retval,
 			  o->decode);

@@ -20,6 +20,9 @@
 #define KD_JSON 0x1000 /* -J: JSON lines (kdump_json.c) */
 #define KD_CHROME 0x2000 /* -P: a Chrome trace-event timeline (kdump_chrome.c) */
 #define KD_NSPID 0x4000 /* -N: ids as their pid namespace sees them, where the trace says */
+#define KD_DURATION 0x8000 /* -D: each call's time on its RET line, as strace -T */
+#define KD_FDS 0x10000 /* -y: what each descriptor is, as strace -y (kdump_fdtab.h) */
+#define KD_FDS_SOCK 0x20000 /* -yy: and sockets by protocol and addresses */
 
 #define KD_SELECT_ARGS_MAX 16 /* -e trace=, -e status= */
 

@@ -51,6 +51,10 @@ struct kdump *kdump__new(const struct kdump_opts *opts, FILE *out)
 	kd->sink = kd_sink_for(opts);
 	env = (struct kd_sink_env){ &kd->o, out, &kd->ninvalid };
 	kd->dec = kd_decoder__new();
+	if (kd->dec && (opts->flags & KD_FDS) && kd_decoder__track_fds(kd->dec)) {
+		kd_decoder__free(kd->dec);
+		kd->dec = NULL;
+	}
 	kd->state = kd->dec ? kd->sink->open(&env) : NULL;
 	if (kd->state && opts->nselect)
 		kd->select = kd_select__new(opts->select, opts->nselect);

@@ -52,6 +52,8 @@ struct kd_thread {
 	bool has_call;
 	int last_call; /* the code of its last CALL */
 	unsigned int last_sv; /* and its ABI (decode.h KTR_SV_*) */
+	bool in_call; /* its last CALL has had no RET yet */
+	__s64 call_ns; /* and its time, on the trace's clock */
 	int n; /* open spans, in stack[0..n) outermost first */
 	struct kd_span *stack; /* KD_SPANS_MAX, from its first span on */
 	unsigned long first_span; /* the record of its first span or pair, 0 if none */

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * kdump -Y: a per-syscall table in the layout of strace -c.  A call's time
- * is the ktr_mono_ns of its RET minus that of the CALL of the same thread.
- * Calls are counted at CALL (exit_group never returns); a RET without a
- * CALL (a fork child's first return, a trace started mid-call) is ignored.
+ * kdump -Y: a per-syscall table in the layout of strace -c, with each
+ * call's 99th-percentile and slowest time beside its mean.  A call's time is
+ * the decoder's (kdump_event.h ret.dur_ns: its RET's time minus that of the
+ * CALL of the same thread).  Calls are counted at CALL (exit_group never
+ * returns); a RET without a CALL (a fork child's first return, a trace
+ * started mid-call) is ignored.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode.h"
 #include "kdump_fmt.h"
+#include "kdump_hist.h"
 #include "kdump_map.h"
 #include "kdump_sink.h"
 #include "kdump_tp.h"
@@ -22,6 +27,7 @@ struct kd_scstat {
 	unsigned long calls;
 	unsigned long errors;
 	__u64 ns;
+	struct kd_hist *hist; /* its calls' times, from the first timed one */
 };
 
 struct kd_utable;
@@ -34,8 +40,10 @@ struct kd_tprow {
 
 struct kd_summary {
 	struct kd_sink_env env;
-	struct kd_map pending; /* tid -> v1 = stat index + 1 (0: none), v2 = CALL mono ns */
+	struct kd_map pending; /* tid -> v1 = stat index + 1 (0: none) */
 	struct kd_utable *user; /* user record rows */
+	struct kd_utable *files; /* -y: rows by file or socket */
+	struct kd_map file_of; /* -y: tid -> v1 = the name its call's descriptor had (char *) */
 	struct kd_map index; /* ABI and code -> v1 = stat index */
 	struct kd_scstat *st;
 	size_t n, cap;
@@ -65,6 +73,14 @@ static void summary__close(void *state)
 	kd_map__free(&s->index);
 	utable__free(s->user);
 	free(s->user);
+	utable__free(s->files);
+	free(s->files);
+	for (size_t i = 0; i < s->file_of.cap; i++)
+		if (s->file_of.ents[i].used)
+			free((char *)(uintptr_t)s->file_of.ents[i].v1);
+	kd_map__free(&s->file_of);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->st[i].hist);
 	free(s->st);
 	free(s->tp);
 	free(s);
@@ -100,6 +116,9 @@ static long stat_row(struct kd_summary *s, unsigned int sv_flags, int code)
 	return (long)s->n++;
 }
 
+static int files__call(struct kd_summary *s, const struct kd_event *ev);
+static int files__ret(struct kd_summary *s, const struct kd_event *ev);
+
 static int summary__call(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
@@ -115,29 +134,31 @@ static int summary__call(struct kd_summary *s, const struct kd_event *ev)
 	if (!p)
 		return -ENOMEM;
 	p->v1 = (__u64)row + 1;
-	p->v2 = (__s64)h->ktr_mono_ns;
-	return 0;
+	return (s->env.o->flags & KD_FDS) ? files__call(s, ev) : 0;
 }
 
 /* The raw code: a sigreturn's RET (-1) matches no CALL and adds no time. */
 static int summary__ret(struct kd_summary *s, const struct kd_event *ev)
 {
-	const struct ktr_header *h = ev->h;
 	int code = ev->ret.raw_code, error = ev->ret.error;
 	struct kd_scstat *st;
 	struct kd_map_ent *p;
-	__s64 dt;
 
-	p = kd_map__get(&s->pending, h->ktr_tid);
+	p = kd_map__get(&s->pending, ev->h->ktr_tid);
 	if (!p || !p->v1)
 		return 0;
 	st = &s->st[p->v1 - 1];
 	p->v1 = 0;
 	if (st->code != code)
 		return 0;
-	dt = (__s64)(h->ktr_mono_ns - (__u64)p->v2);
-	if (dt > 0)
-		st->ns += dt;
+	if ((s->env.o->flags & KD_FDS) && files__ret(s, ev))
+		return -ENOMEM;
+	if (ev->ret.has_dur) {
+		if (!st->hist && !(st->hist = calloc(1, sizeof(*st->hist))))
+			return -ENOMEM;
+		st->ns += ev->ret.dur_ns;
+		kd_hist__add(st->hist, ev->ret.dur_ns);
+	}
 	if (error)
 		st->errors++;
 	return 0;
@@ -154,28 +175,33 @@ static int by_time(const void *a, const void *b)
 	return x->code - y->code;
 }
 
-static void print_row(FILE *out, double pct, __u64 ns, unsigned long calls, unsigned long errors,
-		      const char *name, int code)
+static void print_row(FILE *out, double pct, __u64 ns, const struct kd_hist *hist,
+		      unsigned long calls, unsigned long errors, const char *name, int code)
 {
 	char ebuf[24] = "";
 
 	if (errors)
 		snprintf(ebuf, sizeof(ebuf), "%lu", errors);
-	fprintf(out, "%6.2f %11.6f %11llu %9lu %9s ", pct, ns / 1e9,
-		calls ? (unsigned long long)(ns / 1000 / calls) : 0ull, calls, ebuf);
+	fprintf(out, "%6.2f %11.6f %11llu ", pct, ns / 1e9,
+		calls ? (unsigned long long)(ns / 1000 / calls) : 0ull);
+	/* a total, or calls without a time (exit_group): 0, as usecs/call */
+	fprintf(out, "%11llu %11llu %9lu %9s ",
+		hist ? (unsigned long long)(kd_hist__percentile(hist, 99) / 1000) : 0ull,
+		hist ? (unsigned long long)(hist->max / 1000) : 0ull, calls, ebuf);
 	if (name)
 		fprintf(out, "%s\n", name);
 	else
 		fprintf(out, "[%d]\n", code);
 }
 
-static void summary__print_user(FILE *out, struct kd_utable *t);
+static void summary__print_rows(FILE *out, struct kd_utable *t, const char *what);
 static void summary__print_tp(FILE *out, const struct kd_summary *s);
 
 static int summary__finish(void *state)
 {
 	static const char rule[] =
-		"------ ----------- ----------- --------- --------- ----------------\n";
+		"------ ----------- ----------- ----------- ----------- --------- --------- "
+		"----------------\n";
 	struct kd_summary *s = state;
 	FILE *out = s->env.out;
 	unsigned long calls = 0, errors = 0;
@@ -189,21 +215,22 @@ static int summary__finish(void *state)
 		calls += s->st[i].calls;
 		errors += s->st[i].errors;
 	}
-	fprintf(out, "%6s %11s %11s %9s %9s %s\n", "% time", "seconds", "usecs/call", "calls",
-		"errors", "syscall");
+	fprintf(out, "%6s %11s %11s %11s %11s %9s %9s %s\n", "% time", "seconds", "usecs/call",
+		"usecs/p99", "usecs/max", "calls", "errors", "syscall");
 	fputs(rule, out);
 	for (i = 0; i < s->n; i++)
 		print_row(out, total ? 100.0 * s->st[i].ns / total : 0.0, s->st[i].ns,
-			  s->st[i].calls, s->st[i].errors,
+			  s->st[i].hist, s->st[i].calls, s->st[i].errors,
 			  ktr_syscall_name(s->st[i].sv_flags, s->st[i].code), s->st[i].code);
 	fputs(rule, out);
-	print_row(out, 100.0, total, calls, errors, "total", 0);
+	print_row(out, 100.0, total, NULL, calls, errors, "total", 0);
 	if (s->lost)
 		fprintf(out, "%llu records lost: the counts are incomplete\n",
 			(unsigned long long)s->lost);
 	if (s->cut_short)
 		fprintf(out, "the trace ended early: %s\n", kd_fmt_end_why(s->cut_short, false));
-	summary__print_user(out, s->user);
+	summary__print_rows(out, s->files, "file or socket (-y)");
+	summary__print_rows(out, s->user, "user record (span, or provider:probe)");
 	summary__print_tp(out, s);
 	return 0;
 }
@@ -288,6 +315,65 @@ static void utable__free(struct kd_utable *t)
 		free(t->rows);
 }
 
+/* --- -y: by file or socket ---------------------------------------------------- */
+
+/*
+ * The call's first descriptor (not AT_FDCWD) that -y knows: its name, kept
+ * with the thread until the RET adds the call's time to that file's row.
+ */
+static int files__call(struct kd_summary *s, const struct kd_event *ev)
+{
+	struct kd_map_ent *e = kd_map__add(&s->file_of, ev->h->ktr_tid);
+	char name[KD_FDNAME_MAX];
+	bool deleted;
+
+	if (!e)
+		return -ENOMEM;
+	free((char *)(uintptr_t)e->v1);
+	e->v1 = 0;
+	for (int i = 0; i < ev->call.narg; i++) {
+		int fd = (int)ev->call.args[i];
+
+		if (!(ev->call.fdmask & (1u << i)) || fd == AT_FDCWD)
+			continue;
+		if (!kd_fdproc__name(ev->fds, fd, s->env.o->flags & KD_FDS_SOCK, name, sizeof(name),
+				     &deleted))
+			return 0;
+		e->v1 = (__u64)(uintptr_t)strdup(name);
+		return e->v1 ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
+static int files__ret(struct kd_summary *s, const struct kd_event *ev)
+{
+	struct kd_map_ent *e = kd_map__get(&s->file_of, ev->h->ktr_tid);
+	char *name = e ? (char *)(uintptr_t)e->v1 : NULL;
+	struct kd_urow *row;
+
+	if (!name)
+		return 0;
+	e->v1 = 0;
+	if (!s->files && !(s->files = calloc(1, sizeof(*s->files)))) {
+		free(name);
+		return -ENOMEM;
+	}
+	row = utable__row(s->files, name);
+	free(name);
+	if (!row)
+		return -ENOMEM;
+	row->count++;
+	if (ev->ret.error)
+		row->errors++;
+	if (ev->ret.has_dur) {
+		row->timed++;
+		row->total_ns += ev->ret.dur_ns;
+		if (ev->ret.dur_ns > row->max_ns)
+			row->max_ns = ev->ret.dur_ns;
+	}
+	return 0;
+}
+
 /* The row a record counts in ("" if it is an enter, counted at its exit). */
 static void urow__key(const struct kd_urec *u, char *key, size_t size, bool *is_exit, bool *timed)
 {
@@ -349,8 +435,8 @@ static int urow__by_time(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* The user record rows, after the syscall table, if the trace had any. */
-static void summary__print_user(FILE *out, struct kd_utable *t)
+/* The user record rows (or -y's files'), after the syscall table, if the trace had any. */
+static void summary__print_rows(FILE *out, struct kd_utable *t, const char *what)
 {
 	struct kd_urow *rows;
 	size_t n = 0;
@@ -362,7 +448,7 @@ static void summary__print_user(FILE *out, struct kd_utable *t)
 			rows[n++] = t->rows[i];
 	qsort(rows, n, sizeof(*rows), urow__by_time);
 	fprintf(out, "\n%9s %11s %11s %11s %9s %s\n", "count", "seconds", "usecs/avg", "usecs/max",
-		"errors", "user record (span, or provider:probe)");
+		"errors", what);
 	for (size_t i = 0; i < n; i++) {
 		char ebuf[24] = "";
 

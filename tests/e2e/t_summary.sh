@@ -17,9 +17,9 @@ row()
 {
 	awk -v n="$2" -v c="$3" '
 	$NF == n && $1 ~ /^[0-9.]+$/ {
-		# "% seconds usecs calls [errors] name"
-		if (c == "calls") print $4
-		else print (NF == 6 ? $5 : 0)
+		# "% seconds usecs p99 max calls [errors] name"
+		if (c == "calls") print $6
+		else print (NF == 8 ? $7 : 0)
 		found = 1
 	}
 	END { if (!found) print "none" }' "$1"
@@ -33,8 +33,8 @@ summary_checks()
 	check "${p}_Y_exit_0" t_eq "$?" 0
 	check "${p}_Y_no_stderr" t_eq "$(cat "$TMP/$p.yerr")" ""
 	check "${p}_Y_header" t_match "$(head -n 1 "$y")" \
-		'^% time +seconds +usecs/call +calls +errors +syscall$'
-	check "${p}_Y_total_line" t_match "$(tail -n 1 "$y")" '^100\.00? +[0-9.]+ +[0-9]+ +[0-9]+ +([0-9]+ +)?total$'
+		'^% time +seconds +usecs/call +usecs/p99 +usecs/max +calls +errors +syscall$'
+	check "${p}_Y_total_line" t_match "$(tail -n 1 "$y")" '^100\.00? +[0-9.]+ +[0-9]+ +0 +0 +[0-9]+ +([0-9]+ +)?total$'
 	# every row: calls = CALL records, errors = failed RET records
 	for name in $(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { print $NF }' "$y"); do
 		c=$(qn "$n" '$4 == "CALL" && ($5 == nm || index($5, nm "(") == 1)' nm="$name")
@@ -45,11 +45,11 @@ summary_checks()
 		fi
 	done
 	check "${p}_Y_rows_match_records" t_eq "$bad" 0
-	check "${p}_Y_total_calls" t_eq "$(awk '$NF == "total" { print $4 }' "$y")" "$(qn "$n" '$4 == "CALL"')"
-	check "${p}_Y_total_errors" t_eq "$(awk '$NF == "total" { print (NF == 6 ? $5 : 0) }' "$y")" \
+	check "${p}_Y_total_calls" t_eq "$(awk '$NF == "total" { print $6 }' "$y")" "$(qn "$n" '$4 == "CALL"')"
+	check "${p}_Y_total_errors" t_eq "$(awk '$NF == "total" { print (NF == 8 ? $7 : 0) }' "$y")" \
 		"$(qn "$n" '$4 == "RET" && $5 ~ / -1 errno /')"
-	check "${p}_Y_sum_calls" t_eq "$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { s += $4 } END { print s }' "$y")" \
-		"$(awk '$NF == "total" { print $4 }' "$y")"
+	check "${p}_Y_sum_calls" t_eq "$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { s += $6 } END { print s }' "$y")" \
+		"$(awk '$NF == "total" { print $6 }' "$y")"
 	check "${p}_Y_sorted_by_time" t_eq "$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" {
 		if (NR > 3 && $2 + 0 > prev + 0) bad++; prev = $2 } END { print bad + 0 }' "$y")" 0
 	check "${p}_Y_percent_sum" t_num "$(awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { s += $1 }

@@ -40,6 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (data[1] & 16)
 			o.flags = (o.flags & (KD_NOGIO | KD_SYSNR)) | KD_CHROME;
 		o.decode = (data[1] & 2 ? KTR_DEC_RAW : 0) | (data[1] & 4 ? KTR_DEC_DECIMAL : 0);
+		/* -y, -yy (not with -G, -P) and -D (text only) */
+		if ((data[1] & 32) && !(o.flags & (KD_TREE | KD_CHROME)))
+			o.flags |= KD_FDS | (data[1] & 64 ? KD_FDS_SOCK : 0);
+		if ((data[1] & 128) && !(o.flags & (KD_JSON | KD_CHROME)))
+			o.flags |= KD_DURATION;
 		data += 2;
 		size -= 2;
 	}

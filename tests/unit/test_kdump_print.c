@@ -123,6 +123,35 @@ TEST(ret_lines)
 	free(s);
 }
 
+/*
+ * -D: a call's time on its RET line, as strace -T; none for a RET without
+ * its CALL, nor for another call's.
+ */
+TEST(ret_durations)
+{
+	struct kdump_opts o = kd_defaults();
+	struct tfile t;
+	char *s;
+
+	tf_open(&t);
+	tf_ret(&t, 57, 0, 0); /* a fork child's first return: no CALL */
+	tf_call(&t, 0, 3, 3ull, 0x1000ull, 64ull);
+	t.mono = 12345678;
+	tf_ret(&t, 0, 0, 3);
+	tf_call(&t, 35, 0);
+	t.mono = 1012345678;
+	tf_ret(&t, 35, 0, 0);
+	o.flags = KD_DURATION;
+	s = kd_print(&o, &t);
+	ASSERT_STREQ(s,
+		     P "RET   fork 0\n" P "CALL  read(3,0x1000,0x40)\n" P
+		       "RET   read 3 <0.012345>\n" P "CALL  nanosleep\n" P
+		       "RET   nanosleep 0 <1.000000>\n",
+		     "durations");
+	free(s);
+	tf_close(&t);
+}
+
 TEST(namei_escaping)
 {
 	char *s = one(KTR_NAMEI, "/a b\"c\\d\ne\tf\001\377", 14);
