@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <linux/magic.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_creds.h"
@@ -17,6 +16,7 @@
 #include "common/ktr_proto.h"
 #include "ktr_filestate.h"
 #include "ktr_files.h"
+#include "ktr_kernfs.h"
 #include "daemon/flight/ktr_flight.h"
 #include "ktr_mappings.h"
 #include "daemon/ktr_share.h"
@@ -137,40 +137,6 @@ bool ktr_files__need_stage(const struct ktr_files *t)
 }
 
 /*
- * Kernel interfaces that look like regular files but act on what is
- * written (and may check the writer's privileges as they do): the daemon
- * writes trace records to none of them.
- */
-static bool fs__is_pseudo(long type)
-{
-	static const long pseudo[] = {
-		PROC_SUPER_MAGIC,
-		SYSFS_MAGIC,
-		CGROUP_SUPER_MAGIC,
-		CGROUP2_SUPER_MAGIC,
-		DEBUGFS_MAGIC,
-		TRACEFS_MAGIC,
-		SECURITYFS_MAGIC,
-		BPF_FS_MAGIC,
-		0x62656570 /* configfs */,
-		EFIVARFS_MAGIC,
-		PSTOREFS_MAGIC,
-		SELINUX_MAGIC,
-		SMACK_MAGIC,
-		0x65735543 /* fusectl */,
-		BINFMTFS_MAGIC,
-		DEVPTS_SUPER_MAGIC,
-		NSFS_MAGIC,
-		ANON_INODE_FS_MAGIC,
-	};
-
-	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
-		if (type == pseudo[i])
-			return true;
-	return false;
-}
-
-/*
  * May c write its trace into the file open at fd?  0, or -errno and *why.
  * Never -ENOENT, which the callers read as "no trace goes there yet": a
  * file with no name left (O_TMPFILE, a memfd, one removed) is refused as
@@ -191,7 +157,7 @@ static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, 
 	if (st->st_nlink == 0)
 		return -ESTALE;
 	*why = "trace file: not on a filesystem for files";
-	if (fstatfs(fd, &sfs) < 0 || fs__is_pseudo(sfs.f_type))
+	if (fstatfs(fd, &sfs) < 0 || ktr_kernfs__is(sfs.f_type))
 		return -EACCES;
 	*why = "trace file: not yours";
 	if (c->uid != 0 && st->st_uid != c->uid)
