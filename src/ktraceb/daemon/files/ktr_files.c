@@ -229,8 +229,22 @@ static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid, __u64 *al
 	return n;
 }
 
-/* May c have one more file (a recorder of flight_bytes)?  0, or -errno, a line in msg. */
-static int files__share(const struct ktr_files *t, const struct ktr_caller *c, __u64 flight_bytes,
+/* Files of uid whose writer is stuck (ktr_writer.h): each keeps its slot and a thread. */
+static unsigned int files__stuck_uid(struct ktr_files *t, uid_t uid)
+{
+	unsigned int n = 0;
+
+	for (unsigned int r = 1; r < t->cap; r++)
+		n += t->v[r].w && t->v[r].owner == uid && ktr_tracefile__stuck(&t->v[r]);
+	return n;
+}
+
+/*
+ * May c have one more file (a recorder of flight_bytes)?  Not a user with
+ * KTR_FILES_UID_STUCK stuck files: each holds a thread until its write
+ * returns, which may be never.  0, or -errno, a line in msg.
+ */
+static int files__share(struct ktr_files *t, const struct ktr_caller *c, __u64 flight_bytes,
 			char *msg)
 {
 	char why[256];
@@ -238,6 +252,13 @@ static int files__share(const struct ktr_files *t, const struct ktr_caller *c, _
 	int err = ktr_share__may(KTR_POOL_FILES, c->uid, ktr_files__count_uid(t, c->uid),
 				 ktr_files__count(t), 1, why, sizeof(why));
 
+	if (!err && c->uid != 0 && files__stuck_uid(t, c->uid) >= KTR_FILES_UID_STUCK) {
+		snprintf(why, sizeof(why),
+			 "too many stuck trace files for uid %u (a user may have %d at once): "
+			 "their writes have not returned for %d s",
+			 (unsigned int)c->uid, KTR_FILES_UID_STUCK, KTR_WRITER_STUCK_MS / 1000);
+		err = -EDQUOT;
+	}
 	if (!err && flight_bytes)
 		err = ktr_share__may(KTR_POOL_RECORDER_BYTES, c->uid, mine, all, flight_bytes, why,
 				     sizeof(why));
