@@ -229,13 +229,47 @@ bool ktr_writer__gzip(const struct ktr_writer *w)
 	return w->gzip;
 }
 
-/* Has the thread been in one file operation for KTR_WRITER_STUCK_MS? */
-static bool writer__stuck_now(const struct ktr_writer *w)
+/*
+ * Does thread tid wait in the kernel (its state in /proc not R)?  A thread
+ * that is only starved of CPU time (a thousand writers starting at once on
+ * a busy machine) is not stuck in its file.  Without /proc: it waits.
+ */
+static bool writer__waits(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* after the name, which may hold anything */
+	return !p || p[1] != ' ' || p[2] != 'R';
+}
+
+/*
+ * Has the thread been in one file operation for KTR_WRITER_STUCK_MS,
+ * waiting in the kernel?  Once found so, it is until that operation returns.
+ */
+static bool writer__stuck_now(struct ktr_writer *w)
 {
 	__u64 since = ATOMIC_GET(&w->busy_ns);
 
-	return w->started && since && !ATOMIC_GET(&w->done) &&
-	       ktr_mono_ns() - since >= (__u64)KTR_WRITER_STUCK_MS * 1000000;
+	if (!w->started || !since || ATOMIC_GET(&w->done))
+		return false;
+	if (since == w->stuck_since)
+		return true;
+	if (ktr_mono_ns() - since < (__u64)KTR_WRITER_STUCK_MS * 1000000 ||
+	    !writer__waits(ATOMIC_GET(&w->tid)))
+		return false;
+	w->stuck_since = since;
+	return true;
 }
 
 /*

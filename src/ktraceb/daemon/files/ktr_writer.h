@@ -30,12 +30,13 @@
  * without fallocate) the END is written if there is room.
  *
  * A file operation of the thread's that has not returned after
- * KTR_WRITER_STUCK_MS (a write into a FUSE file system that does not
- * answer, a file whose lock another process holds) makes the writer stuck
- * (ktr_writer__stuck): nothing more is queued for it, what was is dropped
- * and counted lost, so that it holds only the chunk its thread writes, and
- * its trace file's slot stays taken until the thread has returned
- * (ktr_files.h counts a user's stuck writers).
+ * KTR_WRITER_STUCK_MS, the thread waiting in the kernel (a write into a
+ * FUSE file system that does not answer, a file whose lock another
+ * process holds; not a thread that only waits for a CPU), makes the
+ * writer stuck (ktr_writer__stuck): nothing more is queued for it, what
+ * was is dropped and counted lost, so that it holds only the chunk its
+ * thread writes, and its trace file's slot stays taken until the thread
+ * has returned (ktr_files.h counts a user's stuck writers).
  *
  * A gzip writer (ktraceb -z) compresses each chunk into one whole gzip
  * member (RFC 1952; a file of several members is one valid gzip file), so

@@ -370,6 +370,7 @@ void *ktr_writer__thread(void *arg)
 	struct ktr_chunk *c;
 
 	prctl(PR_SET_NAME, "ktracebd-write");
+	ATOMIC_SET(&w->tid, gettid());
 	/* this thread writes as the file's owner, for good: its ids are its own */
 	out__busy(w, true);
 	if (ktr_creds__as_owner(w->uid, w->gid, &saved) < 0)

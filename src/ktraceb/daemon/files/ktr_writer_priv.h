@@ -50,6 +50,7 @@ struct ktr_writer {
 	bool finishing; /* finish handed over: no record more */
 	bool behind; /* a wait for room timed out: no WAIT until the queue is empty */
 	bool stuck; /* the last ktr_writer__stuck() found it so: no record is taken */
+	__u64 stuck_since; /* busy_ns of the operation it was found stuck in */
 	bool started; /* the thread runs */
 	pthread_t thread;
 
@@ -72,6 +73,7 @@ struct ktr_writer {
 	int done; /* the file is closed */
 	int end_written;
 	__u64 busy_ns; /* when the file operation it is in began (ktr_mono_ns), 0: in none */
+	pid_t tid; /* the thread's */
 
 	__u64 *publish; /* where committed is stored for the next daemon (atomic pointer) */
 	off_t cut; /* a killed daemon's file: cut back to this first (-1: no) */
