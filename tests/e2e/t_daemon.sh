@@ -215,7 +215,10 @@ kill -KILL "$FK"
 # As when the daemon leaves, idle, just as a ktraceb connects: the stopped
 # daemon takes the connection into its backlog unaccepted, and ends so.
 ktr up -f "$TMP/up.ktr" true
-D=$(daemon_pid)
+# the daemon that wrote it (its INFO says, at once: a scan of /proc may
+# outlast its idle second), if it is still there
+D=$(info_pid "$TMP/up.ktr")
+[ "$(cat "/proc/${D:-0}/comm" 2>/dev/null)" = ktracebd ] || D=
 # (never kill -STOP an empty pid: 0 stops this script's own process group)
 if [ -z "$D" ]; then
 	skip late "the daemon went before it was found (a busy machine)"
@@ -232,8 +235,10 @@ else
 	wait_exit "$KTRPID" 60
 	check late_exit_0 t_eq "$WRC" 0
 	check late_nothing_said t_nogrep 'ktraceb daemon|reset|refused' "$TMP/late.err"
-	check late_next_daemon t_match "$(daemon_pid)" "^[0-9]+\$"
-	check late_not_the_old_one t_eq "$([ "$(daemon_pid)" = "$D" ] && echo old || echo new)" new
+	# the daemon that wrote the late trace
+	L=$(info_pid "$TMP/late.ktr")
+	check late_next_daemon t_match "$L" "^[0-9]+\$"
+	check late_not_the_old_one t_eq "$([ "$L" = "$D" ] && echo old || echo new)" new
 	kd late "$TMP/late.ktr"
 	check late_traced t_eq "$(qn "$TMP/late.norm" '$4 == "CALL" && $5 == "getppid"')" 5
 fi
