@@ -235,7 +235,7 @@ $(O)/libktr.a: $(LIB_OBJS)
 
 # The tracer needs the syscall tables, not the decoders.
 KTRACEB_LIBOBJS := $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
-	$(O)/src/common/ktr_sysclass.o $(GEN_SRCS:.c=.o)
+	$(O)/src/common/ktr_sysclass.o $(O)/src/common/ktr_kernfs.o $(GEN_SRCS:.c=.o)
 $(O)/ktraceb: $(KTRACEB_OBJS) $(KTRACEB_LIBOBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@

@@ -15,12 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "decode.h"
 #include "kdump_files.h"
+#include "ktr_kernfs.h"
 
-#define SAID_MAX 64 /* files said to be skipped; more are skipped silently */
+#define SAID_MAX    64 /* files said to be skipped; more are skipped silently */
+#define KERNEL_FILE "a file of the kernel's (/proc, /sys, /dev), not an object's"
 
 static __u32 said[SAID_MAX];
 static unsigned int nsaid;
@@ -61,6 +64,31 @@ static const char *file_kind(mode_t m)
 	}
 }
 
+/*
+ * Is the file at pfd (O_PATH) on none of the kernel's file systems, and
+ * outside /dev (devtmpfs is a tmpfs) as its link in /proc/self/fd names it?
+ * Else *why.
+ */
+static bool file_not_kernel(int pfd, const char **why)
+{
+	char self[64], target[PATH_MAX];
+	struct statfs sfs;
+	ssize_t n;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	n = readlink(self, target, sizeof(target) - 1);
+	if (fstatfs(pfd, &sfs) < 0 || n <= 0) {
+		*why = "cannot tell where it is (is /proc mounted?)";
+		return false;
+	}
+	target[n] = '\0';
+	if (ktr_kernfs__is(sfs.f_type) || ktr_kernfs__path(target)) {
+		*why = KERNEL_FILE;
+		return false;
+	}
+	return true;
+}
+
 int kd_file_open(const char *path, const char **why)
 {
 	struct stat st, st2;
@@ -72,6 +100,10 @@ int kd_file_open(const char *path, const char **why)
 		*why = "not an absolute path without \".\" and \"..\"";
 		return -1;
 	}
+	if (ktr_kernfs__path(path)) {
+		*why = KERNEL_FILE;
+		return -1;
+	}
 	/* O_PATH opens nothing: a device's driver is not called, a FIFO not waited on */
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0) {
@@ -81,6 +113,11 @@ int kd_file_open(const char *path, const char **why)
 	}
 	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		*why = file_kind(st.st_mode);
+		close(pfd);
+		return -1;
+	}
+	/* a link to one (/tmp/x -> /proc/kmsg): its files look regular, and reading one acts */
+	if (!file_not_kernel(pfd, why)) {
 		close(pfd);
 		return -1;
 	}

@@ -7,9 +7,12 @@
  *
  *  - A path is taken only if it is absolute and clean (no "." or ".."
  *    component, no empty one).
+ *  - Nothing under /proc, /sys or /dev is opened at all.
  *  - It is opened with O_PATH (no open of a device or a FIFO happens) and
- *    looked at first: only a regular file is then opened for reading,
- *    through that very descriptor (/proc/self/fd), without blocking.
+ *    looked at first: only a regular file, and not on one of the kernel's
+ *    file systems (a link to /proc/kmsg, whose read takes the kernel's
+ *    log: ktr_kernfs.h), is then opened for reading, through that very
+ *    descriptor (/proc/self/fd), without blocking.
  *  - Debug files are looked for in the standard directory alone
  *    (/usr/lib/debug, as gdb and the elfutils tools look): by build id
  *    (.build-id/xx/rest.debug, and the object itself at .build-id/xx/rest),

@@ -131,6 +131,65 @@ check bidfile_lines t_grep '^ +#1 +host_open\+0x[0-9a-f]+ .* at .*libstackhost\.
 check bidfile_nothing_skipped t_nogrep skipped "$TMP/bidfile.kderr"
 rm -f "$DEBUG_FILE"
 
+# --- the object's own path: the kernel's files, a FIFO, a link to /proc/kmsg --------
+# The trace's KTR_OBJECT records of the library rewritten to name them:
+# kdump opens none of them for reading (a read of /proc/kmsg takes the
+# kernel's log from its reader), says so in one line each, and still shows
+# the frames.  strace, where there is one, sees no open of them but O_PATH.
+# object_path IN OUT PATH: IN with the library's KTR_OBJECT path made PATH;
+# how many records it changed
+object_path()
+{
+	python3 - "$@" <<'EOF'
+import struct, sys
+src, dst, new = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+data, out, off, n = open(src, "rb").read(), bytearray(), 0, 0
+while off + 64 <= len(data):
+    ln, typ = struct.unpack_from("<ih", data, off)
+    body = data[off + 64:off + 64 + ln]
+    if typ == 21:  # KTR_OBJECT: 24 bytes, 32 a load, the path
+        head = 24 + 32 * body[21]
+        if body[head:].rstrip(b"\0").endswith(b"/libstackhost.so"):
+            body, n = body[:head] + new + b"\0", n + 1
+    hdr = bytearray(data[off:off + 64])
+    struct.pack_into("<i", hdr, 0, len(body))
+    out += hdr + body
+    off += 64 + ln
+open(dst, "wb").write(out)
+print(n)
+EOF
+}
+
+mkdir -p "$TMP/obj"
+cp "$LIB" "$TMP/obj/libstackhost.so"
+ktr obj -k -e trace=openat -f "$TMP/obj.ktr" "$HOST" "$TMP/obj/libstackhost.so" "$TARGET"
+check obj_runs t_krc 0 obj
+mkfifo "$TMP/obj/fifo"
+ln -s /proc/kmsg "$TMP/obj/kmsg-link"
+STRACE=$(command -v strace)
+KERNEL_WHY="a file of the kernel's \\(/proc, /sys, /dev\\), not an object's"
+i=0
+for path in /proc/kmsg /proc/self/mem /sys/kernel/notes /dev/zero "$TMP/obj/fifo" \
+	"$TMP/obj/kmsg-link"; do
+	i=$((i + 1))
+	p=obj$i
+	check "${p}_rewritten" t_num "$(object_path "$TMP/obj.ktr" "$TMP/$p.ktr" "$path")" -gt 0
+	timeout -k 2 "$KDT" ${STRACE:+"$STRACE" -f -qq -y -e trace=open,openat,openat2 \
+		-o "$TMP/$p.strace"} "$KDUMP" -f "$TMP/$p.ktr" >"$TMP/$p.kd" 2>"$TMP/$p.kderr" \
+		</dev/null
+	KDRC=$?
+	check "${p}_kdump_ends" t_eq "$KDRC" 0 "124: kdump hung on $path"
+	why=$KERNEL_WHY
+	[ "$path" = "$TMP/obj/fifo" ] && why='a FIFO, not a regular file'
+	check "${p}_skip_said" t_grep "^kdump: skipped $path: $why\$" "$TMP/$p.kderr"
+	check "${p}_frames_shown" t_grep '^ +#1 +' "$TMP/$p.kd"
+	# an open that is not O_PATH, of the path or of /proc/self/fd/N, giving a kernel file
+	[ -n "$STRACE" ] && check "${p}_not_opened" t_nogrep \
+		"open[a-z0-9]*\\(.*\"($path|/proc/self/fd/[0-9]+)\", ([^P]|P[^A])*\\) = [0-9]+<(/proc/|/sys/|/dev/|$TMP/obj/fifo)" \
+		"$TMP/$p.strace"
+done
+[ -n "$STRACE" ] || skip obj_not_opened "no strace: only kdump's word that it skipped them"
+
 rm -rf ${MADE:+"$MADE"}
 trap 'e2e_cleanup' EXIT
 e2e_done

@@ -88,23 +88,55 @@ const char *ktr_log__path(void)
 	return log_fd >= 0 ? log_path : "";
 }
 
+/*
+ * raw (n bytes) as one line of text in out: a user chooses some of it (a
+ * trace file's name), so no byte of it may start a line of its own or
+ * steer a terminal.  A newline is "\n", any other control byte (below
+ * 0x20, and 0x7f) "\xNN", and the backslash "\\", so that the escaped
+ * line reads back as the bytes it stands for.
+ */
+static void log__escape(const char *raw, size_t n, char *out, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 5 <= size; i++) {
+		unsigned char c = raw[i];
+
+		if (c == '\n' || c == '\\') {
+			out[o++] = '\\';
+			out[o++] = c == '\n' ? 'n' : '\\';
+		} else if (c < 0x20 || c == 0x7f) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
 void ktr_log(int prio, const char *fmt, ...)
 {
-	char line[1024], stamp[32];
+	char raw[1024], line[4 * sizeof(raw)], stamp[32];
 	struct tm tm;
 	time_t now = time(NULL);
 	va_list ap;
 	int n, k;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	while (n > 0 && line[n - 1] == '\n')
-		line[--n] = '\0';
+	if ((size_t)n >= sizeof(raw))
+		n = sizeof(raw) - 1;
+	while (n > 0 && raw[n - 1] == '\n')
+		n--;
+	/* the one place the log is written: whatever a message holds, it stays one line */
+	log__escape(raw, n, line, sizeof(line));
 	syslog(prio, "%s", line);
 	if (log_fd < 0)
 		return;

@@ -22,7 +22,11 @@ void ktr_log__open(bool shared, uid_t owner);
 void ktr_log__close(void);
 /* Its path, "" if none. */
 const char *ktr_log__path(void);
-/* One line (no newline needed) at syslog's prio, and in the log file. */
+/*
+ * One line (no newline needed) at syslog's prio, and in the log file.  It
+ * stays one line whatever it holds (a user's file name): control bytes are
+ * escaped here, newline as \n, the others as \xNN, the backslash as \\.
+ */
 void ktr_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* KTRACEB_KTR_LOG_H */

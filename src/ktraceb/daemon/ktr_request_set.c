@@ -216,10 +216,6 @@ static int set__ready(const struct ktr_parts *k, struct ktr_conn *cn, const stru
 		return err;
 	if ((req->flags & KTR_REQ_FOREGROUND) && (err = request__foreground(k, cn, r, msg)))
 		return err;
-	/* -b: more room in the ring before this trace's first record */
-	if (req->ring_bytes)
-		ktr_ring__grow(k->ring, req->ring_bytes,
-			       k->config->shared && ktr_conn__caller(cn)->uid != 0, msg);
 	if ((err = ktr_attach__start(k->attach))) {
 		ktr_proto__msg_add(msg, "cannot attach the BPF programs: %s\n", strerror(-err));
 		return err;
@@ -259,12 +255,26 @@ static int set__procs(const struct ktr_parts *k, struct ktr_conn *cn, const stru
 	return done;
 }
 
+/*
+ * -b: more room in the ring, for a request that was accepted alone (a
+ * refused one changes nothing shared).  Its first records may be in the
+ * old ring: the swap keeps every record, in order (ktr_ring.h).
+ */
+static int set__grow_ring(const struct ktr_parts *k, struct ktr_conn *cn,
+			  const struct ktr_request *req, int done, int err, char *msg)
+{
+	if (done > 0 && !err && req->ring_bytes)
+		ktr_ring__grow(k->ring, req->ring_bytes,
+			       k->config->shared && ktr_conn__caller(cn)->uid != 0, msg);
+	return done;
+}
+
 /* The request, its facilities this kernel has: how many processes were set, and *err. */
 static int set__serve(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		      int fd, char *msg, int *err)
 {
 	struct ktr_tp_set *set;
-	int r;
+	int r, done;
 
 	r = set__join(k, ktr_conn__caller(cn), req, fd, &set, msg);
 	if (r < 0) {
@@ -280,10 +290,12 @@ static int set__serve(const struct ktr_parts *k, struct ktr_conn *cn, const stru
 	if (*err)
 		return 0;
 	if (req->flags & KTR_REQ_CGROUP)
-		return ktr_groups__set(k, cn, req, r, msg, err);
-	if (req->pid == 0)
-		return 1; /* system-wide alone: the machine, no process */
-	return set__procs(k, cn, req, r, msg, err);
+		done = ktr_groups__set(k, cn, req, r, msg, err);
+	else if (req->pid == 0)
+		done = 1; /* system-wide alone: the machine, no process */
+	else
+		done = set__procs(k, cn, req, r, msg, err);
+	return set__grow_ring(k, cn, req, done, *err, msg);
 }
 
 int ktr_request_set__serve(const struct ktr_parts *k, struct ktr_conn *cn,

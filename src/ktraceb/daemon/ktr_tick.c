@@ -94,6 +94,7 @@ static void tick__files(const struct ktr_parts *k)
 			    ktr_groups__route(k->groups, r);
 		int werr;
 
+		ktr_tracefile__stuck(f); /* a stuck writer holds no more than its chunk */
 		if (f->ending) {
 			if (ktr_tracefile__done(f))
 				ktr_stop__ended(k, r);

@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <linux/magic.h>
 
 #include "ktraceb/bpf_shared.h"
 #include "common/ktr_creds.h"
@@ -17,6 +16,7 @@
 #include "common/ktr_proto.h"
 #include "ktr_filestate.h"
 #include "ktr_files.h"
+#include "ktr_kernfs.h"
 #include "daemon/flight/ktr_flight.h"
 #include "ktr_mappings.h"
 #include "daemon/ktr_share.h"
@@ -137,40 +137,6 @@ bool ktr_files__need_stage(const struct ktr_files *t)
 }
 
 /*
- * Kernel interfaces that look like regular files but act on what is
- * written (and may check the writer's privileges as they do): the daemon
- * writes trace records to none of them.
- */
-static bool fs__is_pseudo(long type)
-{
-	static const long pseudo[] = {
-		PROC_SUPER_MAGIC,
-		SYSFS_MAGIC,
-		CGROUP_SUPER_MAGIC,
-		CGROUP2_SUPER_MAGIC,
-		DEBUGFS_MAGIC,
-		TRACEFS_MAGIC,
-		SECURITYFS_MAGIC,
-		BPF_FS_MAGIC,
-		0x62656570 /* configfs */,
-		EFIVARFS_MAGIC,
-		PSTOREFS_MAGIC,
-		SELINUX_MAGIC,
-		SMACK_MAGIC,
-		0x65735543 /* fusectl */,
-		BINFMTFS_MAGIC,
-		DEVPTS_SUPER_MAGIC,
-		NSFS_MAGIC,
-		ANON_INODE_FS_MAGIC,
-	};
-
-	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
-		if (type == pseudo[i])
-			return true;
-	return false;
-}
-
-/*
  * May c write its trace into the file open at fd?  0, or -errno and *why.
  * Never -ENOENT, which the callers read as "no trace goes there yet": a
  * file with no name left (O_TMPFILE, a memfd, one removed) is refused as
@@ -191,7 +157,7 @@ static int files__check_fd(const struct ktr_caller *c, int fd, struct stat *st, 
 	if (st->st_nlink == 0)
 		return -ESTALE;
 	*why = "trace file: not on a filesystem for files";
-	if (fstatfs(fd, &sfs) < 0 || fs__is_pseudo(sfs.f_type))
+	if (fstatfs(fd, &sfs) < 0 || ktr_kernfs__is(sfs.f_type))
 		return -EACCES;
 	*why = "trace file: not yours";
 	if (c->uid != 0 && st->st_uid != c->uid)
@@ -263,8 +229,22 @@ static __u64 files__flight_bytes(const struct ktr_files *t, uid_t uid, __u64 *al
 	return n;
 }
 
-/* May c have one more file (a recorder of flight_bytes)?  0, or -errno, a line in msg. */
-static int files__share(const struct ktr_files *t, const struct ktr_caller *c, __u64 flight_bytes,
+/* Files of uid whose writer is stuck (ktr_writer.h): each keeps its slot and a thread. */
+static unsigned int files__stuck_uid(struct ktr_files *t, uid_t uid)
+{
+	unsigned int n = 0;
+
+	for (unsigned int r = 1; r < t->cap; r++)
+		n += t->v[r].w && t->v[r].owner == uid && ktr_tracefile__stuck(&t->v[r]);
+	return n;
+}
+
+/*
+ * May c have one more file (a recorder of flight_bytes)?  Not a user with
+ * KTR_FILES_UID_STUCK stuck files: each holds a thread until its write
+ * returns, which may be never.  0, or -errno, a line in msg.
+ */
+static int files__share(struct ktr_files *t, const struct ktr_caller *c, __u64 flight_bytes,
 			char *msg)
 {
 	char why[256];
@@ -272,6 +252,13 @@ static int files__share(const struct ktr_files *t, const struct ktr_caller *c, _
 	int err = ktr_share__may(KTR_POOL_FILES, c->uid, ktr_files__count_uid(t, c->uid),
 				 ktr_files__count(t), 1, why, sizeof(why));
 
+	if (!err && c->uid != 0 && files__stuck_uid(t, c->uid) >= KTR_FILES_UID_STUCK) {
+		snprintf(why, sizeof(why),
+			 "too many stuck trace files for uid %u (a user may have %d at once): "
+			 "their writes have not returned for %d s",
+			 (unsigned int)c->uid, KTR_FILES_UID_STUCK, KTR_WRITER_STUCK_MS / 1000);
+		err = -EDQUOT;
+	}
 	if (!err && flight_bytes)
 		err = ktr_share__may(KTR_POOL_RECORDER_BYTES, c->uid, mine, all, flight_bytes, why,
 				     sizeof(why));

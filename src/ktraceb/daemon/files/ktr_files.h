@@ -10,6 +10,9 @@
  * descriptor (an O_PATH one, say) of someone else's trace file gives
  * nothing.  The table grows as files are added; a uid other than root
  * holds at most its share of them, and of recorders' rings (ktr_share.h).
+ * A file whose writer is stuck (ktr_writer.h) keeps its slot, its owner's,
+ * until the write returns; a uid other than root with
+ * KTR_FILES_UID_STUCK of them gets no new file.
  */
 #ifndef KTRACEB_KTR_FILES_H
 #define KTRACEB_KTR_FILES_H
@@ -22,6 +25,9 @@
 
 struct ktr_caller;
 struct ktr_files;
+
+/* Stuck trace files a user may have; with more, no new one (each holds a thread). */
+#define KTR_FILES_UID_STUCK 4
 
 /* The table, empty; recorders' rings are put into maps. */
 struct ktr_files *ktr_files__new(const struct ktr_flight_maps *maps);

@@ -188,6 +188,11 @@ bool ktr_tracefile__done(const struct ktr_tracefile *f)
 	return f->ending && ktr_writer__done(f->w);
 }
 
+bool ktr_tracefile__stuck(struct ktr_tracefile *f)
+{
+	return ktr_writer__stuck(f->w);
+}
+
 const char *ktr_tracefile__why_words(const struct ktr_end *e)
 {
 	static const char *const words[KTR_END_MAX + 1] = {

@@ -126,6 +126,12 @@ void ktr_tracefile__end_why(struct ktr_tracefile *f, __u32 why, int err, pid_t p
  */
 void ktr_tracefile__finish(struct ktr_tracefile *f);
 bool ktr_tracefile__done(const struct ktr_tracefile *f);
+/*
+ * Is its writer stuck in the file (ktr_writer.h)?  Then it holds one
+ * chunk alone, and the slot stays taken, its owner's, until the write
+ * returns (ktr_files.h).  Asked at every tick.
+ */
+bool ktr_tracefile__stuck(struct ktr_tracefile *f);
 /* One line saying how it ended and what it wrote and lost ("" while it has not). */
 void ktr_tracefile__summary(const struct ktr_tracefile *f, char *buf, size_t size);
 /* The words of an END's reason ("every traced process exited"); "" if unknown. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "daemon/ktr_clock.h"
 #include "ktr_writer.h"
 #include "ktr_writer_priv.h"
 
@@ -229,9 +230,90 @@ bool ktr_writer__gzip(const struct ktr_writer *w)
 }
 
 /*
+ * Does thread tid wait in the kernel (its state in /proc not R)?  A thread
+ * that is only starved of CPU time (a thousand writers starting at once on
+ * a busy machine) is not stuck in its file.  Without /proc: it waits.
+ */
+static bool writer__waits(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* after the name, which may hold anything */
+	return !p || p[1] != ' ' || p[2] != 'R';
+}
+
+/*
+ * Has the thread been in one file operation for KTR_WRITER_STUCK_MS,
+ * waiting in the kernel?  Once found so, it is until that operation returns.
+ */
+static bool writer__stuck_now(struct ktr_writer *w)
+{
+	__u64 since = ATOMIC_GET(&w->busy_ns);
+
+	if (!w->started || !since || ATOMIC_GET(&w->done))
+		return false;
+	if (since == w->stuck_since)
+		return true;
+	if (ktr_mono_ns() - since < (__u64)KTR_WRITER_STUCK_MS * 1000000 ||
+	    !writer__waits(ATOMIC_GET(&w->tid)))
+		return false;
+	w->stuck_since = since;
+	return true;
+}
+
+/*
+ * A stuck writer's records, the chunk being filled and the queue, dropped
+ * and counted as the file's: it holds the chunk its thread writes alone.
+ */
+static void writer__shed(struct ktr_writer *w)
+{
+	struct ktr_chunk *c;
+
+	if (w->fill) {
+		__atomic_add_fetch(&w->unwritten, w->fill->n - w->fill->own, __ATOMIC_ACQ_REL);
+		ktr_writer__chunk_free(w, w->fill);
+		w->fill = NULL;
+	}
+	pthread_mutex_lock(&w->mu);
+	c = w->head;
+	w->head = w->tail = NULL;
+	while (c) {
+		struct ktr_chunk *next = c->next;
+
+		__atomic_sub_fetch(&w->held, c->len, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&w->pending, c->n, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&w->unwritten, c->n - c->own, __ATOMIC_ACQ_REL);
+		ktr_writer__chunk_free(w, c);
+		c = next;
+	}
+	pthread_cond_broadcast(&w->room);
+	pthread_mutex_unlock(&w->mu);
+}
+
+bool ktr_writer__stuck(struct ktr_writer *w)
+{
+	w->stuck = writer__stuck_now(w);
+	if (w->stuck)
+		writer__shed(w);
+	return w->stuck;
+}
+
+/*
  * The chunk being filled onto the queue, if there is room (wait: for up
  * to KTR_WRITER_WAIT_MS, a dump's).  0 or -ENOBUFS; the last one (end)
- * goes whatever the queue holds.
+ * goes whatever the queue holds.  A stuck writer's queue takes nothing
+ * but the last one (which it drops at its next ktr_writer__stuck()).
  */
 static int writer__queue(struct ktr_writer *w, bool wait, bool end)
 {
@@ -239,6 +321,8 @@ static int writer__queue(struct ktr_writer *w, bool wait, bool end)
 	struct timespec until;
 	int err = 0;
 
+	if (!end && writer__stuck_now(w))
+		return -ENOBUFS;
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_nsec += (long)KTR_WRITER_WAIT_MS * 1000000;
 	until.tv_sec += until.tv_nsec / 1000000000;
@@ -292,6 +376,8 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 		return -ESHUTDOWN;
 	if (err)
 		return writer__drop(w, flags, -err);
+	if (w->stuck)
+		return writer__drop(w, flags, -ENOBUFS);
 	if (len > KTR_WRITER_CHUNK)
 		return writer__drop(w, flags, -E2BIG);
 	if (w->fill && w->fill->len + len > KTR_WRITER_CHUNK &&
@@ -440,7 +526,8 @@ void ktr_writer__free(struct ktr_writer *w)
 		ktr_writer__wait_done(w, KTR_WRITER_WAIT_MS);
 	}
 	if (w->started && !ktr_writer__done(w)) {
-		/* stuck in the file: the thread keeps the writer; it exits with the daemon */
+		/* stuck in the file: the thread keeps the writer and its chunk alone */
+		writer__shed(w);
 		pthread_detach(w->thread);
 		budget__put(w->budget);
 		return;

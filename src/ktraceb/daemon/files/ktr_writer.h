@@ -29,6 +29,15 @@
  * in place of the records cut off; where it cannot be kept (a file system
  * without fallocate) the END is written if there is room.
  *
+ * A file operation of the thread's that has not returned after
+ * KTR_WRITER_STUCK_MS, the thread waiting in the kernel (a write into a
+ * FUSE file system that does not answer, a file whose lock another
+ * process holds; not a thread that only waits for a CPU), makes the
+ * writer stuck (ktr_writer__stuck): nothing more is queued for it, what
+ * was is dropped and counted lost, so that it holds only the chunk its
+ * thread writes, and its trace file's slot stays taken until the thread
+ * has returned (ktr_files.h counts a user's stuck writers).
+ *
  * A gzip writer (ktraceb -z) compresses each chunk into one whole gzip
  * member (RFC 1952; a file of several members is one valid gzip file), so
  * the same holds of the file's uncompressed contents, and gzip -t accepts
@@ -57,6 +66,8 @@ struct ktr_end;
 #define KTR_WRITER_UID_BYTES   (128ull << 20)
 /* Bytes kept allocated past the file's end for its END record. */
 #define KTR_WRITER_RESERVE     4096
+/* A file operation that has not returned after this long makes the writer stuck. */
+#define KTR_WRITER_STUCK_MS    5000
 /* A dump (ktr_writer__append with WAIT) waits at most this long for room. */
 #define KTR_WRITER_WAIT_MS     100
 
@@ -135,6 +146,11 @@ bool ktr_writer__unlinked(const struct ktr_writer *w);
  * at once; ktr_writer__done() says when it is over.
  */
 void ktr_writer__finish(struct ktr_writer *w, const struct ktr_end *end);
+/*
+ * Is the thread stuck in the file (as above)?  If so, what the loop holds
+ * for it and its queue are dropped now, counted lost.
+ */
+bool ktr_writer__stuck(struct ktr_writer *w);
 /* Is the file closed (finished), and was its END written? */
 bool ktr_writer__done(const struct ktr_writer *w);
 bool ktr_writer__end_written(const struct ktr_writer *w);

@@ -335,50 +335,72 @@ static void out__start(struct ktr_writer *w)
 		out__reserve(w, w->committed);
 }
 
+/* In a file operation from now on (the loop may find it stuck), or out of it. */
+static void out__busy(struct ktr_writer *w, bool busy)
+{
+	ATOMIC_SET(&w->busy_ns, busy ? ktr_mono_ns() : 0);
+}
+
+/*
+ * The next chunk of the queue, taken off it (what stays queued is the
+ * loop's to drop if this one's write never returns), or NULL at the end.
+ */
+static struct ktr_chunk *out__next(struct ktr_writer *w)
+{
+	struct ktr_chunk *c;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->head && !w->finish)
+		pthread_cond_wait(&w->more, &w->mu);
+	c = w->head;
+	if (c) {
+		w->head = c->next;
+		if (!w->head)
+			w->tail = NULL;
+		c->next = NULL;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return c;
+}
+
 void *ktr_writer__thread(void *arg)
 {
 	struct ktr_writer *w = arg;
 	struct ktr_saved_creds saved;
-	bool fin = false;
+	struct ktr_chunk *c;
 
 	prctl(PR_SET_NAME, "ktracebd-write");
+	ATOMIC_SET(&w->tid, gettid());
 	/* this thread writes as the file's owner, for good: its ids are its own */
+	out__busy(w, true);
 	if (ktr_creds__as_owner(w->uid, w->gid, &saved) < 0)
 		ATOMIC_SET(&w->error, EPERM);
 	else
 		out__start(w);
-	while (!fin) {
-		struct ktr_chunk *c;
+	out__busy(w, false);
+	while ((c = out__next(w))) {
+		unsigned long long n = c->n;
+		size_t len = c->len;
 
+		out__busy(w, true);
+		out__chunk(w, c);
+		out__busy(w, false);
+		ktr_writer__chunk_free(w, c);
+		/* room again, for the loop and a dump waiting for its records */
 		pthread_mutex_lock(&w->mu);
-		while (!w->head && !w->finish)
-			pthread_cond_wait(&w->more, &w->mu);
-		c = w->head;
-		w->head = w->tail = NULL;
-		fin = w->finish;
+		__atomic_sub_fetch(&w->held, len, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&w->pending, n, __ATOMIC_ACQ_REL);
+		pthread_cond_broadcast(&w->room);
 		pthread_mutex_unlock(&w->mu);
-		while (c) {
-			struct ktr_chunk *next = c->next;
-			unsigned long long n = c->n;
-			size_t len = c->len;
-
-			out__chunk(w, c);
-			ktr_writer__chunk_free(w, c);
-			/* room again, for the loop and a dump waiting for its records */
-			pthread_mutex_lock(&w->mu);
-			__atomic_sub_fetch(&w->held, len, __ATOMIC_RELAXED);
-			__atomic_sub_fetch(&w->pending, n, __ATOMIC_ACQ_REL);
-			pthread_cond_broadcast(&w->room);
-			pthread_mutex_unlock(&w->mu);
-			c = next;
-		}
 	}
+	out__busy(w, true);
 	if (w->has_end)
 		out__end(w);
 	if (w->reserved && ftruncate(w->fd, w->committed) < 0) {
 		/* the room kept stays allocated: no harm to the trace */
 	}
 	close(w->fd);
+	out__busy(w, false);
 	ATOMIC_SET(&w->done, 1);
 	ktr_writer__notify();
 	return NULL;

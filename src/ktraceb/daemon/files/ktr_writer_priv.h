@@ -49,6 +49,8 @@ struct ktr_writer {
 	unsigned long long lost_base; /* the trace's other losses (ktr_writer__set_lost_total) */
 	bool finishing; /* finish handed over: no record more */
 	bool behind; /* a wait for room timed out: no WAIT until the queue is empty */
+	bool stuck; /* the last ktr_writer__stuck() found it so: no record is taken */
+	__u64 stuck_since; /* busy_ns of the operation it was found stuck in */
 	bool started; /* the thread runs */
 	pthread_t thread;
 
@@ -70,6 +72,8 @@ struct ktr_writer {
 	unsigned long long lost_total; /* set by the loop: LOST records' total */
 	int done; /* the file is closed */
 	int end_written;
+	__u64 busy_ns; /* when the file operation it is in began (ktr_mono_ns), 0: in none */
+	pid_t tid; /* the thread's */
 
 	__u64 *publish; /* where committed is stored for the next daemon (atomic pointer) */
 	off_t cut; /* a killed daemon's file: cut back to this first (-1: no) */
@@ -86,7 +90,7 @@ struct ktr_writer {
 	double z_ns_per_byte; /* what compressing cost the last time it was done */
 };
 
-/* The file's thread (ktr_writer_out.c). */
+/* The file's thread (ktr_writer_out.c): it takes the queue's chunks one at a time. */
 void *ktr_writer__thread(void *arg);
 /* A chunk given back to its uid's budget. */
 void ktr_writer__chunk_free(struct ktr_writer *w, struct ktr_chunk *c);
