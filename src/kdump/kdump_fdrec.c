@@ -42,7 +42,7 @@ int kd_fdrec__decode(struct kd_event *ev)
 static void fdrec__file(const struct kd_event *ev, struct kd_file *f)
 {
 	const struct ktr_fd *r = &ev->fd.r;
-	static const unsigned int kinds[] = {
+	static const unsigned int kinds[KTR_FD_LEFT + 1] = {
 		[KTR_FD_PATH] = KD_FILE_PATH,
 		[KTR_FD_PIPE] = KD_FILE_PIPE,
 		[KTR_FD_SOCKET] = KD_FILE_SOCKET,
