@@ -43,6 +43,7 @@
 #define KTR_PROCDTOR		11	/* FreeBSD: empty */
 #define KTR_ARGS		16	/* FreeBSD: argv, NUL-separated */
 #define KTR_ENVS		17	/* FreeBSD: envp, NUL-separated */
+#define KTR_FD			19	/* ktraceb: struct ktr_fd, a descriptor a process had when attached */
 /*
  * An argv or envp longer than this is split over consecutive ARGS (ENVS)
  * records of exactly this size from the same thread, cut anywhere, the last
@@ -488,6 +489,38 @@ struct ktr_cgroup {
 #define KTR_CGROUP_SKIPS	   4
 #define KTR_CGROUP_PATH_MAX	   256	/* a longer path is not followed */
 
+/*
+ * KTR_FD: a descriptor a process had when its trace began (ktraceb -p, -g,
+ * a -G group's members), from the daemon, which read it in /proc/PID/fd,
+ * fdinfo and net/: one record per descriptor, in the order of their
+ * numbers, after the process's PROCCTOR and before any of its own
+ * records.  Then kf_llen bytes of the socket's own address and kf_rlen of
+ * its peer's (a struct sockaddr_in, sockaddr_in6 or sockaddr_un), then, for
+ * PATH and ANON, the path or name, NUL-terminated.  ktr_len = 32 + kf_llen
+ * + kf_rlen + the name.  After KTR_FD_MAX descriptors, one record of kind
+ * LEFT says how many more there were (kf_ino), and none of them is written.
+ */
+struct ktr_fd {
+	__s32 kf_fd;			/* the descriptor (-1 in LEFT) */
+	__u16 kf_kind;			/* KTR_FD_* */
+	__u16 kf_flags;			/* KTR_FD_F_* */
+	__u64 kf_ino;			/* PIPE, SOCKET: the inode number; LEFT: the count */
+	__u16 kf_family;		/* SOCKET: AF_INET, AF_INET6, AF_UNIX; 0 if not known */
+	__u16 kf_type;			/* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
+	__u16 kf_llen;			/* bytes of the own address that follow, at most 128 */
+	__u16 kf_rlen;			/* bytes of the peer's address after it, at most 128 */
+	__u32 kf_pad[2];
+};
+#define KTR_FD_PATH		1	/* a file by its path (/proc/PID/fd's link) */
+#define KTR_FD_PIPE		2	/* a pipe or FIFO without a path: pipe:[ino] */
+#define KTR_FD_SOCKET		3	/* a socket: socket:[ino], its addresses if found */
+#define KTR_FD_ANON		4	/* an anonymous inode, by its name: anon_inode:[eventfd] */
+#define KTR_FD_LEFT		5	/* descriptors past KTR_FD_MAX, not written */
+#define KTR_FD_F_CLOEXEC	0x1	/* close-on-exec (fdinfo's flags have O_CLOEXEC) */
+#define KTR_FD_F_DELETED	0x2	/* PATH: the file was removed (" (deleted)") */
+#define KTR_FD_MAX		1024	/* descriptors written per process */
+#define KTR_FD_SA_MAX		128	/* bytes of one address */
+
 /* ktrace(2) facility bits, as in BSD <sys/ktrace.h> */
 #define KTRFAC_MASK		0x00ffffff
 #define KTRFAC_SYSCALL		(1 << KTR_SYSCALL)
@@ -526,6 +559,7 @@ _Static_assert(sizeof(struct ktr_psig) == 40, "ktr_psig is 40 bytes");
 _Static_assert(__builtin_offsetof(struct ktr_psig, mask) == 20, "psig mask at 20");
 _Static_assert(sizeof(struct ktr_csw) == 16, "ktr_csw is 16 bytes");
 _Static_assert(sizeof(struct ktr_fileinfo) == 128, "ktr_fileinfo is 128 bytes");
+_Static_assert(sizeof(struct ktr_fd) == 32, "ktr_fd is 32 bytes");
 _Static_assert(sizeof(struct ktr_lost) == 16, "ktr_lost is 16 bytes");
 _Static_assert(sizeof(struct ktr_flight_info) == 48, "ktr_flight_info is 48 bytes");
 _Static_assert(sizeof(struct ktr_end) == 40, "ktr_end is 40 bytes");

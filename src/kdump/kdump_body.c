@@ -332,6 +332,7 @@ void kd_body(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
 		[KD_USTACK] = kd_body_ustack,
 		[KD_OBJECT] = kd_body_object,
 		[KD_CGROUP] = kd_body_cgroup,
+		[KD_FD] = kd_body_fd,
 		[KD_END] = body_end,
 	};
 

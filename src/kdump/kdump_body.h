@@ -35,6 +35,8 @@ void kd_frame_text(FILE *out, const struct ktr_ustack_frame *f, const struct kdu
  */
 void kd_put_fd(FILE *out, const struct kd_event *ev, int fd, const struct kdump_opts *o);
 void kd_body_call_fds(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+/* KTR_FD (kdump_fdrec.c): "3</etc/hostname>", " O_CLOEXEC" after it if so. */
+void kd_body_fd(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 bool kd_body_fdpair(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 
 /* GIO data as kdump shows it: none under -s, at most -m bytes, on lines of their own. */

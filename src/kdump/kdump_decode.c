@@ -38,6 +38,7 @@ const char *const kd_kind_tag[KD_NKINDS] = {
 	[KD_START] = "STRT",	[KD_OTHER] = "OTHR",	[KD_PROCCTOR] = "CTOR",
 	[KD_PROCDTOR] = "DTOR",	[KD_FILTER] = "INFO",	[KD_USTACK] = "STACK",
 	[KD_OBJECT] = "OBJ",	[KD_CGROUP] = "CGRP",	[KD_END] = "END",
+	[KD_FD] = "FD",
 };
 /* clang-format on */
 
@@ -533,6 +534,11 @@ static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 	if (type == KTR_CGROUP && d->fmt.sys == KD_SYS_KTRACEB) {
 		ev->kind = KD_CGROUP;
 		return kd_cgroups__decode(d->cgroups, ev);
+	}
+	/* 19: ktraceb's KTR_FD, and the number kdump gives NetBSD's emulation (kdump_bsd.h) */
+	if (type == KTR_FD && d->fmt.sys == KD_SYS_KTRACEB) {
+		ev->kind = KD_FD;
+		return kd_fdrec__decode(ev);
 	}
 	/* 20: ktraceb's KTR_MAPPING (not printed), and the number kdump gives NetBSD's MIB (kdump_bsd.h) */
 	if (type == KTR_MAPPING && d->fmt.sys == KD_SYS_KTRACEB) {

@@ -54,6 +54,7 @@ enum kd_kind {
 	KD_USTACK, /* STACK: the user stack of the call before it (-k) */
 	KD_OBJECT, /* OBJ: an object file's build id and path (-k) */
 	KD_CGROUP, /* CGRP: where a process of a traced cgroup was (-G) */
+	KD_FD, /* FD: a descriptor a process had when attached (-p, -g, -G) */
 	KD_END, /* END: why the trace ended in this file, what it wrote and lost */
 	/* only in another system's files (kdump_bsd.h KD_T_*) */
 	KD_SYSCTL,
@@ -215,6 +216,11 @@ struct kd_event {
 			const char *path; /* NUL-terminated in the payload */
 			const char *exact; /* kc_id's path as the trace named it, NULL if never */
 		} cgroup;
+		struct {
+			struct ktr_fd r; /* an aligned copy */
+			const unsigned char *local, *remote; /* r.kf_llen, kf_rlen bytes */
+			const char *name; /* PATH, ANON: NUL-terminated in the payload; else NULL */
+		} fd;
 	};
 	struct kd_urec user; /* USER with ktru */
 	struct kd_span_step span; /* USER with ktru: what it did to its thread's spans */

@@ -584,6 +584,9 @@ int kd_fdtabs__step(struct kd_fdtabs *fs, struct kd_event *ev)
 		case KD_RET:
 			err = step_ret(fs, ev);
 			break;
+		case KD_FD:
+			err = kd_fdrec__step(fs, ev);
+			break;
 		default:
 			break;
 		}

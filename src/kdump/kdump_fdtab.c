@@ -326,6 +326,19 @@ static void put_serial(struct namebuf *b, unsigned long serial)
 	put_str(b, num);
 }
 
+/* f's number: its inode when a KTR_FD said it, as strace shows it; else kdump's "#n" */
+static void put_id(struct namebuf *b, const struct kd_file *f)
+{
+	char num[24];
+
+	if (!f->ino) {
+		put_serial(b, f->serial);
+		return;
+	}
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)f->ino);
+	put_str(b, num);
+}
+
 /* "127.0.0.1:8080", "[::1]:8080", "\"/path\"": false if there is nothing to say */
 static bool put_addr(struct namebuf *b, const unsigned char *sa, unsigned int len)
 {
@@ -401,14 +414,14 @@ static void put_socket(struct namebuf *b, const struct kd_file *f)
 
 	if (!proto) {
 		put_str(b, "socket:[");
-		put_serial(b, f->serial);
+		put_id(b, f);
 		put_str(b, "]");
 		return;
 	}
 	put_str(b, proto);
 	put_str(b, ":[");
 	if (f->peer) {
-		put_serial(b, f->serial);
+		put_id(b, f);
 		put_str(b, "->");
 		put_serial(b, f->peer);
 		put_str(b, "]");
@@ -419,7 +432,7 @@ static void put_socket(struct namebuf *b, const struct kd_file *f)
 		if (f->rlen)
 			put_str(b, "?");
 		else
-			put_serial(b, f->serial);
+			put_id(b, f);
 	}
 	if (b->n > mark && f->rlen) {
 		mark = b->n;
@@ -430,6 +443,42 @@ static void put_socket(struct namebuf *b, const struct kd_file *f)
 		}
 	}
 	put_str(b, "]");
+}
+
+size_t kd_file__name(const struct kd_file *f, bool sockets, char *buf, size_t size, bool *deleted)
+{
+	struct namebuf b = { buf, size, 0 };
+
+	*deleted = false;
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	switch (f->kind) {
+	case KD_FILE_PATH:
+		put_path(&b, f->path ? f->path : "?");
+		if (f->cut)
+			put_str(&b, "...");
+		*deleted = f->deleted;
+		break;
+	case KD_FILE_ANON:
+		put_str(&b, f->path ? f->path : "anon_inode:?");
+		break;
+	case KD_FILE_PIPE:
+		put_str(&b, "pipe:[");
+		put_id(&b, f);
+		put_str(&b, "]");
+		break;
+	case KD_FILE_SOCKET:
+		if (sockets) {
+			put_socket(&b, f);
+		} else {
+			put_str(&b, "socket:[");
+			put_id(&b, f);
+			put_str(&b, "]");
+		}
+		break;
+	}
+	return b.n;
 }
 
 size_t kd_fdproc__name(const struct kd_fdproc *p, int fd, bool sockets, char *buf, size_t size,
@@ -448,32 +497,5 @@ size_t kd_fdproc__name(const struct kd_fdproc *p, int fd, bool sockets, char *bu
 		return b.n;
 	}
 	f = kd_fdproc__file(p, fd);
-	if (!f)
-		return 0;
-	switch (f->kind) {
-	case KD_FILE_PATH:
-		put_path(&b, f->path ? f->path : "?");
-		if (f->cut)
-			put_str(&b, "...");
-		*deleted = f->deleted;
-		break;
-	case KD_FILE_ANON:
-		put_str(&b, f->path ? f->path : "anon_inode:?");
-		break;
-	case KD_FILE_PIPE:
-		put_str(&b, "pipe:[");
-		put_serial(&b, f->serial);
-		put_str(&b, "]");
-		break;
-	case KD_FILE_SOCKET:
-		if (sockets) {
-			put_socket(&b, f);
-		} else {
-			put_str(&b, "socket:[");
-			put_serial(&b, f->serial);
-			put_str(&b, "]");
-		}
-		break;
-	}
-	return b.n;
+	return f ? kd_file__name(f, sockets, buf, size, deleted) : 0;
 }

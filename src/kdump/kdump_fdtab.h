@@ -11,7 +11,9 @@
  * for the close-on-exec ones, the process's exit) change it at their RET,
  * when they succeeded; a fork or clone copies the table to the child, or
  * shares it with CLONE_FILES (kdump_fdcalls.c).  A descriptor the trace saw
- * no call make (one a process had before its trace began) is not known.
+ * no call make is not known, unless the process had it when its trace began
+ * and the daemon said so in a KTR_FD record (kdump_fdrec.c): those have
+ * their inode numbers, shown as strace shows them ("pipe:[12345]").
  *
  * Open files are shared as the kernel shares them: a dup'ed descriptor and
  * its original are one file, so a socket connected through one shows its
@@ -44,6 +46,7 @@ struct kd_file {
 	bool cut; /* PATH: from a NAMI cut at KTR_PATH_MAX bytes */
 	bool deleted; /* a memfd: strace's "(deleted)" */
 	unsigned long serial; /* PIPE, SOCKET: kdump's number for it */
+	__u64 ino; /* PIPE, SOCKET: its inode number, when a KTR_FD said (shown for serial) */
 	unsigned long peer; /* SOCKET: a socket pair's other end's serial, 0 if none */
 	int family, type; /* SOCKET: socket()'s domain and type */
 	unsigned char local[KD_SA_MAX], remote[KD_SA_MAX]; /* SOCKET: addresses, once known */
@@ -132,6 +135,17 @@ void kd_fdpeer__free(struct kd_fdtabs *fs);
  */
 size_t kd_fdproc__name(const struct kd_fdproc *p, int fd, bool sockets, char *buf, size_t size,
 		       bool *deleted);
+
+/* --- kdump_fdrec.c: KTR_FD, the descriptors a process had when attached ---------- */
+
+/* A KTR_FD record checked and taken into ev->fd (ev->valid false if it does not fit). */
+int kd_fdrec__decode(struct kd_event *ev);
+/* Its descriptor into its process's table; 0 or -ENOMEM. */
+int kd_fdrec__step(struct kd_fdtabs *fs, struct kd_event *ev);
+/* What the record's descriptor is, as -yy says it (0 for LEFT): into buf, its length. */
+size_t kd_fdrec__name(const struct kd_event *ev, char *buf, size_t size, bool *deleted);
+/* What f is, as kd_fdproc__name says it: into buf, its length. */
+size_t kd_file__name(const struct kd_file *f, bool sockets, char *buf, size_t size, bool *deleted);
 
 /* --- kdump_fdcalls.c: what the calls do ------------------------------------------ */
 

@@ -340,6 +340,37 @@ static int m_object(struct json *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* FD: "fd", "kind", "cloexec", what it is as -yy says it ("fd_path"), its inode */
+static int m_fd(struct json *j, const struct kd_event *ev)
+{
+	static const char *const kind[] = {
+		[KTR_FD_PATH] = "path",	      [KTR_FD_PIPE] = "pipe", [KTR_FD_SOCKET] = "socket",
+		[KTR_FD_ANON] = "anon_inode", [KTR_FD_LEFT] = "left",
+	};
+	const struct ktr_fd *r = &ev->fd.r;
+	FILE *out = j->env.out;
+	char name[KD_FDNAME_MAX + 16];
+	bool deleted;
+	size_t n;
+
+	if (r->kf_kind == KTR_FD_LEFT) {
+		fprintf(out, ",\"kind\":\"left\",\"left\":%llu", (unsigned long long)r->kf_ino);
+		return 0;
+	}
+	fprintf(out, ",\"fd\":%d,\"kind\":\"%s\",\"cloexec\":%s", r->kf_fd, kind[r->kf_kind],
+		(r->kf_flags & KTR_FD_F_CLOEXEC) ? "true" : "false");
+	n = kd_fdrec__name(ev, name, KD_FDNAME_MAX, &deleted);
+	if (deleted) { /* as the kernel's /proc/PID/fd links say it */
+		memcpy(name + n, " (deleted)", 10);
+		n += 10;
+	}
+	fputs(",\"fd_path\":", out);
+	kd_json_str(out, name, n);
+	if (r->kf_kind == KTR_FD_PIPE || r->kf_kind == KTR_FD_SOCKET)
+		fprintf(out, ",\"inode\":%llu", (unsigned long long)r->kf_ino);
+	return 0;
+}
+
 /* CGRP: what, the cgroup's id and path, the namespace ids, the container, the counts */
 static int m_cgroup(struct json *j, const struct kd_event *ev)
 {
@@ -506,6 +537,7 @@ static const members_fn members[KD_NKINDS] = {
 	[KD_START] = m_text,		[KD_OTHER] = m_text,		[KD_PROCCTOR] = m_text,
 	[KD_PROCDTOR] = m_text,		[KD_FILTER] = m_filter,		[KD_USTACK] = m_ustack,
 	[KD_OBJECT] = m_object,		[KD_CGROUP] = m_cgroup,		[KD_END] = m_end,
+	[KD_FD] = m_fd,
 };
 /* clang-format on */
 

@@ -101,6 +101,8 @@ static unsigned int type_fac(const struct kdump *kd, int type)
 		return KTRFAC_TRACEPOINT;
 	if (type == KTR_USTACK || (type == KTR_OBJECT && kd->sys == KD_SYS_KTRACEB))
 		return KTRFAC_SYSCALL;
+	if (type == KTR_FD && kd->sys == KD_SYS_KTRACEB)
+		return KTRFAC_NAMEI; /* what a process's descriptors are: paths */
 	return 1u << type;
 }
 

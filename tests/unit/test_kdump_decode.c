@@ -6,6 +6,9 @@
  * call, what a span record did to its thread), so that no sink asks another.
  */
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include "../lib/test.h"
 #include "kdump_cgroup.h"
 #include "kdump_decode.h"
@@ -205,6 +208,102 @@ TEST(cgroup_records_name_ids_and_paths)
 		    "podman's monitor is no container");
 	ASSERT_TRUE(!kd_cgroup_container("/system.slice/nginx.service", box, sizeof(box)),
 		    "a service is no container");
+}
+
+/* A KTR_FD record: the struct, its addresses, then name (NULL: none); its length. */
+static int fd_rec(void *buf, int fd, __u16 kind, __u16 flags, __u64 ino, const void *sa, __u16 llen,
+		  const char *name)
+{
+	struct ktr_fd r = {
+		.kf_fd = fd, .kf_kind = kind, .kf_flags = flags, .kf_ino = ino, .kf_llen = llen
+	};
+	int n = sizeof(r) + llen;
+
+	if (sa) {
+		r.kf_family = ((const struct sockaddr *)sa)->sa_family;
+		r.kf_type = SOCK_STREAM;
+	}
+	memcpy(buf, &r, sizeof(r));
+	memcpy((char *)buf + sizeof(r), sa, llen);
+	if (name) {
+		strcpy((char *)buf + n, name);
+		n += strlen(name) + 1;
+	}
+	return n;
+}
+
+/* The decoder's name for fd of pid, "" if it has none. */
+static const char *fd_name(struct kd_decoder *kd, int pid, int fd, char *buf)
+{
+	struct ktr_header h = header(KTR_SYSCALL, pid, pid, 8 + 8, 100);
+	struct {
+		struct ktr_syscall c;
+		__u64 arg;
+	} call = { { .ktr_code = 3 /* close */, .ktr_narg = 1 }, (__u64)fd };
+	struct kd_event ev;
+	bool deleted;
+
+	kd_decoder__decode(kd, &h, &call, &ev);
+	buf[kd_fdproc__name(ev.fds, fd, true, buf, KD_FDNAME_MAX, &deleted)] = '\0';
+	return buf;
+}
+
+TEST(fd_records_fill_the_table)
+{
+	struct kd_decoder *kd = kd_decoder__new();
+	struct sockaddr_in in = { .sin_family = AF_INET,
+				  .sin_port = htons(8080),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	static char buf[1024], name[KD_FDNAME_MAX];
+	struct ktr_header h;
+	struct kd_event ev;
+	int n;
+
+	ASSERT_EQ(kd_decoder__track_fds(kd), 0, "-y");
+	n = fd_rec(buf, 3, KTR_FD_PATH, KTR_FD_F_CLOEXEC, 0, NULL, 0, "/etc/hostname");
+	h = header(KTR_FD, 50, 50, n, 1);
+	ASSERT_EQ(kd_decoder__decode(kd, &h, buf, &ev), 0, "decode");
+	ASSERT_TRUE(ev.kind == KD_FD && ev.valid, "a whole FD");
+	n = fd_rec(buf, 4, KTR_FD_PIPE, 0, 12345, NULL, 0, NULL);
+	h = header(KTR_FD, 50, 50, n, 2);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	n = fd_rec(buf, 5, KTR_FD_SOCKET, 0, 777, &in, sizeof(in), NULL);
+	h = header(KTR_FD, 50, 50, n, 3);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.valid, "a socket with its address");
+	ASSERT_STREQ(fd_name(kd, 50, 3, name), "/etc/hostname", "a file by its path");
+	ASSERT_STREQ(fd_name(kd, 50, 4, name), "pipe:[12345]", "a pipe by its inode");
+	ASSERT_STREQ(fd_name(kd, 50, 5, name), "TCP:[127.0.0.1:8080]", "a socket by its address");
+	/* hostile: short, an address past its end or too long, no NUL, bad kinds */
+	n = fd_rec(buf, 3, KTR_FD_PATH, 0, 0, NULL, 0, "/a");
+	h = header(KTR_FD, 51, 51, 31, 4);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.kind == KD_FD && !ev.valid, "shorter than its struct");
+	h = header(KTR_FD, 51, 51, n - 1, 5);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(!ev.valid, "a path without its NUL");
+	n = fd_rec(buf, 5, KTR_FD_SOCKET, 0, 1, &in, sizeof(in), NULL);
+	h = header(KTR_FD, 51, 51, n - 1, 6);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(!ev.valid, "an address past the record's end");
+	((struct ktr_fd *)buf)->kf_llen = 200;
+	h = header(KTR_FD, 51, 51, sizeof(buf), 7);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(!ev.valid, "an address longer than 128 bytes");
+	n = fd_rec(buf, 5, 9, 0, 1, NULL, 0, NULL);
+	h = header(KTR_FD, 51, 51, n, 8);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(!ev.valid, "an unknown kind");
+	n = fd_rec(buf, -1, KTR_FD_PIPE, 0, 1, NULL, 0, NULL);
+	h = header(KTR_FD, 51, 51, n, 9);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(!ev.valid, "a negative descriptor");
+	ASSERT_STREQ(fd_name(kd, 51, 3, name), "", "none of them in the table");
+	n = fd_rec(buf, -1, KTR_FD_LEFT, 0, 3000, NULL, 0, NULL);
+	h = header(KTR_FD, 51, 51, n, 10);
+	kd_decoder__decode(kd, &h, buf, &ev);
+	ASSERT_TRUE(ev.valid && ev.fd.r.kf_ino == 3000, "descriptors left out");
+	kd_decoder__free(kd);
 }
 
 TEST(sink_chosen_by_the_options)

@@ -17,6 +17,7 @@
 #include "common/ktr_perm.h"
 #include "ktr_clock.h"
 #include "daemon/files/ktr_files.h"
+#include "ktr_fds.h"
 #include "ktr_group_members.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
@@ -274,9 +275,13 @@ static void group__append(struct ktr_tracefile *f, pid_t pid, pid_t tid, const c
 	ktr_tracefile__append_made(f, &h, &rec, ktr_wall_offset_ns());
 }
 
-/* A member traced now, said in its file: MEMBER, PROCCTOR, and its threads' ids. */
+/*
+ * A member traced now, said in its file: MEMBER, PROCCTOR, its descriptors
+ * (dir: its /proc directory, opened before its entry was found in the
+ * procs map; ktr_fds.h), and its threads' ids.
+ */
 static void member__said(struct ktr_tracefile *f, const struct member *mb,
-			 const struct ktr_proc_state *ps)
+			 const struct ktr_proc_state *ps, int dir)
 {
 	struct ktr_proc_ctor ctor = { .sv_flags = ps->sv_flags };
 	struct ktr_cgroup kc = { .kc_id = mb->id, .kc_what = KTR_CGROUP_MEMBER };
@@ -293,6 +298,8 @@ static void member__said(struct ktr_tracefile *f, const struct member *mb,
 	ktr_record__header(&h, KTR_PROCCTOR, sizeof(ctor), 0, mb->pid, mb->pid, comm,
 			   ktr_mono_ns());
 	ktr_tracefile__append_made(f, &h, &ctor, ktr_wall_offset_ns());
+	if (dir >= 0)
+		ktr_fds__write(f, dir, mb->pid, comm);
 	snprintf(tasks, sizeof(tasks), "/proc/%d/task", mb->pid);
 	d = opendir(tasks);
 	while (d && (de = readdir(d)) && n < MAX_THREADS_SAID) {
@@ -327,6 +334,8 @@ int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c
 	for (size_t i = 0; i < m.n; i++) {
 		struct member *mb = &m.v[i];
 		struct ktr_proc_state ps;
+		char proc[32];
+		int dir;
 
 		if (mb->why == -1)
 			mb->why = member__start(k, c, mb->pid, tmpl->route);
@@ -334,11 +343,18 @@ int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c
 			out[mb->why]++;
 			continue;
 		}
-		if (!ktr_procmap__get(k->procs, mb->pid, &ps) || ps.route != tmpl->route)
+		snprintf(proc, sizeof(proc), "/proc/%d", mb->pid);
+		dir = open(proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!ktr_procmap__get(k->procs, mb->pid, &ps) || ps.route != tmpl->route) {
+			if (dir >= 0)
+				close(dir);
 			continue;
+		}
 		done++;
 		if (mb->why == -1 && f)
-			member__said(f, mb, &ps);
+			member__said(f, mb, &ps, dir);
+		if (dir >= 0)
+			close(dir);
 		if (mb->why == -1 && (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)))
 			ktr_proc_usdt__scan(k, mb->pid, tmpl->route, false, false);
 	}

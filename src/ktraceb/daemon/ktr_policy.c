@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /* BSD's ktrops() on the procs map (ktr_policy.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +18,33 @@
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/usdt/ktr_usdt.h"
 #include "ktr_clock.h"
+#include "ktr_fds.h"
 #include "ktr_parts.h"
 #include "ktr_policy.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 #include "ktr_record.h"
 
+/*
+ * The PROCCTOR of process pid in route r's file, then the descriptors it
+ * has (ktr_fds.h: a process running before its trace, -p or -g),
+ * read through its /proc directory once its entry in the procs map says it
+ * is still the process checked (BPF drops the entry when it ends).
+ */
 static void policy__write_ctor(const struct ktr_parts *k, int r, pid_t pid, __u32 sv_flags)
 {
 	struct ktr_tracefile *f = ktr_files__get(k->files, r);
 	struct ktr_proc_ctor ctor = { .sv_flags = sv_flags };
 	char path[64], comm[32] = "";
+	struct ktr_proc_state ps;
 	struct ktr_header h;
 	FILE *cf;
+	int dir;
 
 	if (!f)
 		return;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	cf = fopen(path, "re");
 	if (cf) {
@@ -42,6 +54,10 @@ static void policy__write_ctor(const struct ktr_parts *k, int r, pid_t pid, __u3
 	}
 	ktr_record__header(&h, KTR_PROCCTOR, sizeof(ctor), 0, pid, pid, comm, ktr_mono_ns());
 	ktr_tracefile__append_made(f, &h, &ctor, ktr_wall_offset_ns());
+	if (dir >= 0 && ktr_procmap__get(k->procs, pid, &ps) && ps.route == (__u32)r)
+		ktr_fds__write(f, dir, pid, comm);
+	if (dir >= 0)
+		close(dir);
 }
 
 /* Step 1 for one process: check, then write its entry (PENDING unless root). */
