@@ -59,7 +59,7 @@ role()
 # wait_role FILE ROLE: wait for the "ROLE PID" line, then print the pid
 wait_role()
 {
-	wait_line "$1" "^$2 [0-9]+\$" 10 2>/dev/null
+	wait_line "$1" "^$2 [0-9]+\$" 60 2>/dev/null
 	role "$1" "$2"
 }
 
@@ -182,14 +182,14 @@ wait_exit()
 {
 	local i n=$(($2 * 20))
 	for ((i = 0; i < n; i++)); do
-		if ! kill -0 "$1" 2>/dev/null; then
+		if ! tkill -0 "$1" 2>/dev/null; then
 			wait "$1"
 			WRC=$?
 			return 0
 		fi
 		sleep 0.05
 	done
-	kill -KILL "$1" 2>/dev/null
+	tkill -KILL "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 	WRC=124
 	return 1
@@ -206,7 +206,7 @@ user_cleanup()
 {
 	local p
 	for p in ${E2E_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null
+		tkill -KILL "$p" 2>/dev/null
 	done
 	if [ -n "$USER_CREATED" ]; then
 		sleep 0.2
@@ -326,13 +326,8 @@ sock_pid()
 	local ino p
 	ino=$(awk -v s="$1" '$NF == s && $6 == "01" { print $7; exit }' /proc/net/unix)
 	[ -n "$ino" ] || return 1
-	for p in /proc/[0-9]*; do
-		if ls -l "$p/fd" 2>/dev/null | grep -q "socket:\[$ino\]"; then
-			echo "${p#/proc/}"
-			return 0
-		fi
-	done
-	return 1
+	p=$(sock_holders "$ino" | head -n 1)
+	[ -n "$p" ] && echo "$p"
 }
 
 # daemon_pid: the process listening on this build's root daemon socket

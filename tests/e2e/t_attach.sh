@@ -25,7 +25,7 @@ t1=$(now_ms)
 check p_exit_0 t_krc 0 p
 check p_silent t_silent p
 check p_returns_within_5s t_num $((t1 - t0)) -lt 5000 "milliseconds"
-check p_target_still_running kill -0 "$A"
+check p_target_still_running tkill -0 "$A"
 sleep 0.5
 kd p1 "$TMP/a.ktr"
 n1=$(npid "$TMP/p1.norm" "$A")
@@ -49,7 +49,7 @@ check pc_says_the_end t_lines 1 "$TMP/pc.err"
 check pc_end_line t_grep "^ktraceb: $TMP/a.ktr: cleared by pid [0-9]+ \\(uid 0\\); [1-9][0-9]* records written, 0 lost\$" \
 	"$TMP/pc.err"
 check pc_stops_growth stable "$TMP/a.ktr"
-check pc_target_still_running kill -0 "$A"
+check pc_target_still_running tkill -0 "$A"
 
 # --- -c -f FILE: every process tracing into FILE, and only those ---
 bg b "$ATT_TICK" 20 3000
@@ -69,7 +69,7 @@ ktr cf -c -f "$TMP/bc.ktr"
 check cf_exit_0 t_krc 0 cf
 check cf_stops_file stable "$TMP/bc.ktr"
 check cf_other_file_goes_on grows "$TMP/other.ktr"
-check cf_targets_running kill -0 "$A" "$B"
+check cf_targets_running tkill -0 "$A" "$B"
 ktr cfc -c -p "$C"
 check cf_other_cleared stable "$TMP/other.ktr"
 
@@ -78,8 +78,8 @@ bg f "$ATT_TICK" 20 300 # 6 s: the attach of a cold daemon under emulation takes
 F=$(wait_role "$TMP/f.pout" pid)
 ktr_bg fg -F -f "$TMP/f.ktr" -p "$F"
 sleep 0.3
-if kill -0 "$F" 2>/dev/null; then
-	check F_stays_while_target_runs kill -0 "$KTRPID"
+if tkill -0 "$F" 2>/dev/null; then
+	check F_stays_while_target_runs tkill -0 "$KTRPID"
 else
 	skip F_stays_while_target_runs "the target ended within 0.3s"
 fi
@@ -101,12 +101,12 @@ G=$(wait_role "$TMP/g.pout" pid)
 ktr_bg fint -F -f "$TMP/fint.ktr" -p "$G"
 wait_size "$TMP/fint.ktr" 2000
 sleep 0.2
-kill -INT "$KTRPID"
+tkill -INT "$KTRPID"
 wait_exit "$KTRPID" 10
 check F_sigint_exit_0 t_eq "$WRC" 0
 check F_sigint_summary t_grep "^ktraceb: [0-9]+ records written to $TMP/fint.ktr, 0 lost\$" \
 	"$TMP/fint.err"
-check F_sigint_target_alive kill -0 "$G"
+check F_sigint_target_alive tkill -0 "$G"
 check F_sigint_stops stable "$TMP/fint.ktr"
 check F_sigint_walks walk fint "$TMP/fint.ktr"
 check F_sigint_summary_counts t_eq "$(ktr_summary fint | cut -d' ' -f1)" "$(walkval fint records)"
@@ -134,7 +134,7 @@ check g_clear_stops stable "$TMP/g.ktr"
 kd g "$TMP/g.ktr"
 check g_kdump_clean t_kdump_ok g
 check g_all_members t_eq "$(pids_of "$TMP/g.norm")" "$(sorted "$P" "$CH" "$GC")"
-kill -KILL "$P"
+tkill -KILL "$P"
 
 # --- bad targets ---
 PMAX=$(cat /proc/sys/kernel/pid_max)

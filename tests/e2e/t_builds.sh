@@ -55,7 +55,6 @@ twin_gone()
 	return 1
 }
 
-alive() { kill -0 "$1" 2>/dev/null; }
 rings_in() { find "$1" -name 'flight-*' 2>/dev/null | wc -l; }
 
 # --- the twin: a user's own daemon, a root daemon with a trace and a recording -
@@ -109,7 +108,7 @@ if [ -n "$USER_OK" ]; then
 fi
 
 # --- pins: a kill -9 of the twin's daemon; this build's daemon starts meanwhile ----
-kill -KILL "$TD"
+tkill -KILL "$TD"
 sleep 0.2
 check twin_ring_pinned t_eq "$(rings_in "$TDIR")" 1
 ktr ot4 -f "$TMP/ot4.ktr" /bin/true
@@ -130,7 +129,7 @@ sleep 0.2
 kill_daemons
 sleep 0.2
 check own_ring_pinned t_eq "$(rings_in "$BDIR")" 1
-kill -KILL "$(sock_pid "$TSOCK")" 2>/dev/null # its daemon has a recording again
+tkill -KILL "$(sock_pid "$TSOCK")" 2>/dev/null # its daemon has a recording again
 sleep 0.2
 twin tw -f "$TMP/tw.ktr" /bin/true # a new daemon of the twin
 check twin_daemon_started t_krc 0 tw
@@ -145,10 +144,10 @@ ktr orc -c -p "$OR"
 twin trc -c -p "$TR"
 twin ttc -c -p "$TT"
 [ -n "$USER_OK" ] && ktr tuc -c -p "$TU" # root's -c reaches only this build's daemons
-kill "$OR" "$TR" "$TT" 2>/dev/null
+tkill "$OR" "$TR" "$TT" 2>/dev/null
 if [ -n "$USER_OK" ]; then
 	check twin_user_not_reached_by_own_clear grows "$UDIR/tu.ktr"
-	kill "$TU" 2>/dev/null
+	tkill "$TU" 2>/dev/null
 fi
 check twin_daemons_gone twin_gone
 SOCK_RX=$TWIN_RX kill_daemons

@@ -56,11 +56,15 @@ ct_cleanup()
 {
 	local d p
 	for p in ${E2E_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null
+		tkill -KILL "$p" 2>/dev/null
 	done
 	sleep 0.5
 	for d in $(find "$CGM/ktr-e2e-$$" -depth -type d 2>/dev/null); do
-		while read -r p; do kill -KILL "$p" 2>/dev/null; done <"$d/cgroup.procs"
+		# the group's own processes (the container's, which left the test's
+		# session): signalled by the pids the test's own group lists
+		while read -r p; do
+			[ "${p:-0}" -gt 1 ] && kill -KILL "$p" 2>/dev/null
+		done <"$d/cgroup.procs"
 	done
 	sleep 0.3
 	for d in $(find "$CGM/ktr-e2e-$$" -depth -type d 2>/dev/null); do

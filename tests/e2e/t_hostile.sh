@@ -203,7 +203,7 @@ hostile caps_plain "$ROOT_SOCK" op 1 "$DEF" 0 "$CS" "new:$UDIR/caps1.ktr"
 check caps_plain_refused t_grep 'error=1 .*process has capabilities' "$TMP/caps_plain.h"
 hostile caps_forked "$ROOT_SOCK" forkcaps "$CS" "new:$UDIR/caps2.ktr" "$UBIN/suidsleep" 2
 check caps_forked_refused t_grep 'error=1 .*process has capabilities' "$TMP/caps_forked.h"
-kill "$CS" 2>/dev/null
+tkill "$CS" 2>/dev/null
 # the command of a capability ktraceb has dropped the capabilities before the
 # daemon looks at it: a child not yet scheduled held them, and was refused as
 # a process with capabilities (yama2_user_refused failed so on a busy machine).
@@ -218,7 +218,7 @@ for ((i = 0; i < 10; i++)); do
 		"$UBIN/ktraceb" -f "$UDIR/capcmd$i.ktr" "$UBIN/att_tick" 1 1 >/dev/null \
 		2>"$TMP/capcmd.err" </dev/null && NCMD=$((NCMD + 1))
 done
-kill "$HOG" 2>/dev/null
+tkill "$HOG" 2>/dev/null
 wait "$HOG" 2>/dev/null
 check caps_command_dropped_before_check t_eq "$NCMD" 10 "last: $(cat "$TMP/capcmd.err")"
 
@@ -261,7 +261,7 @@ check files_1024_at_once t_eq "$(hval files ok)" 1024
 check files_limit_message t_grep "last=too many traces for uid $KUID" "$TMP/files.h"
 check files_root_served root_works files_root
 check files_daemon_fds t_num "$(fdcount "$DPID")" -ge 1024
-kill $(cat "$TMP/sleepers") 2>/dev/null
+tkill $(cat "$TMP/sleepers") 2>/dev/null
 for ((i = 0; i < 100; i++)); do
 	[ "$(fdcount "$DPID")" -le $((FD0 + 8)) ] && break
 	sleep 0.1
@@ -281,7 +281,7 @@ ktr squat_clear -C
 check squat_clear_all_exit_0 t_krc 0 squat_clear
 check squat_clear_all_bounded t_num "$SECONDS" -le 8
 # the squatters themselves, not the shells that started them
-kill "$(hval squat_root pid)" "$(hval squat_user pid)" 2>/dev/null
+tkill "$(hval squat_root pid)" "$(hval squat_user pid)" 2>/dev/null
 wait "$SQ1" "$SQ2" 2>/dev/null
 ktr keep_again -f "$TMP/keep.ktr" -a -p "$KEEP" # -C cleared it
 
@@ -321,7 +321,7 @@ check listen_root_clearfile_stops stable "$TMP/rootonly/r.ktr"
 ktr listen_cpid -c -p "$LR"
 ktr listen_cuser -c -p "$LU"
 ktr listen_cufile -c -f "$UDIR/listen.ktr"
-kill -TERM "$(hval listen pid)" 2>/dev/null
+tkill -TERM "$(hval listen pid)" 2>/dev/null
 wait "$LSN"
 check listen_got_no_descriptor t_eq "$(hval listen fds)" 0
 check listen_wrote_nothing t_eq "$(hval listen wrote)" 0
@@ -333,7 +333,7 @@ check listen_users_pid_heard in_list "$(hval listen pids)" "$LU"
 check listen_users_file_by_inode in_list "$(hval listen inodes)" \
 	"$(stat -c %d:%i "$UDIR/listen.ktr")"
 check listen_one_inode_only t_eq "$(hval listen inodes)" "$(stat -c %d:%i "$UDIR/listen.ktr")"
-kill "$LR" "$LU" 2>/dev/null
+tkill "$LR" "$LU" 2>/dev/null
 # what such a listener may be sent (CLEARINODE, 7), root's daemon takes from root alone
 hostile f_inode_user "$ROOT_SOCK" op 7 0 0 0 "inode:$UDIR/listen.ktr"
 check clearinode_user_refused t_grep "error=1 .*named by its inode: root.s alone" \
@@ -374,7 +374,7 @@ if truncate -s 16M "$TMP/fs.img" && mkfs.ext4 -q -F -m 50 "$TMP/fs.img" 2>/dev/n
 	# with root's rights the daemon would have written megabytes into them
 	check reserved_still_free t_num "$(stat -f -c %f "$MNT")" -ge $((F0 - 64))
 	check reserved_trace_small t_num "$(fsize "$MNT/t.ktr")" -le 65536
-	kill "$R" 2>/dev/null
+	tkill "$R" 2>/dev/null
 	umount "$MNT" && MNT=
 else
 	skip reserved "cannot make and mount an ext4 image"
@@ -439,7 +439,7 @@ check roots_recording_unwritten t_num "$(fsize "$TMP/rootdir/rec.ktr")" -eq 0
 ktr recdump -D -f "$TMP/rootdir/rec.ktr"
 check roots_own_dump_works t_grep 'records written to' "$TMP/recdump.err"
 ktr recclear -c -p "$RREC"
-kill "$RREC" 2>/dev/null
+tkill "$RREC" 2>/dev/null
 for kind in pipe socket "dir:$UDIR" eventfd devnull; do
 	hostile fd_kind "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "$kind"
 	check "fd_${kind%%:*}_refused" t_grep 'error=13 .*not a regular file' "$TMP/fd_kind.h"
@@ -474,7 +474,7 @@ FDB=$(fdcount "$DPID")
 hostile fdstorm "$ROOT_SOCK" fdstorm 2000 "$UDIR/fds.ktr" &
 HPID=$!
 FDMAX=$FDB
-while kill -0 "$HPID" 2>/dev/null; do
+while tkill -0 "$HPID" 2>/dev/null; do
 	n=$(fdcount "$DPID")
 	[ "$n" -gt "$FDMAX" ] && FDMAX=$n
 	sleep 0.02
@@ -498,11 +498,11 @@ for ((i = 0; i < 80; i++)); do
 done
 check fuzz_no_fd_leak t_num "$(fdcount "$DPID")" -le $((FD0 + 8))
 check daemon_still_the_same t_eq "$(daemon_pid)" "$DPID"
-kill "$U2" 2>/dev/null
+tkill "$U2" 2>/dev/null
 
 # --- 10 and the rest need no daemon of root's running ---------------------------
 ktr keepc -c -p "$KEEP"
-kill "$KEEP" 2>/dev/null
+tkill "$KEEP" 2>/dev/null
 if ! wait_no_daemon 15; then
 	skip no_daemon_sections "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 	e2e_done
@@ -543,7 +543,7 @@ check user_daemon_traces grows "$UDIR/own3.ktr"
 ktr own3_rootclear -c -f "$UDIR/own3.ktr"
 check user_daemon_root_clearfile_exit_0 t_krc 0 own3_rootclear
 check user_daemon_root_clearfile_stops stable "$UDIR/own3.ktr"
-kill "$U3" 2>/dev/null
+tkill "$U3" 2>/dev/null
 
 # Names squatted by the hundred, each with its backlog full: root's -p, -c and
 # -C wait for them once in all (KTR_OTHERS_DEADLINE_MS, 2 s), not once per
@@ -581,7 +581,7 @@ ms_of many_clear_all -C
 check many_clear_all_exit_0 t_krc 0 many_clear_all
 check many_clear_all_bounded t_num "$MS" -le 4000 "root's -C took $MS ms"
 check many_clear_all_reached_user_daemon stable "$UDIR/own5.ktr"
-kill "$(hval squatmany pid)" "$U4" "$U5" 2>/dev/null
+tkill "$(hval squatmany pid)" "$U4" "$U5" 2>/dev/null
 wait "$SQM" 2>/dev/null
 wait_no_daemon 15
 
@@ -615,7 +615,7 @@ echo 3 >"$FAKEK/yama/ptrace_scope"
 uktr yama3 -f "$UDIR/y3.ktr" "$UBIN/att_tick" 1 3
 check yama3_user_refused t_grep 'tracing is disabled \(Yama ptrace_scope 3\)' "$TMP/yama3.err"
 ktr ykc -c -p "$YK"
-kill "$YK" "$YN" 2>/dev/null
+tkill "$YK" "$YN" 2>/dev/null
 wait_no_daemon 15
 
 # --- kernel event names (-e) as a hostile client sends them -------------------
@@ -680,7 +680,7 @@ check tp_sys_pid0_refused t_grep 'error=22 .*no process or process group' "$TMP/
 # as the kernel events are refused, nothing of it is attached; the allowed one is only the user's
 check tp_root_still_works root_works tp_root
 ktr tpkc -c -p "$TPK"
-kill "$TPK" "$TPO" 2>/dev/null
+tkill "$TPK" "$TPO" 2>/dev/null
 wait_no_daemon 15
 
 e2e_done

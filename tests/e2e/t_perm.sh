@@ -50,7 +50,7 @@ if wait_no_daemon 15; then
 	check plain_names_capabilities t_grep 'CAP_BPF|root' "$TMP/plain.err"
 	sleep 0.3
 	check plain_no_daemon_left t_eq "$(daemon_sockets | tr '\n' ' ')" ""
-	kill "$P0" 2>/dev/null
+	tkill "$P0" 2>/dev/null
 else
 	skip plain_fails "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 fi

@@ -117,7 +117,7 @@ settled()
 # stop_sleepers P: the sleepers of $TMP/P.pids killed, their traces ended
 stop_sleepers()
 {
-	kill $(cat "$TMP/$1.pids") 2>/dev/null
+	tkill $(cat "$TMP/$1.pids") 2>/dev/null
 }
 
 # root_gets P ARGS...: root's ktraceb traces /bin/true with ARGS into a file of its
