@@ -253,8 +253,14 @@ check flood_refused_beyond_limit t_num "$(hval flood refused)" -ge $(($(hval flo
 
 mkdir -m 755 "$UDIR/files"
 chown "$KUID" "$UDIR/files"
-as_user sh -c 'i=0; while [ $i -lt 1025 ]; do sleep 120 & echo $!; i=$((i+1)); done' \
-	>"$TMP/sleepers" 2>/dev/null
+# 1025 of the user's processes that live until killed: with a lifetime of
+# their own (sleep 120), a busy machine's first ones had ended, and their
+# traces with them, before the last were traced, and 1025 traces were open
+# at once no more.  Their shell waits for them (they stay the test's).
+as_user sh -c 'i=0; while [ $i -lt 1025 ]; do sleep 100000 & echo $!; i=$((i+1)); done; wait' \
+	>"$TMP/sleepers" 2>/dev/null </dev/null &
+E2E_PIDS="${E2E_PIDS:-} $!"
+check files_sleepers_started wait_until 240 eval '[ "$(wc -l <"$TMP/sleepers")" -ge 1025 ]'
 E2E_PIDS="${E2E_PIDS:-} $(tr '\n' ' ' <"$TMP/sleepers")"
 hostile files "$ROOT_SOCK" files "$UDIR/files" "$TMP/sleepers"
 check files_1024_at_once t_eq "$(hval files ok)" 1024
