@@ -17,7 +17,7 @@ now_ms()
 }
 
 # --- -p returns at once, records keep coming until -c -p ---
-bg a "$ATT_TICK" 20 3000
+bg a "$ATT_TICK" 20 0
 A=$(wait_role "$TMP/a.pout" pid)
 t0=$(now_ms)
 ktr p -f "$TMP/a.ktr" -p "$A"
@@ -52,9 +52,9 @@ check pc_stops_growth stable "$TMP/a.ktr"
 check pc_target_still_running tkill -0 "$A"
 
 # --- -c -f FILE: every process tracing into FILE, and only those ---
-bg b "$ATT_TICK" 20 3000
+bg b "$ATT_TICK" 20 0
 B=$(wait_role "$TMP/b.pout" pid)
-bg c "$ATT_TICK" 20 3000
+bg c "$ATT_TICK" 20 0
 C=$(wait_role "$TMP/c.pout" pid)
 ktr cf1 -f "$TMP/bc.ktr" -p "$A"
 rc1=$KRC
@@ -96,7 +96,7 @@ check F_exit_record t_eq "$(q "$TMP/fg.norm" '$4 == "EXIT"' | cut -f1,5 | tr '\t
 	"$F exited 0"
 
 # -F and SIGINT: exits 0, the file is whole, the process lives on untraced
-bg g "$ATT_TICK" 20 3000
+bg g "$ATT_TICK" 20 0
 G=$(wait_role "$TMP/g.pout" pid)
 ktr_bg fint -F -f "$TMP/fint.ktr" -p "$G"
 wait_size "$TMP/fint.ktr" 2000
@@ -177,7 +177,7 @@ kd e1 "$TMP/e.ktr"
 check exit_record t_eq "$(q "$TMP/e1.norm" '$4 == "EXIT"' | cut -f1,5 | tr '\t' ' ')" \
 	"$E exited 0"
 check exit_stops stable "$TMP/e.ktr"
-bg e2 "$ATT_TICK" 20 3000
+bg e2 "$ATT_TICK" 20 0
 E2=$(wait_role "$TMP/e2.pout" pid)
 ktr e2 -a -f "$TMP/e.ktr" -p "$E2"
 check exit_new_attach_0 t_krc 0 e2

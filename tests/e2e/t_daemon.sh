@@ -194,7 +194,7 @@ check killed_sigint_status t_eq "$WRC" 130
 tkill -KILL "$(cat "$TMP/kint/started")" 2>/dev/null
 
 # -F: said once, and ktraceb returns (1); the process lives on untraced
-bg fk "$ATT_TICK" 20 3000
+bg fk "$ATT_TICK" 20 0
 FK=$(wait_role "$TMP/fk.pout" pid)
 ktr_bg fkill -F -f "$TMP/fkill.ktr" -p "$FK"
 wait_size "$TMP/fkill.ktr" 2000

@@ -15,7 +15,7 @@
 need_tracer
 need_att_progs
 
-bg x "$ATT_TICK" 20 3000
+bg x "$ATT_TICK" 20 0
 X=$(wait_role "$TMP/x.pout" pid)
 
 # refused NAME PATH [ktraceb args before -f]: -p X into PATH fails cleanly
@@ -106,7 +106,7 @@ if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
 	# trace of X keeps the daemon up meanwhile, so that it still knows of
 	# the dead trace when it is asked
 	ktr keeper -f "$TMP/keeper.ktr" -p "$X"
-	bg y "$ATT_TICK" 1 60000
+	bg y "$ATT_TICK" 1 0
 	Y=$(wait_role "$TMP/y.pout" pid)
 	ktr fullp -f "$FULL/p.ktr" -p "$Y"
 	check full_p_exit_0 t_krc 0 fullp

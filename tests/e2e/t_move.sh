@@ -20,7 +20,7 @@ times()
 }
 
 # --- one process, A -> B ---
-bg x "$ATT_TICK" 20 3000
+bg x "$ATT_TICK" 20 0
 X=$(wait_role "$TMP/x.pout" pid)
 ktr a -f "$TMP/A.ktr" -p "$X"
 check a_exit_0 t_krc 0 a
@@ -55,7 +55,7 @@ check b_getpriority_calls t_num "$(qn "$TMP/B.norm" '$1 == p && $4 == "CALL" &&
 # --- a move that changes the facilities: the new ones take effect at once ---
 # (the syscall programs read a copy of the process's state: the move must
 # make it stale, or the records would keep going to N, as names only)
-bg facs "$ATT_TICK" 20 3000
+bg facs "$ATT_TICK" 20 0
 F=$(wait_role "$TMP/facs.pout" pid)
 ktr fn -t n -f "$TMP/N.ktr" -p "$F"
 sleep 0.3
