@@ -56,8 +56,21 @@ if [ -n "${ASROOT:-}" ]; then
 fi
 out=$(mktemp "${TMPDIR:-/tmp}/ktr-run.XXXXXX") || exit 1
 tpid=
+wd=
 trap 'rm -f "$out" "$out.timedout"' EXIT
-trap '[ -n "$tpid" ] && kill_session "$tpid" KILL; exit 130' INT TERM
+# interrupted: the test's session too (TERM first: a runner in it, as
+# t_runner.sh's, ends its own test's session)
+interrupted()
+{
+	[ -n "$wd" ] && kill "$wd" 2>/dev/null
+	if [ -n "$tpid" ]; then
+		kill_session "$tpid" TERM
+		sleep 1
+		kill_session "$tpid" KILL
+	fi
+	exit 130
+}
+trap interrupted INT TERM
 
 # session_pids SID: the processes of session SID (field 6 of /proc/PID/stat,
 # the 4th after the command's name, which may hold spaces)
@@ -114,6 +127,7 @@ run()
 	wait "$wd" 2>/dev/null
 	kill_session "$tpid" KILL
 	tpid=
+	wd=
 	[ -e "$out.timedout" ] && rc=124
 	fails=0
 	while IFS= read -r line; do
