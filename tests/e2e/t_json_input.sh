@@ -143,7 +143,7 @@ check empty_timeline_no_events t_eq "$(cat "$TMP/emptyp.count")" 0
 for opts in "-J -T" "-J -E" "-J -R" "-J -H" "-J -S" "-J -Y" "-J -G" "-J -P" "-P -l" "-P -c" \
 	"-P -T" "-P -Y"; do
 	name=refuse_$(echo "$opts" | tr -d ' -')
-	timeout 10 "$KDUMP" $opts -f "$G" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	timeout 60 "$KDUMP" $opts -f "$G" >"$TMP/$name.out" 2>"$TMP/$name.err"
 	rc=$?
 	check "${name}_exit_1" t_eq "$rc" 1
 	check "${name}_one_line" t_lines 1 "$TMP/$name.err"
@@ -151,9 +151,9 @@ for opts in "-J -T" "-J -E" "-J -R" "-J -H" "-J -S" "-J -Y" "-J -G" "-J -P" "-P 
 	check "${name}_no_output" t_lines 0 "$TMP/$name.out"
 done
 # what they do honour
-timeout 10 "$KDUMP" -P -S -f "$G" >"$TMP/PS.json" 2>&1
+timeout 60 "$KDUMP" -P -S -f "$G" >"$TMP/PS.json" 2>&1
 check P_S_names_with_numbers t_eq "$($JC events "$TMP/PS.json" 'e["ph"] == "B"' 'e["name"]' |
 	head -n 1)" "openat[257]"
-timeout 10 "$KDUMP" -J -l -f "$G" >"$TMP/Jl.jsonl" 2>&1
+timeout 60 "$KDUMP" -J -l -f "$G" >"$TMP/Jl.jsonl" 2>&1
 check J_l_same t_eq "$(cat "$TMP/Jl.jsonl")" "$(cat "$TMP/good.jsonl")"
 e2e_done
