@@ -273,6 +273,22 @@ wait_until()
 	return 1
 }
 
+# wait_kd P FILE MIN COND [var=value...]: kd P FILE until at least MIN of
+# its norm lines match COND (q's), up to 60 s: records to wait for, not a
+# fixed sleep a busy machine's daemon may not have written them in
+wait_kd()
+{
+	local p=$1 f=$2 min=$3 i
+	shift 3
+	for ((i = 0; i < 300; i++)); do
+		kd "$p" "$f"
+		[ "$(qn "$TMP/$p.norm" "$@")" -ge "$min" ] && return 0
+		sleep 0.2
+	done
+	echo "    $f: fewer than $min records match $1 after 60 s" >&2
+	return 1
+}
+
 # --- running the tools -------------------------------------------------------
 
 # The daemon's socket names carry the build's id (ktr_proto.h): root's is

@@ -26,13 +26,12 @@ check p_exit_0 t_krc 0 p
 check p_silent t_silent p
 check p_returns_within_5s t_num $((t1 - t0)) -lt 5000 "milliseconds"
 check p_target_still_running tkill -0 "$A"
-sleep 0.5
-kd p1 "$TMP/a.ktr"
+CALLRET='$1 == pid && ($4 == "CALL" || $4 == "RET")'
+wait_kd p1 "$TMP/a.ktr" 1 "$CALLRET" pid="$A"
 n1=$(npid "$TMP/p1.norm" "$A")
 check p_records_after_return t_num "$n1" -gt 0
 check p_file_grows grows "$TMP/a.ktr"
-sleep 0.5
-kd p2 "$TMP/a.ktr"
+wait_kd p2 "$TMP/a.ktr" $((n1 + 10)) "$CALLRET" pid="$A"
 check p_more_records_later t_num "$(npid "$TMP/p2.norm" "$A")" -gt "$n1"
 check p_kdump_clean t_kdump_ok p2
 check p_starts_with_info t_eq "$(head -n 1 "$TMP/p2.norm" | cut -f4)" INFO
@@ -62,8 +61,8 @@ ktr cf2 -a -f "$TMP/bc.ktr" -p "$B"
 rc2=$KRC
 ktr cf3 -f "$TMP/other.ktr" -p "$C"
 check cf_setup_exit_0 t_eq "$rc1 $rc2 $KRC" "0 0 0"
-sleep 0.5
-kd bc1 "$TMP/bc.ktr"
+wait_kd bc1 "$TMP/bc.ktr" 1 "$CALLRET" pid="$B"
+wait_kd bc1 "$TMP/bc.ktr" 1 "$CALLRET" pid="$A"
 check cf_both_traced t_eq "$(pids_of "$TMP/bc1.norm")" "$(sorted "$A" "$B")"
 ktr cf -c -f "$TMP/bc.ktr"
 check cf_exit_0 t_krc 0 cf
@@ -127,7 +126,9 @@ check g_tree_is_group t_eq "$(pg "$P") $(pg "$CH") $(pg "$GC")" "$P $P $P"
 ktr g -f "$TMP/g.ktr" -g "$P"
 check g_exit_0 t_krc 0 g
 check g_silent t_silent g
-sleep 0.5
+for p in "$P" "$CH" "$GC"; do
+	wait_kd g "$TMP/g.ktr" 1 "$CALLRET" pid="$p"
+done
 ktr gc -c -g "$P"
 check g_clear_exit_0 t_krc 0 gc
 check g_clear_stops stable "$TMP/g.ktr"
@@ -168,7 +169,7 @@ ktr e -f "$TMP/e.ktr" -p "$E"
 check exit_attach_0 t_krc 0 e
 wait_line "$TMP/e.pout" '^ticks 60$' 30
 check exit_target_finished t_grep '^ticks 60$' "$TMP/e.pout"
-sleep 0.3
+wait_kd e0 "$TMP/e.ktr" 1 '$1 == pid && $4 == "EXIT"' pid="$E" # its end seen by the daemon
 ktr ec -c -p "$E"
 check exit_clear_fails t_krc 1 ec
 check exit_clear_message t_match "$(cat "$TMP/ec.err")" \
@@ -181,7 +182,7 @@ bg e2 "$ATT_TICK" 20 0
 E2=$(wait_role "$TMP/e2.pout" pid)
 ktr e2 -a -f "$TMP/e.ktr" -p "$E2"
 check exit_new_attach_0 t_krc 0 e2
-sleep 0.5
+wait_kd e2 "$TMP/e.ktr" 1 "$CALLRET" pid="$E2"
 ktr e2c -c -p "$E2"
 kd e2 "$TMP/e.ktr"
 check exit_new_kdump_clean t_kdump_ok e2
