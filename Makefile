@@ -104,7 +104,7 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 	$(O)/tests/progs/stack_debian_fp
 CXX ?= g++
 
-.PHONY: all test test-build vmtest demo check bench install clean format format-check units deb \
+.PHONY: all test test-build test-fixtures vmtest demo check bench install clean format format-check units deb \
 	deb-test deb-vmtest
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -359,7 +359,12 @@ check: $(CHECK_BINS)
 test-build: all $(TEST_BINS) $(PROG_BINS) $(O)/tests/unit/utrace_strict.o $(FUZZ_BINS) \
 	$(O)/twin/ktraceb
 
-test: test-build
+# make test-fixtures: what takes minutes to make (t_container.sh's Debian
+# root), outside any test's time limit (tests/fixtures.sh)
+test-fixtures:
+	$(Q)tests/fixtures.sh
+
+test: test-build test-fixtures
 	$(Q)O=$(O) tests/run.sh
 
 # make vmtest KERNEL=6.1|6.12|linux-image-...: the end-to-end tests on that

@@ -11,7 +11,14 @@
 #
 #   O=build tests/run.sh [PATTERN]   PATTERN: only tests whose name contains it
 #
-# Environment: O (build dir, default build), KTR_TEST_TIMEOUT (seconds per
+# Each test runs as a session of its own (setsid), so that nothing it
+# signals (its own process group, by mistake) reaches the runner or its
+# timer; at the timeout every process of that session is sent SIGTERM, then
+# SIGKILL 10 s later, and when a test ends, whatever it left in its session
+# is killed.  A test's daemons leave its session (setsid) and live on.
+#
+# Environment: O (build dir, default build), KTR_E2E_DIR (the scripts' folder,
+# default tests/e2e: t_runner.sh gives its own), KTR_TEST_TIMEOUT (seconds per
 # binary or script, default 300), KTR_TIER: "check" runs only what needs no
 # root and no BPF (the unit tests and the e2e scripts that do not call
 # need_tracer), as an ordinary user: started by root, it runs itself again
@@ -48,16 +55,80 @@ if [ -n "${ASROOT:-}" ]; then
 	nskip=1
 fi
 out=$(mktemp "${TMPDIR:-/tmp}/ktr-run.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
-trap 'exit 130' INT TERM
+tpid=
+wd=
+trap 'rm -f "$out" "$out.timedout"' EXIT
+# interrupted: the test's session too (TERM first: a runner in it, as
+# t_runner.sh's, ends its own test's session)
+interrupted()
+{
+	[ -n "$wd" ] && kill "$wd" 2>/dev/null
+	if [ -n "$tpid" ]; then
+		kill_session "$tpid" TERM
+		sleep 1
+		kill_session "$tpid" KILL
+	fi
+	exit 130
+}
+trap interrupted INT TERM
 
-# run NAME CMD...: run one test binary or script and count its lines
+# session_pids SID: the processes of session SID (field 6 of /proc/PID/stat,
+# the 4th after the command's name, which may hold spaces)
+session_pids()
+{
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk -v sid="$1" '{ pid = $1; sub(/^.*\) /, ""); if ($4 == sid) print pid }'
+}
+
+# kill_session SID SIG: SIG (and SIGCONT, for a stopped one) to every
+# process of session SID, until none is left (SIGKILL) or once (others)
+kill_session()
+{
+	_i=0
+	while [ "$_i" -lt 50 ]; do
+		_p=$(session_pids "$1")
+		[ -n "$_p" ] || return 0
+		kill -"$2" $_p 2>/dev/null
+		kill -CONT $_p 2>/dev/null
+		[ "$2" = KILL ] || return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# run NAME CMD...: run one test binary or script and count its lines.  The
+# test is the leader of a new session: a background job of this
+# non-interactive shell leads no process group, so setsid(1) does not fork
+# and $! is the session's id.  The watchdog, outside it, ends it at the
+# timeout.
 run()
 {
 	name=$1
 	shift
-	timeout -k 10 "$TIMEOUT" "$@" >"$out" </dev/null
+	rm -f "$out.timedout"
+	setsid "$@" >"$out" </dev/null &
+	tpid=$!
+	(
+		trap 'kill "$_s" 2>/dev/null; exit 0' TERM
+		sleep "$TIMEOUT" &
+		_s=$!
+		wait "$_s"
+		: >"$out.timedout"
+		kill_session "$tpid" TERM
+		sleep 10 &
+		_s=$!
+		wait "$_s"
+		kill_session "$tpid" KILL
+	) &
+	wd=$!
+	wait "$tpid"
 	rc=$?
+	kill "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
+	kill_session "$tpid" KILL
+	tpid=
+	wd=
+	[ -e "$out.timedout" ] && rc=124
 	fails=0
 	while IFS= read -r line; do
 		case $line in
@@ -112,7 +183,7 @@ if [ "$nunit" -eq 0 ]; then
 	nfail=$((nfail + 1))
 fi
 
-for t in tests/e2e/t_*.sh; do
+for t in "${KTR_E2E_DIR:-tests/e2e}"/t_*.sh; do
 	[ -f "$t" ] || continue
 	matches "${t##*/}" || continue
 	if [ "$TIER" = check ] && grep -q '^need_tracer' "$t"; then

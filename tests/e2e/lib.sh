@@ -40,7 +40,7 @@ e2e_cleanup()
 {
 	local p
 	for p in ${E2E_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null
+		tkill -KILL "$p" 2>/dev/null
 	done
 	# a daemon left in the mount namespace of own_bpffs would serve the next test
 	[ -n "${KTR_OWN_BPFFS:-}" ] && kill_daemons
@@ -138,6 +138,157 @@ need_kdump()
 	done
 }
 
+# --- signals and waits ----------------------------------------------------------
+
+# A test signals only what it started.  tests/run.sh starts each script as a
+# session of its own (setsid), which a test's processes stay in unless they
+# leave it, as the daemon does.  So a pid is the test's own if it is
+#  - in the test's session (when the test leads one: the runner's), or
+#  - a descendant of the test (a script run by hand, in its shell's session), or
+#  - a daemon of this build: it holds a socket $SOCK_RX names (t_builds.sh
+#    sets it to its twin's for the twin's daemons).
+# An empty or stale pid is the test's own error, never "kill 0" (the test's
+# process group, and with it whatever shares the group) or "kill -1".
+
+# proc_ids PID: PS_PPID, PS_PGRP and PS_SID of PID from /proc/PID/stat (the
+# fields after the command's name, which may hold spaces and parentheses)
+proc_ids()
+{
+	local s
+	read -r s 2>/dev/null <"/proc/$1/stat" || return 1
+	s=${s##*) }
+	read -r _ PS_PPID PS_PGRP PS_SID _ <<<"$s"
+	[ -n "$PS_SID" ]
+}
+
+TEST_SID=
+proc_ids $$ && [ "$PS_SID" = $$ ] && TEST_SID=$$
+
+# own_pid PID: 0 if PID is the test's own (above); 1 if not, or gone
+own_pid()
+{
+	local p=$1 i inos
+	proc_ids "$p" || return 1
+	[ -n "$TEST_SID" ] && [ "$PS_SID" = "$TEST_SID" ] && return 0
+	for ((i = 0; i < 200; i++)); do
+		[ "$PS_PPID" = $$ ] && return 0
+		[ "$PS_PPID" -gt 1 ] 2>/dev/null && proc_ids "$PS_PPID" || break
+	done
+	inos=$(RX=$SOCK_RX awk '$NF ~ ENVIRON["RX"] && $6 == "01" { print $7 }' /proc/net/unix |
+		sort -u)
+	[ -n "$inos" ] || return 1
+	[ -n "$(sock_holders "$inos" "/proc/$p/fd")" ]
+}
+
+# sock_holders "INODE..." [FD_DIRS...]: the pids whose descriptors (in
+# FD_DIRS, default every process's) are one of the sockets INODE..., by one
+# find: a busy machine takes seconds to run an ls per process
+sock_holders()
+{
+	local ino args=()
+	for ino in $1; do
+		[ ${#args[@]} -gt 0 ] && args+=(-o)
+		args+=(-lname "socket:\\[$ino\\]")
+	done
+	shift
+	[ ${#args[@]} -gt 0 ] || return 0
+	[ $# -gt 0 ] || set -- /proc/[0-9]*/fd
+	find "$@" -mindepth 1 -maxdepth 1 \( "${args[@]}" \) -printf '%h\n' 2>/dev/null |
+		awk -F/ '{ print $3 }' | sort -un
+}
+
+# tkill [-SIG] PID...: kill for tests.  Each PID must be a number above 1 and
+# the test's own (own_pid); anything else is refused with a line on stderr
+# and not signalled.  tkill [-SIG] -g PGID: the process group PGID, whose
+# leader must be the test's own and not in the test's own group.  The status
+# is kill's: 0 if every PID was signalled.
+tkill()
+{
+	local sig=-TERM p rc=0 group=
+	case ${1:-} in
+	-g | --) ;;
+	-*)
+		sig=$1
+		shift
+		;;
+	esac
+	if [ "${1:-}" = -g ]; then
+		group=1
+		shift
+	fi
+	if [ $# -eq 0 ]; then
+		echo "    tkill: refused: no pid" >&2
+		return 1
+	fi
+	for p in "$@"; do
+		case $p in
+		'' | *[!0-9]* | 0 | 1 | 0*)
+			echo "    tkill: refused pid '$p' (not a process's id)" >&2
+			rc=1
+			continue
+			;;
+		esac
+		if ! own_pid "$p"; then
+			if [ -d "/proc/$p" ]; then
+				echo "    tkill: refused pid $p (not the test's: $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-60))" >&2
+			fi
+			rc=1
+			continue
+		fi
+		if [ -n "$group" ]; then
+			proc_ids $$
+			local ours=$PS_PGRP
+			if ! proc_ids "$p" || [ "$PS_PGRP" != "$p" ] || [ "$p" = "$ours" ]; then
+				echo "    tkill: refused group $p (not a group of the test's own)" >&2
+				rc=1
+				continue
+			fi
+			kill "$sig" -- "-$p" || rc=1
+		else
+			kill "$sig" "$p" || rc=1
+		fi
+	done
+	return "$rc"
+}
+
+# alive PID: PID is a process of the test's that has not exited (a zombie
+# not yet waited for counts as alive, as kill -0 has it)
+alive()
+{
+	tkill -0 "$1" 2>/dev/null
+}
+
+# wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds; 1 (and
+# a line on stderr) if it has not after SECONDS.  For a busy machine, the
+# bound is generous: it costs nothing when the condition comes on time.
+wait_until()
+{
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 20; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	echo "    wait_until: not after $secs s: $*" >&2
+	return 1
+}
+
+# wait_kd P FILE MIN COND [var=value...]: kd P FILE until at least MIN of
+# its norm lines match COND (q's), up to 60 s: records to wait for, not a
+# fixed sleep a busy machine's daemon may not have written them in
+wait_kd()
+{
+	local p=$1 f=$2 min=$3 i
+	shift 3
+	for ((i = 0; i < 300; i++)); do
+		kd "$p" "$f"
+		[ "$(qn "$TMP/$p.norm" "$@")" -ge "$min" ] && return 0
+		sleep 0.2
+	done
+	echo "    $f: fewer than $min records match $1 after 60 s" >&2
+	return 1
+}
+
 # --- running the tools -------------------------------------------------------
 
 # The daemon's socket names carry the build's id (ktr_proto.h): root's is
@@ -156,13 +307,12 @@ daemon_sockets()
 # sockets; another build's, or another test run's, live on
 kill_daemons()
 {
-	local inos rx p
+	local inos p
 	inos=$(RX=$SOCK_RX awk '$NF ~ ENVIRON["RX"] && $6 == "01" { print $7 }' /proc/net/unix |
 		sort -u)
 	[ -n "$inos" ] || return 0
-	rx="socket:\[($(echo $inos | tr ' ' '|'))\]"
-	for p in /proc/[0-9]*; do
-		ls -l "$p/fd" 2>/dev/null | grep -Eq "$rx" && kill -KILL "${p#/proc/}" 2>/dev/null
+	for p in $(sock_holders "$inos"); do
+		tkill -KILL "$p" 2>/dev/null
 	done
 	return 0
 }

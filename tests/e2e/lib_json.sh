@@ -53,3 +53,20 @@ chrome_ok()
 {
 	$JC chrome "$TMP/$1.json" >"$TMP/$1.count"
 }
+
+# ends_cleanly P: no crash, no hang, at most one line of error
+ends_cleanly()
+{
+	[ "$KDRC" -ne 124 ] && [ "$KDRC" -lt 128 ] && [ "$(wc -l <"$TMP/$1.kderr")" -le 1 ] &&
+		return 0
+	echo "    exit $KDRC, stderr: $(head -c 300 "$TMP/$1.kderr")" >&2
+	return 1
+}
+
+# many_ok KIND DIR: every output in DIR passes json_check.py KIND (one run)
+many_ok()
+{
+	local ext=jsonl
+	[ "$1" = chrome ] && ext=json
+	$JC "$1" "$2"/*."$ext" >/dev/null
+}

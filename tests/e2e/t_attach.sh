@@ -17,7 +17,7 @@ now_ms()
 }
 
 # --- -p returns at once, records keep coming until -c -p ---
-bg a "$ATT_TICK" 20 3000
+bg a "$ATT_TICK" 20 0
 A=$(wait_role "$TMP/a.pout" pid)
 t0=$(now_ms)
 ktr p -f "$TMP/a.ktr" -p "$A"
@@ -25,14 +25,13 @@ t1=$(now_ms)
 check p_exit_0 t_krc 0 p
 check p_silent t_silent p
 check p_returns_within_5s t_num $((t1 - t0)) -lt 5000 "milliseconds"
-check p_target_still_running kill -0 "$A"
-sleep 0.5
-kd p1 "$TMP/a.ktr"
+check p_target_still_running tkill -0 "$A"
+CALLRET='$1 == pid && ($4 == "CALL" || $4 == "RET")'
+wait_kd p1 "$TMP/a.ktr" 1 "$CALLRET" pid="$A"
 n1=$(npid "$TMP/p1.norm" "$A")
 check p_records_after_return t_num "$n1" -gt 0
 check p_file_grows grows "$TMP/a.ktr"
-sleep 0.5
-kd p2 "$TMP/a.ktr"
+wait_kd p2 "$TMP/a.ktr" $((n1 + 10)) "$CALLRET" pid="$A"
 check p_more_records_later t_num "$(npid "$TMP/p2.norm" "$A")" -gt "$n1"
 check p_kdump_clean t_kdump_ok p2
 check p_starts_with_info t_eq "$(head -n 1 "$TMP/p2.norm" | cut -f4)" INFO
@@ -49,12 +48,12 @@ check pc_says_the_end t_lines 1 "$TMP/pc.err"
 check pc_end_line t_grep "^ktraceb: $TMP/a.ktr: cleared by pid [0-9]+ \\(uid 0\\); [1-9][0-9]* records written, 0 lost\$" \
 	"$TMP/pc.err"
 check pc_stops_growth stable "$TMP/a.ktr"
-check pc_target_still_running kill -0 "$A"
+check pc_target_still_running tkill -0 "$A"
 
 # --- -c -f FILE: every process tracing into FILE, and only those ---
-bg b "$ATT_TICK" 20 3000
+bg b "$ATT_TICK" 20 0
 B=$(wait_role "$TMP/b.pout" pid)
-bg c "$ATT_TICK" 20 3000
+bg c "$ATT_TICK" 20 0
 C=$(wait_role "$TMP/c.pout" pid)
 ktr cf1 -f "$TMP/bc.ktr" -p "$A"
 rc1=$KRC
@@ -62,14 +61,14 @@ ktr cf2 -a -f "$TMP/bc.ktr" -p "$B"
 rc2=$KRC
 ktr cf3 -f "$TMP/other.ktr" -p "$C"
 check cf_setup_exit_0 t_eq "$rc1 $rc2 $KRC" "0 0 0"
-sleep 0.5
-kd bc1 "$TMP/bc.ktr"
+wait_kd bc1 "$TMP/bc.ktr" 1 "$CALLRET" pid="$B"
+wait_kd bc1 "$TMP/bc.ktr" 1 "$CALLRET" pid="$A"
 check cf_both_traced t_eq "$(pids_of "$TMP/bc1.norm")" "$(sorted "$A" "$B")"
 ktr cf -c -f "$TMP/bc.ktr"
 check cf_exit_0 t_krc 0 cf
 check cf_stops_file stable "$TMP/bc.ktr"
 check cf_other_file_goes_on grows "$TMP/other.ktr"
-check cf_targets_running kill -0 "$A" "$B"
+check cf_targets_running tkill -0 "$A" "$B"
 ktr cfc -c -p "$C"
 check cf_other_cleared stable "$TMP/other.ktr"
 
@@ -78,8 +77,8 @@ bg f "$ATT_TICK" 20 300 # 6 s: the attach of a cold daemon under emulation takes
 F=$(wait_role "$TMP/f.pout" pid)
 ktr_bg fg -F -f "$TMP/f.ktr" -p "$F"
 sleep 0.3
-if kill -0 "$F" 2>/dev/null; then
-	check F_stays_while_target_runs kill -0 "$KTRPID"
+if tkill -0 "$F" 2>/dev/null; then
+	check F_stays_while_target_runs tkill -0 "$KTRPID"
 else
 	skip F_stays_while_target_runs "the target ended within 0.3s"
 fi
@@ -96,17 +95,17 @@ check F_exit_record t_eq "$(q "$TMP/fg.norm" '$4 == "EXIT"' | cut -f1,5 | tr '\t
 	"$F exited 0"
 
 # -F and SIGINT: exits 0, the file is whole, the process lives on untraced
-bg g "$ATT_TICK" 20 3000
+bg g "$ATT_TICK" 20 0
 G=$(wait_role "$TMP/g.pout" pid)
 ktr_bg fint -F -f "$TMP/fint.ktr" -p "$G"
 wait_size "$TMP/fint.ktr" 2000
 sleep 0.2
-kill -INT "$KTRPID"
+tkill -INT "$KTRPID"
 wait_exit "$KTRPID" 10
 check F_sigint_exit_0 t_eq "$WRC" 0
 check F_sigint_summary t_grep "^ktraceb: [0-9]+ records written to $TMP/fint.ktr, 0 lost\$" \
 	"$TMP/fint.err"
-check F_sigint_target_alive kill -0 "$G"
+check F_sigint_target_alive tkill -0 "$G"
 check F_sigint_stops stable "$TMP/fint.ktr"
 check F_sigint_walks walk fint "$TMP/fint.ktr"
 check F_sigint_summary_counts t_eq "$(ktr_summary fint | cut -d' ' -f1)" "$(walkval fint records)"
@@ -127,14 +126,16 @@ check g_tree_is_group t_eq "$(pg "$P") $(pg "$CH") $(pg "$GC")" "$P $P $P"
 ktr g -f "$TMP/g.ktr" -g "$P"
 check g_exit_0 t_krc 0 g
 check g_silent t_silent g
-sleep 0.5
+for p in "$P" "$CH" "$GC"; do
+	wait_kd g "$TMP/g.ktr" 1 "$CALLRET" pid="$p"
+done
 ktr gc -c -g "$P"
 check g_clear_exit_0 t_krc 0 gc
 check g_clear_stops stable "$TMP/g.ktr"
 kd g "$TMP/g.ktr"
 check g_kdump_clean t_kdump_ok g
 check g_all_members t_eq "$(pids_of "$TMP/g.norm")" "$(sorted "$P" "$CH" "$GC")"
-kill -KILL "$P"
+tkill -KILL "$P"
 
 # --- bad targets ---
 PMAX=$(cat /proc/sys/kernel/pid_max)
@@ -168,7 +169,7 @@ ktr e -f "$TMP/e.ktr" -p "$E"
 check exit_attach_0 t_krc 0 e
 wait_line "$TMP/e.pout" '^ticks 60$' 30
 check exit_target_finished t_grep '^ticks 60$' "$TMP/e.pout"
-sleep 0.3
+wait_kd e0 "$TMP/e.ktr" 1 '$1 == pid && $4 == "EXIT"' pid="$E" # its end seen by the daemon
 ktr ec -c -p "$E"
 check exit_clear_fails t_krc 1 ec
 check exit_clear_message t_match "$(cat "$TMP/ec.err")" \
@@ -177,11 +178,11 @@ kd e1 "$TMP/e.ktr"
 check exit_record t_eq "$(q "$TMP/e1.norm" '$4 == "EXIT"' | cut -f1,5 | tr '\t' ' ')" \
 	"$E exited 0"
 check exit_stops stable "$TMP/e.ktr"
-bg e2 "$ATT_TICK" 20 3000
+bg e2 "$ATT_TICK" 20 0
 E2=$(wait_role "$TMP/e2.pout" pid)
 ktr e2 -a -f "$TMP/e.ktr" -p "$E2"
 check exit_new_attach_0 t_krc 0 e2
-sleep 0.5
+wait_kd e2 "$TMP/e.ktr" 1 "$CALLRET" pid="$E2"
 ktr e2c -c -p "$E2"
 kd e2 "$TMP/e.ktr"
 check exit_new_kdump_clean t_kdump_ok e2

@@ -299,7 +299,7 @@ for b in $(sed -n 's/^| \([a-z0-9-]*\)\.ktrace\.out .*/\1/p' "$FIX/README.md"); 
 		for ((j = 0; j < 4; j++)); do
 			poke "$TMP/flip" $(((RANDOM * 32768 + RANDOM) % size)) "$(printf '%02x' $((RANDOM % 256)))"
 		done
-		timeout -k 2 10 "$KDUMP" -f "$TMP/flip" >/dev/null 2>"$TMP/flip.err" </dev/null
+		timeout -k 2 60 "$KDUMP" -f "$TMP/flip" >/dev/null 2>"$TMP/flip.err" </dev/null
 		rc=$?
 		if [ "$rc" -gt 1 ] || [ "$(wc -l <"$TMP/flip.err")" -gt 1 ]; then
 			bad="$bad $b#$k: exit $rc;"

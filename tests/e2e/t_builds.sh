@@ -33,6 +33,10 @@ BDIR=/sys/fs/bpf/ktraceb/$BUILD_ID
 check ids_differ t_ne "$TWIN_ID" "$BUILD_ID"
 TWIN_RX="^(@|/run/ktraceb/)ktraceb-$TWIN_ID(\\.[0-9]+|\\.sock)?\$"
 SOCK_RX=$TWIN_RX kill_daemons # a twin's daemon left by an earlier run
+# twin_alive PID / twin_tkill ARGS...: alive and tkill for the twin's daemons
+# too, which are the test's as this build's are (lib.sh's own_pid)
+twin_alive() { SOCK_RX=$TWIN_RX alive "$1"; }
+twin_tkill() { SOCK_RX=$TWIN_RX tkill "$@"; }
 
 # twin P ARGS...: the twin's ktraceb, like ktr
 twin()
@@ -55,7 +59,6 @@ twin_gone()
 	return 1
 }
 
-alive() { kill -0 "$1" 2>/dev/null; }
 rings_in() { find "$1" -name 'flight-*' 2>/dev/null | wc -l; }
 
 # --- the twin: a user's own daemon, a root daemon with a trace and a recording -
@@ -100,16 +103,16 @@ ktr ot3 -f "$TMP/ot3.ktr" /bin/true
 check own_new_daemon t_krc 0 ot3
 kill_daemons
 check own_daemons_gone daemon_gone 5
-check twin_daemon_lives alive "$TD"
+check twin_daemon_lives twin_alive "$TD"
 check twin_daemon_same t_eq "$(sock_pid "$TSOCK")" "$TD"
 check twin_trace_still_grows grows "$TMP/tt.ktr"
 if [ -n "$USER_OK" ]; then
-	check twin_user_daemon_lives alive "$TUD"
+	check twin_user_daemon_lives twin_alive "$TUD"
 	check twin_user_trace_still_grows grows "$UDIR/tu.ktr"
 fi
 
 # --- pins: a kill -9 of the twin's daemon; this build's daemon starts meanwhile ----
-kill -KILL "$TD"
+twin_tkill -KILL "$TD"
 sleep 0.2
 check twin_ring_pinned t_eq "$(rings_in "$TDIR")" 1
 ktr ot4 -f "$TMP/ot4.ktr" /bin/true
@@ -130,7 +133,7 @@ sleep 0.2
 kill_daemons
 sleep 0.2
 check own_ring_pinned t_eq "$(rings_in "$BDIR")" 1
-kill -KILL "$(sock_pid "$TSOCK")" 2>/dev/null # its daemon has a recording again
+twin_tkill -KILL "$(sock_pid "$TSOCK")" 2>/dev/null # its daemon has a recording again
 sleep 0.2
 twin tw -f "$TMP/tw.ktr" /bin/true # a new daemon of the twin
 check twin_daemon_started t_krc 0 tw
@@ -145,10 +148,10 @@ ktr orc -c -p "$OR"
 twin trc -c -p "$TR"
 twin ttc -c -p "$TT"
 [ -n "$USER_OK" ] && ktr tuc -c -p "$TU" # root's -c reaches only this build's daemons
-kill "$OR" "$TR" "$TT" 2>/dev/null
+tkill "$OR" "$TR" "$TT" 2>/dev/null
 if [ -n "$USER_OK" ]; then
 	check twin_user_not_reached_by_own_clear grows "$UDIR/tu.ktr"
-	kill "$TU" 2>/dev/null
+	tkill "$TU" 2>/dev/null
 fi
 check twin_daemons_gone twin_gone
 SOCK_RX=$TWIN_RX kill_daemons

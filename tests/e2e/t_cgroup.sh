@@ -44,7 +44,7 @@ cg_cleanup()
 {
 	local p d
 	for p in ${E2E_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null
+		tkill -KILL "$p" 2>/dev/null
 	done
 	sleep 0.3
 	for d in $(find "$G" -depth -type d 2>/dev/null); do
@@ -167,7 +167,7 @@ kd n "$TMP/n.ktr"
 check remade_removed_said t_num "$(qn "$TMP/n.norm" '$4 == "CGRP" && $5 ~ /^group removed: "\/'"$TOP\/$NAME"'"/')" -eq 1
 check remade_made_said t_num "$(qn "$TMP/n.norm" '$4 == "CGRP" && $5 ~ /^group made: "\/'"$TOP\/$NAME"'"/')" -eq 1
 check remade_group_traced t_num "$(calls "$TMP/n.norm" "$A1" 5107)" -ge 3
-kill "$A1" 2>/dev/null
+tkill "$A1" 2>/dev/null
 
 # --- a pid namespace of its own, and a container's name from its path ----------------
 BOX=$G/libpod-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope
@@ -200,7 +200,7 @@ F1=$(wait_role "$TMP/fac.pout" pid)
 ktr sel -f "$TMP/sel.ktr" -k -e trace=getpriority -e signal:signal_generate -G "$G/svc"
 check sel_exit_0 t_krc 0 sel
 sleep 0.5
-kill -USR2 "$F1" 2>/dev/null # a signal_generate in the group; att_tick dies of it
+tkill -USR2 "$F1" 2>/dev/null # a signal_generate in the group; att_tick dies of it
 sleep 0.3
 ktr sel_clear -c -G "$G/svc"
 kd sel "$TMP/sel.ktr"

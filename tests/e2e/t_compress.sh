@@ -151,9 +151,9 @@ check kill9_attached t_krc 0 k9
 check kill9_file_grows wait_size "$TMP/k9.ktz" $((256 * 1024))
 DPID=$(daemon_pid)
 check kill9_daemon_found t_num "${DPID:-0}" -gt 0
-[ -n "$DPID" ] && kill -KILL "$DPID"
+[ -n "$DPID" ] && tkill -KILL "$DPID"
 check kill9_file_settles settles "$TMP/k9.ktz" 10
-kill -KILL "$BUSY" 2>/dev/null
+tkill -KILL "$BUSY" 2>/dev/null
 kd k9 "$TMP/k9.ktz"
 # whole members but for a write the kill cut (rare): then "data too short"
 if is_gzip "$TMP/k9.ktz" 2>/dev/null; then
@@ -211,12 +211,12 @@ n1=$(grep -c "RET   getpriority" "$TMP/follow.kd")
 sleep 1.5
 n2=$(grep -c "RET   getpriority" "$TMP/follow.kd")
 check follow_keeps_reading t_num "$n2" -gt "$n1"
-check follow_still_running kill -0 "$KDPID"
+check follow_still_running tkill -0 "$KDPID"
 ktr flc -c -p "$TICK"
-kill "$KDPID" 2>/dev/null
+tkill "$KDPID" 2>/dev/null
 wait "$KDPID" 2>/dev/null
 check follow_no_error t_eq "$(cat "$TMP/follow.kderr")" ""
-kill -KILL "$TICK" 2>/dev/null
+tkill -KILL "$TICK" 2>/dev/null
 
 # --- -R -z: the recorder's dump compressed ------------------------------------------
 ktr rec -z -R 64k -f "$TMP/rec.ktz" "$PROGS/crasher" segv 2000
@@ -238,7 +238,7 @@ ktr rk9d1 -D -f "$TMP/rk9.ktz"
 check recorder_takeover_first_dump t_krc 0 rk9d1
 check recorder_takeover_first_is_gzip is_gzip "$TMP/rk9.ktz"
 DPID=$(daemon_pid)
-[ -n "$DPID" ] && kill -KILL "$DPID"
+[ -n "$DPID" ] && tkill -KILL "$DPID"
 sleep 0.5
 ktr rk9d2 -D -f "$TMP/rk9.ktz" # a new daemon takes the recording over
 check recorder_takeover_second_dump t_krc 0 rk9d2
@@ -247,7 +247,7 @@ kd rk9 "$TMP/rk9.ktz"
 check recorder_takeover_kdump_clean t_kdump_ok rk9
 check recorder_takeover_two_dumps t_eq "$(qn "$TMP/rk9.norm" '$4 == "RING" && $5 ~ /on demand$/')" 2
 ktr rk9c -c -p "$RK9"
-kill -KILL "$RK9" 2>/dev/null
+tkill -KILL "$RK9" 2>/dev/null
 
 # --- the request flag (ktr_hostile speaks the protocol) -------------------------------
 HOSTILE=$PROGS/ktr_hostile
@@ -266,7 +266,7 @@ if [ -x "$HOSTILE" ]; then
 		"$TMP/h_join.h"
 	ktr hold_c -c -p "$HOLD"
 	check proto_plain_trace_still_plain walk hold "$TMP/hold.ktr"
-	kill -KILL "$HOLD" 2>/dev/null
+	tkill -KILL "$HOLD" 2>/dev/null
 else
 	fail proto_built "$HOSTILE not built (make O=$O test)"
 fi

@@ -3,9 +3,10 @@
 # Copyright (c) 2026 The ktraceb developers
 #
 # ktraceb -G on a real container: systemd-nspawn (Debian's systemd-container)
-# runs a Debian root built here with debootstrap (once, kept in
+# runs a Debian root built with debootstrap by make test-fixtures
+# (tests/fixtures.sh, outside this script's time limit; once, kept in
 # $KTR_CONTAINER_ROOT, default /var/cache/ktraceb-test/bookworm; the test is
-# skipped if neither is there and it cannot be built).  Without systemd as
+# skipped, with the reason, if it is not there).  Without systemd as
 # PID 1 nspawn cannot ask machined for a scope, so it runs in a group the
 # test makes and names as machined would (machine-NAME.scope), which the
 # trace follows: the runtime itself, the sub-groups it makes (payload,
@@ -20,19 +21,9 @@ if ! command -v systemd-nspawn >/dev/null; then
 	e2e_done
 fi
 if [ ! -x "$ROOT/bin/sh" ]; then
-	if ! command -v debootstrap >/dev/null; then
-		skip all "no container root at $ROOT, and no debootstrap to build one"
-		e2e_done
-	fi
-	echo "t_container: building $ROOT with debootstrap (once)" >&2
-	mkdir -p "$(dirname "$ROOT")"
-	if ! debootstrap --variant=minbase bookworm "$ROOT.new" http://deb.debian.org/debian \
-		>"$TMP/debootstrap.log" 2>&1; then
-		skip all "debootstrap failed: $(tail -n 1 "$TMP/debootstrap.log")"
-		rm -rf "$ROOT.new"
-		e2e_done
-	fi
-	mv "$ROOT.new" "$ROOT"
+	why=$(head -n 1 "$ROOT.why" 2>/dev/null)
+	skip all "no container root at $ROOT (make test-fixtures builds it${why:+; it said: $why})"
+	e2e_done
 fi
 CGM=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
 MOUNTED=
@@ -56,11 +47,15 @@ ct_cleanup()
 {
 	local d p
 	for p in ${E2E_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null
+		tkill -KILL "$p" 2>/dev/null
 	done
 	sleep 0.5
 	for d in $(find "$CGM/ktr-e2e-$$" -depth -type d 2>/dev/null); do
-		while read -r p; do kill -KILL "$p" 2>/dev/null; done <"$d/cgroup.procs"
+		# the group's own processes (the container's, which left the test's
+		# session): signalled by the pids the test's own group lists
+		while read -r p; do
+			[ "${p:-0}" -gt 1 ] && kill -KILL "$p" 2>/dev/null
+		done <"$d/cgroup.procs"
 	done
 	sleep 0.3
 	for d in $(find "$CGM/ktr-e2e-$$" -depth -type d 2>/dev/null); do

@@ -111,7 +111,7 @@ check swap_all_returns t_eq "$(qn "$TMP/swap.norm" '$4 == "RET" && $5 ~ /^getppi
 check swap_alternate t_eq "$(q "$TMP/swap.norm" '$4 == "CALL" || $4 == "RET"' | cut -f4 |
 	uniq -c | awk '$1 > 1' | wc -l)" 0
 ktr keepc -c -p "$K"
-kill -KILL "$K"
+tkill -KILL "$K"
 
 # --- a user's own daemon is ktracebd too, run again with its capabilities ---
 if [ -n "$USER_OK" ] && daemon_gone 15; then
@@ -123,7 +123,7 @@ if [ -n "$USER_OK" ] && daemon_gone 15; then
 		"$KUSER ktracebd -b 16m"
 	check user_ps_caps t_match "$(grep '^CapEff:' "/proc/${UD:-0}/status" 2>&1)" \
 		'^CapEff:[[:space:]]+0*c000000000$'
-	kill -KILL "$BGPID"
+	tkill -KILL "$BGPID"
 	kill_daemons
 elif [ -n "$USER_OK" ]; then
 	skip user_ps "root's daemon stays up"
@@ -192,13 +192,13 @@ ktr_bg kint -f "$TMP/kint.ktr" sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1"; exe
 wait_file "$TMP/kint/started" 60
 kill_daemons
 wait_line "$TMP/kint.err" 'daemon ended' 30
-kill -INT "$KTRPID"
+tkill -INT "$KTRPID"
 wait_exit "$KTRPID" 20
 check killed_sigint_status t_eq "$WRC" 130
-kill -KILL "$(cat "$TMP/kint/started")" 2>/dev/null
+tkill -KILL "$(cat "$TMP/kint/started")" 2>/dev/null
 
 # -F: said once, and ktraceb returns (1); the process lives on untraced
-bg fk "$ATT_TICK" 20 3000
+bg fk "$ATT_TICK" 20 0
 FK=$(wait_role "$TMP/fk.pout" pid)
 ktr_bg fkill -F -f "$TMP/fkill.ktr" -p "$FK"
 wait_size "$TMP/fkill.ktr" 2000
@@ -208,40 +208,37 @@ check F_killed_status t_eq "$WRC" 1
 check F_killed_said_once t_lines 1 "$TMP/fkill.err"
 check F_killed_line t_grep "^ktraceb: the ktraceb daemon ended \(.+\): the trace in $TMP/fkill.ktr ends here, incomplete\$" \
 	"$TMP/fkill.err"
-check F_killed_target_alive kill -0 "$FK"
-kill -KILL "$FK"
+check F_killed_target_alive tkill -0 "$FK"
+tkill -KILL "$FK"
 
 # --- a daemon that goes with a request unread: the request goes to the next ---
 # As when the daemon leaves, idle, just as a ktraceb connects: the stopped
 # daemon takes the connection into its backlog unaccepted, and ends so.
-ktr up -f "$TMP/up.ktr" true
-# the daemon that wrote it (its INFO says, at once: a scan of /proc may
-# outlast its idle second), if it is still there
-D=$(info_pid "$TMP/up.ktr")
-[ "$(cat "/proc/${D:-0}/comm" 2>/dev/null)" = ktracebd ] || D=
-# (never kill -STOP an empty pid: 0 stops this script's own process group)
-if [ -z "$D" ]; then
-	skip late "the daemon went before it was found (a busy machine)"
-else
-	kill -STOP "$D"
-	ktr_bg late -f "$TMP/late.ktr" "$PROGS/getppid_loop" 5
-	# the request sent, ktraceb waits in recvmsg (x86_64 47, aarch64 212) for the answer
-	for _ in $(seq 200); do
-		grep -Eq '^(47|212) ' "/proc/$KTRPID/syscall" 2>/dev/null && break
-		sleep 0.05
-	done
-	kill -TERM "$D"
-	kill -CONT "$D"
-	wait_exit "$KTRPID" 60
-	check late_exit_0 t_eq "$WRC" 0
-	check late_nothing_said t_nogrep 'ktraceb daemon|reset|refused' "$TMP/late.err"
-	# the daemon that wrote the late trace
-	L=$(info_pid "$TMP/late.ktr")
-	check late_next_daemon t_match "$L" "^[0-9]+\$"
-	check late_not_the_old_one t_eq "$([ "$L" = "$D" ] && echo old || echo new)" new
-	kd late "$TMP/late.ktr"
-	check late_traced t_eq "$(qn "$TMP/late.norm" '$4 == "CALL" && $5 == "getppid"')" 5
-fi
+# The daemon is found while a trace keeps it (idle, it may leave within a
+# second, less than a busy machine takes to find it), then stopped as soon
+# as that trace's process is gone, idle.
+bg upk "$ATT_TICK" 20 0
+UPK=$(wait_role "$TMP/upk.pout" pid)
+ktr up -f "$TMP/up.ktr" -p "$UPK"
+D=$(daemon_pid)
+tkill -KILL "$UPK"
+tkill -STOP "$D"
+check late_old_daemon_stopped t_match "$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/${D:-x}/stat" 2>&1)" '^T$'
+ktr_bg late -f "$TMP/late.ktr" "$PROGS/getppid_loop" 5
+# the request sent, ktraceb waits in recvmsg (x86_64 47, aarch64 212) for the answer
+for _ in $(seq 200); do
+	grep -Eq '^(47|212) ' "/proc/$KTRPID/syscall" 2>/dev/null && break
+	sleep 0.05
+done
+tkill -TERM "$D"
+tkill -CONT "$D"
+wait_exit "$KTRPID" 60
+check late_exit_0 t_eq "$WRC" 0
+check late_nothing_said t_nogrep 'ktraceb daemon|reset|refused' "$TMP/late.err"
+check late_next_daemon t_match "$(daemon_pid)" "^[0-9]+\$"
+check late_not_the_old_one t_eq "$([ "$(daemon_pid)" = "$D" ] && echo old || echo new)" new
+kd late "$TMP/late.ktr"
+check late_traced t_eq "$(qn "$TMP/late.norm" '$4 == "CALL" && $5 == "getppid"')" 5
 
 # --- a trace file that fills up: ktraceb says so and waits for the command ---
 FULL=$TMP/full
@@ -252,7 +249,7 @@ if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
 		'"$1" 200000 >/dev/null; while [ ! -e "$2" ]; do sleep 0.05; done; echo end' \
 		sh "$PROGS/getppid_loop" "$TMP/full.go"
 	wait_line "$TMP/full.err" '^ktraceb: waiting for sh' 60
-	check full_waits kill -0 "$KTRPID"
+	check full_waits tkill -0 "$KTRPID"
 	check full_said_why t_grep "^ktraceb: $FULL/t.ktr: No space left on device; tracing stopped" \
 		"$TMP/full.err"
 	touch "$TMP/full.go"

@@ -12,10 +12,26 @@
 . "$(dirname "$0")/lib.sh"
 need_tracer
 
+# int 0x80 from a 64-bit process: some machines kill it with SIGSEGV even
+# untraced (a kernel with IA32_EMULATION=y under a hypervisor that does not
+# deliver it, or ia32_emulation=0).  Asked first, untraced, in a child of its
+# own: where it dies, the program leaves it out and its checks are skipped.
+INT80=1
+# (its status from a subshell of its own, whose "Segmentation fault" note goes nowhere)
+IRC=$("$PROGS/decodings" int80 >"$TMP/int80.out" 2>&1; echo $?) 2>/dev/null
+if [ "$IRC" -gt 128 ]; then
+	INT80=
+	INT80_WHY="int 0x80 from a 64-bit process dies of SIG$(kill -l "$IRC") here, untraced"
+	export KTR_NO_INT80=1
+elif [ "$IRC" -ne 0 ]; then
+	fail int80_probe "decodings int80 exited $IRC: $(head -n 1 "$TMP/int80.out")"
+fi
+
 W=$TMP/work
 mkdir -p "$W"
 F=$TMP/d.ktr
 ktr d -f "$F" "$PROGS/decodings" "$W/sub"
+unset KTR_NO_INT80
 check ktraceb_exit_0 t_krc 0 d
 kd d "$F"
 check kdump_clean t_kdump_ok d
@@ -37,9 +53,13 @@ after()
 }
 
 # 1. int 0x80 in a 64-bit program: the i386 table
-check int80_call_getgid32 t_grep $'\tCALL\tgetgid32$' "$N"
-check int80_ret_getgid32 t_grep $'\tRET\tgetgid32 '"$(awk '$1 == "getgid32" { print $2 }' "$OUT")"'$' "$N"
-check int80_no_tkill t_nogrep $'\tCALL\ttkill' "$N"
+if [ -n "$INT80" ]; then
+	check int80_call_getgid32 t_grep $'\tCALL\tgetgid32$' "$N"
+	check int80_ret_getgid32 t_grep $'\tRET\tgetgid32 '"$(awk '$1 == "getgid32" { print $2 }' "$OUT")"'$' "$N"
+	check int80_no_tkill t_nogrep $'\tCALL\ttkill' "$N"
+else
+	skip int80 "$INT80_WHY"
+fi
 # 2, 3. prctl by the kernel's numbers; arch_prctl's 0x1026 is no code
 check prctl_71 t_grep $'\tCALL\tprctl\\(PR_RISCV_SET_ICACHE_FLUSH_CTX,0,0\\)$' "$N"
 check prctl_74 t_grep $'\tCALL\tprctl\\(PR_GET_SHADOW_STACK_STATUS,0,0,0,0\\)$' "$N"

@@ -15,7 +15,7 @@
 need_tracer
 need_att_progs
 
-bg x "$ATT_TICK" 20 3000
+bg x "$ATT_TICK" 20 0
 X=$(wait_role "$TMP/x.pout" pid)
 
 # refused NAME PATH [ktraceb args before -f]: -p X into PATH fails cleanly
@@ -106,13 +106,13 @@ if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
 	# trace of X keeps the daemon up meanwhile, so that it still knows of
 	# the dead trace when it is asked
 	ktr keeper -f "$TMP/keeper.ktr" -p "$X"
-	bg y "$ATT_TICK" 1 60000
+	bg y "$ATT_TICK" 1 0
 	Y=$(wait_role "$TMP/y.pout" pid)
 	ktr fullp -f "$FULL/p.ktr" -p "$Y"
 	check full_p_exit_0 t_krc 0 fullp
 	check full_p_stops settles "$FULL/p.ktr" 15
 	check full_p_filled t_num "$(fsize "$FULL/p.ktr")" -gt $((128 * 1024))
-	check full_p_process_alive kill -0 "$Y"
+	check full_p_process_alive tkill -0 "$Y"
 	check full_p_walks walk fullp "$FULL/p.ktr"
 	kd fullp "$FULL/p.ktr"
 	check full_p_kdump_clean t_kdump_ok fullp
@@ -146,7 +146,7 @@ if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
 	ktr fullp2c -c -p "$Y"
 	check full_p_clear_reports t_grep "^ktraceb: $TMP/after.ktr: cleared by pid [0-9]+ \\(uid 0\\); [0-9]+ records written, 0 lost\$" \
 		"$TMP/fullp2c.err"
-	kill -KILL "$Y"
+	tkill -KILL "$Y"
 	kd after "$TMP/after.ktr"
 	check full_p_retrace_records t_has_pid "$TMP/after.norm" "$Y"
 	check full_p_cleared_end t_grep $'^ktraceb\tEND\ttrace ended: cleared by pid [0-9]+ \\(uid 0\\); [0-9]+ records, 0 lost$' \
@@ -190,7 +190,7 @@ check killed_walks walk killed "$TMP/killed.ktr"
 check killedz_whole_members is_gzip "$TMP/killed.ktz"
 check killed_logged t_grep "$TMP/killed.ktr: the ktraceb daemon writing it was killed" \
 	"/run/ktraceb/ktraceb-$BUILD_ID.log"
-kill "$K" "$KZ" 2>/dev/null
+tkill "$K" "$KZ" 2>/dev/null
 
 # --- a trace file deleted while tracing ---
 # fdsize: the size of the deleted file, through our descriptor
@@ -208,7 +208,7 @@ s0=$(fdsize)
 sleep 1
 check deleted_stops_within_1s t_eq "$(fdsize)" "$s0" "size of the deleted file 1s apart"
 exec 7<&-
-check deleted_process_alive kill -0 "$X"
+check deleted_process_alive tkill -0 "$X"
 ktr del2 -f "$TMP/del2.ktr" -p "$X"
 check deleted_retrace_exit_0 t_krc 0 del2
 check deleted_retrace_grows grows "$TMP/del2.ktr"

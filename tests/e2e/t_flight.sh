@@ -49,7 +49,7 @@ record_then_kill9()
 end_recording()
 {
 	ktr "$1" -c -p "$2"
-	kill "$2" 2>/dev/null
+	tkill "$2" 2>/dev/null
 	wait "$2" 2>/dev/null
 	daemon_gone 20
 }
@@ -111,7 +111,7 @@ ktr killr -R 64k -p "$KP" -f "$TMP/kill.ktr"
 check kill_attach_exit_0 t_krc 0 killr
 check kill_file_empty_until_crash t_eq "$(stat -c %s "$TMP/kill.ktr")" 0
 sleep 0.2
-kill -SEGV "$KP"
+tkill -SEGV "$KP"
 wait "$KP" 2>/dev/null
 daemon_gone 20
 kd kill "$TMP/kill.ktr"
@@ -180,7 +180,7 @@ check dumps_kdump_clean t_kdump_ok loop
 check dumps_two_rings t_eq "$(qn "$TMP/loop.norm" '$4 == "RING" && $5 ~ /on demand$/')" "$DUMPS"
 check dumps_one_info t_eq "$(qn "$TMP/loop.norm" '$4 == "INFO"')" 1
 check dumps_hold_getppid t_num "$(qn "$TMP/loop.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 50
-check dumps_still_recording t_eq "$(kill -0 "$LP" 2>/dev/null && echo alive)" alive
+check dumps_still_recording t_eq "$(tkill -0 "$LP" 2>/dev/null && echo alive)" alive
 ktr dx -D -f "$TMP/segv.ktr"
 check dump_of_no_recording_refused t_grep 'no trace or recording goes there' "$TMP/dx.err"
 check dump_of_no_recording_exit_1 t_krc 1 dx
@@ -191,7 +191,7 @@ check clear_removes_its_control_map t_eq "$(pins_of_ctls)" 0
 sleep 0.3
 ktr d3 -D -f "$TMP/loop.ktr"
 check dump_after_clear_refused t_krc 1 d3
-kill "$LP" 2>/dev/null
+tkill "$LP" 2>/dev/null
 
 # --- two dumps of a ring that still holds the first: the second's replay is marked ----------
 "$CR" loop 10 >"$TMP/rep.out" &
@@ -204,7 +204,7 @@ ktr rep1 -D -f "$TMP/rep.ktr"
 sleep 0.3
 ktr rep2 -D -f "$TMP/rep.ktr"
 ktr repc -c -p "$RP"
-kill "$RP" 2>/dev/null
+tkill "$RP" 2>/dev/null
 check replay_dumps_exit_0 t_eq "$(grep -c '^ktraceb: [0-9]* records written' "$TMP"/rep[12].err |
 	awk -F: '{ s += $2 } END { print s }')" 2
 "$KDUMP" -T -f "$TMP/rep.ktr" >"$TMP/rep.kd" 2>"$TMP/rep.kderr"
@@ -286,7 +286,7 @@ check k9_dump_kdump_clean t_kdump_ok k9
 check k9_dump_kept_recording t_num "$(qn "$TMP/k9.norm" '$4 == "CALL" && $5 == "getppid"')" -gt 60
 kill_daemons
 sleep 0.2
-kill -SEGV "$K9"
+tkill -SEGV "$K9"
 wait "$K9" 2>/dev/null
 check k9_crash_with_no_daemon daemon_gone 2
 ktr k9s -f "$TMP/k9other.ktr" /bin/true # any trace starts a daemon, which takes over
@@ -323,7 +323,7 @@ end_recording k9zc "$K9Z"
 "$CR" loop 10 >"$TMP/k9c.out" &
 K9C=$!
 record_then_kill9 k9ca "$K9C" -R 256k -f "$TMP/k9c.ktr"
-kill -SEGV "$K9C"
+tkill -SEGV "$K9C"
 wait "$K9C" 2>/dev/null
 ktr k9cd -D -f "$TMP/k9c.ktr"
 check k9c_dump_exit_0 t_krc 0 k9cd
@@ -429,7 +429,7 @@ if user_setup; then
 	check user_ring_cap t_grep \
 		'too many MiB of recorder rings for uid [0-9]+ \(a user may have 256 at once\)' \
 		"$TMP/ubig.err"
-	kill "$RP" 2>/dev/null
+	tkill "$RP" 2>/dev/null
 
 	# a user's recording taken over after a kill -9: the new daemon opens its
 	# file again as the user, and only that very file (a symlink put in its
@@ -451,9 +451,9 @@ if user_setup; then
 	sleep 0.2
 	as_user rm -f "$UDIR/uw.ktr"
 	as_user ln -s "$TMP/roots_file" "$UDIR/uw.ktr"
-	kill -SEGV "$UP"
+	tkill -SEGV "$UP"
 	wait "$UP" 2>/dev/null
-	kill "$KEEP" 2>/dev/null
+	tkill "$KEEP" 2>/dev/null
 	ktr uwk -f "$TMP/uwk.ktr" /bin/true # a new daemon takes over what was pinned
 	for _ in $(seq 30); do [ "$(pins_of_rings)" = 0 ] && break; sleep 0.1; done
 	check user_takeover_not_through_a_symlink t_eq "$(cat "$TMP/roots_file")" "root's"
@@ -521,14 +521,14 @@ if user_setup; then
 		pwdir "$KUID" "$KTRACEB" "$PW" "$TMP" 2>"$TMP/pw.unshare"; then
 		check user_pin_dir_still_records t_eq "$(cat "$TMP/pwr.rc")" 0
 		check user_pin_dir_not_used t_eq "$(cat "$TMP/pw.pins")" 0
-		kill -SEGV "$PW"
+		tkill -SEGV "$PW"
 		wait "$PW" 2>/dev/null
 		for _ in $(seq 30); do [ -s "$TMP/pw.ktr" ] && break; sleep 0.1; done
 		check user_pin_dir_crash_written t_grep 'killed by SIGSEGV' <("$KDUMP" -f "$TMP/pw.ktr")
 		daemon_gone 20
 	else
 		skip user_pin_dir "no bpffs of its own in a mount namespace: $(head -n 1 "$TMP/pw.unshare")"
-		kill "$PW" 2>/dev/null
+		tkill "$PW" 2>/dev/null
 	fi
 else
 	skip user "$USER_WHY"

@@ -16,7 +16,8 @@
 #  4 capabilities: a forked child keeps the socket, the connecting process
 #    execs a set-uid program, the child asks for a process with capabilities;
 #    a capability ktraceb's command has none when the daemon checks it
-#  5 idle connections, unread replies, 10,000 connections, 1,025 trace files
+#  5 idle connections, unread replies, 10,000 connections (1,025 trace
+#    files: t_hostile_files.sh)
 #  6 the socket names: squatted abstract names, a silent fake user daemon,
 #    /run/ktraceb not root's; a listener on the user's own name hears of
 #    root's clears only what is the user's (no descriptor, no root pid);
@@ -33,72 +34,10 @@
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
 need_att_progs
-if ! user_setup; then
-	skip all "$USER_WHY"
-	e2e_done
-fi
-for p in ktr_hostile suid_forker; do
-	if [ ! -x "$PROGS/$p" ]; then
-		fail build "$PROGS/$p not built (make O=$O test)"
-		e2e_done
-	fi
-	cp "$PROGS/$p" "$UBIN/"
-done
-chown root:root "$UBIN/suid_forker"
-chmod 4755 "$UBIN/suid_forker"
-ROOT_SOCK=/run/ktraceb/ktraceb-$BUILD_ID.sock
-USER_SOCK=@ktraceb-$BUILD_ID.$KUID
-DEF=0x301be  # KTR_DEF_POINTS
-ROOTFAC=0x80000000
-SECGROUP=ktrhostsec
-GROUP_CREATED=
-MNT=
-
-hostile_cleanup()
-{
-	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-	[ -n "$GROUP_CREATED" ] && groupdel "$SECGROUP" 2>/dev/null
-	user_cleanup
-}
-trap 'hostile_cleanup' EXIT
-
-# hostile P SOCK ARGS...: ktr_hostile as the test user, output in $TMP/P.h
-hostile()
-{
-	local p=$1
-	shift
-	timeout -k 5 120 setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
-		"$UBIN/ktr_hostile" "$@" >"$TMP/$p.h" 2>"$TMP/$p.herr" </dev/null
-}
-
-# hval P KEY: KEY=value from the first line of $TMP/P.h that has it
-hval()
-{
-	grep -o "$2=[^ ]*" "$TMP/$1.h" | head -n 1 | cut -d= -f2-
-}
-
-fdcount()
-{
-	ls "/proc/$1/fd" 2>/dev/null | wc -l
-}
-
-# root_works P: root's ktraceb still traces a command into a file
-root_works()
-{
-	ktr "$1" -f "$TMP/$1.ktr" /bin/true
-	[ "$KRC" -eq 0 ] && grep -q "records written" "$TMP/$1.err" && return 0
-	echo "    root's ktraceb exit $KRC: $(head -n 2 "$TMP/$1.err")" >&2
-	return 1
-}
+. "$(dirname "$0")/lib_hostile.sh"
 
 # --- root's daemon stays up through sections 1 to 9 ---------------------------
-bg keeper "$ATT_TICK" 200 0
-KEEP=$(wait_role "$TMP/keeper.pout" pid)
-ktr keep -f "$TMP/keep.ktr" -p "$KEEP"
-check setup_keeper_traced t_krc 0 keep
-DPID=$(daemon_pid)
-check setup_daemon_found t_num "${DPID:-0}" -gt 0
-FD0=$(fdcount "${DPID:-0}")
+hostile_keeper
 
 # --- 1: KTRFAC_ROOT, and a set-gid exec that reads a secret -------------------
 if ! getent group "$SECGROUP" >/dev/null; then
@@ -203,7 +142,7 @@ hostile caps_plain "$ROOT_SOCK" op 1 "$DEF" 0 "$CS" "new:$UDIR/caps1.ktr"
 check caps_plain_refused t_grep 'error=1 .*process has capabilities' "$TMP/caps_plain.h"
 hostile caps_forked "$ROOT_SOCK" forkcaps "$CS" "new:$UDIR/caps2.ktr" "$UBIN/suidsleep" 2
 check caps_forked_refused t_grep 'error=1 .*process has capabilities' "$TMP/caps_forked.h"
-kill "$CS" 2>/dev/null
+tkill "$CS" 2>/dev/null
 # the command of a capability ktraceb has dropped the capabilities before the
 # daemon looks at it: a child not yet scheduled held them, and was refused as
 # a process with capabilities (yama2_user_refused failed so on a busy machine).
@@ -218,7 +157,7 @@ for ((i = 0; i < 10; i++)); do
 		"$UBIN/ktraceb" -f "$UDIR/capcmd$i.ktr" "$UBIN/att_tick" 1 1 >/dev/null \
 		2>"$TMP/capcmd.err" </dev/null && NCMD=$((NCMD + 1))
 done
-kill "$HOG" 2>/dev/null
+tkill "$HOG" 2>/dev/null
 wait "$HOG" 2>/dev/null
 check caps_command_dropped_before_check t_eq "$NCMD" 10 "last: $(cat "$TMP/capcmd.err")"
 
@@ -251,37 +190,27 @@ wait "$HPID"
 check flood_opened t_num "$(hval flood opened)" -ge 9000
 check flood_refused_beyond_limit t_num "$(hval flood refused)" -ge $(($(hval flood opened) - 256))
 
-mkdir -m 755 "$UDIR/files"
-chown "$KUID" "$UDIR/files"
-as_user sh -c 'i=0; while [ $i -lt 1025 ]; do sleep 120 & echo $!; i=$((i+1)); done' \
-	>"$TMP/sleepers" 2>/dev/null
-E2E_PIDS="${E2E_PIDS:-} $(tr '\n' ' ' <"$TMP/sleepers")"
-hostile files "$ROOT_SOCK" files "$UDIR/files" "$TMP/sleepers"
-check files_1024_at_once t_eq "$(hval files ok)" 1024
-check files_limit_message t_grep "last=too many traces for uid $KUID" "$TMP/files.h"
-check files_root_served root_works files_root
-check files_daemon_fds t_num "$(fdcount "$DPID")" -ge 1024
-kill $(cat "$TMP/sleepers") 2>/dev/null
-for ((i = 0; i < 100; i++)); do
-	[ "$(fdcount "$DPID")" -le $((FD0 + 8)) ] && break
-	sleep 0.1
-done
-check files_closed_when_done t_num "$(fdcount "$DPID")" -le $((FD0 + 8))
 
 # --- 6: socket names --------------------------------------------------------------
+ms_of squat_base -c -p $$ # how long a -c -p takes on this machine now, nothing squatted
+SQBASE=$MS
 hostile squat_root "$ROOT_SOCK" squat "@ktraceb-$BUILD_ID" 20 &
 SQ1=$!
 hostile squat_user "$ROOT_SOCK" squat "@ktraceb-$BUILD_ID.$KUID" 20 &
 SQ2=$!
-sleep 0.5
+wait_line "$TMP/squat_root.h" '^squat bound' 60
+wait_line "$TMP/squat_user.h" '^squat bound' 60
 check squat_old_root_name_bound t_grep '^squat bound' "$TMP/squat_root.h"
 check squat_root_served root_works squat_root
-SECONDS=0
-ktr squat_clear -C
+# -C does not wait out the squatters' 20 s: 8 s, and four times what this
+# machine takes now for a -c -p, at most 18 s
+ms_of squat_clear -C
 check squat_clear_all_exit_0 t_krc 0 squat_clear
-check squat_clear_all_bounded t_num "$SECONDS" -le 8
+LIM=$((8000 + 4 * SQBASE))
+[ "$LIM" -gt 18000 ] && LIM=18000
+check squat_clear_all_bounded t_num "$MS" -le "$LIM" "-C took $MS ms, -c -p $SQBASE"
 # the squatters themselves, not the shells that started them
-kill "$(hval squat_root pid)" "$(hval squat_user pid)" 2>/dev/null
+tkill "$(hval squat_root pid)" "$(hval squat_user pid)" 2>/dev/null
 wait "$SQ1" "$SQ2" 2>/dev/null
 ktr keep_again -f "$TMP/keep.ktr" -a -p "$KEEP" # -C cleared it
 
@@ -321,7 +250,7 @@ check listen_root_clearfile_stops stable "$TMP/rootonly/r.ktr"
 ktr listen_cpid -c -p "$LR"
 ktr listen_cuser -c -p "$LU"
 ktr listen_cufile -c -f "$UDIR/listen.ktr"
-kill -TERM "$(hval listen pid)" 2>/dev/null
+tkill -TERM "$(hval listen pid)" 2>/dev/null
 wait "$LSN"
 check listen_got_no_descriptor t_eq "$(hval listen fds)" 0
 check listen_wrote_nothing t_eq "$(hval listen wrote)" 0
@@ -333,7 +262,7 @@ check listen_users_pid_heard in_list "$(hval listen pids)" "$LU"
 check listen_users_file_by_inode in_list "$(hval listen inodes)" \
 	"$(stat -c %d:%i "$UDIR/listen.ktr")"
 check listen_one_inode_only t_eq "$(hval listen inodes)" "$(stat -c %d:%i "$UDIR/listen.ktr")"
-kill "$LR" "$LU" 2>/dev/null
+tkill "$LR" "$LU" 2>/dev/null
 # what such a listener may be sent (CLEARINODE, 7), root's daemon takes from root alone
 hostile f_inode_user "$ROOT_SOCK" op 7 0 0 0 "inode:$UDIR/listen.ktr"
 check clearinode_user_refused t_grep "error=1 .*named by its inode: root.s alone" \
@@ -374,7 +303,7 @@ if truncate -s 16M "$TMP/fs.img" && mkfs.ext4 -q -F -m 50 "$TMP/fs.img" 2>/dev/n
 	# with root's rights the daemon would have written megabytes into them
 	check reserved_still_free t_num "$(stat -f -c %f "$MNT")" -ge $((F0 - 64))
 	check reserved_trace_small t_num "$(fsize "$MNT/t.ktr")" -le 65536
-	kill "$R" 2>/dev/null
+	tkill "$R" 2>/dev/null
 	umount "$MNT" && MNT=
 else
 	skip reserved "cannot make and mount an ext4 image"
@@ -439,7 +368,7 @@ check roots_recording_unwritten t_num "$(fsize "$TMP/rootdir/rec.ktr")" -eq 0
 ktr recdump -D -f "$TMP/rootdir/rec.ktr"
 check roots_own_dump_works t_grep 'records written to' "$TMP/recdump.err"
 ktr recclear -c -p "$RREC"
-kill "$RREC" 2>/dev/null
+tkill "$RREC" 2>/dev/null
 for kind in pipe socket "dir:$UDIR" eventfd devnull; do
 	hostile fd_kind "$ROOT_SOCK" op 1 "$DEF" 0 "$U2" "$kind"
 	check "fd_${kind%%:*}_refused" t_grep 'error=13 .*not a regular file' "$TMP/fd_kind.h"
@@ -474,7 +403,7 @@ FDB=$(fdcount "$DPID")
 hostile fdstorm "$ROOT_SOCK" fdstorm 2000 "$UDIR/fds.ktr" &
 HPID=$!
 FDMAX=$FDB
-while kill -0 "$HPID" 2>/dev/null; do
+while tkill -0 "$HPID" 2>/dev/null; do
 	n=$(fdcount "$DPID")
 	[ "$n" -gt "$FDMAX" ] && FDMAX=$n
 	sleep 0.02
@@ -498,11 +427,11 @@ for ((i = 0; i < 80; i++)); do
 done
 check fuzz_no_fd_leak t_num "$(fdcount "$DPID")" -le $((FD0 + 8))
 check daemon_still_the_same t_eq "$(daemon_pid)" "$DPID"
-kill "$U2" 2>/dev/null
+tkill "$U2" 2>/dev/null
 
 # --- 10 and the rest need no daemon of root's running ---------------------------
 ktr keepc -c -p "$KEEP"
-kill "$KEEP" 2>/dev/null
+tkill "$KEEP" 2>/dev/null
 if ! wait_no_daemon 15; then
 	skip no_daemon_sections "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 	e2e_done
@@ -543,7 +472,7 @@ check user_daemon_traces grows "$UDIR/own3.ktr"
 ktr own3_rootclear -c -f "$UDIR/own3.ktr"
 check user_daemon_root_clearfile_exit_0 t_krc 0 own3_rootclear
 check user_daemon_root_clearfile_stops stable "$UDIR/own3.ktr"
-kill "$U3" 2>/dev/null
+tkill "$U3" 2>/dev/null
 
 # Names squatted by the hundred, each with its backlog full: root's -p, -c and
 # -C wait for them once in all (KTR_OTHERS_DEADLINE_MS, 2 s), not once per
@@ -557,31 +486,29 @@ U5=$(wait_role "$TMP/own5.pout" pid)
 uktr own5 -f "$UDIR/own5.ktr" -p "$U5"
 check many_user_trace4_grows grows "$UDIR/own4.ktr"
 check many_user_trace5_grows grows "$UDIR/own5.ktr"
+# The squatted names may cost root's commands the one deadline of
+# ktr_others.h (2 s) in all, not one each: each is bounded by 4 s (5 s for
+# -p) and four times what the same machine takes, now, for a -c -p that
+# asks the same daemons with no name squatted (a busy machine's seconds)
+ms_of many_base -c -p $$
+BASE=$MS
 SQFIRST=$((KUID > 200 ? KUID - 200 : KUID + 1))
 hostile squatmany - squatmany "@ktraceb-$BUILD_ID." "$SQFIRST" 200 90 &
 SQM=$!
-wait_line "$TMP/squatmany.h" '^squatmany' 10
+wait_line "$TMP/squatmany.h" '^squatmany' 60
 check many_squatted_full t_grep '^squatmany bound=200 full=200 ' "$TMP/squatmany.h"
-# ms_of P CMD...: ktr P CMD..., its wall time in ms in MS
-ms_of()
-{
-	local t0
-	t0=$(date +%s%N)
-	ktr "$@"
-	MS=$((($(date +%s%N) - t0) / 1000000))
-}
 ms_of many_move -f "$TMP/many_move.ktr" -p "$U4" # root takes it from the user's daemon
 check many_move_exit_0 t_krc 0 many_move
-check many_move_bounded t_num "$MS" -le 5000 "root's -p took $MS ms"
+check many_move_bounded t_num "$MS" -le $((5000 + 4 * BASE)) "root's -p took $MS ms, -c -p unsquatted $BASE"
 check many_move_left_user_daemon stable "$UDIR/own4.ktr"
 check many_move_root_traces grows "$TMP/many_move.ktr"
 ms_of many_clear_pid -c -p "$U4"
-check many_clear_pid_bounded t_num "$MS" -le 4000 "root's -c -p took $MS ms"
+check many_clear_pid_bounded t_num "$MS" -le $((4000 + 4 * BASE)) "root's -c -p took $MS ms, unsquatted $BASE"
 ms_of many_clear_all -C
 check many_clear_all_exit_0 t_krc 0 many_clear_all
-check many_clear_all_bounded t_num "$MS" -le 4000 "root's -C took $MS ms"
+check many_clear_all_bounded t_num "$MS" -le $((4000 + 4 * BASE)) "root's -C took $MS ms, -c -p unsquatted $BASE"
 check many_clear_all_reached_user_daemon stable "$UDIR/own5.ktr"
-kill "$(hval squatmany pid)" "$U4" "$U5" 2>/dev/null
+tkill "$(hval squatmany pid)" "$U4" "$U5" 2>/dev/null
 wait "$SQM" 2>/dev/null
 wait_no_daemon 15
 
@@ -615,7 +542,7 @@ echo 3 >"$FAKEK/yama/ptrace_scope"
 uktr yama3 -f "$UDIR/y3.ktr" "$UBIN/att_tick" 1 3
 check yama3_user_refused t_grep 'tracing is disabled \(Yama ptrace_scope 3\)' "$TMP/yama3.err"
 ktr ykc -c -p "$YK"
-kill "$YK" "$YN" 2>/dev/null
+tkill "$YK" "$YN" 2>/dev/null
 wait_no_daemon 15
 
 # --- kernel event names (-e) as a hostile client sends them -------------------
@@ -680,7 +607,7 @@ check tp_sys_pid0_refused t_grep 'error=22 .*no process or process group' "$TMP/
 # as the kernel events are refused, nothing of it is attached; the allowed one is only the user's
 check tp_root_still_works root_works tp_root
 ktr tpkc -c -p "$TPK"
-kill "$TPK" "$TPO" 2>/dev/null
+tkill "$TPK" "$TPO" 2>/dev/null
 wait_no_daemon 15
 
 e2e_done

@@ -25,7 +25,7 @@ tree()
 # late NAME: make the parent fork latechild and lategrandchild; set LC LG
 late()
 {
-	kill -USR1 "$P"
+	tkill -USR1 "$P"
 	LC=$(wait_role "$TMP/$1.pout" latechild)
 	LG=$(wait_role "$TMP/$1.pout" lategrandchild)
 }
@@ -57,7 +57,7 @@ finish()
 	check "${name}_kdump_clean" t_kdump_ok "$name"
 	check "${name}_pids" t_eq "$(pids_of "$TMP/$name.norm")" "$(sorted "$@")" \
 		"P=$P C=$C G=$G LC=$LC LG=$LG"
-	kill -KILL "$TREEPID" 2>/dev/null
+	tkill -KILL "$TREEPID" 2>/dev/null
 }
 
 # first NAME PID: the first record of PID as "TAG body"

@@ -126,7 +126,7 @@ for f in "$FIX"/*.ktrace.out; do
 	[ -f "$f" ] || continue
 	nfix=$((nfix + 1))
 	b=$(basename "$f" .ktrace.out)
-	timeout -k 2 10 "$KDUMP" -f "$f" >"$TMP/fix.out" 2>"$TMP/fix.err" </dev/null
+	timeout -k 2 60 "$KDUMP" -f "$f" >"$TMP/fix.out" 2>"$TMP/fix.err" </dev/null
 	rc=$?
 	check "fixture_${b}_terminates" t_num "$rc" -ne 124 "timed out"
 	check "fixture_${b}_no_crash" t_num "$rc" -lt 128 "exit status"

@@ -72,7 +72,7 @@ done
 bad=
 for seed in $(seq 1 200); do
 	"$PROGS/ktrgen" flip "$TMP/flip.ktr" "$seed"
-	timeout -k 2 10 "$KDUMP" -f "$TMP/flip.ktr" >/dev/null 2>"$TMP/flip.err" </dev/null
+	timeout -k 2 60 "$KDUMP" -f "$TMP/flip.ktr" >/dev/null 2>"$TMP/flip.err" </dev/null
 	rc=$?
 	if [ "$rc" -ge 124 ] || [ "$(wc -l <"$TMP/flip.err")" -gt 1 ]; then
 		bad="$bad seed $seed: exit $rc;"
@@ -90,7 +90,7 @@ gzip -n -c "$G" >"$TMP/good.gz"
 kd gz "$TMP/good.gz"
 check gzip_clean t_kdump_ok gz
 check gzip_same_text cmp -s "$TMP/gz.kd" "$TMP/good.kd"
-timeout 10 "$KDUMP" -f - <"$TMP/good.gz" >"$TMP/gzstdin.kd" 2>"$TMP/gzstdin.kderr"
+timeout 60 "$KDUMP" -f - <"$TMP/good.gz" >"$TMP/gzstdin.kd" 2>"$TMP/gzstdin.kderr"
 check gzip_stdin_same cmp -s "$TMP/gzstdin.kd" "$TMP/good.kd"
 cat "$TMP/good.gz" "$TMP/good.gz" >"$TMP/two.gz"
 kd gz2 "$TMP/two.gz"
@@ -117,7 +117,7 @@ for seed in $(seq 1 100); do
 	off=$((10 + (seed * 7919) % (gzsize - 10)))
 	printf "\\x$(printf %02x $(((seed * 37) % 256)))" |
 		dd of="$TMP/gzflip.gz" bs=1 seek="$off" conv=notrunc 2>/dev/null
-	timeout -k 2 10 "$KDUMP" -f "$TMP/gzflip.gz" >/dev/null 2>"$TMP/gzflip.err" </dev/null
+	timeout -k 2 60 "$KDUMP" -f "$TMP/gzflip.gz" >/dev/null 2>"$TMP/gzflip.err" </dev/null
 	rc=$?
 	if [ "$rc" -ge 124 ] || [ "$(wc -l <"$TMP/gzflip.err")" -gt 1 ]; then
 		bad="$bad seed $seed: exit $rc;"

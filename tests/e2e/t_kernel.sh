@@ -68,7 +68,7 @@ if [ -x "$SDT" ] && ! kernel_before 5.17; then
 	check usdt_next_trace_said t_grep '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
 		"$TMP/usdt2.err"
 	check usdt_same_daemon t_eq "$(info_pid "$TMP/usdt2.ktr")" "$(info_pid "$TMP/usdt.ktr")"
-	kill "$KEEP" 2>/dev/null
+	tkill "$KEEP" 2>/dev/null
 	wait "$KEEP" 2>/dev/null
 fi
 

@@ -20,7 +20,7 @@ times()
 }
 
 # --- one process, A -> B ---
-bg x "$ATT_TICK" 20 3000
+bg x "$ATT_TICK" 20 0
 X=$(wait_role "$TMP/x.pout" pid)
 ktr a -f "$TMP/A.ktr" -p "$X"
 check a_exit_0 t_krc 0 a
@@ -55,7 +55,7 @@ check b_getpriority_calls t_num "$(qn "$TMP/B.norm" '$1 == p && $4 == "CALL" &&
 # --- a move that changes the facilities: the new ones take effect at once ---
 # (the syscall programs read a copy of the process's state: the move must
 # make it stale, or the records would keep going to N, as names only)
-bg facs "$ATT_TICK" 20 3000
+bg facs "$ATT_TICK" 20 0
 F=$(wait_role "$TMP/facs.pout" pid)
 ktr fn -t n -f "$TMP/N.ktr" -p "$F"
 sleep 0.3
@@ -63,7 +63,7 @@ ktr fc -t c -f "$TMP/C.ktr" -p "$F"
 check facs_moves_exit_0 t_krc 0 fc
 check facs_c_grows grows "$TMP/C.ktr"
 ktr fcc -c -p "$F"
-kill -KILL "$F"
+tkill -KILL "$F"
 kd FN "$TMP/N.ktr"
 kd FC "$TMP/C.ktr"
 check facs_n_no_calls t_eq "$(qn "$TMP/FN.norm" '$4 == "CALL" || $4 == "RET"')" 0
@@ -89,7 +89,7 @@ bg tree "$ATT_TREE" 60
 P=$(wait_role "$TMP/tree.pout" parent)
 ktr ti -i -f "$TMP/TA.ktr" -p "$P"
 check tree_attach_exit_0 t_krc 0 ti
-kill -USR1 "$P"
+tkill -USR1 "$P"
 LC=$(wait_role "$TMP/tree.pout" latechild)
 LG=$(wait_role "$TMP/tree.pout" lategrandchild)
 sleep 0.3
@@ -97,7 +97,7 @@ ktr tm -f "$TMP/TB.ktr" -p "$P"
 check tree_move_exit_0 t_krc 0 tm
 sleep 0.2
 # the parent forks again: with its -i it passes on the new file
-kill -USR1 "$P"
+tkill -USR1 "$P"
 wait_line "$TMP/tree.pout" '^latechild [0-9]+$' 5 >/dev/null
 for ((i = 0; i < 100; i++)); do
 	[ "$(grep -c '^lategrandchild ' "$TMP/tree.pout")" -ge 2 ] && break
@@ -121,6 +121,6 @@ times tLC "$TMP/TA.ktr" "$LC"
 times tPB "$TMP/TB.ktr" "$P"
 check tree_a_children_after_move t_eq "$(awk -v b="$(head -n 1 "$TMP/tPB.times")" \
 	'$1 + 0 > b + 0 { n++ } END { print (n > 0) ? "yes" : "no" }' "$TMP/tLC.times")" yes
-kill -KILL "$P"
+tkill -KILL "$P"
 
 e2e_done

@@ -11,9 +11,9 @@ need_tracer
 need_att_progs
 user_setup
 
-bg x1 "$ATT_TICK" 20 3000
+bg x1 "$ATT_TICK" 20 0
 X1=$(wait_role "$TMP/x1.pout" pid)
-bg x2 "$ATT_TICK" 20 3000 4444
+bg x2 "$ATT_TICK" 20 0 4444
 X2=$(wait_role "$TMP/x2.pout" pid)
 ktr t1 -f "$TMP/one.ktr" -p "$X1"
 check root1_exit_0 t_krc 0 t1

@@ -66,7 +66,7 @@ taskset -c 0 sh -c 'while :; do :; done' &
 SPIN=$!
 E2E_PIDS="${E2E_PIDS:-} $SPIN"
 ktr spin -i -t w -f "$TMP/spin.ktr" taskset -c 0 timeout 1 sh -c 'while :; do :; done'
-kill -KILL "$SPIN"
+tkill -KILL "$SPIN"
 kd spin "$TMP/spin.ktr"
 check spin_stops_user t_num "$(qn "$TMP/spin.norm" '$3 == "sh" && $4 == "CSW" && $5 ~ /^stop user /')" -ge 1
 

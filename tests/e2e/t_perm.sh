@@ -39,7 +39,7 @@ user_refused()
 # --- without capabilities: a clean error (only testable with no daemon up,
 # since a running daemon would serve the plain binary too) ---
 if wait_no_daemon 15; then
-	ubg plain "$ATT_TICK" 20 3000
+	ubg plain "$ATT_TICK" 20 0
 	P0=$(wait_role "$TMP/plain.pout" pid)
 	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
 		"$UBIN/plain" -f "$UDIR/plain.ktr" -p "$P0" >"$TMP/plain.out" 2>"$TMP/plain.err" \
@@ -50,7 +50,7 @@ if wait_no_daemon 15; then
 	check plain_names_capabilities t_grep 'CAP_BPF|root' "$TMP/plain.err"
 	sleep 0.3
 	check plain_no_daemon_left t_eq "$(daemon_sockets | tr '\n' ' ')" ""
-	kill "$P0" 2>/dev/null
+	tkill "$P0" 2>/dev/null
 else
 	skip plain_fails "a ktraceb daemon stays up: $(daemon_sockets | tr '\n' ' ')"
 fi
@@ -66,7 +66,7 @@ check own_file_owner t_eq "$(stat -c %U:%G "$UDIR/own.ktr")" "$KUSER:$(id -gn "$
 check own_file_mode_0600 t_eq "$(stat -c %a "$UDIR/own.ktr")" 600
 
 # a root process, a set-id one and a non-dumpable one: refused
-bg rootp "$ATT_TICK" 20 3000
+bg rootp "$ATT_TICK" 20 0
 R=$(wait_role "$TMP/rootp.pout" pid)
 user_refused root_process "$R" "not your process"
 

@@ -168,7 +168,7 @@ ktr att -e trace=getpriority -f "$TMP/att.ktr" -p "$A"
 check attach_set t_krc 0 att
 sleep 0.5
 ktr attc -c -p "$A"
-kill "$A" 2>/dev/null
+tkill "$A" 2>/dev/null
 kd att "$TMP/att.ktr"
 check attach_calls t_num "$(q "$TMP/att.norm" '$4 == "CALL"' | grep -c 'getpriority(PRIO_PROCESS,4747)')" -ge 5
 check attach_only_those t_eq "$(q "$TMP/att.norm" '$4 == "CALL"' | grep -vc 'getpriority(')" 0
@@ -191,7 +191,7 @@ check same_selection_joins t_krc 0 same
 sleep 0.5
 ktr onec -c -p "$B"
 ktr onec2 -c -p "$C"
-kill "$B" "$C" 2>/dev/null
+tkill "$B" "$C" 2>/dev/null
 kd one "$TMP/one.ktr"
 check joined_both_pids t_eq "$(q "$TMP/one.norm" '$4 == "CALL"' | cut -f1 | sort -u | wc -l)" 2
 check joined_only_those t_eq "$(q "$TMP/one.norm" '$4 == "CALL"' | grep -vc 'getpriority(')" 0

@@ -114,7 +114,7 @@ sem_wait()
 stop()
 {
 	ktr "$1c" -c -p "$2"
-	kill "$2" 2>/dev/null
+	tkill "$2" 2>/dev/null
 	wait_exit "$2" 20
 	daemon_gone 20
 }
@@ -151,7 +151,7 @@ check one_only_them t_eq "$(sems "$SRV")" "${ARMED/ line=0/ line=1}"
 ktr onec -c -p "$SRV"
 check one_down_after_clear sem_wait "$SRV" function__entry 0 30
 check one_all_down_after_clear sem_wait "$SRV" line 0 30
-kill "$SRV" 2>/dev/null
+tkill "$SRV" 2>/dev/null
 wait_exit "$SRV" 20
 daemon_gone 20
 kd one "$TMP/one.ktr"
@@ -221,7 +221,7 @@ check two_same_joins t_krc 0 twosame
 check two_b_moved_armed sem_wait "$B" line 1 20
 ktr twoc -c -p "$A"
 ktr twoc2 -c -p "$B"
-kill "$A" "$B" 2>/dev/null
+tkill "$A" "$B" 2>/dev/null
 wait_exit "$A" 20
 wait_exit "$B" 20
 daemon_gone 20
@@ -253,7 +253,7 @@ ktr list2 -e usdt:python:line -e usdt:list -p "$SRV"
 check list_armed_marked t_grep "^\\+ python:line +1  high  $PYBIN\$" "$TMP/list2.out"
 check list_others_not t_grep "^  python:function__entry +1  high  $PYBIN\$" "$TMP/list2.out"
 check list_arms_nothing t_eq "$(sems "$SRV")" "$ALL_DOWN"
-kill "$SRV" 2>/dev/null
+tkill "$SRV" 2>/dev/null
 i=0
 for bad in 'usdt:' 'usdt::x' 'usdt:a:b:c' 'usdt:py thon' 'usdt:x/y' \
 	"usdt:$(printf 'p%.0s' $(seq 70))"; do

@@ -59,11 +59,18 @@ udir()
 	if [ "$1" = "$KUID" ]; then echo "$UDIR"; else echo "$TMP/u$1"; fi
 }
 
-# sleepers UID N P: N sleeping processes of that user, their pids in $TMP/P.pids
+# sleepers UID N P: N sleeping processes of that user, their pids in $TMP/P.pids.
+# They live until killed (stop_sleepers), and their shell waits for them:
+# with a lifetime of their own (300 s), a busy machine's first ones of 1025
+# had ended, and their traces, before the last was traced, and the per-user
+# limit let more in than it holds at once.
 sleepers()
 {
-	as_uid "$1" sh -c 'i=0; while [ $i -lt '"$2"' ]; do sleep 300 & echo $!; i=$((i+1)); done' \
-		>"$TMP/$3.pids" 2>/dev/null
+	local pids=$TMP/$3.pids n=$2
+	as_uid "$1" sh -c 'i=0; while [ $i -lt '"$2"' ]; do sleep 100000 & echo $!; i=$((i+1)); done; wait' \
+		>"$TMP/$3.pids" 2>/dev/null </dev/null &
+	E2E_PIDS="${E2E_PIDS:-} $!"
+	wait_until 120 eval '[ "$(wc -l <"$pids")" -ge "$n" ]'
 	E2E_PIDS="${E2E_PIDS:-} $(tr '\n' ' ' <"$TMP/$3.pids")"
 }
 
@@ -76,7 +83,7 @@ files()
 	d=$(udir "$u")/$p
 	mkdir -m 755 "$d"
 	chown "$u" "$d"
-	env "$@" timeout -k 5 120 setpriv --reuid="$u" --regid="$(id -g "$u" 2>/dev/null || echo "$u")" \
+	env "$@" timeout -k 5 200 setpriv --reuid="$u" --regid="$(id -g "$u" 2>/dev/null || echo "$u")" \
 		--clear-groups -- "$UBIN/ktr_hostile" "$ROOT_SOCK" files "$d" "$TMP/$p.pids" \
 		>"$TMP/$p.h" 2>"$TMP/$p.herr" </dev/null
 }
@@ -106,7 +113,7 @@ fdcount()
 settled()
 {
 	local i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		[ "$(fdcount "$DPID")" -le $((FD0 + 4)) ] && return 0
 		sleep 0.1
 	done
@@ -117,7 +124,7 @@ settled()
 # stop_sleepers P: the sleepers of $TMP/P.pids killed, their traces ended
 stop_sleepers()
 {
-	kill $(cat "$TMP/$1.pids") 2>/dev/null
+	tkill $(cat "$TMP/$1.pids") 2>/dev/null
 }
 
 # root_gets P ARGS...: root's ktraceb traces /bin/true with ARGS into a file of its

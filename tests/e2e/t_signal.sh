@@ -14,7 +14,7 @@ wait_gone()
 {
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
+		tkill -0 "$1" 2>/dev/null || return 0
 		sleep 0.1
 	done
 	return 1
@@ -47,21 +47,21 @@ interrupt()
 	E2E_PIDS="$kpid"
 	if ! wait_file "$TMP/$name.pid" 30; then
 		fail "${name}_command_started" "no pid file after 30 s"
-		kill -KILL "$kpid" 2>/dev/null
+		tkill -KILL "$kpid" 2>/dev/null
 		return
 	fi
 	cpid=$(cat "$TMP/$name.pid")
 	E2E_PIDS="$kpid $cpid"
 	sleep 1
 	if [ "$group" = 1 ]; then
-		kill -"$sig" -- -"$kpid"
+		tkill -"$sig" -g "$kpid"
 	else
-		kill -"$sig" "$kpid"
+		tkill -"$sig" "$kpid"
 	fi
 	check "${name}_ktraceb_stops" wait_gone "$kpid" 20
 	wait "$kpid"
 	KRC=$?
-	kill -KILL "$cpid" 2>/dev/null
+	tkill -KILL "$cpid" 2>/dev/null
 	wait_gone "$cpid" 5
 	E2E_PIDS=
 	check "${name}_summary_line" t_grep \
@@ -118,12 +118,12 @@ if mount -t tmpfs -o size=256k none "$FULL" 2>"$TMP/mount.err"; then
 		"$TMP/early.err"
 	check early_end_waits t_grep "^ktraceb: waiting for .*getppid_loop \(pid ${cpid:-x}\)\$" \
 		"$TMP/early.err"
-	kill -INT "$kpid"
+	tkill -INT "$kpid"
 	check early_end_sigint_stops wait_gone "$kpid" 20
-	kill -KILL "$kpid" 2>/dev/null # one that did not stop is not waited for forever
+	tkill -KILL "$kpid" 2>/dev/null # one that did not stop is not waited for forever
 	wait "$kpid"
 	check early_end_sigint_status t_eq "$?" 130
-	kill -KILL "$cpid" 2>/dev/null
+	tkill -KILL "$cpid" 2>/dev/null
 	E2E_PIDS=
 	umount -l "$FULL"
 else

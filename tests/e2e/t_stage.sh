@@ -39,7 +39,7 @@ blocked()
 	done
 	sleep 0.3
 	"$KDUMP" -f "$TMP/$name.ktr" >"$TMP/$name.during" 2>/dev/null
-	kill "$WRITER"
+	tkill "$WRITER"
 	wait_exit "$KTRPID" 20
 	kd "$name" "$TMP/$name.ktr"
 }
@@ -62,14 +62,14 @@ wait_line "$TMP/sp.out" '^spinning$' 20
 SP=$(role "$TMP/sp.out" pid)
 sleep 1
 "$KDUMP" -f "$TMP/sp.ktr" >"$TMP/sp.during" 2>/dev/null
-if kill -0 "$SP" 2>/dev/null; then
+if tkill -0 "$SP" 2>/dev/null; then
 	check spin_all_calls_in_file t_eq "$(grep -c ' RET   getpriority ' "$TMP/sp.during")" 300
 	check spin_last_is_a_ret t_eq "$(grep ' getpriority' "$TMP/sp.during" | tail -n 1 |
 		awk '{ print $3 }')" RET
 else
 	skip spin_all_calls_in_file "the spinner ended within its 30 s"
 fi
-kill -TERM "$SP" 2>/dev/null
+tkill -TERM "$SP" 2>/dev/null
 wait_exit "$KTRPID" 20
 check spin_ended_by_us t_eq "$WRC" 143
 
@@ -151,7 +151,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	kd next "$TMP/next.ktr"
 	check next_has_its_own t_num "$(qn "$TMP/next.norm" '$4 == "CALL"')" -gt 5
 	check next_none_of_held t_eq "$(qn "$TMP/next.norm" '$1 == '"${HELD_PID:-0}")" 0
-	kill "$KEEP" 2>/dev/null
+	tkill "$KEEP" 2>/dev/null
 	wait "$KEEP" 2>/dev/null
 else
 	skip held_at_end "one CPU, or no taskset"

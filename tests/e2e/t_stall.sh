@@ -41,7 +41,7 @@ FS=
 
 stall_cleanup()
 {
-	[ -n "$FS" ] && kill -USR1 "$FS" 2>/dev/null && sleep 0.5
+	[ -n "$FS" ] && tkill -USR1 "$FS" 2>/dev/null && sleep 0.5
 	umount -l "$MNT" 2>/dev/null
 	user_cleanup
 }
@@ -130,14 +130,14 @@ check root_clears_during_the_stall t_grep "^ktraceb: $TMP/attach.ktr: cleared by
 # all that while the stall held: nothing of the user's trace written, the lock still taken
 check stall_still_held t_nogrep '^released' "$TMP/fs.out"
 check stalled_file_took_nothing t_eq "$(fsize "$UDIR/stuck.ktr")" "$size0"
-check stalled_trace_waits kill -0 "$STK"
+check stalled_trace_waits tkill -0 "$STK"
 echo "INFO: stall ${STALL}s: root $(cat "$TMP/root0.ms") ms before, $(cat "$TMP/root1.ms") ms during;" \
 	"another user $(cat "$TMP/other1.ms") ms; the stalled user's other file $(cat "$TMP/user1.ms") ms" >&2
 
 # --- let go: the stalled trace ends, its losses counted in its file -----------
 left=$((STALL * 1000 - ($(now_ms) - T0)))
 [ "$left" -gt 0 ] && sleep "$((left / 1000)).$(printf '%03d' $((left % 1000)))"
-kill -USR1 "$FS"
+tkill -USR1 "$FS"
 wait_line "$TMP/fs.out" '^released$' 30
 check stall_released t_grep '^released$' "$TMP/fs.out"
 check lock_holders_write_wrote_nothing t_grep '^write: failed EFAULT, nothing written$' "$TMP/fs.out"

@@ -82,10 +82,12 @@ bg subj "$PROGS/att_tick" 50 0
 S=$(wait_role "$TMP/subj.pout" pid)
 ktr subjt -t k -e signal:signal_generate -e sched:sched_wakeup -p "$S" -f "$TMP/subj.ktr"
 check subj_traced t_krc 0 subjt
-/bin/kill -CONT "$S" # an untraced sender
+# an untraced sender (/bin/kill, not bash's), to the test's own process only
+check subj_sender_own own_pid "$S"
+own_pid "$S" && /bin/kill -CONT "$S"
 sleep 0.4
 ktr subjc -c -p "$S"
-[ "$S" -gt 0 ] && kill "$S" 2>/dev/null
+tkill "$S" 2>/dev/null
 kd subj "$TMP/subj.ktr"
 check subj_signal_from_outside t_eq "$(qn "$TMP/subj.norm" '$1 == s && $2 == s && $3 == "att_tick" && $4 == "TRACE" && $5 ~ ("^signal:signal_generate sig=18 .* pid=" s " ")' s="$S")" 1
 check subj_woken t_num "$(qn "$TMP/subj.norm" '$1 == s && $4 == "TRACE" && $5 ~ ("^sched:sched_wakeup comm=\"att_tick\" pid=" s " ")' s="$S")" -ge 3

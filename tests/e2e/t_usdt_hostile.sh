@@ -73,7 +73,7 @@ if command -v strace >/dev/null; then
 		"/proc/$D/status" && break; sleep 0.1; done
 	plain mem -t u -e usdt:uevtest -f "$UDIR/mem.ktr" "$UBIN/uev_sdt" 3
 	sleep 0.3
-	kill "$STRACE" 2>/dev/null
+	tkill "$STRACE" 2>/dev/null
 	wait "$STRACE" 2>/dev/null
 	check mem_trace_exit_0 t_krc 0 mem
 	# the semaphores were raised (by the kernel) while traced...
@@ -191,7 +191,7 @@ check pat_glob_armed_nothing t_eq "$(grep -c ' 1$' "$TMP/pat.glob.sem")" 0
 # the same process moved to a file whose pattern names one: that one is armed
 pat good 'uevtest:hit' "$DEF" 1 'error=0 count=1'
 check pat_good_armed wait_line "$TMP/pat.pout" '^sem [0-9]+ 1$' 20
-kill "$PAT" 2>/dev/null
+tkill "$PAT" 2>/dev/null
 wait_exit "$PAT" 10
 kd good "$UDIR/good.ktr"
 check pat_good_only_it t_eq "$(q "$TMP/good.norm" '$4 == "USER"' | cut -f5 | sed 's/(.*//' |

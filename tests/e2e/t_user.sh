@@ -211,7 +211,7 @@ for _ in $(seq 300); do
 	[ "$(sem_values)" = "0 1 0 " ] && break
 	sleep 0.1
 done
-kill "$ONOFF" 2>/dev/null
+tkill "$ONOFF" 2>/dev/null
 wait_exit "$ONOFF" 10
 check sdt_sem_off_on_off t_eq "$(sem_values)" "0 1 0 "
 kd onoff "$TMP/onoff.ktr"

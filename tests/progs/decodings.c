@@ -48,7 +48,9 @@ static void single_calls(void)
 	long r;
 	int fd, id;
 
-	printf("getgid32 %ld\n", int80_getgid32());
+	/* where int 0x80 kills a 64-bit program (t_decodings.sh probes it first) */
+	if (getenv("KTR_NO_INT80") == NULL)
+		printf("getgid32 %ld\n", int80_getgid32());
 	/* prctl 71 (riscv's), 74 (shadow stack), PR_GET_AUXV; arch_prctl 0x1026 is no code */
 	syscall(SYS_prctl, 0x47, 0, 0, 0, 0);
 	syscall(SYS_prctl, 74, 0, 0, 0, 0);
@@ -104,6 +106,10 @@ int main(int argc, char **argv)
 
 	if (n <= 0)
 		return 2;
+	if (argc == 2 && strcmp(argv[1], "int80") == 0) {
+		printf("getgid32 %ld\n", int80_getgid32());
+		return 0;
+	}
 	self[n] = '\0';
 	dir = argc > 2 ? argv[2] : argc > 1 ? argv[1] : "/tmp";
 	setvbuf(stdout, NULL, _IOLBF, 0);
