@@ -316,7 +316,7 @@ check take_user_no_children t_num "$(qn "$TMP/take_user.norm" '$4 == "CALL" && $
 check take_user_counted_root t_num "$(qn "$TMP/take_user.norm" '$4 == "CGRP" && $5 ~ /processes not traced: [0-9]+ traced by root/')" -ge 1
 kd take_user2 "$UDIR/take2.ktr"
 check take_user_again_no_p t_num "$(qn "$TMP/take_user2.norm" '$1 == p' p="$P")" -eq 0
-kill -KILL "$P" 2>/dev/null
+tkill -KILL "$P" 2>/dev/null
 
 # --- a user's group root traces again into a file of root's is root's (ktrcanset) ----------
 # The user neither clears it nor takes it back into a file of his.
@@ -336,7 +336,7 @@ uktr own_user_C -C
 inbg own_tick "$G/udel/own" "$ATT_TICK" 20 0 5114
 until_calls own "$TMP/own.ktr" '$4 == "CALL" && $5 ~ /^getpriority\(PRIO_PROCESS,(5114|0x13fa)\)$/' 3
 check own_root_goes_on t_num "$UNTIL" -ge 3
-kill "$BGPID" 2>/dev/null
+tkill "$BGPID" 2>/dev/null
 ktr own_root_clear -c -G "$G/udel/own"
 
 # --- a user's share of the groups: a quarter of the 255 slots (63) --------------------------

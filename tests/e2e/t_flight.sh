@@ -490,7 +490,7 @@ if user_setup; then
 		check group_user_set_again t_krc 0 tgu2
 		uktr tgu3 -c -G "$TG/s"
 		check group_user_cleared t_krc 0 tgu3
-		kill -SEGV "$TP"
+		tkill -SEGV "$TP"
 		for _ in $(seq 100); do
 			"$KDUMP" -f "$TMP/tg.ktr" 2>/dev/null | grep -q 'killed by SIGSEGV' && break
 			sleep 0.1
@@ -498,7 +498,7 @@ if user_setup; then
 		check group_takeover_crash_in_roots_file t_grep "pid $TP killed by SIGSEGV" <("$KDUMP" -f "$TMP/tg.ktr")
 		kd tg2 "$UDIR/tg2.ktr"
 		check group_takeover_not_the_users t_num "$(qn "$TMP/tg2.norm" '$1 == p' p="$TP")" -eq 0
-		kill "$KEEP" 2>/dev/null
+		tkill "$KEEP" 2>/dev/null
 		ktr tgkeep_clear -c -f "$TMP/tgkeep.ktr"
 		rmdir "$TG/s" "$TG" 2>/dev/null
 	fi

@@ -35,7 +35,7 @@ start()
 		FA=$!
 		for ((j = 0; j < 200; j++)); do
 			grep -q '^ready$' "$TMP/$name.out" && break
-			kill -0 "$FA" 2>/dev/null || break
+			alive "$FA" || break
 			sleep 0.05
 		done
 		if grep -q '^ready$' "$TMP/$name.out"; then
@@ -70,11 +70,11 @@ timeout -k 5 "$KTR_TIMEOUT" strace -yy -p "$PID" -o "$TMP/s.strace" 2>"$TMP/s.er
 ST=$!
 for ((j = 0; j < 200; j++)); do
 	grep -q 'attached' "$TMP/s.err" && break
-	kill -0 "$ST" 2>/dev/null || break
+	alive "$ST" || break
 	sleep 0.05
 done
 check strace_attached t_grep attached "$TMP/s.err"
-kill -USR1 "$PID"
+tkill -USR1 "$PID"
 wait "$PID"
 check program_ran t_eq $? 0
 wait "$ST"
@@ -162,9 +162,9 @@ check group_program_ready t_ne "${PID:-0}" 0
 if [ -n "$PID" ]; then
 	ktr g -f "$TMP/g.ktr" -G "/$GRP"
 	check group_ktraceb_ran t_krc 0 g
-	kill -USR1 "$PID"
+	tkill -USR1 "$PID"
 	for ((j = 0; j < 200; j++)); do
-		kill -0 "$PID" 2>/dev/null || break
+		alive "$PID" || break
 		sleep 0.05
 	done
 	ktr gc -c -G "/$GRP"
@@ -176,8 +176,8 @@ if [ -n "$PID" ]; then
 	decos k "$TMP/gy.norm" | cut -d' ' -f2 | sort -u >"$TMP/gky.decos"
 	check group_y_equals_proc diff -u "$TMP/gproc.decos" "$TMP/gky.decos"
 fi
-if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
-	kill "$PID"
+if [ -n "$PID" ] && alive "$PID"; then
+	tkill "$PID"
 	wait "$PID"
 fi
 rmdir "$CGM/$GRP"

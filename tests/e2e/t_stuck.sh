@@ -43,7 +43,7 @@ stuck_cleanup()
 {
 	local p m
 	for p in $STALLS; do
-		kill -USR1 "$p" 2>/dev/null
+		tkill -USR1 "$p" 2>/dev/null
 	done
 	for m in $MNTS; do
 		umount -l "$m" 2>/dev/null
@@ -167,7 +167,7 @@ echo "INFO: the daemon's memory during the stuck file's burst: $RSS0 KiB, then $
 
 # --- the writes return: every trace ends, the user is served again ---
 for p in $STALLS; do
-	kill -USR1 "$p" 2>/dev/null
+	tkill -USR1 "$p" 2>/dev/null
 done
 for i in 1 2 3 4; do
 	wait_line "$TMP/fs$i.out" '^released$' 30
