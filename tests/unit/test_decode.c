@@ -237,6 +237,17 @@ TEST(args_ioctl)
 	ASSERT_TRUE(ktr_ioctl_table_sorted(), "the generated table is sorted for its lookup");
 }
 
+/* Issue 42: flags strace names, from the tables of the kernel's headers. */
+static const struct args_case args_named_cases[] = {
+	{ __NR_kill, 0, N(10, 33), "(10,SIGRT_1)", "SIGRT_1" },
+	{ __NR_tkill, 0, N(10, 64), "(10,SIGRT_32)", "SIGRT_32" },
+};
+
+TEST(args_named)
+{
+	check_args(args_named_cases, ARRAY_SIZE(args_named_cases));
+}
+
 static const struct args_case args_mem_cases[] = {
 	{ __NR_mmap, 0,
 	  N(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (__u64)-1, 0),
@@ -269,7 +280,7 @@ static const struct args_case args_proc_cases[] = {
 	{ __NR_kill, 0, N(1234, SIGTERM), "(1234,SIGTERM)", "kill" },
 	{ __NR_kill, 0, N((__u64)-1, 0), "(-1,0)", "kill -1 0" },
 	{ __NR_kill, KTR_DEC_RAW, N(1234, SIGTERM), "(0x4d2,0xf)", "kill -n" },
-	{ __NR_tgkill, 0, N(10, 11, 40), "(10,11,SIGRTMIN+8)", "tgkill RT" },
+	{ __NR_tgkill, 0, N(10, 11, 40), "(10,11,SIGRT_8)", "tgkill RT" },
 	{ __NR_rt_sigprocmask, 0, N(SIG_BLOCK, 0x1000, 0, 8), "(SIG_BLOCK,0x1000,0,0x8)",
 	  "rt_sigprocmask" },
 	{ __NR_rt_sigaction, 0, N(SIGINT, 0x1000, 0x2000, 8), "(SIGINT,0x1000,0x2000,0x8)",
@@ -413,8 +424,9 @@ static const struct name_case names_cases[] = {
 	{ signal_name, 0, 9, "SIGKILL", "SIGKILL" },
 	{ signal_name, 0, 31, "SIGSYS", "SIGSYS" },
 	{ signal_name, 0, 32, "SIGRTMIN", "SIGRTMIN" },
-	{ signal_name, 0, 37, "SIGRTMIN+5", "SIGRTMIN+5" },
-	{ signal_name, 0, 64, "SIGRTMIN+32", "64" },
+	{ signal_name, 0, 33, "SIGRT_1", "SIGRT_1" },
+	{ signal_name, 0, 37, "SIGRT_5", "SIGRT_5" },
+	{ signal_name, 0, 64, "SIGRT_32", "64" },
 	{ signal_name, 0, 0, NULL, "0" },
 	{ signal_name, 0, 65, NULL, "65" },
 	{ sigcode_name, SIGSEGV, 1, "SEGV_MAPERR", "SEGV_MAPERR" },
