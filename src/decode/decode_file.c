@@ -25,6 +25,11 @@
 #define K_O_LARGEFILE	0100000
 #define K_O_SYNC_BIT	04000000 /* __O_SYNC */
 #define K_O_TMPFILE_BIT 020000000 /* __O_TMPFILE */
+
+/* name_to_handle_at's flags of linux/fcntl.h after 6.1's */
+#define K_AT_HANDLE_FID		  0x200 /* 6.5 */
+#define K_AT_HANDLE_MNT_ID_UNIQUE 0x001 /* 6.12 */
+#define K_AT_HANDLE_CONNECTABLE	  0x002 /* 6.13 */
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
@@ -157,6 +162,25 @@ static const struct ktr_sym ataccess_sym[] = {
 	KTR_SYM(AT_EMPTY_PATH),
 };
 static const struct ktr_symtab ataccess_tab = KTR_SYMTAB(ataccess_sym);
+
+/*
+ * name_to_handle_at's own: the two AT_ flags it takes, and the AT_HANDLE_
+ * ones of kernels newer than the headers (6.5, 6.12, 6.13), in bit order
+ * as strace prints them ("AT_SYMLINK_FOLLOW|0xfc").
+ */
+static const struct ktr_sym handle_sym[] = {
+	{ K_AT_HANDLE_MNT_ID_UNIQUE, "AT_HANDLE_MNT_ID_UNIQUE" },
+	{ K_AT_HANDLE_CONNECTABLE, "AT_HANDLE_CONNECTABLE" },
+	{ K_AT_HANDLE_FID, "AT_HANDLE_FID" },
+	KTR_SYM(AT_SYMLINK_FOLLOW),
+	KTR_SYM(AT_EMPTY_PATH),
+};
+static const struct ktr_symtab handle_tab = KTR_SYMTAB(handle_sym);
+
+static void arg_handleflags(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_mask(out, &handle_tab, c->a[i] & 0xffffffffu, c->flags);
+}
 
 static void arg_atflags(FILE *out, const struct ktr_argctx *c, int i)
 {
@@ -438,6 +462,7 @@ const struct ktr_scdec ktr_scdec_file[] = {
 	{ KTR_SC(mkdirat), { D, H, M }, NULL },
 	{ KTR_SC(mknod), { H, arg_fmode }, NULL },
 	{ KTR_SC(mknodat), { D, H, arg_fmode }, NULL },
+	{ KTR_SC(name_to_handle_at), { D, H, H, H, arg_handleflags }, NULL },
 	{ KTR_SC(newfstatat), { D, H, H, arg_atflags }, NULL },
 	{ KTR_SC(open), { H, arg_oflags, M }, nargs_open },
 	{ KTR_SC(open_by_handle_at), { F, H, arg_oflags }, NULL },

@@ -241,6 +241,15 @@ TEST(args_ioctl)
 static const struct args_case args_named_cases[] = {
 	{ __NR_kill, 0, N(10, 33), "(10,SIGRT_1)", "SIGRT_1" },
 	{ __NR_tkill, 0, N(10, 64), "(10,SIGRT_32)", "SIGRT_32" },
+	{ __NR_name_to_handle_at, 0,
+	  N((__u64)AT_FDCWD, 0x1000, 0x2000, 0x3000, AT_SYMLINK_FOLLOW | AT_EMPTY_PATH),
+	  "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_FOLLOW|AT_EMPTY_PATH)", "name_to_handle_at" },
+	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, AT_SYMLINK_FOLLOW | 0xfc),
+	  "(3,0x1000,0x2000,0x3000,AT_SYMLINK_FOLLOW|0xfc)", "name_to_handle_at unknown bits" },
+	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, 0x200),
+	  "(3,0x1000,0x2000,0x3000,AT_HANDLE_FID)", "AT_HANDLE_FID (6.5)" },
+	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, 0), "(3,0x1000,0x2000,0x3000,0)",
+	  "name_to_handle_at 0" },
 };
 
 TEST(args_named)
