@@ -151,7 +151,8 @@ extern const struct ktr_symtab ktr_gen_ev_type, ktr_gen_ev_abs;
 extern const struct ktr_symtab ktr_gen_grnd, ktr_gen_mpol_mode, ktr_gen_mpol_mode_flags,
 	ktr_gen_mpol_get_flags, ktr_gen_mpol_mf, ktr_gen_seccomp_op, ktr_gen_seccomp_filter_flags,
 	ktr_gen_uring_register, ktr_gen_personality_flags, ktr_gen_ipc_cmd, ktr_gen_sem_cmd,
-	ktr_gen_shm_cmd, ktr_gen_msg_cmd;
+	ktr_gen_shm_cmd, ktr_gen_msg_cmd, ktr_gen_key_spec, ktr_gen_key_reqkey_defl,
+	ktr_gen_keyctl_op;
 
 /* Symbol tables used both by arguments and by structures. */
 extern const struct ktr_symtab ktr_open_flags_tab;

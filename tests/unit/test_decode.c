@@ -23,6 +23,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
+#include <linux/keyctl.h>
 #include <asm/termbits.h>
 #include <asm/ioctls.h>
 #include "ktraceb/ktr.h"
@@ -250,6 +251,28 @@ static const struct args_case args_named_cases[] = {
 	  "(3,0x1000,0x2000,0x3000,AT_HANDLE_FID)", "AT_HANDLE_FID (6.5)" },
 	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, 0), "(3,0x1000,0x2000,0x3000,0)",
 	  "name_to_handle_at 0" },
+	{ __NR_add_key, 0, N(0x1000, 0x2000, 0x3000, 1, (__u64)KEY_SPEC_THREAD_KEYRING),
+	  "(0x1000,0x2000,0x3000,0x1,KEY_SPEC_THREAD_KEYRING)", "add_key -1" },
+	{ __NR_add_key, 0, N(0x1000, 0x2000, 0x3000, 1, 0xfffffff8),
+	  "(0x1000,0x2000,0x3000,0x1,KEY_SPEC_REQUESTOR_KEYRING)", "add_key -8, 32 bits" },
+	{ __NR_add_key, 0, N(0x1000, 0x2000, 0x3000, 1, 12345), "(0x1000,0x2000,0x3000,0x1,12345)",
+	  "add_key id" },
+	{ __NR_request_key, 0, N(0x1000, 0x2000, 0, (__u64)KEY_SPEC_SESSION_KEYRING),
+	  "(0x1000,0x2000,0,KEY_SPEC_SESSION_KEYRING)", "request_key" },
+	{ __NR_keyctl, 0, N(KEYCTL_GET_KEYRING_ID, (__u64)KEY_SPEC_USER_KEYRING, 1, 7, 7),
+	  "(KEYCTL_GET_KEYRING_ID,KEY_SPEC_USER_KEYRING,1)", "keyctl GET_KEYRING_ID" },
+	{ __NR_keyctl, 0,
+	  N(KEYCTL_LINK, (__u64)KEY_SPEC_PROCESS_KEYRING, (__u64)KEY_SPEC_USER_SESSION_KEYRING),
+	  "(KEYCTL_LINK,KEY_SPEC_PROCESS_KEYRING,KEY_SPEC_USER_SESSION_KEYRING)", "keyctl LINK" },
+	{ __NR_keyctl, 0, N(KEYCTL_READ, (__u64)KEY_SPEC_REQKEY_AUTH_KEY, 0x1000, 16, 0),
+	  "(KEYCTL_READ,KEY_SPEC_REQKEY_AUTH_KEY,0x1000,0x10)", "keyctl READ" },
+	{ __NR_keyctl, 0, N(KEYCTL_SET_REQKEY_KEYRING, (__u64)KEY_REQKEY_DEFL_NO_CHANGE),
+	  "(KEYCTL_SET_REQKEY_KEYRING,KEY_REQKEY_DEFL_NO_CHANGE)", "keyctl SET_REQKEY_KEYRING" },
+	{ __NR_keyctl, 0, N(KEYCTL_INVALIDATE, 12345, 0, 0, 0), "(KEYCTL_INVALIDATE,12345)",
+	  "keyctl INVALIDATE" },
+	{ __NR_keyctl, 0, N(KEYCTL_SESSION_TO_PARENT, 0, 0, 0, 0), "(KEYCTL_SESSION_TO_PARENT)",
+	  "keyctl no arguments" },
+	{ __NR_keyctl, 0, N(99, 1, 2, 3, 4), "(99,0x1,0x2,0x3,0x4)", "keyctl unknown" },
 };
 
 TEST(args_named)
