@@ -23,6 +23,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
+#include <linux/fanotify.h>
 #include <linux/keyctl.h>
 #include <asm/termbits.h>
 #include <asm/ioctls.h>
@@ -273,11 +274,32 @@ static const struct args_case args_named_cases[] = {
 	{ __NR_keyctl, 0, N(KEYCTL_SESSION_TO_PARENT, 0, 0, 0, 0), "(KEYCTL_SESSION_TO_PARENT)",
 	  "keyctl no arguments" },
 	{ __NR_keyctl, 0, N(99, 1, 2, 3, 4), "(99,0x1,0x2,0x3,0x4)", "keyctl unknown" },
+	{ __NR_fanotify_init, 0, N(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY),
+	  "(FAN_CLASS_NOTIF|FAN_CLOEXEC|FAN_NONBLOCK,O_RDONLY)", "fanotify_init" },
+	{ __NR_fanotify_init, 0, N(FAN_CLASS_CONTENT | FAN_UNLIMITED_QUEUE | 0x80000000, O_RDWR),
+	  "(FAN_CLASS_CONTENT|FAN_UNLIMITED_QUEUE|0x80000000,O_RDWR)", "fanotify_init class" },
+	{ __NR_fanotify_mark, 0,
+	  N(3, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_OPEN | FAN_CLOSE_WRITE | FAN_ONDIR,
+	    (__u64)AT_FDCWD, 0x1000),
+	  "(3,FAN_MARK_ADD|FAN_MARK_MOUNT,FAN_CLOSE_WRITE|FAN_OPEN|FAN_ONDIR,AT_FDCWD,0x1000)",
+	  "fanotify_mark" },
+	{ __NR_fanotify_mark, 0, N(3, FAN_MARK_MOUNT | FAN_MARK_FLUSH, 0, (__u64)FAN_NOFD, 0),
+	  "(3,FAN_MARK_MOUNT|FAN_MARK_FLUSH,0,FAN_NOFD,0)", "fanotify_mark FAN_NOFD" },
+	{ __NR_fanotify_mark, 0, N(3, 0x10000, 0x100000000ULL | FAN_ACCESS, 4, 0),
+	  "(3,0x10000,FAN_ACCESS|0x100000000,4,0)", "fanotify_mark unknown bits" },
+	{ __NR_fanotify_mark, KTR_DEC_RAW, N(3, 1, 0x20, (__u64)-1, 0),
+	  "(0x3,0x1,0x20,0xffffffffffffffff,0)", "fanotify_mark -n" },
 };
 
 TEST(args_named)
 {
+	static const __u64 i386_mark[6] = { 3, FAN_MARK_ADD, FAN_OPEN, 1, (__u64)FAN_NOFD, 0x1000 };
+
 	check_args(args_named_cases, ARRAY_SIZE(args_named_cases));
+	/* i386 (fanotify_mark 339): the mask in two arguments, low and high */
+	ASSERT_STREQ(CAPTURE(ktr_print_syscall_args(out, KTR_SV_LINUX_I386, 339, 6, i386_mark, 0)),
+		     "(3,FAN_MARK_ADD,FAN_OPEN|0x100000000,0x1,FAN_NOFD,0x1000)",
+		     "i386 fanotify_mark");
 }
 
 static const struct args_case args_mem_cases[] = {
