@@ -289,6 +289,14 @@ static const struct args_case args_named_cases[] = {
 	  "(3,0x10000,FAN_ACCESS|0x100000000,4,0)", "fanotify_mark unknown bits" },
 	{ __NR_fanotify_mark, KTR_DEC_RAW, N(3, 1, 0x20, (__u64)-1, 0),
 	  "(0x3,0x1,0x20,0xffffffffffffffff,0)", "fanotify_mark -n" },
+	{ __NR_setsockopt, 0, N(3, SOL_IPV6, IPV6_V6ONLY, 0x1000, 4),
+	  "(3,SOL_IPV6,IPV6_V6ONLY,0x1000,0x4)", "IPV6_V6ONLY" },
+	{ __NR_setsockopt, 0, N(3, SOL_IPV6, MCAST_JOIN_GROUP, 0x1000, 136),
+	  "(3,SOL_IPV6,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IPV6 MCAST_JOIN_GROUP" },
+	{ __NR_getsockopt, 0, N(3, SOL_IPV6, MCAST_MSFILTER, 0x1000, 0x2000),
+	  "(3,SOL_IPV6,MCAST_MSFILTER,0x1000,0x2000)", "SOL_IPV6 MCAST_MSFILTER" },
+	{ __NR_setsockopt, 0, N(3, SOL_IP, MCAST_JOIN_GROUP, 0x1000, 136),
+	  "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP MCAST_JOIN_GROUP" },
 };
 
 TEST(args_named)
