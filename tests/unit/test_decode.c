@@ -297,6 +297,9 @@ static const struct args_case args_named_cases[] = {
 	  "(3,SOL_IPV6,MCAST_MSFILTER,0x1000,0x2000)", "SOL_IPV6 MCAST_MSFILTER" },
 	{ __NR_setsockopt, 0, N(3, SOL_IP, MCAST_JOIN_GROUP, 0x1000, 136),
 	  "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP MCAST_JOIN_GROUP" },
+	{ __NR_ioctl, 0, N(3, 0x80089418, 0x1000), "(3,BTRFS_IOC_START_SYNC,0x1000)",
+	  "BTRFS_IOC_START_SYNC" },
+	{ __NR_ioctl, 0, N(3, 0x9408, 0), "(3,BTRFS_IOC_SYNC,0)", "BTRFS_IOC_SYNC" },
 };
 
 TEST(args_named)
