@@ -98,7 +98,7 @@ int ktr_decode_sysret(const struct ktr_field_sink *s, unsigned int sv_flags, int
 
 /* "ENOENT" for 2, NULL if unknown.  Linux errno values, also 512..530. */
 const char *ktr_errno_name(int err);
-/* "SIGINT" for 2, "SIGRTMIN+3" for 37, NULL if out of range. */
+/* "SIGINT" for 2, "SIGRT_5" for 37 (strace's names), NULL if out of range. */
 const char *ktr_signal_name(int sig);
 /* si_code name for a signal ("SI_USER", "SEGV_MAPERR", ...), NULL if unknown. */
 const char *ktr_sigcode_name(int sig, int code);

@@ -2,8 +2,9 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * File and descriptor syscalls: open flags and modes, *at flags, access
- * modes, fcntl, lseek, flock, ioctl and the small flag sets of the fd
- * constructors (dup3, pipe2, eventfd2, ...).
+ * modes, fcntl, lseek, flock, ioctl, the small flag sets of the fd
+ * constructors (dup3, pipe2, eventfd2, ...), fanotify's classes, flags and
+ * events, and name_to_handle_at's flags.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,6 +17,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <linux/falloc.h>
+#include <linux/fanotify.h>
+#include "ktraceb/ktr.h"
 #include "decode_int.h"
 
 /*
@@ -25,6 +28,14 @@
 #define K_O_LARGEFILE	0100000
 #define K_O_SYNC_BIT	04000000 /* __O_SYNC */
 #define K_O_TMPFILE_BIT 020000000 /* __O_TMPFILE */
+
+/* fanotify_init's two bits of class */
+#define K_FAN_CLASS_BITS 0xcU
+
+/* name_to_handle_at's flags of linux/fcntl.h after 6.1's */
+#define K_AT_HANDLE_FID		  0x200 /* 6.5 */
+#define K_AT_HANDLE_MNT_ID_UNIQUE 0x001 /* 6.12 */
+#define K_AT_HANDLE_CONNECTABLE	  0x002 /* 6.13 */
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
@@ -157,6 +168,25 @@ static const struct ktr_sym ataccess_sym[] = {
 	KTR_SYM(AT_EMPTY_PATH),
 };
 static const struct ktr_symtab ataccess_tab = KTR_SYMTAB(ataccess_sym);
+
+/*
+ * name_to_handle_at's own: the two AT_ flags it takes, and the AT_HANDLE_
+ * ones of kernels newer than the headers (6.5, 6.12, 6.13), in bit order
+ * as strace prints them ("AT_SYMLINK_FOLLOW|0xfc").
+ */
+static const struct ktr_sym handle_sym[] = {
+	{ K_AT_HANDLE_MNT_ID_UNIQUE, "AT_HANDLE_MNT_ID_UNIQUE" },
+	{ K_AT_HANDLE_CONNECTABLE, "AT_HANDLE_CONNECTABLE" },
+	{ K_AT_HANDLE_FID, "AT_HANDLE_FID" },
+	KTR_SYM(AT_SYMLINK_FOLLOW),
+	KTR_SYM(AT_EMPTY_PATH),
+};
+static const struct ktr_symtab handle_tab = KTR_SYMTAB(handle_sym);
+
+static void arg_handleflags(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_mask(out, &handle_tab, c->a[i] & 0xffffffffu, c->flags);
+}
 
 static void arg_atflags(FILE *out, const struct ktr_argctx *c, int i)
 {
@@ -378,6 +408,71 @@ FD_FLAGS_TAB(inmask, KTR_SYM(IN_ACCESS), KTR_SYM(IN_MODIFY), KTR_SYM(IN_ATTRIB),
 	     KTR_SYM(IN_DONT_FOLLOW), KTR_SYM(IN_EXCL_UNLINK), { 0x10000000, "IN_MASK_CREATE" },
 	     KTR_SYM(IN_MASK_ADD), KTR_SYM(IN_ISDIR), KTR_SYM(IN_ONESHOT))
 
+/* fanotify_init: the class (FAN_CLASS_NOTIF is 0), then the flags, as strace. */
+static void arg_faninit(FILE *out, const struct ktr_argctx *c, int i)
+{
+	__u32 v = (__u32)c->a[i];
+	const char *class = ktr_sym_name(&ktr_gen_fan_class, v & K_FAN_CLASS_BITS);
+
+	if ((c->flags & KTR_DEC_RAW) || !class) {
+		ktr_print_bits(out, &ktr_gen_fan_init_flags, v, c->flags);
+		return;
+	}
+	fputs(class, out);
+	if (v & ~K_FAN_CLASS_BITS) {
+		fputc('|', out);
+		ktr_print_bits(out, &ktr_gen_fan_init_flags, v & ~K_FAN_CLASS_BITS, c->flags);
+	}
+}
+
+static void arg_fanmark(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_bits(out, &ktr_gen_fan_mark_flags, (__u32)c->a[i], c->flags);
+}
+
+/*
+ * fanotify_mark's mask, its directory (AT_FDCWD, FAN_NOFD or a descriptor)
+ * and its path; a 32-bit process passes the 64-bit mask in two arguments
+ * (low, high), the others one later.
+ */
+static void arg_fanmask(FILE *out, const struct ktr_argctx *c, int i)
+{
+	__u64 v = c->a[i];
+
+	if (c->sv_flags & KTR_SV_ILP32)
+		v = (__u32)v | (__u64)(__u32)c->a[i + 1] << 32;
+	ktr_print_bits(out, &ktr_gen_fan_event, v, c->flags);
+}
+
+static void print_fandfd(FILE *out, const struct ktr_argctx *c, int i)
+{
+	if ((int)c->a[i] == FAN_NOFD && !(c->flags & KTR_DEC_RAW))
+		fputs("FAN_NOFD", out);
+	else
+		ktr_arg_dfd(out, c, i);
+}
+
+static void arg_fanarg3(FILE *out, const struct ktr_argctx *c, int i)
+{
+	if (c->sv_flags & KTR_SV_ILP32)
+		ktr_arg_hex(out, c, i);
+	else
+		print_fandfd(out, c, i);
+}
+
+static void arg_fanarg4(FILE *out, const struct ktr_argctx *c, int i)
+{
+	if (c->sv_flags & KTR_SV_ILP32)
+		print_fandfd(out, c, i);
+	else
+		ktr_arg_hex(out, c, i);
+}
+
+static void arg_faneflags(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_open_flags(out, (__u32)c->a[i], c->flags);
+}
+
 static const struct ktr_sym epctl_sym[] = {
 	KTR_SYM(EPOLL_CTL_ADD),
 	KTR_SYM(EPOLL_CTL_DEL),
@@ -420,6 +515,10 @@ const struct ktr_scdec ktr_scdec_file[] = {
 	{ KTR_SC(faccessat2), { D, H, arg_amode, arg_ataccess }, NULL },
 	{ KTR_SC(fadvise64), { F, NULL, NULL, arg_fadvice }, NULL },
 	{ KTR_SC(fallocate), { F, arg_falloc }, NULL },
+	{ KTR_SC(fanotify_init), { arg_faninit, arg_faneflags }, NULL },
+	{ KTR_SC(fanotify_mark),
+	  { F, arg_fanmark, arg_fanmask, arg_fanarg3, arg_fanarg4, H },
+	  NULL },
 	{ KTR_SC(fchmod), { F, M }, NULL },
 	{ KTR_SC(fchmodat), { D, H, M }, NULL },
 	{ KTR_SC(fchmodat2), { D, H, M, arg_atflags }, NULL },
@@ -438,6 +537,7 @@ const struct ktr_scdec ktr_scdec_file[] = {
 	{ KTR_SC(mkdirat), { D, H, M }, NULL },
 	{ KTR_SC(mknod), { H, arg_fmode }, NULL },
 	{ KTR_SC(mknodat), { D, H, arg_fmode }, NULL },
+	{ KTR_SC(name_to_handle_at), { D, H, H, H, arg_handleflags }, NULL },
 	{ KTR_SC(newfstatat), { D, H, H, arg_atflags }, NULL },
 	{ KTR_SC(open), { H, arg_oflags, M }, nargs_open },
 	{ KTR_SC(open_by_handle_at), { F, H, arg_oflags }, NULL },

@@ -52,6 +52,11 @@ struct ktr_symtab {
 void ktr_print_mask(FILE *out, const struct ktr_symtab *t, __u64 v, int flags);
 /* The same, continuing after nprinted names already written; returns the count. */
 int ktr_print_mask_cont(FILE *out, const struct ktr_symtab *t, __u64 v, int nprinted);
+/*
+ * A mask of one-bit names in bit order, whatever the table's (a header's
+ * order is not always strace's): "FAN_MARK_ADD|FAN_MARK_MOUNT|0x800".
+ */
+void ktr_print_bits(FILE *out, const struct ktr_symtab *t, __u64 v, int flags);
 /* Enumeration: the name, or the value as a signed decimal number. */
 void ktr_print_enum(FILE *out, const struct ktr_symtab *t, __s64 v, int flags);
 /* The name for v, or NULL. */
@@ -151,7 +156,9 @@ extern const struct ktr_symtab ktr_gen_ev_type, ktr_gen_ev_abs;
 extern const struct ktr_symtab ktr_gen_grnd, ktr_gen_mpol_mode, ktr_gen_mpol_mode_flags,
 	ktr_gen_mpol_get_flags, ktr_gen_mpol_mf, ktr_gen_seccomp_op, ktr_gen_seccomp_filter_flags,
 	ktr_gen_uring_register, ktr_gen_personality_flags, ktr_gen_ipc_cmd, ktr_gen_sem_cmd,
-	ktr_gen_shm_cmd, ktr_gen_msg_cmd;
+	ktr_gen_shm_cmd, ktr_gen_msg_cmd, ktr_gen_key_spec, ktr_gen_key_reqkey_defl,
+	ktr_gen_keyctl_op, ktr_gen_fan_class, ktr_gen_fan_init_flags, ktr_gen_fan_mark_flags,
+	ktr_gen_fan_event;
 
 /* Symbol tables used both by arguments and by structures. */
 extern const struct ktr_symtab ktr_open_flags_tab;

@@ -2,11 +2,13 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * Single calls with flags or operations of their own: getrandom, execveat,
- * seccomp, io_uring_register, the NUMA memory policies, personality and
- * userfaultfd.  Names and values from the kernel's headers where they
+ * seccomp, io_uring_register, the NUMA memory policies, personality,
+ * userfaultfd and the keyrings (add_key, request_key, keyctl).  Names and values from the kernel's headers where they
  * have them as numbers (the generated consts.c), else written out.
  */
 #include <fcntl.h>
+#include <string.h>
+#include <linux/keyctl.h>
 #include "decode_int.h"
 
 #define K_AT_EXECVE_CHECK	       0x10000
@@ -122,18 +124,111 @@ static void arg_uffd(FILE *out, const struct ktr_argctx *c, int i)
 	ktr_print_mask(out, &uffd_tab, (__u32)c->a[i], c->flags);
 }
 
+/* A key or keyring: KEY_SPEC_THREAD_KEYRING (-1) to KEY_SPEC_REQUESTOR_KEYRING (-8), or its id. */
+static void print_keyid(FILE *out, __u64 v, int flags)
+{
+	ktr_print_enum(out, &ktr_gen_key_spec, (__s64)(__s32)v, flags);
+}
+
+static void arg_keyid(FILE *out, const struct ktr_argctx *c, int i)
+{
+	print_keyid(out, c->a[i], c->flags);
+}
+
+static void arg_keyctl_op(FILE *out, const struct ktr_argctx *c, int i)
+{
+	ktr_print_enum(out, &ktr_gen_keyctl_op, (__s64)(__s32)c->a[i], c->flags);
+}
+
+/*
+ * What keyctl's arguments after the operation are, as strace shows them:
+ * k a key id, i an int, u a uid or gid, r KEY_REQKEY_DEFL_, x a number or
+ * an address; the string's length is how many the operation takes.
+ */
+static const char *const keyctl_args[] = {
+	[KEYCTL_GET_KEYRING_ID] = "ki",
+	[KEYCTL_JOIN_SESSION_KEYRING] = "x",
+	[KEYCTL_UPDATE] = "kxx",
+	[KEYCTL_REVOKE] = "k",
+	[KEYCTL_CHOWN] = "kuu",
+	[KEYCTL_SETPERM] = "kx",
+	[KEYCTL_DESCRIBE] = "kxx",
+	[KEYCTL_CLEAR] = "k",
+	[KEYCTL_LINK] = "kk",
+	[KEYCTL_UNLINK] = "kk",
+	[KEYCTL_SEARCH] = "kxxk",
+	[KEYCTL_READ] = "kxx",
+	[KEYCTL_INSTANTIATE] = "kxxk",
+	[KEYCTL_NEGATE] = "kik",
+	[KEYCTL_SET_REQKEY_KEYRING] = "r",
+	[KEYCTL_SET_TIMEOUT] = "ki",
+	[KEYCTL_ASSUME_AUTHORITY] = "k",
+	[KEYCTL_GET_SECURITY] = "kxx",
+	[KEYCTL_SESSION_TO_PARENT] = "",
+	[KEYCTL_REJECT] = "kiik",
+	[KEYCTL_INSTANTIATE_IOV] = "kxxk",
+	[KEYCTL_INVALIDATE] = "k",
+	[KEYCTL_GET_PERSISTENT] = "uk",
+	[KEYCTL_RESTRICT_KEYRING] = "kxx",
+	[KEYCTL_MOVE] = "kkkx",
+	[KEYCTL_CAPABILITIES] = "xx",
+	[KEYCTL_WATCH_KEY] = "kix",
+};
+
+/* The argument kinds of c's operation, NULL for one without a row (all in hex). */
+static const char *keyctl_kinds(const struct ktr_argctx *c)
+{
+	__u32 op = (__u32)c->a[0];
+
+	return op < KTR_NELEM(keyctl_args) ? keyctl_args[op] : NULL;
+}
+
+static void arg_keyctl(FILE *out, const struct ktr_argctx *c, int i)
+{
+	const char *k = keyctl_kinds(c);
+	char kind = k && (size_t)i <= strlen(k) ? k[i - 1] : 'x';
+
+	switch (kind) {
+	case 'k':
+		print_keyid(out, c->a[i], c->flags);
+		break;
+	case 'i':
+		ktr_arg_int(out, c, i);
+		break;
+	case 'u':
+		ktr_arg_uid(out, c, i);
+		break;
+	case 'r':
+		ktr_print_enum(out, &ktr_gen_key_reqkey_defl, (__s64)(__s32)c->a[i], c->flags);
+		break;
+	default:
+		ktr_arg_hex(out, c, i);
+	}
+}
+
+static int nargs_keyctl(const struct ktr_argctx *c)
+{
+	const char *k = keyctl_kinds(c);
+
+	return k ? 1 + (int)strlen(k) : c->narg;
+}
+
 #define F ktr_arg_fd
 #define D ktr_arg_dfd
 #define H ktr_arg_hex
+#define K arg_keyctl
 
 /* Sorted by name. */
 const struct ktr_scdec ktr_scdec_misc[] = {
+	{ KTR_SC(add_key), { H, H, H, NULL, arg_keyid }, NULL },
 	{ KTR_SC(execveat), { D, H, H, H, arg_execveat }, NULL },
 	{ KTR_SC(get_mempolicy), { H, H, NULL, H, arg_mpol_get }, NULL },
 	{ KTR_SC(getrandom), { H, NULL, arg_grnd }, NULL },
 	{ KTR_SC(io_uring_register), { F, arg_uring_register, H }, NULL },
+	{ KTR_SC(keyctl), { arg_keyctl_op, K, K, K, K }, nargs_keyctl },
 	{ KTR_SC(mbind), { H, NULL, arg_mpol_mode, H, NULL, arg_mpol_mf }, NULL },
 	{ KTR_SC(personality), { arg_personality }, NULL },
+	{ KTR_SC(request_key), { H, H, H, arg_keyid }, NULL },
 	{ KTR_SC(seccomp), { arg_seccomp_op, arg_seccomp_flags, H }, NULL },
 	{ KTR_SC(set_mempolicy), { arg_mpol_mode, H }, NULL },
 	{ KTR_SC(userfaultfd), { arg_uffd }, NULL },

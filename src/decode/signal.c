@@ -9,11 +9,12 @@
 #include "decode_int.h"
 
 /*
- * Kernel numbering: real-time signals start at 32 (SIGRTMIN in the kernel).
- * glibc reserves 32 and 33 for itself and reports SIGRTMIN as 34, so what a
- * program calls SIGRTMIN shows here as SIGRTMIN+2.
+ * Kernel numbering, named as strace names them: real-time signals start at
+ * 32 (SIGRTMIN in the kernel), then SIGRT_1 (33) to SIGRT_32 (64).  glibc
+ * reserves 32 and 33 for itself and reports SIGRTMIN as 34, so what a
+ * program calls SIGRTMIN shows here as SIGRT_2.
  */
-#define RT(n) [32 + n] = "SIGRTMIN+" #n
+#define RT(n) [32 + n] = "SIGRT_" #n
 static const char *const signames[65] = {
 	[1] = "SIGHUP",
 	[2] = "SIGINT",

@@ -47,6 +47,28 @@ void ktr_print_mask(FILE *out, const struct ktr_symtab *t, __u64 v, int flags)
 	ktr_print_mask_cont(out, t, v, 0);
 }
 
+void ktr_print_bits(FILE *out, const struct ktr_symtab *t, __u64 v, int flags)
+{
+	__u64 rest = 0;
+	int n = 0;
+
+	if ((flags & KTR_DEC_RAW) || v == 0) {
+		ktr_print_mask(out, t, v, flags);
+		return;
+	}
+	for (int b = 0; b < 64; b++) {
+		__u64 bit = 1ULL << b;
+		const char *name = (v & bit) ? ktr_sym_name(t, bit) : NULL;
+
+		if (name)
+			fprintf(out, "%s%s", n++ ? "|" : "", name);
+		else
+			rest |= v & bit;
+	}
+	if (rest)
+		fprintf(out, "%s%#llx", n ? "|" : "", (unsigned long long)rest);
+}
+
 void ktr_print_enum(FILE *out, const struct ktr_symtab *t, __s64 v, int flags)
 {
 	const char *name = (flags & KTR_DEC_RAW) ? NULL : ktr_sym_name(t, (__u64)v);

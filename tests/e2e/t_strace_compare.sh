@@ -3,12 +3,15 @@
 # Copyright (c) 2026 The ktraceb developers
 #
 # ktraceb against strace: the same deterministic single-threaded programs
-# (tests/progs/fac_det and tests/progs/syscalls) run once under
+# (tests/progs/fac_det, tests/progs/syscalls and tests/progs/flagcalls) run once under
 # `strace -f -qq` and once under ktraceb; after the program's execve, kdump
 # must list the same syscalls in the same order, with the same return values
 # or errors.  Addresses returned (mmap, brk, ...) are compared as success or
 # error only, and so are process ids, which differ between the two runs.
 # Known naming differences between strace and kdump are in NAMEMAP.
+# flagcalls' calls are also held argument by argument (NAMED): wherever
+# either prints a name (a flag, a signal, an option, a special id), the
+# other prints the same.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fac.sh"
 need_tracer
@@ -190,6 +193,67 @@ compare()
 		"syscalls in kdump vs strace"
 	check "${name}_same_names" t_diff "$TMP/$name.slist" "$TMP/$name.klist" names
 	check "${name}_same_returns" t_diff "$TMP/$name.slist" "$TMP/$name.klist" all
+	if [ "$name" = flags ]; then
+		named_args strace "$TMP/$name.strace" >"$TMP/$name.sargs"
+		named_args kdump "$TMP/$name.norm" >"$TMP/$name.kargs"
+		check "${name}_named_calls" t_num "$(wc -l <"$TMP/$name.sargs")" -ge 35 \
+			"calls with named arguments in strace's output"
+		check "${name}_same_named_args" t_diff "$TMP/$name.sargs" "$TMP/$name.kargs" all
+	fi
+}
+
+# the calls of flagcalls whose arguments are held one by one (issue 42)
+NAMED="kill tgkill tkill name_to_handle_at add_key request_key keyctl fanotify_init fanotify_mark
+setsockopt getsockopt ioctl"
+
+# Split an argument list at its top-level separators (sep: ", " for
+# strace, "," for kdump), not inside quotes, braces, brackets or parens.
+AWK_SPLIT='
+function splitargs(s, sep, a,   n, i, c, depth, q, cur) {
+	n = 0; depth = 0; q = 0; cur = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (q) {
+			cur = cur c
+			if (c == "\\") { i++; cur = cur substr(s, i, 1) }
+			else if (c == "\"") q = 0
+			continue
+		}
+		if (c == "\"") q = 1
+		else if (c ~ /[({[]/) depth++
+		else if (c ~ /[)}\]]/) depth--
+		if (depth == 0 && substr(s, i, length(sep)) == sep) {
+			a[++n] = cur; cur = ""; i += length(sep) - 1
+			continue
+		}
+		cur = cur c
+	}
+	if (cur != "" || n > 0) a[++n] = cur
+	return n
+}'
+
+# named_args STRACE|KDUMP FILE: "call arg1 arg2 ..." per NAMED call, each
+# argument a name as printed, "#" for a number or anything else strace
+# shows of memory (a string, a structure, NULL), which the two runs need
+# not share; the numbers a call ends with are left out (strace shows no
+# third argument of some ioctls, kdump shows it)
+named_args()
+{
+	if [ "$1" = strace ]; then
+		sed -E 's/^[0-9]+ +//' "$2" | grep -E '^[a-z_0-9]+\(' | sed -E 's/\) += .*$//; s/\(/\t/'
+	else
+		q "$2" '$4 == "CALL"' | cut -f5 | sed -E 's/\)$//; s/\(/\t/'
+	fi | awk -F'\t' -v named="$NAMED" -v sep="$([ "$1" = strace ] && echo ', ' || echo ',')" "$AWK_SPLIT"'
+	BEGIN { n = split(named, t, /[ \n]+/); for (i = 1; i <= n; i++) want[t[i]] = 1 }
+	!($1 in want) { next }
+	{
+		n = splitargs($2, sep, a)
+		line = $1
+		for (i = 1; i <= n; i++)
+			line = line " " (a[i] ~ /^[A-Z_][A-Za-z0-9_]*/ && a[i] != "NULL" ? a[i] : "#")
+		sub(/( #)+$/, "", line)
+		print line
+	}'
 }
 
 # t_diff STRACE KDUMP names|all: the lists (names only, or names and values) agree
@@ -209,6 +273,7 @@ t_diff()
 
 compare det "$PROGS/fac_det" "$TMP/w"
 compare syscalls "$PROGS/syscalls" "$TMP/w"
+compare flags "$PROGS/flagcalls"
 # a real program: ls -l of a directory that does not change between the runs
 mkdir -p "$TMP/lsdir/sub"
 printf 'x' >"$TMP/lsdir/one"

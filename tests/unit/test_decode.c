@@ -23,6 +23,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <linux/futex.h>
+#include <linux/fanotify.h>
+#include <linux/keyctl.h>
 #include <asm/termbits.h>
 #include <asm/ioctls.h>
 #include "ktraceb/ktr.h"
@@ -237,6 +239,80 @@ TEST(args_ioctl)
 	ASSERT_TRUE(ktr_ioctl_table_sorted(), "the generated table is sorted for its lookup");
 }
 
+/* Issue 42: flags strace names, from the tables of the kernel's headers. */
+static const struct args_case args_named_cases[] = {
+	{ __NR_kill, 0, N(10, 33), "(10,SIGRT_1)", "SIGRT_1" },
+	{ __NR_tkill, 0, N(10, 64), "(10,SIGRT_32)", "SIGRT_32" },
+	{ __NR_name_to_handle_at, 0,
+	  N((__u64)AT_FDCWD, 0x1000, 0x2000, 0x3000, AT_SYMLINK_FOLLOW | AT_EMPTY_PATH),
+	  "(AT_FDCWD,0x1000,0x2000,0x3000,AT_SYMLINK_FOLLOW|AT_EMPTY_PATH)", "name_to_handle_at" },
+	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, AT_SYMLINK_FOLLOW | 0xfc),
+	  "(3,0x1000,0x2000,0x3000,AT_SYMLINK_FOLLOW|0xfc)", "name_to_handle_at unknown bits" },
+	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, 0x200),
+	  "(3,0x1000,0x2000,0x3000,AT_HANDLE_FID)", "AT_HANDLE_FID (6.5)" },
+	{ __NR_name_to_handle_at, 0, N(3, 0x1000, 0x2000, 0x3000, 0), "(3,0x1000,0x2000,0x3000,0)",
+	  "name_to_handle_at 0" },
+	{ __NR_add_key, 0, N(0x1000, 0x2000, 0x3000, 1, (__u64)KEY_SPEC_THREAD_KEYRING),
+	  "(0x1000,0x2000,0x3000,0x1,KEY_SPEC_THREAD_KEYRING)", "add_key -1" },
+	{ __NR_add_key, 0, N(0x1000, 0x2000, 0x3000, 1, 0xfffffff8),
+	  "(0x1000,0x2000,0x3000,0x1,KEY_SPEC_REQUESTOR_KEYRING)", "add_key -8, 32 bits" },
+	{ __NR_add_key, 0, N(0x1000, 0x2000, 0x3000, 1, 12345), "(0x1000,0x2000,0x3000,0x1,12345)",
+	  "add_key id" },
+	{ __NR_request_key, 0, N(0x1000, 0x2000, 0, (__u64)KEY_SPEC_SESSION_KEYRING),
+	  "(0x1000,0x2000,0,KEY_SPEC_SESSION_KEYRING)", "request_key" },
+	{ __NR_keyctl, 0, N(KEYCTL_GET_KEYRING_ID, (__u64)KEY_SPEC_USER_KEYRING, 1, 7, 7),
+	  "(KEYCTL_GET_KEYRING_ID,KEY_SPEC_USER_KEYRING,1)", "keyctl GET_KEYRING_ID" },
+	{ __NR_keyctl, 0,
+	  N(KEYCTL_LINK, (__u64)KEY_SPEC_PROCESS_KEYRING, (__u64)KEY_SPEC_USER_SESSION_KEYRING),
+	  "(KEYCTL_LINK,KEY_SPEC_PROCESS_KEYRING,KEY_SPEC_USER_SESSION_KEYRING)", "keyctl LINK" },
+	{ __NR_keyctl, 0, N(KEYCTL_READ, (__u64)KEY_SPEC_REQKEY_AUTH_KEY, 0x1000, 16, 0),
+	  "(KEYCTL_READ,KEY_SPEC_REQKEY_AUTH_KEY,0x1000,0x10)", "keyctl READ" },
+	{ __NR_keyctl, 0, N(KEYCTL_SET_REQKEY_KEYRING, (__u64)KEY_REQKEY_DEFL_NO_CHANGE),
+	  "(KEYCTL_SET_REQKEY_KEYRING,KEY_REQKEY_DEFL_NO_CHANGE)", "keyctl SET_REQKEY_KEYRING" },
+	{ __NR_keyctl, 0, N(KEYCTL_INVALIDATE, 12345, 0, 0, 0), "(KEYCTL_INVALIDATE,12345)",
+	  "keyctl INVALIDATE" },
+	{ __NR_keyctl, 0, N(KEYCTL_SESSION_TO_PARENT, 0, 0, 0, 0), "(KEYCTL_SESSION_TO_PARENT)",
+	  "keyctl no arguments" },
+	{ __NR_keyctl, 0, N(99, 1, 2, 3, 4), "(99,0x1,0x2,0x3,0x4)", "keyctl unknown" },
+	{ __NR_fanotify_init, 0, N(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY),
+	  "(FAN_CLASS_NOTIF|FAN_CLOEXEC|FAN_NONBLOCK,O_RDONLY)", "fanotify_init" },
+	{ __NR_fanotify_init, 0, N(FAN_CLASS_CONTENT | FAN_UNLIMITED_QUEUE | 0x80000000, O_RDWR),
+	  "(FAN_CLASS_CONTENT|FAN_UNLIMITED_QUEUE|0x80000000,O_RDWR)", "fanotify_init class" },
+	{ __NR_fanotify_mark, 0,
+	  N(3, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_OPEN | FAN_CLOSE_WRITE | FAN_ONDIR,
+	    (__u64)AT_FDCWD, 0x1000),
+	  "(3,FAN_MARK_ADD|FAN_MARK_MOUNT,FAN_CLOSE_WRITE|FAN_OPEN|FAN_ONDIR,AT_FDCWD,0x1000)",
+	  "fanotify_mark" },
+	{ __NR_fanotify_mark, 0, N(3, FAN_MARK_MOUNT | FAN_MARK_FLUSH, 0, (__u64)FAN_NOFD, 0),
+	  "(3,FAN_MARK_MOUNT|FAN_MARK_FLUSH,0,FAN_NOFD,0)", "fanotify_mark FAN_NOFD" },
+	{ __NR_fanotify_mark, 0, N(3, 0x10000, 0x100000000ULL | FAN_ACCESS, 4, 0),
+	  "(3,0x10000,FAN_ACCESS|0x100000000,4,0)", "fanotify_mark unknown bits" },
+	{ __NR_fanotify_mark, KTR_DEC_RAW, N(3, 1, 0x20, (__u64)-1, 0),
+	  "(0x3,0x1,0x20,0xffffffffffffffff,0)", "fanotify_mark -n" },
+	{ __NR_setsockopt, 0, N(3, SOL_IPV6, IPV6_V6ONLY, 0x1000, 4),
+	  "(3,SOL_IPV6,IPV6_V6ONLY,0x1000,0x4)", "IPV6_V6ONLY" },
+	{ __NR_setsockopt, 0, N(3, SOL_IPV6, MCAST_JOIN_GROUP, 0x1000, 136),
+	  "(3,SOL_IPV6,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IPV6 MCAST_JOIN_GROUP" },
+	{ __NR_getsockopt, 0, N(3, SOL_IPV6, MCAST_MSFILTER, 0x1000, 0x2000),
+	  "(3,SOL_IPV6,MCAST_MSFILTER,0x1000,0x2000)", "SOL_IPV6 MCAST_MSFILTER" },
+	{ __NR_setsockopt, 0, N(3, SOL_IP, MCAST_JOIN_GROUP, 0x1000, 136),
+	  "(3,SOL_IP,MCAST_JOIN_GROUP,0x1000,0x88)", "SOL_IP MCAST_JOIN_GROUP" },
+	{ __NR_ioctl, 0, N(3, 0x80089418, 0x1000), "(3,BTRFS_IOC_START_SYNC,0x1000)",
+	  "BTRFS_IOC_START_SYNC" },
+	{ __NR_ioctl, 0, N(3, 0x9408, 0), "(3,BTRFS_IOC_SYNC,0)", "BTRFS_IOC_SYNC" },
+};
+
+TEST(args_named)
+{
+	static const __u64 i386_mark[6] = { 3, FAN_MARK_ADD, FAN_OPEN, 1, (__u64)FAN_NOFD, 0x1000 };
+
+	check_args(args_named_cases, ARRAY_SIZE(args_named_cases));
+	/* i386 (fanotify_mark 339): the mask in two arguments, low and high */
+	ASSERT_STREQ(CAPTURE(ktr_print_syscall_args(out, KTR_SV_LINUX_I386, 339, 6, i386_mark, 0)),
+		     "(3,FAN_MARK_ADD,FAN_OPEN|0x100000000,0x1,FAN_NOFD,0x1000)",
+		     "i386 fanotify_mark");
+}
+
 static const struct args_case args_mem_cases[] = {
 	{ __NR_mmap, 0,
 	  N(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (__u64)-1, 0),
@@ -269,7 +345,7 @@ static const struct args_case args_proc_cases[] = {
 	{ __NR_kill, 0, N(1234, SIGTERM), "(1234,SIGTERM)", "kill" },
 	{ __NR_kill, 0, N((__u64)-1, 0), "(-1,0)", "kill -1 0" },
 	{ __NR_kill, KTR_DEC_RAW, N(1234, SIGTERM), "(0x4d2,0xf)", "kill -n" },
-	{ __NR_tgkill, 0, N(10, 11, 40), "(10,11,SIGRTMIN+8)", "tgkill RT" },
+	{ __NR_tgkill, 0, N(10, 11, 40), "(10,11,SIGRT_8)", "tgkill RT" },
 	{ __NR_rt_sigprocmask, 0, N(SIG_BLOCK, 0x1000, 0, 8), "(SIG_BLOCK,0x1000,0,0x8)",
 	  "rt_sigprocmask" },
 	{ __NR_rt_sigaction, 0, N(SIGINT, 0x1000, 0x2000, 8), "(SIGINT,0x1000,0x2000,0x8)",
@@ -413,8 +489,9 @@ static const struct name_case names_cases[] = {
 	{ signal_name, 0, 9, "SIGKILL", "SIGKILL" },
 	{ signal_name, 0, 31, "SIGSYS", "SIGSYS" },
 	{ signal_name, 0, 32, "SIGRTMIN", "SIGRTMIN" },
-	{ signal_name, 0, 37, "SIGRTMIN+5", "SIGRTMIN+5" },
-	{ signal_name, 0, 64, "SIGRTMIN+32", "64" },
+	{ signal_name, 0, 33, "SIGRT_1", "SIGRT_1" },
+	{ signal_name, 0, 37, "SIGRT_5", "SIGRT_5" },
+	{ signal_name, 0, 64, "SIGRT_32", "64" },
 	{ signal_name, 0, 0, NULL, "0" },
 	{ signal_name, 0, 65, NULL, "65" },
 	{ sigcode_name, SIGSEGV, 1, "SEGV_MAPERR", "SEGV_MAPERR" },
