@@ -20,6 +20,7 @@
 #  - -R: a crash freezes the recorder (the claim taken by a hash, its heads
 #    moved without an atomic fetch) and the ring is written
 #  - -t u alone is refused, in one line naming bpf_loop() and Linux 5.17
+#    (asked for: -t u or -e usdt:; the default -t leaves it out unsaid)
 #  - KTRACEB_KERNEL=5.9: nothing loads, one line names Linux 5.10, and
 #    nothing is left in bpffs
 . "$(dirname "$0")/lib.sh"
@@ -117,6 +118,18 @@ if [ -x "$PROGS/uev_sdt" ]; then
 		"$TMP/usdt.err"
 	kd usdt "$TMP/usdt.ktr"
 	check usdt_rest_recorded t_num "$(qn "$TMP/usdt.norm" '$4 == "CALL"')" -gt 5
+	# the default -t has u, but nobody asked for it: left out without a word
+	ktr usdt_default -f "$TMP/usdtd.ktr" "$PROGS/uev_sdt" 2
+	check usdt_default_runs t_krc 0 usdt_default
+	check usdt_default_unsaid t_nogrep 'not recorded on this kernel' "$TMP/usdt_default.err"
+	check usdt_default_summary_alone t_eq "$(grep -c '^ktraceb: ' "$TMP/usdt_default.err")" 1
+	kd usdtd "$TMP/usdtd.ktr"
+	check usdt_default_rest_recorded t_num "$(qn "$TMP/usdtd.norm" '$4 == "CALL"')" -gt 5
+	# -e usdt: asks for it, -t or not
+	ktr usdt_e -e usdt:uevtest -f "$TMP/usdte.ktr" "$PROGS/uev_sdt" 2
+	check usdt_e_runs t_krc 0 usdt_e
+	check usdt_e_said t_grep '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
+		"$TMP/usdt_e.err"
 fi
 
 # --- older than 5.10: nothing can load -------------------------------------------------

@@ -198,7 +198,8 @@ int ktr_run__attach(const struct ktr_options *o)
 	req.iosize = o->iosize;
 	req.ustack_kib = o->ustack_kib;
 	req.flags |= (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
-		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
+		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0) |
+		     ktr_options__say_flags(o);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	req.ring_bytes = o->ring_given ? o->bpf.ring_bytes : 0;
