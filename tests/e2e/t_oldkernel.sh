@@ -9,7 +9,8 @@
 # without attach cookies, links on perf events, bpf_task_pt_regs() and
 # sched_switch's prev_state run on every run of the suite, not only in the
 # 5.10 guest (tests/vm/run.sh 5.10, where the kernel itself lacks them):
-#  - the old build is the one loaded: its fork program has no atomic or
+#  - the old build is the one loaded: its fork program has no atomic or;
+#    the INFO record and -v say so
 #  - c n i s w record: calls, paths, I/O, signals with their masks, context
 #    switches stopping in the kernel to sleep and, made to give way while
 #    in user space, in user space (the registers found at the top of the
@@ -44,6 +45,11 @@ if [ -n "$fork" ] && command -v bpftool >/dev/null; then
 else
 	skip old_build_loaded "no kept programs to look at (bpftool, or no bpffs pins)"
 fi
+
+# which build, said: in the INFO record, and by -v
+check old_build_in_info t_grep $'\tINFO\tktraceb format [0-9]+, .*, BPF programs for kernels before 5\\.12$' "$N"
+ktr verbose -v -t c -f "$TMP/v.ktr" /bin/true
+check old_build_said_by_v t_grep '^ktraceb: BPF programs: the build for kernels before 5\.12 \(' "$TMP/verbose.err"
 
 # --- c n i s w -------------------------------------------------------------------
 P=$(awk '$1 == "pid" { print $2 }' "$TMP/all.out")

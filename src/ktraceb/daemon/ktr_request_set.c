@@ -22,6 +22,7 @@
 #include "ktr_groups.h"
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/programs/ktr_optional.h"
+#include "daemon/programs/ktr_skel.h"
 #include "ktr_policy.h"
 #include "ktr_request_set.h"
 #include "ktr_ring.h"
@@ -76,7 +77,8 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 	if (req->select.usdt[0] && (syswide || (req->flight_flags & KTR_FLIGHT_F_COMPACT)))
 		return "USDT patterns are not for -S or a compact recorder";
 	if (syswide && req->pid == 0 &&
-	    (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP | KTR_REQ_DEFAULT_FACS)))
+	    (req->flags &
+	     ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP | KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE)))
 		return "flags for a process, and no process";
 	if (req->ring_bytes &&
 	    (req->ring_bytes < 4096 || (req->ring_bytes & (req->ring_bytes - 1))))
@@ -298,6 +300,9 @@ int ktr_request_set__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 	struct ktr_request avail;
 	int done;
 
+	/* -v: which build of the programs runs, said first (ktr_skel.h) */
+	if (req->flags & KTR_REQ_VERBOSE)
+		ktr_proto__msg_add(lacking, "BPF programs: the build %s\n", ktr_skel__build());
 	done = set__serve(k, cn, request__for_kernel(req, &avail, lacking), fd, msg, err);
 	/*
 	 * What this kernel cannot record is said, first, of a trace that runs
