@@ -31,12 +31,15 @@ mkdir -p "$PBOX" "$DBOX" || {
 	e2e_done
 }
 
+# tests signal through lib.sh's tkill where the runner has it
+type tkill >/dev/null 2>&1 || tkill() { kill "$@"; }
+
 # every process back to the root group, every group made here removed
 ct_cleanup()
 {
 	local p d
 	for p in ${E2E_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null
+		tkill -KILL "$p" 2>/dev/null
 	done
 	sleep 0.3
 	for d in $(find "$CGM/$TOP" -depth -type d 2>/dev/null); do
