@@ -215,12 +215,16 @@ struct ktr_fileinfo {
 	__u16 fi_byteorder;		/* 0x0102 written in host order */
 	char fi_machine[16];		/* uname -m, e.g. "x86_64" */
 	char fi_release[65];		/* uname -r */
-	__u8 fi_pad[3];
+	__u8 fi_flags;			/* KTR_FI_*; 0 in files before them */
+	__u8 fi_pad[2];
 	__u32 fi_clock;			/* clock of ktr_mono_ns: 1 = CLOCK_MONOTONIC */
 	__s64 fi_wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	char fi_tool[16];		/* ktraceb version string */
 };
 #define KTR_BYTEORDER_MARK	0x0102
+/* fi_flags: which build of the BPF programs recorded the trace (ktraceb's Makefile) */
+#define KTR_FI_BPF_KNOWN	0x1	/* the bit below says it (0: a file before it) */
+#define KTR_FI_BPF_OLD		0x2	/* the build for kernels before 5.12 */
 
 /* KTR_LOST: records lost since the previous KTR_LOST for this file */
 struct ktr_lost {

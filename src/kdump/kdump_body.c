@@ -156,6 +156,9 @@ static void body_fileinfo(FILE *out, const struct kd_event *ev, const struct kdu
 	fputs(", kernel ", out);
 	ktr_put_escaped(out, fi->fi_release, strnlen(fi->fi_release, sizeof(fi->fi_release)),
 			KTR_ESC_CR);
+	/* the other build of the BPF programs, said; the usual one goes without a word */
+	if ((fi->fi_flags & KTR_FI_BPF_KNOWN) && (fi->fi_flags & KTR_FI_BPF_OLD))
+		fputs(", BPF programs for kernels before 5.12", out);
 }
 
 static void body_lost(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
@@ -209,7 +212,8 @@ static void body_end(FILE *out, const struct kd_event *ev, const struct kdump_op
 		fputs(": its last records are missing", out);
 		return;
 	}
-	fprintf(out, "; %llu records, %llu lost", (unsigned long long)e->ke_records,
+	/* the session's records with the END's own: what ktraceb said it wrote */
+	fprintf(out, "; %llu records, %llu lost", (unsigned long long)e->ke_records + 1,
 		(unsigned long long)e->ke_lost);
 	if (e->ke_unwritten)
 		fprintf(out, " (%llu the file did not take)", (unsigned long long)e->ke_unwritten);

@@ -214,6 +214,9 @@ static int m_fileinfo(struct json *j, const struct kd_event *ev)
 	kd_json_str(out, fi->fi_tool, strnlen(fi->fi_tool, sizeof(fi->fi_tool)));
 	fprintf(out, ",\"clock\":%u,\"wall_offset_ns\":%lld", fi->fi_clock,
 		(long long)fi->fi_wall_offset_ns);
+	if (fi->fi_flags & KTR_FI_BPF_KNOWN)
+		fprintf(out, ",\"bpf_build\":\"%s\"",
+			fi->fi_flags & KTR_FI_BPF_OLD ? "old_kernel" : "current");
 	return 0;
 }
 

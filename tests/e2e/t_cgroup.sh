@@ -123,7 +123,10 @@ echo "$M2" >"$G/out/cgroup.procs" # moved out
 sleep 0.5
 ktr clear -c -G "/$TOP/svc" # the path below the root names it too
 check clear_exit_0 t_krc 0 clear
-check clear_silent t_lines 0 "$TMP/clear.err"
+# as -c -p: the one line of the file it ended, cleared by whom
+check clear_says_the_end t_lines 1 "$TMP/clear.err"
+check clear_end_line t_grep "^ktraceb: $TMP/g.ktr: cleared by pid [0-9]+ \\(uid 0\\); [1-9][0-9]* records written, 0 lost\$" \
+	"$TMP/clear.err"
 check clear_stops stable "$TMP/g.ktr"
 kd g "$TMP/g.ktr"
 check kdump_clean t_kdump_ok g
@@ -149,6 +152,8 @@ check moved_out_said t_num "$(qn "$TMP/g.norm" '$1 == p && $4 == "CGRP" && $5 ~ 
 # none of M2's calls after its LEFT record
 check moved_out_no_calls_after t_eq "$(awk -F'\t' -v p="$M2" '$1 == p && $4 == "CGRP" && $5 ~ /^moved out/ { left = 1; next } left && $1 == p && $4 == "CALL" { n++ } END { print n + 0 }' "$TMP/g.norm")" 0
 check file_ended t_eq "$(ktr_summary clear)" ""
+check end_record_cleared t_grep $'^ktraceb\tEND\ttrace ended: cleared by pid [0-9]+ \\(uid 0\\); [0-9]+ records, 0 lost$' \
+	<(tail -n 1 "$TMP/g.norm" | cut -f3-)
 
 # --- by name, made again, -c of the file ------------------------------------------------
 NAME=ktrsvc-$$

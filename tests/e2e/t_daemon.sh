@@ -50,6 +50,21 @@ check ps_args t_eq "$(ps -o args= -p "${D:-0}")" "ktracebd -b 16k"
 check ps_comm t_eq "$(cat "/proc/${D:-0}/comm" 2>&1)" ktracebd
 check ps_same_binary t_eq "$(readlink "/proc/${D:-0}/exe")" "$(readlink -f "$KTRACEB")"
 
+# --- -v: which build of the BPF programs the running daemon has; the INFO record agrees ---
+ktr verbose -v -t c -f "$TMP/v.ktr" true
+check v_exit_0 t_krc 0 verbose
+VBUILD=$(sed -n 's/^ktraceb: BPF programs: the build //p' "$TMP/verbose.err")
+check v_says_the_build t_match "${VBUILD:-none}" '^for (Linux 5\.12 and later|kernels before 5\.12 \(.*\))$'
+kd v "$TMP/v.ktr"
+case $VBUILD in
+"for kernels before"*) vold=1 ;;
+*) vold=0 ;;
+esac
+check v_info_agrees t_eq "$(q "$TMP/v.norm" '$4 == "INFO" && $5 ~ /^ktraceb format / && $5 ~ /, BPF programs for kernels before 5\.12$/' |
+	wc -l | tr -d ' ')" "$vold"
+ktr quiet -t c -f "$TMP/q.ktr" true
+check no_v_no_build t_nogrep 'BPF programs' "$TMP/quiet.err"
+
 # --- -b grows the running daemon's ring: a burst the 16k ring loses is kept ---
 # (the 32m ring holds all 200,000 calls, even when a busy machine gives the
 # daemon no time to drain during the burst)

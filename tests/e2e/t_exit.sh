@@ -26,6 +26,9 @@ run_status()
 	check "${name}_exit_is_last" t_eq "$(tail -n 2 "$TMP/$name.norm" | cut -f4 | tr '\n' ' ')" "EXIT END "
 	check "${name}_end_says_exited" t_match "$(tail -n 1 "$TMP/$name.norm" | cut -f5)" \
 		'^trace ended: every traced process exited; [0-9]+ records, 0 lost$'
+	# the END's count is what ktraceb said it wrote (the END's own included)
+	check "${name}_end_count_is_said" t_eq "$(tail -n 1 "$TMP/$name.norm" |
+		sed 's/.*; \([0-9]*\) records.*/\1/')" "$(ktr_summary "$name" | cut -d' ' -f1)"
 }
 
 run_status zero 0 "exited 0" 0

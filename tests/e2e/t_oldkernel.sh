@@ -9,7 +9,8 @@
 # without attach cookies, links on perf events, bpf_task_pt_regs() and
 # sched_switch's prev_state run on every run of the suite, not only in the
 # 5.10 guest (tests/vm/run.sh 5.10, where the kernel itself lacks them):
-#  - the old build is the one loaded: its fork program has no atomic or
+#  - the old build is the one loaded: its fork program has no atomic or;
+#    the INFO record and -v say so
 #  - c n i s w record: calls, paths, I/O, signals with their masks, context
 #    switches stopping in the kernel to sleep and, made to give way while
 #    in user space, in user space (the registers found at the top of the
@@ -20,6 +21,7 @@
 #  - -R: a crash freezes the recorder (the claim taken by a hash, its heads
 #    moved without an atomic fetch) and the ring is written
 #  - -t u alone is refused, in one line naming bpf_loop() and Linux 5.17
+#    (asked for: -t u or -e usdt:; the default -t leaves it out unsaid)
 #  - KTRACEB_KERNEL=5.9: nothing loads, one line names Linux 5.10, and
 #    nothing is left in bpffs
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +45,11 @@ if [ -n "$fork" ] && command -v bpftool >/dev/null; then
 else
 	skip old_build_loaded "no kept programs to look at (bpftool, or no bpffs pins)"
 fi
+
+# which build, said: in the INFO record, and by -v
+check old_build_in_info t_grep $'\tINFO\tktraceb format [0-9]+, .*, BPF programs for kernels before 5\\.12$' "$N"
+ktr verbose -v -t c -f "$TMP/v.ktr" /bin/true
+check old_build_said_by_v t_grep '^ktraceb: BPF programs: the build for kernels before 5\.12 \(' "$TMP/verbose.err"
 
 # --- c n i s w -------------------------------------------------------------------
 P=$(awk '$1 == "pid" { print $2 }' "$TMP/all.out")
@@ -117,6 +124,18 @@ if [ -x "$PROGS/uev_sdt" ]; then
 		"$TMP/usdt.err"
 	kd usdt "$TMP/usdt.ktr"
 	check usdt_rest_recorded t_num "$(qn "$TMP/usdt.norm" '$4 == "CALL"')" -gt 5
+	# the default -t has u, but nobody asked for it: left out without a word
+	ktr usdt_default -f "$TMP/usdtd.ktr" "$PROGS/uev_sdt" 2
+	check usdt_default_runs t_krc 0 usdt_default
+	check usdt_default_unsaid t_nogrep 'not recorded on this kernel' "$TMP/usdt_default.err"
+	check usdt_default_summary_alone t_eq "$(grep -c '^ktraceb: ' "$TMP/usdt_default.err")" 1
+	kd usdtd "$TMP/usdtd.ktr"
+	check usdt_default_rest_recorded t_num "$(qn "$TMP/usdtd.norm" '$4 == "CALL"')" -gt 5
+	# -e usdt: asks for it, -t or not
+	ktr usdt_e -e usdt:uevtest -f "$TMP/usdte.ktr" "$PROGS/uev_sdt" 2
+	check usdt_e_runs t_krc 0 usdt_e
+	check usdt_e_said t_grep '^ktraceb: -t u: USDT probes are not recorded on this kernel: ' \
+		"$TMP/usdt_e.err"
 fi
 
 # --- older than 5.10: nothing can load -------------------------------------------------

@@ -188,6 +188,7 @@ TEST(fileinfo_payload)
 	ASSERT_EQ(OFF(ktr_fileinfo, fi_machine), 16, "machine");
 	ASSERT_EQ(OFF(ktr_fileinfo, fi_release), 32, "release");
 	ASSERT_EQ(FSIZE(ktr_fileinfo, fi_release), 65, "release = utsname field");
+	ASSERT_EQ(OFF(ktr_fileinfo, fi_flags), 97, "flags, in what was padding");
 	ASSERT_EQ(OFF(ktr_fileinfo, fi_clock), 100, "clock");
 	ASSERT_EQ(OFF(ktr_fileinfo, fi_wall_offset_ns), 104, "wall offset");
 	ASSERT_EQ(OFF(ktr_fileinfo, fi_tool), 112, "tool");

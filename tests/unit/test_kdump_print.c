@@ -371,6 +371,39 @@ TEST(fileinfo_unknown_and_skipped_types)
 	tf_close(&t);
 }
 
+/*
+ * INFO says the build of the BPF programs for old kernels (fi_flags); the
+ * END's count is its session's records with its own: what ktraceb said.
+ */
+TEST(info_old_build_and_end_count)
+{
+	struct kdump_opts o = kd_defaults();
+	struct ktr_fileinfo fi = { 0 };
+	struct ktr_end e = { .ke_why = KTR_END_EXITED, .ke_records = 1 };
+	struct tfile t;
+	char *s;
+
+	memcpy(fi.fi_magic, KTR_FILEINFO_MAGIC, sizeof(KTR_FILEINFO_MAGIC));
+	fi.fi_version = KTR_FORMAT_VERSION;
+	fi.fi_hdrsize = sizeof(struct ktr_header);
+	fi.fi_byteorder = KTR_BYTEORDER_MARK;
+	snprintf(fi.fi_machine, sizeof(fi.fi_machine), "x86_64");
+	snprintf(fi.fi_release, sizeof(fi.fi_release), "5.10.0-test");
+	fi.fi_clock = 1; /* CLOCK_MONOTONIC */
+	fi.fi_flags = KTR_FI_BPF_KNOWN | KTR_FI_BPF_OLD;
+	tf_open(&t);
+	tf_rec(&t, KTR_FILEINFO, &fi, sizeof(fi));
+	tf_rec(&t, KTR_END, &e, sizeof(e));
+	s = kd_print(&o, &t);
+	ASSERT_STREQ(s,
+		     P "INFO  ktraceb format 1, x86_64, kernel 5.10.0-test, BPF programs for "
+		       "kernels before 5.12\n" P
+		       "END   trace ended: every traced process exited; 2 records, 0 lost\n",
+		     "old build said, the END counted");
+	free(s);
+	tf_close(&t);
+}
+
 TEST(procctor_selects_i386)
 {
 	struct ktr_proc_ctor pc = { .sv_flags = KTR_SV_LINUX_I386 };

@@ -165,7 +165,7 @@ static void command__request(const struct ktr_options *o, pid_t child, struct kt
 	req->iosize = o->iosize;
 	req->ustack_kib = o->ustack_kib;
 	req->flags = KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | (o->gzip ? KTR_REQ_GZIP : 0) |
-		     (o->syswide ? KTR_REQ_SYSWIDE : 0);
+		     (o->syswide ? KTR_REQ_SYSWIDE : 0) | ktr_options__say_flags(o);
 	req->flight_bytes = o->flight_bytes;
 	req->flight_flags = o->flight_flags;
 	req->ring_bytes = o->ring_given ? o->bpf.ring_bytes : 0;

@@ -337,6 +337,12 @@ void ktr_options__request_select(const struct ktr_options *o, struct ktr_request
 	snprintf(out->text, sizeof(out->text), "%s", o->select.text);
 }
 
+__u32 ktr_options__say_flags(const struct ktr_options *o)
+{
+	return (o->facs_given || o->usdt[0] ? 0 : KTR_REQ_DEFAULT_FACS) |
+	       (o->bpf.verbose ? KTR_REQ_VERBOSE : 0);
+}
+
 /* -e usdt:: for a trace's processes, and it implies 'u'; -e usdt:list lists and exits. */
 static void usdt_checks(int argc, char **argv, struct ktr_options *o)
 {

@@ -54,5 +54,11 @@ void ktr_options__parse_activated(int argc, char **argv, struct ktr_options *o);
  * ktraceb provider's probes alone).
  */
 void ktr_options__request_select(const struct ktr_options *o, struct ktr_request_select *out);
+/*
+ * A SET's flags that say what to say: KTR_REQ_DEFAULT_FACS if nobody
+ * asked for the facilities (no -t, no -e usdt:: the daemon drops one the
+ * kernel lacks without a word), KTR_REQ_VERBOSE with -v.
+ */
+__u32 ktr_options__say_flags(const struct ktr_options *o);
 
 #endif /* KTRACEB_KTR_OPTIONS_H */

@@ -21,6 +21,7 @@
 #include "common/ktr_pin_dir.h"
 #include "common/ktr_proto.h"
 #include "ktr_client.h"
+#include "ktr_container.h"
 #include "ktr_options.h"
 #include "ktr_others.h"
 #include "ktr_run.h"
@@ -71,19 +72,26 @@ static void said_in_log(pid_t pid)
 /*
  * -G group: the group's path below the cgroup2 root and its id, into req
  * (KTR_REQ_CGROUP).  A group to clear may be gone (removed, its trace
- * waiting for it to be made again): its path is enough.
+ * waiting for it to be made again): its path is enough.  A container
+ * (RUNTIME:NAME) is its first process's group (ktr_container.h).
  */
 static void run__group(const struct ktr_options *o, struct ktr_request *req)
 {
-	char mnt[PATH_MAX], why[512];
+	char mnt[PATH_MAX], why[512], cpath[KTR_CGROUP_PATH_MAX];
+	const char *group = o->group;
 	int err;
 
+	if (ktr_container__named(group)) {
+		if (ktr_container__resolve(group, cpath, sizeof(cpath), why, sizeof(why)) < 0)
+			errx(1, "-G %s: %s", o->group, why);
+		group = cpath;
+	}
 	if (ktr_cgroupfs__mount(mnt, sizeof(mnt)) < 0)
 		errx(1,
 		     "-G %s: no cgroup2 file system is mounted (cgroup v2; mount -t cgroup2 "
 		     "none DIR)",
 		     o->group);
-	err = ktr_cgroupfs__resolve(mnt, o->group, req->cgroup, &req->cgroup_id, why, sizeof(why));
+	err = ktr_cgroupfs__resolve(mnt, group, req->cgroup, &req->cgroup_id, why, sizeof(why));
 	if (err && !(o->clear && err == -ENOENT && ktr_cgroupfs__path_ok(req->cgroup)))
 		errx(1, "-G %s", why);
 	req->flags |= KTR_REQ_CGROUP;
@@ -198,7 +206,8 @@ int ktr_run__attach(const struct ktr_options *o)
 	req.iosize = o->iosize;
 	req.ustack_kib = o->ustack_kib;
 	req.flags |= (o->descend ? KTR_REQ_DESCEND : 0) | (o->foreground ? KTR_REQ_FOREGROUND : 0) |
-		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0);
+		     (o->gzip ? KTR_REQ_GZIP : 0) | (o->syswide ? KTR_REQ_SYSWIDE : 0) |
+		     ktr_options__say_flags(o);
 	req.flight_bytes = o->flight_bytes;
 	req.flight_flags = o->flight_flags;
 	req.ring_bytes = o->ring_given ? o->bpf.ring_bytes : 0;

@@ -413,13 +413,14 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 }
 
 int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
-		      const struct ktr_request *req, char *msg, int *err)
+		      const struct ktr_request *req, char *msg, int *err, __u32 *route)
 {
 	__u32 s = groups__find(k->groups, req->cgroup), facs = req->facs & KTRFAC_MASK;
 	struct group_slot *gs = &k->groups->slot[s];
 	struct ktr_group grp;
 
 	*err = 0;
+	*route = 0;
 	if (!s)
 		return 0; /* BSD: clearing what is not traced succeeds */
 	*err = groups__may_change(gs, c, req->cgroup, msg);
@@ -431,6 +432,7 @@ int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
 		*err = groups__put(k, s, &grp);
 		return !*err;
 	}
+	*route = gs->route;
 	groups__drop(k, s);
 	return 1;
 }

@@ -49,9 +49,13 @@ const char *ktr_groups__request_bad(const struct ktr_request *req, bool takes);
  */
 int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct ktr_request *req,
 		    int r, char *msg, int *err);
-/* CLEAR -G: the group's facilities req->facs (all if 0) cleared.  1 or 0, and *err. */
+/*
+ * CLEAR -G: the group's facilities req->facs (all if 0) cleared.  1 or 0,
+ * and *err; *route: the route of its file if its trace stopped (then the
+ * file may end: ktr_stop__cleared), else 0.
+ */
 int ktr_groups__clear(const struct ktr_parts *k, const struct ktr_caller *c,
-		      const struct ktr_request *req, char *msg, int *err);
+		      const struct ktr_request *req, char *msg, int *err, __u32 *route);
 /* -c of route r's file (r < 0: -C): the groups c may clear stop.  How many. */
 int ktr_groups__clear_route(const struct ktr_parts *k, const struct ktr_caller *c, int r);
 /* Route r stops (its file failed, its foreground went): its groups stop. */

@@ -207,8 +207,15 @@ static int clear__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 	pid_t *pids;
 	int n, done = 0;
 
-	if (req->flags & KTR_REQ_CGROUP)
-		return ktr_groups__clear(k, ktr_conn__caller(cn), req, msg, err);
+	if (req->flags & KTR_REQ_CGROUP) {
+		__u32 route;
+
+		/* a group whose trace stopped: its file ends as a -p's does, said */
+		done = ktr_groups__clear(k, c, req, msg, err, &route);
+		if (route)
+			request__answer_at_end(k, cn, &route, 1, done, msg, err);
+		return done;
+	}
 	n = ktr_request__targets(req, &pids, msg);
 	*err = -ESRCH;
 	if (n == 0)

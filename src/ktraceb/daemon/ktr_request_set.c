@@ -22,6 +22,7 @@
 #include "ktr_groups.h"
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/programs/ktr_optional.h"
+#include "daemon/programs/ktr_skel.h"
 #include "ktr_policy.h"
 #include "ktr_request_set.h"
 #include "ktr_ring.h"
@@ -75,7 +76,9 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 		return "USDT patterns without the user facility";
 	if (req->select.usdt[0] && (syswide || (req->flight_flags & KTR_FLIGHT_F_COMPACT)))
 		return "USDT patterns are not for -S or a compact recorder";
-	if (syswide && req->pid == 0 && (req->flags & ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP)))
+	if (syswide && req->pid == 0 &&
+	    (req->flags &
+	     ~(KTR_REQ_SYSWIDE | KTR_REQ_GZIP | KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE)))
 		return "flags for a process, and no process";
 	if (req->ring_bytes &&
 	    (req->ring_bytes < 4096 || (req->ring_bytes & (req->ring_bytes - 1))))
@@ -149,11 +152,13 @@ static int request__resolve(const struct ktr_request *req, struct ktr_tp_set **s
 /*
  * The request without the facilities this kernel cannot record (a program
  * it refused, a feature it lacks), each said in one line: the rest runs.
+ * One nobody asked for (of the default -t, not given) goes unsaid.
  */
 static const struct ktr_request *request__for_kernel(const struct ktr_request *req,
 						     struct ktr_request *eff, char *msg)
 {
 	const struct ktr_request *out = req;
+	__u32 unasked = req->flags & KTR_REQ_DEFAULT_FACS ? KTR_DEF_POINTS : 0;
 
 	for (size_t i = 0; i < KTR_NOPTIONAL; i++) {
 		const struct ktr_optional *opt = &ktr_optional[i];
@@ -161,7 +166,9 @@ static const struct ktr_request *request__for_kernel(const struct ktr_request *r
 
 		if (!(req->facs & opt->fac) || !why)
 			continue;
-		ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n", opt->what, why);
+		if (!(unasked & opt->fac))
+			ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n",
+					   opt->what, why);
 		if (out == req)
 			*eff = *req;
 		out = eff;
@@ -305,6 +312,9 @@ int ktr_request_set__serve(const struct ktr_parts *k, struct ktr_conn *cn,
 	struct ktr_request avail;
 	int done;
 
+	/* -v: which build of the programs runs, said first (ktr_skel.h) */
+	if (req->flags & KTR_REQ_VERBOSE)
+		ktr_proto__msg_add(lacking, "BPF programs: the build %s\n", ktr_skel__build());
 	done = set__serve(k, cn, request__for_kernel(req, &avail, lacking), fd, msg, err);
 	/*
 	 * What this kernel cannot record is said, first, of a trace that runs

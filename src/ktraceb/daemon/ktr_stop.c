@@ -219,8 +219,8 @@ bool ktr_stop__cleared(const struct ktr_parts *k, struct ktr_conn *cn, const __u
 			continue;
 		left = ktr_procmap__keys(k->procs, (int)routes[i], &keys);
 		free(keys);
-		if (left)
-			continue; /* others still trace into it: it goes on */
+		if (left || ktr_groups__route(k->groups, routes[i]))
+			continue; /* others (processes, a group) still trace into it: it goes on */
 		ktr_tracefile__end_why(f, KTR_END_CLEARED, 0, c->pid, c->uid);
 		ends[m++] = routes[i];
 	}

@@ -15,6 +15,7 @@
 #include "daemon/ktr_conn.h"
 #include "daemon/ktr_object_id.h"
 #include "daemon/ktr_record.h"
+#include "daemon/programs/ktr_skel.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 
@@ -259,6 +260,7 @@ void ktr_tracefile__write_info(struct ktr_tracefile *f)
 			fi.fi_release[strcspn(fi.fi_release, "\n")] = '\0';
 		fclose(rel);
 	}
+	fi.fi_flags = KTR_FI_BPF_KNOWN | (ktr_skel__old() ? KTR_FI_BPF_OLD : 0);
 	fi.fi_clock = CLOCK_MONOTONIC;
 	fi.fi_wall_offset_ns = ktr_wall_offset_ns();
 	snprintf(fi.fi_tool, sizeof(fi.fi_tool), "ktraceb %s", KTRACEB_VERSION);

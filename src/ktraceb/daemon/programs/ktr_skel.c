@@ -15,6 +15,13 @@ bool ktr_skel__old(void)
 	return ktr_caps__lacks() & KTR_LACKS_ATOMICS;
 }
 
+const char *ktr_skel__build(void)
+{
+	return ktr_skel__old() ? "for kernels before 5.12 (no BPF atomics but add: "
+				 "bpf/old_kernel.bpf.h)" :
+				 "for Linux 5.12 and later";
+}
+
 struct ktraceb_bpf *ktr_skel__open(void)
 {
 	struct ktraceb_bpf *obj = calloc(1, sizeof(*obj));

@@ -19,5 +19,7 @@ struct ktraceb_bpf;
 struct ktraceb_bpf *ktr_skel__open(void);
 /* Is it the build for kernels before 5.12? */
 bool ktr_skel__old(void);
+/* Which build it is, in words: "for Linux 5.12 and later", "for kernels before 5.12 (...)". */
+const char *ktr_skel__build(void);
 
 #endif /* KTRACEB_KTR_SKEL_H */

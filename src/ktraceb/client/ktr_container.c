@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/* -G RUNTIME:NAME: a container's group, from its runtime's CLI (ktr_container.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "ktr_container.h"
+
+extern char **environ;
+
+/* The runtimes whose CLI answers `inspect --format '{{.Id}} {{.State.Pid}}' NAME`. */
+static const char *const runtimes[] = { "podman", "docker" };
+
+/* What a CLI said on one descriptor, at most size - 1 bytes, NUL-ended. */
+static void container__read(int fd, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < size - 1 && (r = read(fd, buf + n, size - 1 - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		n += r;
+	}
+	buf[n] = '\0';
+	/* the rest, unread, would hold the CLI on a full pipe */
+	while (n == size - 1) {
+		char rest[256];
+
+		r = read(fd, rest, sizeof(rest));
+		if (r == 0 || (r < 0 && errno != EINTR))
+			break;
+	}
+}
+
+/*
+ * runtime inspect ... name, as the caller: its standard output into out,
+ * its first line of errors into err.  Its exit status, or -1 with why set
+ * if it could not run.
+ */
+static int container__inspect(const char *runtime, const char *name, char *out, size_t osize,
+			      char *err, size_t esize, char *why, size_t wsize)
+{
+	static const char format[] = "{{.Id}} {{.State.Pid}}";
+	const char *argv[] = { runtime, "inspect", "--format", format, name, NULL };
+	posix_spawn_file_actions_t fa;
+	int po[2], pe[2], st, rc;
+	pid_t pid;
+
+	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
+		snprintf(why, wsize, "cannot run %s: %s", runtime, strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, po[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, pe[1], STDERR_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	rc = posix_spawnp(&pid, runtime, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(po[1]);
+	close(pe[1]);
+	if (rc == 0) {
+		container__read(po[0], out, osize);
+		container__read(pe[0], err, esize);
+	}
+	close(po[0]);
+	close(pe[0]);
+	if (rc != 0) {
+		snprintf(why, wsize, "cannot run %s: %s", runtime, strerror(rc));
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(why, wsize, "%s: %s", runtime, strerror(errno));
+			return -1;
+		}
+	err[strcspn(err, "\n")] = '\0';
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The cgroup v2 group of pid ("0::PATH" in /proc/PID/cgroup) into path.  0, or -1 with why set. */
+static int container__cgroup(long pid, char *path, size_t size, char *why, size_t wsize)
+{
+	char file[64], line[4096];
+	FILE *f;
+	int found = -1;
+
+	snprintf(file, sizeof(file), "/proc/%ld/cgroup", pid);
+	f = fopen(file, "re");
+	if (!f) {
+		snprintf(why, wsize, "its process %ld: %s", pid, strerror(errno));
+		return -1;
+	}
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "0::/", 4) != 0)
+			continue;
+		if (strlen(line + 3) >= size)
+			break;
+		snprintf(path, size, "%s", line + 3);
+		found = 0;
+	}
+	fclose(f);
+	if (found < 0)
+		snprintf(why, wsize, "its process %ld is in no cgroup v2 group (%s)", pid, file);
+	return found;
+}
+
+bool ktr_container__named(const char *group)
+{
+	size_t n = strspn(group, "abcdefghijklmnopqrstuvwxyz");
+
+	return n > 0 && group[n] == ':';
+}
+
+int ktr_container__resolve(const char *group, char *path, size_t size, char *why, size_t wsize)
+{
+	size_t n = strcspn(group, ":");
+	const char *name = group + n + 1, *runtime = NULL;
+	char out[512], err[512], id[80];
+	long pid;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (strlen(runtimes[i]) == n && strncmp(group, runtimes[i], n) == 0)
+			runtime = runtimes[i];
+	if (!runtime) {
+		snprintf(why, wsize, "unknown container runtime %.*s (podman or docker)", (int)n,
+			 group);
+		return -1;
+	}
+	if (!*name || *name == '-') {
+		snprintf(why, wsize, "no container named (%s:NAME or %s:ID)", runtime, runtime);
+		return -1;
+	}
+	rc = container__inspect(runtime, name, out, sizeof(out), err, sizeof(err), why, wsize);
+	if (rc < 0)
+		return -1;
+	if (rc != 0) {
+		snprintf(why, wsize, "no such %s container%s%s", runtime, err[0] ? ": " : "", err);
+		return -1;
+	}
+	if (sscanf(out, "%79s %ld", id, &pid) != 2) {
+		snprintf(why, wsize, "%s inspect said no id and pid", runtime);
+		return -1;
+	}
+	if (pid <= 0) {
+		snprintf(why, wsize, "%s container %.12s is not running", runtime, id);
+		return -1;
+	}
+	return container__cgroup(pid, path, size, why, wsize);
+}

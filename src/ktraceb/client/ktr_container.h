@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * -G RUNTIME:NAME, a container by its runtime and its name or id
+ * (podman:web, docker:3f2a...): the runtime's own CLI, run as the caller,
+ * says the container's id and its first process (`inspect --format
+ * '{{.Id}} {{.State.Pid}}'`), and that process's /proc/PID/cgroup says its
+ * group, whatever the runtime's layout (machine.slice/libpod-ID.scope, a
+ * user's slice for a rootless podman, system.slice/docker-ID.scope,
+ * /docker/ID under cgroupfs).  The client resolves; the daemon still
+ * checks that the caller may trace the group.
+ */
+#ifndef KTRACEB_KTR_CONTAINER_H
+#define KTRACEB_KTR_CONTAINER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Does -G's name take the RUNTIME:NAME form (a word of a-z, a colon, a name)? */
+bool ktr_container__named(const char *group);
+
+/*
+ * The group of the container group names (RUNTIME:NAME): its path below
+ * the cgroup2 root into path (size bytes), 0; or -1 with why set (a line,
+ * no newline): an unknown runtime, a CLI that cannot run, an unknown or
+ * stopped container.
+ */
+int ktr_container__resolve(const char *group, char *path, size_t size, char *why, size_t wsize);
+
+#endif /* KTRACEB_KTR_CONTAINER_H */

@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Copyright (c) 2026 The ktraceb developers
+#
+# ktraceb -G RUNTIME:NAME: a container by its runtime and its name or id,
+# found through the runtime's CLI (podman or docker inspect, run as the
+# caller) and its first process's /proc/PID/cgroup.  No runtime is needed:
+# a fake podman and docker on PATH answer inspect as the real ones do, with
+# the pid of a process the test puts in a group of its own named as the
+# runtime names its scopes (libpod-ID.scope, docker-ID.scope).  Traced by
+# name and by a short id, cleared by name (-c -G says the file's end); one
+# line and no trace file for an unknown runtime, an unknown container, a
+# stopped one, and a runtime whose CLI is not there.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
+need_tracer
+need_att_progs
+
+CGM=$(awk '$9 == "cgroup2" && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
+if [ -z "$CGM" ]; then
+	skip all "no cgroup2 mounted (t_cgroup.sh mounts one; this test uses the machine's)"
+	e2e_done
+fi
+TOP=ktr-e2e-cont-$$
+PID_=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+DID=fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210
+PBOX=$CGM/$TOP/libpod-$PID_.scope
+DBOX=$CGM/$TOP/docker-$DID.scope
+mkdir -p "$PBOX" "$DBOX" || {
+	fail setup "cannot make groups in $CGM"
+	e2e_done
+}
+
+# tests signal through lib.sh's tkill where the runner has it
+type tkill >/dev/null 2>&1 || tkill() { kill "$@"; }
+
+# every process back to the root group, every group made here removed
+ct_cleanup()
+{
+	local p d
+	for p in ${E2E_PIDS:-}; do
+		tkill -KILL "$p" 2>/dev/null
+	done
+	sleep 0.3
+	for d in $(find "$CGM/$TOP" -depth -type d 2>/dev/null); do
+		while read -r p; do echo "$p" >"$CGM/cgroup.procs" 2>/dev/null; done <"$d/cgroup.procs"
+		rmdir "$d" 2>/dev/null
+	done
+	user_cleanup
+}
+trap ct_cleanup EXIT
+
+# inbg NAME GROUP CMD...: CMD started in GROUP (a directory), its pid in BGPID
+inbg()
+{
+	local name=$1 grp=$2
+	shift 2
+	bg "$name" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$grp" "$@"
+}
+
+inbg web "$PBOX" "$ATT_TICK" 30 0 5201
+WEB=$(wait_role "$TMP/web.pout" pid)
+inbg db "$DBOX" "$ATT_TICK" 30 0 5202
+DB=$(wait_role "$TMP/db.pout" pid)
+
+# fake_runtime NAME ID PID MISSING_MSG MISSING_RC: a CLI that answers
+# "NAME inspect --format '{{.Id}} {{.State.Pid}}' X" for X = web (or the id,
+# or its first 12), "stopped" (pid 0), anything else as unknown
+mkdir -p "$TMP/bin" "$TMP/nobin"
+fake_runtime()
+{
+	cat >"$TMP/bin/$1" <<EOF
+#!/bin/sh
+[ "\$1 \$2 \$3" = "inspect --format {{.Id}} {{.State.Pid}}" ] || { echo "bad usage: \$*" >&2; exit 2; }
+case "\$4" in
+web | $2 | ${2:0:12}) echo "$2 $3" ;;
+stopped) echo "$2 0" ;;
+*) echo "$4 \$4" >&2; exit $5 ;;
+esac
+EOF
+	chmod +x "$TMP/bin/$1"
+}
+fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125
+fake_runtime docker "$DID" "$DB" "Error: No such object:" 1
+# a PATH with no runtime on it, and what the helpers run
+for t in timeout sh; do ln -s "$(command -v "$t")" "$TMP/nobin/$t"; done
+
+# calls NORM PID TAG: getpriority(PRIO_PROCESS,TAG) calls of PID in a norm file
+calls()
+{
+	qn "$1" '$1 == p && $4 == "CALL" && $5 ~ ("^getpriority\\(PRIO_PROCESS,(" t "|" x ")\\)$")' \
+		p="$2" t="$3" x="$(printf '0x%x' "$3")"
+}
+
+# wait_calls FILE PID TAG N: until FILE holds N calls of PID (10 s at most)
+wait_calls()
+{
+	local i
+	for ((i = 0; i < 100; i++)); do
+		kd wc "$1"
+		[ "$(calls "$TMP/wc.norm" "$2" "$3")" -ge "$4" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- podman by name: traced, then cleared by name ------------------------------------
+PATH="$TMP/bin:$PATH" ktr pod -t c -f "$TMP/pod.ktr" -G podman:web
+check pod_exit_0 t_krc 0 pod
+check pod_silent t_lines 0 "$TMP/pod.err"
+check pod_calls_come wait_calls "$TMP/pod.ktr" "$WEB" 5201 3
+PATH="$TMP/bin:$PATH" ktr pod_clear -c -G podman:web
+check pod_clear_exit_0 t_krc 0 pod_clear
+check pod_clear_says_the_end t_grep "^ktraceb: $TMP/pod.ktr: cleared by pid [0-9]+ \\(uid 0\\); [1-9][0-9]* records written, 0 lost\$" \
+	"$TMP/pod_clear.err"
+kd pod "$TMP/pod.ktr"
+check pod_kdump_clean t_kdump_ok pod
+check pod_in_its_scope t_num "$(qn "$TMP/pod.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/libpod-'"$PID_"'\.scope", container podman 0123456789ab when the trace began/' p="$WEB")" -eq 1
+check pod_other_untraced t_no_pid "$TMP/pod.norm" "$DB"
+
+# --- docker by its short id ----------------------------------------------------------
+PATH="$TMP/bin:$PATH" ktr dock -t c -f "$TMP/dock.ktr" -G "docker:${DID:0:12}"
+check dock_exit_0 t_krc 0 dock
+check dock_calls_come wait_calls "$TMP/dock.ktr" "$DB" 5202 3
+PATH="$TMP/bin:$PATH" ktr dock_clear -c -G "docker:$DID"
+check dock_clear_exit_0 t_krc 0 dock_clear
+kd dock "$TMP/dock.ktr"
+check dock_in_its_scope t_num "$(qn "$TMP/dock.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/docker-'"$DID"'\.scope"/' p="$DB")" -eq 1
+check dock_other_untraced t_no_pid "$TMP/dock.norm" "$WEB"
+
+# --- the refusals: one line, no trace file --------------------------------------------
+# refused NAME LINE_RE PATH -G...: ktraceb with that PATH refuses in one line
+refused()
+{
+	local name=$1 re=$2 path=$3
+	shift 3
+	PATH=$path ktr "$name" -f "$TMP/$name.ktr" "$@"
+	check "${name}_exit_1" t_krc 1 "$name"
+	check "${name}_one_line" t_lines 1 "$TMP/$name.err"
+	check "${name}_said" t_grep "$re" "$TMP/$name.err"
+	check "${name}_no_file" t_eq "$(ls "$TMP/$name.ktr" 2>/dev/null)" ""
+}
+refused bad_runtime '^ktraceb: -G lxc:web: unknown container runtime lxc \(podman or docker\)$' \
+	"$TMP/bin:$PATH" -G lxc:web
+refused no_such '^ktraceb: -G podman:nosuch: no such podman container: Error: no such container nosuch$' \
+	"$TMP/bin:$PATH" -G podman:nosuch
+refused no_such_docker '^ktraceb: -G docker:nosuch: no such docker container: Error: No such object: nosuch$' \
+	"$TMP/bin:$PATH" -G docker:nosuch
+refused stopped "^ktraceb: -G podman:stopped: podman container ${PID_:0:12} is not running\$" \
+	"$TMP/bin:$PATH" -G podman:stopped
+refused no_cli '^ktraceb: -G docker:web: cannot run docker: No such file or directory$' \
+	"$TMP/nobin" -G docker:web
+refused no_name '^ktraceb: -G podman:: no container named \(podman:NAME or podman:ID\)$' \
+	"$TMP/bin:$PATH" -G podman:
+e2e_done
