@@ -31,8 +31,6 @@ mkdir -p "$PBOX" "$DBOX" || {
 	e2e_done
 }
 
-# tests signal through lib.sh's tkill where the runner has it
-type tkill >/dev/null 2>&1 || tkill() { kill "$@"; }
 
 # every process back to the root group, every group made here removed
 ct_cleanup()
