@@ -19,7 +19,8 @@
 #
 # Environment: O (build dir, default build), KTR_E2E_DIR (the scripts' folder,
 # default tests/e2e: t_runner.sh gives its own), KTR_TEST_TIMEOUT (seconds per
-# binary or script, default 300), KTR_TIER: "check" runs only what needs no
+# binary or script, default 300; a script whose header has "# time limit: N"
+# gets N where N is more), KTR_TIER: "check" runs only what needs no
 # root and no BPF (the unit tests and the e2e scripts that do not call
 # need_tracer), as an ordinary user: started by root, it runs itself again
 # as nobody when nobody can read the tree.
@@ -96,6 +97,19 @@ kill_session()
 	done
 }
 
+# limit_of SCRIPT: its time limit in seconds: the default, or more where its
+# header asks for more ("# time limit: N"): a script that does more than
+# most (t_tables' scans of the kernel's headers) says so where it is written
+limit_of()
+{
+	_l=$(sed -n '1,40s/^# time limit: \([0-9][0-9]*\)$/\1/p' "$1" | head -n 1)
+	if [ -n "$_l" ] && [ "$_l" -gt "$TIMEOUT" ]; then
+		echo "$_l"
+	else
+		echo "$TIMEOUT"
+	fi
+}
+
 # run NAME CMD...: run one test binary or script and count its lines.  The
 # test is the leader of a new session: a background job of this
 # non-interactive shell leads no process group, so setsid(1) does not fork
@@ -105,12 +119,13 @@ run()
 {
 	name=$1
 	shift
+	limit=${LIMIT:-$TIMEOUT}
 	rm -f "$out.timedout"
 	setsid "$@" >"$out" </dev/null &
 	tpid=$!
 	(
 		trap 'kill "$_s" 2>/dev/null; exit 0' TERM
-		sleep "$TIMEOUT" &
+		sleep "$limit" &
 		_s=$!
 		wait "$_s"
 		: >"$out.timedout"
@@ -151,7 +166,7 @@ run()
 		esac
 	done <"$out"
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		echo "FAIL: $name (timed out after ${TIMEOUT}s or killed)"
+		echo "FAIL: $name (timed out after ${limit}s or killed)"
 		nfail=$((nfail + 1))
 	elif [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
 		echo "FAIL: $name (exit status $rc)"
@@ -189,6 +204,7 @@ for t in "${KTR_E2E_DIR:-tests/e2e}"/t_*.sh; do
 	if [ "$TIER" = check ] && grep -q '^need_tracer' "$t"; then
 		continue
 	fi
+	LIMIT=$(limit_of "$t")
 	run "${t##*/}" bash "$t"
 done
 

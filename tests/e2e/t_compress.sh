@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
+# time limit: 600
+# (large traces compressed and read back: tests/run.sh gives it more than the default)
+#
 # Compressed traces (ktraceb -z) and kdump reading them:
 #  - tar and find traced with -z: a real gzip file, kdump prints exactly what
 #    it prints of the same file decompressed by zcat, the same calls and

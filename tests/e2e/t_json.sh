@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
+# time limit: 600
+# (hundreds of kdump -J and -P runs, each checked: tests/run.sh gives it more than the default)
+#
 # kdump -J (JSON lines) and -P (Chrome timeline) on traces of real programs,
 # read back with Python's json module (tests/lib/json_check.py): every line
 # parses, and the fields hold what the programs report on their stdout:

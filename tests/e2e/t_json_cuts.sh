@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
+# time limit: 600
+# (hundreds of kdump -J and -P runs, each checked: tests/run.sh gives it more than the default)
+#
 # kdump -J (JSON lines) and -P (Chrome timeline) on broken and foreign files
 # made without a tracer (the rest: t_json_input.sh): ktrgen's good file cut
 # at every 7th byte and around each record's end, the fuzz corpus and the

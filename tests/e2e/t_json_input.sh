@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
+# time limit: 600
+# (hundreds of kdump -J and -P runs, each checked: tests/run.sh gives it more than the default)
+#
 # kdump -J (JSON lines) and -P (Chrome timeline) on files made without a
 # tracer: ktrgen's known records (their values, -p, -t), traces that start
 # and end inside a syscall, hostile files, and the options -J and -P

@@ -31,7 +31,6 @@ mkdir -p "$PBOX" "$DBOX" || {
 	e2e_done
 }
 
-
 # every process back to the root group, every group made here removed
 ct_cleanup()
 {

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
+# time limit: 900
+# (two scans of every kernel header, minutes each on a busy machine: tests/run.sh gives it more than the default)
+#
 # tests/progs/newsys under ktraceb: syscalls numbered past the build
 # machine's headers are named and recorded like any other (fchmodat2 with
 # its NAMI, listmount by name), and extensible structs of sizes the kernel
