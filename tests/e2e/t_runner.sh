@@ -10,7 +10,8 @@
 #    an empty pid did) is ended at the runner's timeout and counted as a
 #    FAIL: the runner is not in its group and does not hang;
 #  - what a script leaves running in its session is killed when it ends;
-#  - a script's whole-file SKIP is counted and shown with its reason.
+#  - a script's whole-file SKIP is counted and shown with its reason;
+#  - a script whose header asks for a longer time limit gets it.
 . "$(dirname "$0")/lib.sh"
 need_kdump
 
@@ -65,6 +66,12 @@ EOF
 cat >"$D/t_fake_skips.sh" <<'EOF'
 echo "SKIP: e2e/fake/all (no such thing here)"
 EOF
+# a script that asks for a longer limit in its header gets it
+cat >"$D/t_fake_long.sh" <<'EOF'
+# time limit: 30
+sleep 5
+echo "PASS: e2e/fake/long"
+EOF
 sed -i "s|\"\$1/|\"$TMP/|" "$D"/t_*.sh
 START=$SECONDS
 KTR_E2E_DIR=$D KTR_TEST_TIMEOUT=3 timeout 120 sh "$REPO/tests/run.sh" t_fake_ >"$TMP/run.out" 2>&1
@@ -75,7 +82,8 @@ check run_bounded t_num "$TOOK" -lt 60 "the runner took $TOOK s"
 check run_stopped_counted t_grep '^FAIL: t_fake_stop\.sh \(timed out after 3s or killed\)$' "$TMP/run.out"
 check run_before_stop t_grep '^PASS: e2e/fake/before_stop$' "$TMP/run.out"
 check run_skip_shown t_grep '^SKIP: e2e/fake/all \(no such thing here\)$' "$TMP/run.out"
-check run_summary t_grep '^2 passed, 1 failed, 1 skipped$' "$TMP/run.out"
+check run_own_limit t_grep '^PASS: e2e/fake/long$' "$TMP/run.out"
+check run_summary t_grep '^3 passed, 1 failed, 1 skipped$' "$TMP/run.out"
 for c in stop leaves; do
 	p=$(cat "$TMP/$c.child" 2>/dev/null)
 	check "${c}_child_started" t_match "$p" '^[0-9]+$'
