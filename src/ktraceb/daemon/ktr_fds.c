@@ -72,22 +72,28 @@ static int ent_from_link(struct fd_ent *e, const char *link)
 	return e->name ? 0 : -ENOMEM;
 }
 
+/* A file below the process's /proc directory, to read by lines; NULL if it cannot be read. */
+static FILE *open_below(int dir, const char *path)
+{
+	int d = openat(dir, path, O_RDONLY | O_CLOEXEC);
+	FILE *f = d >= 0 ? fdopen(d, "re") : NULL;
+
+	if (!f && d >= 0)
+		close(d);
+	return f;
+}
+
 /* fdinfo's "flags:" (octal) has O_CLOEXEC. */
 static bool fd_cloexec(int dir, int fd)
 {
 	char path[48], line[128];
 	bool on = false;
 	FILE *f;
-	int d;
 
 	snprintf(path, sizeof(path), "fdinfo/%d", fd);
-	d = openat(dir, path, O_RDONLY | O_CLOEXEC);
-	f = d >= 0 ? fdopen(d, "re") : NULL;
-	if (!f) {
-		if (d >= 0)
-			close(d);
+	f = open_below(dir, path);
+	if (!f)
 		return false;
-	}
 	while (fgets(line, sizeof(line), f))
 		if (strncmp(line, "flags:", 6) == 0)
 			on = strtoul(line + 6, NULL, 8) & O_CLOEXEC;
@@ -200,16 +206,11 @@ static void net_inet(int dir, const char *file, int type, bool v6, struct fd_ent
 	char path[32], line[512], local[64], remote[64];
 	unsigned long long ino;
 	FILE *f;
-	int d;
 
 	snprintf(path, sizeof(path), "net/%s", file);
-	d = openat(dir, path, O_RDONLY | O_CLOEXEC);
-	f = d >= 0 ? fdopen(d, "re") : NULL;
-	if (!f) {
-		if (d >= 0)
-			close(d);
+	f = open_below(dir, path);
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		struct fd_ent *e;
 
@@ -234,15 +235,10 @@ static void net_unix(int dir, struct fd_ent *v, int n)
 	char line[512 + 108], path[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
 	unsigned long long ino;
 	unsigned int type;
-	FILE *f;
-	int d = openat(dir, "net/unix", O_RDONLY | O_CLOEXEC);
+	FILE *f = open_below(dir, "net/unix");
 
-	f = d >= 0 ? fdopen(d, "re") : NULL;
-	if (!f) {
-		if (d >= 0)
-			close(d);
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		struct sockaddr_un un = { .sun_family = AF_UNIX };
 		struct fd_ent *e;
