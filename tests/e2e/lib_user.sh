@@ -210,6 +210,17 @@ user_cleanup()
 	e2e_cleanup
 }
 
+# plain P ARGS...: the test user's ktraceb without capabilities (root's daemon serves
+# it), its output in $TMP/P.out and P.err, its status in KRC
+plain()
+{
+	local p=$1
+	shift
+	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
+		"$UBIN/plain" "$@" >"$TMP/$p.out" 2>"$TMP/$p.err" </dev/null
+	KRC=$?
+}
+
 # user_setup: the user, $UBIN (root's, 0755: ktraceb with capabilities,
 # plain, kdump, the attach programs, suidsleep) and $UDIR (the user's own
 # directory for trace files).  USER_OK=1 if all of it worked, else USER_WHY.

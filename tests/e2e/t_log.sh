@@ -21,16 +21,6 @@ LOG=/run/ktraceb/ktraceb-$BUILD_ID.log
 NL=$'\n'
 FAKE="2026-01-01T00:00:00 ktracebd[1]: FORGED"
 
-# plain P ARGS...: the user's ktraceb without capabilities (root's daemon serves it)
-plain()
-{
-	local p=$1
-	shift
-	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
-		"$UBIN/plain" "$@" >"$TMP/$p.out" 2>"$TMP/$p.err" </dev/null
-	KRC=$?
-}
-
 lines() { wc -l <"$LOG" 2>/dev/null || echo 0; }
 
 # log_grows FROM: wait (10 s) until the log has more than FROM lines

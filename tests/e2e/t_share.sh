@@ -93,7 +93,8 @@ hval()
 	grep -o "$2=[^ ]*" "$TMP/$1.h" | head -n 1 | cut -d= -f2-
 }
 
-# plain P UID ARGS...: ktraceb without capabilities as that user (served by root's daemon)
+# plain P UID ARGS...: ktraceb without capabilities as that user (served by root's daemon);
+# lib_user.sh's plain, for any user
 plain()
 {
 	local p=$1 u=$2

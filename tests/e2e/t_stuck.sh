@@ -56,16 +56,6 @@ stuck_cleanup()
 }
 trap 'stuck_cleanup' EXIT
 
-# plain P ARGS...: the user's ktraceb without capabilities (root's daemon serves it)
-plain()
-{
-	local p=$1
-	shift
-	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
-		"$UBIN/plain" "$@" >"$TMP/$p.out" 2>"$TMP/$p.err" </dev/null
-	KRC=$?
-}
-
 # stall I: the user's file $UDIR/sI.ktr made, its inode lock held (fuse_stall)
 stall()
 {

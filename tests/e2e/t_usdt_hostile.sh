@@ -39,16 +39,6 @@ usdt_hostile_cleanup()
 }
 trap 'usdt_hostile_cleanup' EXIT
 
-# plain P ARGS...: ktraceb without capabilities as the test user: root's daemon serves it
-plain()
-{
-	local p=$1
-	shift
-	timeout -k 5 "$KTR_TIMEOUT" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
-		"$UBIN/plain" "$@" >"$TMP/$p.out" 2>"$TMP/$p.err" </dev/null
-	KRC=$?
-}
-
 # now_ms: a clock for the checks that the daemon did not stall
 now_ms()
 {
