@@ -104,7 +104,7 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 	$(O)/tests/progs/stack_debian_fp
 CXX ?= g++
 
-.PHONY: all test test-build test-fixtures vmtest demo check bench install clean format format-check units deb \
+.PHONY: all test test-build test-fixtures vmtest vm-build demo check bench install clean format format-check units deb \
 	deb-test deb-vmtest
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -376,7 +376,9 @@ VM_BUILD := all $(addprefix $(O)/tests/progs/,forkexec fac_sig tp_events uev_sdt
 else
 VM_BUILD := test-build
 endif
-vmtest: $(VM_BUILD)
+vm-build: $(VM_BUILD)
+
+vmtest: vm-build
 	$(Q)O=$(O) tests/vm/run.sh --arch $(ARCH) $(KERNEL)
 
 demo: all
