@@ -4,9 +4,12 @@
  * BSD's ktrcanset() as the BPF programs apply it, on the credentials the
  * kernel has now: the daemon's is ktr_perm__canset (common/ktr_perm.h),
  * the same rules on /proc.  Every program that decides whether tracing of
- * a process may begin, move or go on asks here: a group taking a process
- * (cgroup.bpf.c: at a fork, a move, and again after its entry is put) and
- * an exec (proc.bpf.c: a set-id image ends what root did not set).
+ * a process may begin, move or go on asks canset(): a group taking a
+ * process (cgroup.bpf.c: at a fork, a move, and again after its entry is
+ * put), a process that root's group keeps when moved into a user's, a
+ * group made again under its path, and an exec (proc.bpf.c: a set-id image
+ * ends what root did not set).  A fork with -i asks nothing: the child has
+ * its parent's credentials, and its parent's tracing was checked.
  */
 #ifndef KTRACEB_CANSET_BPF_H
 #define KTRACEB_CANSET_BPF_H
@@ -20,22 +23,6 @@
 struct mm_struct___word {
 	unsigned long flags;
 } __attribute__((preserve_access_index));
-
-/* Did root set the tracing in entry ps?  Then only root changes it (BSD's KTRFAC_ROOT). */
-static __always_inline bool canset__root_set(const struct ktr_proc_state *ps)
-{
-	return ps && (ps->facs & KTRFAC_ROOT);
-}
-
-/*
- * The part of ktrcanset about who set the tracing already: may a tracer
- * (facs with KTRFAC_ROOT: root's) change entry old (NULL if none)?  -1 if
- * it may, else KTR_CGROUP_SKIP_ROOT: a user never changes what root set.
- */
-static __always_inline int canset__over(const struct ktr_proc_state *old, __u32 facs)
-{
-	return (facs & KTRFAC_ROOT) || !canset__root_set(old) ? -1 : KTR_CGROUP_SKIP_ROOT;
-}
 
 /*
  * Why a user of ids uid, gid may not trace task, or -1 if he may: its real,
@@ -74,30 +61,38 @@ static __always_inline int canset__creds(struct task_struct *task, __u32 uid, __
 }
 
 /*
- * BSD's ktrcanset(): may a tracer (facs with KTRFAC_ROOT: root's; else a
- * user's, of ids uid, gid) set tracing on task, whose entry is old (NULL
- * if none)?  -1 if it may, else why not, a KTR_CGROUP_SKIP_*: root may
- * trace anything; a user never changes what root set, and traces only a
- * process of his own ids that gained nothing.
+ * What a tracing is asked for: a process (task; old its entry, NULL if
+ * none), or, task NULL, a group directory made again, whose owner is
+ * owner.  gained: task has just gained privileges by an exec
+ * (bprm->secureexec), whatever its ids say.
  */
-static __always_inline int canset(struct task_struct *task, const struct ktr_proc_state *old,
-				  __u32 facs, __u32 uid, __u32 gid)
-{
-	int why = canset__over(old, facs);
-
-	if (why >= 0 || (facs & KTRFAC_ROOT))
-		return why;
-	return canset__creds(task, uid, gid);
-}
+struct canset_target {
+	struct task_struct *task;
+	const struct ktr_proc_state *old;
+	__u32 owner;
+	bool gained;
+};
 
 /*
- * May the tracing in entry ps go on through an exec that gains privileges
- * (bprm->secureexec: set-id, file capabilities)?  Only if root set it (BSD
- * kern_exec.c): the new image must not leak to a lesser tracer.
+ * BSD's ktrcanset(), BPF's one ownership check, as the daemon's
+ * (ktr_perm__canset) on the kernel's credentials now: may a tracer (facs
+ * with KTRFAC_ROOT: root's; else a user's, of ids uid, gid) trace target?
+ * -1 if it may, else why not, a KTR_CGROUP_SKIP_*: root may trace
+ * anything; a user never changes what root set (the entry's KTRFAC_ROOT),
+ * and traces only a process of his own ids that gained nothing, or a group
+ * directory of his own.
  */
-static __always_inline bool canset__keeps_secureexec(const struct ktr_proc_state *ps)
+static __always_inline int canset(const struct canset_target *t, __u32 facs, __u32 uid, __u32 gid)
 {
-	return canset__root_set(ps);
+	if (facs & KTRFAC_ROOT)
+		return -1;
+	if (t->old && (t->old->facs & KTRFAC_ROOT))
+		return KTR_CGROUP_SKIP_ROOT;
+	if (!t->task)
+		return t->owner == uid ? -1 : KTR_CGROUP_SKIP_NOT_YOURS;
+	if (t->gained)
+		return KTR_CGROUP_SKIP_PRIVILEGED;
+	return canset__creds(t->task, uid, gid);
 }
 
 #endif /* KTRACEB_CANSET_BPF_H */

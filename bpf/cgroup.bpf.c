@@ -214,7 +214,8 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 	if (old && !(old->flags & KTR_PS_GROUP))
 		why = KTR_CGROUP_SKIP_TRACED; /* -p, -i or a command: that trace stays */
 	else
-		why = canset(task, old, g->ps.facs, g->uid, g->gid);
+		why = canset(&(struct canset_target){ .task = task, .old = old }, g->ps.facs,
+			     g->uid, g->gid);
 	if (why >= 0) {
 		__sync_fetch_and_add(&g->skipped[why & (KTR_CGROUP_SKIPS - 1)], 1);
 		return 0;
@@ -226,7 +227,7 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 	}
 	proc__changed(); /* an atomic: the looks below come after the entry is seen */
 	if (BPF_CORE_READ(task, signal, live.counter) == 0 ||
-	    canset(task, NULL, g->ps.facs, g->uid, g->gid) >= 0) {
+	    canset(&(struct canset_target){ .task = task }, g->ps.facs, g->uid, g->gid) >= 0) {
 		bpf_map_delete_elem(&procs, &tgid);
 		proc__changed();
 		return 0;
@@ -251,20 +252,23 @@ static __always_inline void group__leave(struct task_struct *task, struct ktr_pr
 }
 
 /*
- * The slot whose group takes a process that moves to, or is forked in, a
- * group of slot (0: none traced) while ps is its tracing (or its parent's,
- * by a group): slot, unless root set ps and slot's group is a user's (a
- * user never changes what root set: ktrcanset); then ps's own group keeps
- * it, and slot's counts it left out.
+ * The slot whose group takes task, a process that moves to, or is forked
+ * in, a group of slot (0: none traced) while ps is its tracing (or its
+ * parent's, by a group): slot, unless root set ps and slot's group is a
+ * user's (a user never changes what root set: canset() says so); then ps's
+ * own group keeps it, and slot's counts it left out.
  */
-static __always_inline __u32 group__taker(const struct ktr_proc_state *ps, __u32 slot)
+static __always_inline __u32 group__taker(struct task_struct *task, const struct ktr_proc_state *ps,
+					  __u32 slot)
 {
 	struct ktr_group *g;
 
 	if (!slot || slot == ps->group)
 		return slot;
 	g = bpf_map_lookup_elem(&groups, &slot);
-	if (!g || !g->live || canset__over(ps, g->ps.facs) < 0)
+	if (!g || !g->live ||
+	    canset(&(struct canset_target){ .task = task, .old = ps }, g->ps.facs, g->uid,
+		   g->gid) != KTR_CGROUP_SKIP_ROOT)
 		return slot;
 	__sync_fetch_and_add(&g->skipped[KTR_CGROUP_SKIP_ROOT], 1);
 	return ps->group;
@@ -289,7 +293,7 @@ static __always_inline bool group__fork(struct task_struct *child, const struct 
 	__u32 slot = cg ? group__slot_of((__u64)cg) : 0;
 
 	if (pps && (pps->flags & KTR_PS_GROUP))
-		slot = group__taker(pps, slot);
+		slot = group__taker(child, pps, slot);
 	return slot && group__enter(group__num(child), slot, KTR_CGROUP_FORKED,
 				    BPF_CORE_READ(cg, kn, id), 0);
 }
@@ -341,7 +345,7 @@ int BPF_PROG(ktr_cgroup_attach, struct cgroup *dst, const char *path, struct tas
 	id = BPF_CORE_READ(cg, kn, id);
 	ps = proc__lookup_tgid(task->tgid);
 	if (ps && (ps->flags & KTR_PS_GROUP)) {
-		if (group__taker(ps, slot) == ps->group) {
+		if (group__taker(task, ps, slot) == ps->group) {
 			/* within its group, or kept by root's: where it is now */
 			group__record(ps->route, group__num(task), KTR_CGROUP_MOVED, id,
 				      group__num(path));
@@ -355,8 +359,8 @@ int BPF_PROG(ktr_cgroup_attach, struct cgroup *dst, const char *path, struct tas
 }
 
 /*
- * The group made again: its slot again if the group may have it (a user's
- * group only a directory that is his, as when he traced it).
+ * The group made again: its slot again if the group may have it (canset():
+ * a user's group only a directory that is his, as when he traced it).
  */
 static __always_inline __u32 cgroup__made_again(struct cgroup *cg, __u32 slot)
 {
@@ -369,7 +373,7 @@ static __always_inline __u32 cgroup__made_again(struct cgroup *cg, __u32 slot)
 	ia = BPF_CORE_READ(cg, kn, iattr);
 	if (ia)
 		uid = BPF_CORE_READ(ia, ia_uid.val);
-	if (!(g->ps.facs & KTRFAC_ROOT) && uid != g->uid)
+	if (canset(&(struct canset_target){ .owner = uid }, g->ps.facs, g->uid, g->gid) >= 0)
 		return 0;
 	return slot;
 }

@@ -167,6 +167,7 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	struct ktr_proc_state *ps = proc__lookup();
 	bool exec_shown;
 	__u8 elfclass;
+	int why;
 
 	if (!ps)
 		return 0;
@@ -177,14 +178,19 @@ int BPF_PROG(ktr_proc_exec, struct task_struct *p, pid_t old_pid, struct linux_b
 	 * entry still pending or awaiting its exec must not outlive the exec
 	 * of a set-id image either.
 	 */
-	if (BPF_CORE_READ_BITFIELD(bprm, secureexec) && !canset__keeps_secureexec(ps)) {
+	/* the tracer's ids are not asked: a user never traces an image that gained privileges */
+	why = BPF_CORE_READ_BITFIELD(bprm, secureexec) ?
+		      canset(&(struct canset_target){ .task = p, .old = ps, .gained = true },
+			     ps->facs, 0, 0) :
+		      -1;
+	if (why >= 0) {
 		__u32 tgid = p->tgid, slot = ps->group;
 		struct ktr_group *g;
 
 		/* a user's group (-G): counted as left out, as at its entry */
 		g = (ps->flags & KTR_PS_GROUP) ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 		if (g)
-			__sync_fetch_and_add(&g->skipped[KTR_CGROUP_SKIP_PRIVILEGED], 1);
+			__sync_fetch_and_add(&g->skipped[why & (KTR_CGROUP_SKIPS - 1)], 1);
 
 		bpf_map_delete_elem(&procs, &tgid);
 		proc__changed();

@@ -119,12 +119,12 @@ static int clear_untraced(const struct ktr_options *o)
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
-		const char *why;
+		struct ktr_perm_no no;
 
-		if (ktr_perm__canset(&self, pids[i], 0, &why) == 0)
+		if (ktr_perm__canset(&self, &(struct ktr_target){ .pid = pids[i] }, &no) == 0)
 			ok++;
 		else
-			warnx("pid %d: %s", pids[i], why);
+			warnx("pid %d: %s", pids[i], no.why);
 		said_in_log(pids[i]);
 	}
 	free(pids);

@@ -133,63 +133,61 @@ bool ktr_procs__descends(pid_t target, pid_t ancestor)
 	return false;
 }
 
-/* Did root set the tracing (facs), so that only root changes it?  Then why says so. */
-static bool perm__root_set(__u32 facs, const char **why)
-{
-	if (!(facs & KTRFAC_ROOT))
-		return false;
-	*why = "tracing on it was set by root";
-	return true;
-}
-
-int ktr_perm__canchange(const struct ktr_caller *caller, uid_t owner, __u32 facs, const char **why)
-{
-	if (caller->uid == 0)
-		return 0;
-	if (perm__root_set(facs, why))
-		return -EPERM;
-	if (owner != caller->uid) {
-		*why = "traced by another user";
-		return -EPERM;
-	}
-	return 0;
-}
-
-int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why)
+/*
+ * The one check.  A process is read from /proc first: its owner is its real
+ * uid.  A group has an owner but no process: only the rules about who
+ * traces apply to it, and Yama as to a process that is no descendant.
+ */
+int ktr_perm__canset(const struct ktr_caller *caller, const struct ktr_target *t,
+		     struct ktr_perm_no *no)
 {
 	struct proc_status st;
-	int err = status__read(target, &st);
+	uid_t owner = t->owner;
+	int err;
 
-	if (err) {
-		*why = "no such process";
-		return err;
-	}
-	if (st.state == 'Z' || st.state == 'X') {
-		*why = "process has exited";
-		return -ESRCH;
+	no->why = "operation not permitted";
+	no->skip = KTR_CGROUP_SKIP_PRIVILEGED;
+	if (t->pid > 0) {
+		err = status__read(t->pid, &st);
+		if (err) {
+			no->why = "no such process";
+			return err;
+		}
+		if (st.state == 'Z' || st.state == 'X') {
+			no->why = "process has exited";
+			return -ESRCH;
+		}
+		owner = st.uid[0];
 	}
 	if (caller->uid == 0)
 		return 0;
-	if (perm__root_set(facs, why))
+	if (t->facs & KTRFAC_ROOT) {
+		no->why = "tracing on it was set by root";
+		no->skip = KTR_CGROUP_SKIP_ROOT;
 		return -EPERM;
-	*why = "operation not permitted";
-	if (caller->uid != st.uid[0])
-		*why = "not your process";
-	else if (st.uid[0] != st.uid[2] || caller->gid != st.gid[0] || st.gid[0] != st.gid[2])
-		*why = "set-id process (real and saved ids differ)";
-	else if (!proc__dumpable(target, &st))
-		*why = "process gained privileges by exec (not dumpable)";
+	}
+	if (owner != caller->uid) {
+		no->why = t->pid > 0 ? "not your process" : "not your group";
+		no->skip = KTR_CGROUP_SKIP_NOT_YOURS;
+		return -EPERM;
+	}
+	if (t->pid <= 0)
+		return ktr_perm__yama(-1, false, &no->why);
+	if (st.uid[0] != st.uid[2] || caller->gid != st.gid[0] || st.gid[0] != st.gid[2])
+		no->why = "set-id process (real and saved ids differ)";
+	else if (!proc__dumpable(t->pid, &st))
+		no->why = "process gained privileges by exec (not dumpable)";
 	else if (st.cap_prm)
 		/*
 		 * A file-capability exec leaves a process dumpable; ptrace asks
 		 * for the capabilities themselves, which a caller is never
 		 * credited with (struct ktr_caller): only root traces these.
 		 */
-		*why = "process has capabilities (only root may trace it)";
+		no->why = "process has capabilities (only root may trace it)";
 	else
 		return ktr_perm__yama(
-			-1, ktr_procs__descends(target, caller->pid) && ktr_caller__alive(caller),
-			why);
+			-1, ktr_procs__descends(t->pid, caller->pid) && ktr_caller__alive(caller),
+			&no->why);
 	return -EPERM;
 }
 

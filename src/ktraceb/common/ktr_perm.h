@@ -34,25 +34,38 @@ void ktr_caller__self(struct ktr_caller *c);
 bool ktr_caller__alive(const struct ktr_caller *c);
 
 /*
- * May caller set or clear tracing on process target, whose current facs
- * (0 if untraced) are given?  Root may, anyone else only if: the caller's
- * uid is the target's real uid and its real and saved uids are equal; the
- * caller's gid is the target's real gid and its real and saved gids are
- * equal; the target did not gain privileges by exec (it is dumpable) and
- * holds no capability; root did not set its tracing (KTRFAC_ROOT); and
- * Yama's ptrace_scope allows it (1: only the caller's descendants; 2, 3:
- * nobody but root).  Returns 0, or -errno with why set to a short reason.
+ * What the check is about: a process (pid > 0), or a traced cgroup (pid 0),
+ * which has an owner (the user who traced it; untraced, its directory's
+ * owner) but no process of its own.
  */
-int ktr_perm__canset(const struct ktr_caller *caller, pid_t target, __u32 facs, const char **why);
+struct ktr_target {
+	pid_t pid;
+	uid_t owner;	/* a group's; a process's is its real uid, read in /proc */
+	__u32 facs;	/* its tracing now (0: none; with KTRFAC_ROOT: root set it) */
+};
+
+/* Why the check refused: a line for the caller, and its kind (KTR_CGROUP_SKIP_*). */
+struct ktr_perm_no {
+	const char *why;
+	int skip;
+};
 
 /*
- * The part of ktrcanset about tracing set already, by owner with facs (a
- * traced group's, which has an owner but no process of its own): root may
- * change anything; a user never what root set (KTRFAC_ROOT), nor, for a
- * group, what another user set.  ktr_perm__canset applies the same rule
- * to a process.  0, or -EPERM with why set.
+ * BSD's ktrcanset(), the daemon's one ownership check, for every target
+ * (-p, -g, -d, a traced group's members, the group itself, a pending entry
+ * the tick settles) and every change of a tracing (set, moved to another
+ * file, cleared): may caller set or clear tracing on target?  Root may,
+ * anyone else only if root did not set its tracing (KTRFAC_ROOT) and the
+ * target is his: for a group, he is its owner; for a process, his uid is
+ * its real uid and its real and saved uids are equal, his gid its real gid
+ * and its real and saved gids are equal, it did not gain privileges by
+ * exec (it is dumpable) and holds no capability.  And Yama's ptrace_scope
+ * allows it (1: only the caller's descendants; 2, 3: nobody but root).
+ * Returns 0, -ESRCH (no such process, or it has exited) or -EPERM, with
+ * no set to why.
  */
-int ktr_perm__canchange(const struct ktr_caller *caller, uid_t owner, __u32 facs, const char **why);
+int ktr_perm__canset(const struct ktr_caller *caller, const struct ktr_target *t,
+		     struct ktr_perm_no *no);
 
 /*
  * Yama's rule alone, as ptrace(2) applies it to a caller without

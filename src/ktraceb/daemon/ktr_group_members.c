@@ -145,21 +145,6 @@ static bool member__kthread(pid_t pid)
 	       (flags & 0x00200000); /* PF_KTHREAD */
 }
 
-/* Why c may not trace pid (ktr_perm__canset refused it), as a KTR_CGROUP_SKIP_*. */
-static int member__why(const struct ktr_caller *c, pid_t pid, __u32 facs)
-{
-	char proc[32];
-	struct stat st;
-
-	if (facs & KTRFAC_ROOT)
-		return KTR_CGROUP_SKIP_ROOT;
-	snprintf(proc, sizeof(proc), "/proc/%d", pid);
-	/* /proc/PID is its owner's while it is dumpable: another's is another user's */
-	if (stat(proc, &st) == 0 && st.st_uid != c->uid)
-		return KTR_CGROUP_SKIP_NOT_YOURS;
-	return KTR_CGROUP_SKIP_PRIVILEGED;
-}
-
 /*
  * Step 1 for one member (ktr_policy.h): checked, then its entry put,
  * pending for a user.  Its why: -1 put, -2 nothing to do, else why not.
@@ -169,7 +154,7 @@ static int member__put(const struct ktr_parts *k, const struct ktr_caller *c,
 {
 	struct ktr_proc_state old, ps = *tmpl;
 	bool traced = ktr_procmap__get(k->procs, pid, &old);
-	const char *why;
+	struct ktr_perm_no no;
 	int err;
 
 	if (pid == getpid() || member__kthread(pid))
@@ -178,11 +163,12 @@ static int member__put(const struct ktr_parts *k, const struct ktr_caller *c,
 		return KTR_CGROUP_SKIP_TRACED; /* -p, -i, a command: that trace stays */
 	if (traced && old.group == tmpl->group && old.route == tmpl->route)
 		return -2; /* BPF took it in as it entered */
-	err = ktr_perm__canset(c, pid, traced ? old.facs : 0, &why);
+	err = ktr_perm__canset(c, &(struct ktr_target){ .pid = pid, .facs = traced ? old.facs : 0 },
+			       &no);
 	if (err == -ESRCH || err == -ENOENT)
 		return -2;
 	if (err)
-		return member__why(c, pid, traced ? old.facs : 0);
+		return no.skip;
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
 	ktr_procmap__mark_traced(k->procs, pid);
@@ -194,14 +180,14 @@ static int member__start(const struct ktr_parts *k, const struct ktr_caller *c, 
 			 __u32 route)
 {
 	struct ktr_proc_state ps;
-	const char *why;
+	struct ktr_perm_no no;
 	int err;
 
 	if (!ktr_procmap__get(k->procs, pid, &ps) || ps.route != route)
 		return -2; /* it exited, or exec'd a set-id program */
 	if (!(ps.flags & KTR_PS_PENDING))
 		return -1;
-	err = ktr_perm__canset(c, pid, ps.facs, &why);
+	err = ktr_perm__canset(c, &(struct ktr_target){ .pid = pid, .facs = ps.facs }, &no);
 	if (!err) {
 		ps.flags &= ~KTR_PS_PENDING;
 		if (ktr_procmap__put(k->procs, pid, &ps, BPF_EXIST) < 0)
@@ -210,7 +196,7 @@ static int member__start(const struct ktr_parts *k, const struct ktr_caller *c, 
 	if (!err)
 		return -1;
 	ktr_procmap__drop(k->procs, pid);
-	return err == -ESRCH || err == -ENOENT ? -2 : KTR_CGROUP_SKIP_PRIVILEGED;
+	return err == -ESRCH || err == -ENOENT ? -2 : no.skip;
 }
 
 /* The ids pid's (or thread tid's) namespace gives it, and that namespace, into kc. */

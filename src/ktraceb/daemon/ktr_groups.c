@@ -172,27 +172,25 @@ static int groups__put(const struct ktr_parts *k, __u32 s, const struct ktr_grou
 	return 0;
 }
 
-/* May c trace the group whose directory is st?  0, or -EPERM with a line in msg. */
+/*
+ * May c trace the group whose directory is st, untraced until now (the
+ * one check, ktr_perm.h: its owner is its directory's, a user traces only
+ * a group delegated to him)?  0, or -EPERM with a line in msg.
+ */
 static int groups__may(const struct ktr_caller *c, const char *path, const struct stat *st,
 		       char *msg)
 {
-	const char *why = NULL;
+	struct ktr_perm_no no;
+	int err = ktr_perm__canset(c, &(struct ktr_target){ .owner = st->st_uid }, &no);
 
-	if (c->uid == 0)
-		return 0;
-	if (st->st_uid != c->uid) {
+	if (err && no.skip == KTR_CGROUP_SKIP_NOT_YOURS)
 		ktr_proto__msg_add(msg,
-				   "-G %s: not your group (its directory is uid %u's): a user "
-				   "traces only a group delegated to him\n",
-				   path, (unsigned int)st->st_uid);
-		return -EPERM;
-	}
-	/* the group's processes are no descendants of the caller */
-	if (ktr_perm__yama(-1, false, &why) < 0) {
-		ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
-		return -EPERM;
-	}
-	return 0;
+				   "-G %s: %s (its directory is uid %u's): a user traces only a "
+				   "group delegated to him\n",
+				   path, no.why, (unsigned int)st->st_uid);
+	else if (err)
+		ktr_proto__msg_add(msg, "-G %s: %s\n", path, no.why);
+	return err;
 }
 
 /* The group the request names, as this daemon sees it: its directory's stat.  0 or -errno. */
@@ -313,18 +311,20 @@ static int groups__start(const struct ktr_parts *k, __u32 s, const struct ktr_gr
 }
 
 /*
- * May c change group gs, traced again or cleared (BSD's ktrcanset for a
- * group: root any, a user only his own, never root's)?  0, or -EPERM with
- * a line in msg (unless msg is NULL).
+ * May c change group gs, traced again or cleared (the one check,
+ * ktr_perm.h: root any, a user only his own, never root's)?  0, or -EPERM
+ * with a line in msg (unless msg is NULL).
  */
 static int groups__may_change(const struct group_slot *gs, const struct ktr_caller *c,
 			      const char *path, char *msg)
 {
-	const char *why = NULL;
-	int err = ktr_perm__canchange(c, gs->owner, gs->root ? KTRFAC_ROOT : 0, &why);
+	struct ktr_perm_no no;
+	int err = ktr_perm__canset(
+		c, &(struct ktr_target){ .owner = gs->owner, .facs = gs->root ? KTRFAC_ROOT : 0 },
+		&no);
 
 	if (err && msg)
-		ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
+		ktr_proto__msg_add(msg, "-G %s: %s\n", path, no.why);
 	return err;
 }
 

@@ -66,16 +66,17 @@ static int policy__put(const struct ktr_parts *k, const struct ktr_caller *c,
 {
 	struct ktr_proc_state ps = { .sv_flags = KTR_SV_LINUX_AMD64 }, old;
 	__u32 key = pid;
-	const char *why;
+	struct ktr_perm_no no;
 	bool traced = ktr_procmap__get(k->procs, key, &old);
-	int err = ktr_perm__canset(c, pid, traced ? old.facs : 0, &why);
+	int err = ktr_perm__canset(
+		c, &(struct ktr_target){ .pid = pid, .facs = traced ? old.facs : 0 }, &no);
 
 	if (!err && pid == getpid()) {
-		why = "is the ktraceb daemon (its writes would trace themselves)";
+		no.why = "is the ktraceb daemon (its writes would trace themselves)";
 		err = -EINVAL;
 	}
 	if (err) {
-		ktr_proto__msg_add(msg, "pid %d: %s\n", pid, why);
+		ktr_proto__msg_add(msg, "pid %d: %s\n", pid, no.why);
 		return err;
 	}
 	/* BSD ktrops(): move it to this file, OR in the facilities */
@@ -117,7 +118,7 @@ static int policy__start(const struct ktr_parts *k, const struct ktr_caller *c, 
 			 char *msg, bool child)
 {
 	struct ktr_proc_state ps;
-	const char *why = "";
+	struct ktr_perm_no no = { .why = "" };
 	int err = 0;
 
 	if (!ktr_procmap__get(k->procs, pid, &ps) || ps.route != (__u32)r) {
@@ -131,7 +132,7 @@ static int policy__start(const struct ktr_parts *k, const struct ktr_caller *c, 
 			return 0;
 		goto started;
 	}
-	err = ktr_perm__canset(c, pid, ps.facs, &why);
+	err = ktr_perm__canset(c, &(struct ktr_target){ .pid = pid, .facs = ps.facs }, &no);
 	if (!err) {
 		ps.flags &= ~KTR_PS_PENDING;
 		if (ktr_procmap__put(k->procs, pid, &ps, BPF_EXIST) < 0)
@@ -141,7 +142,7 @@ static int policy__start(const struct ktr_parts *k, const struct ktr_caller *c, 
 		ktr_procmap__drop(k->procs, pid);
 		if (!child)
 			ktr_proto__msg_add(msg, "pid %u: %s\n", pid,
-					   err == -ENOENT ? "exited" : why);
+					   err == -ENOENT ? "exited" : no.why);
 		return err;
 	}
 started:
@@ -208,14 +209,15 @@ int ktr_policy__clear(const struct ktr_parts *k, const struct ktr_caller *c, pid
 {
 	struct ktr_proc_state ps;
 	__u32 key = pid;
-	const char *why;
+	struct ktr_perm_no no;
 	bool traced = ktr_procmap__get(k->procs, key, &ps);
 	/* BSD: clearing an untraced process succeeds if the caller may trace it */
-	int err = ktr_perm__canset(c, pid, traced ? ps.facs : 0, &why);
+	int err = ktr_perm__canset(
+		c, &(struct ktr_target){ .pid = pid, .facs = traced ? ps.facs : 0 }, &no);
 
 	if (err) {
 		if (!quiet)
-			ktr_proto__msg_add(msg, "pid %d: %s\n", pid, why);
+			ktr_proto__msg_add(msg, "pid %d: %s\n", pid, no.why);
 		return err;
 	}
 	if (!traced)
