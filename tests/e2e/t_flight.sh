@@ -366,10 +366,18 @@ if ! kernel_before 5.17; then
 	record_then_kill9 k9ua "$K9U" -R 4m -t cu -e usdt:uevtest -f "$TMP/k9u.ktr"
 	ktr k9ud1 -D -f "$TMP/k9u.ktr" # takes it over
 	check k9u_taken_over t_krc 0 k9ud1
-	sleep 0.5
-	ktr k9ud2 -D -f "$TMP/k9u.ktr"
+	# the probes are attached again on the taken-over daemon's loop: dumps
+	# until the newest records have them (a busy machine takes longer)
+	k9u_probes_back()
+	{
+		sleep 0.5
+		ktr k9ud2 -D -f "$TMP/k9u.ktr"
+		[ "$KRC" = 0 ] || return 1
+		kd k9u "$TMP/k9u.ktr"
+		[ "$(newest USER k9u "$K9U" 40)" -gt 2 ]
+	}
+	wait_until 20 k9u_probes_back
 	check k9u_dumps_after_kill t_krc 0 k9ud2
-	kd k9u "$TMP/k9u.ktr"
 	check k9u_probes_after_takeover t_num "$(newest USER k9u "$K9U" 40)" -gt 2
 	end_recording k9uc "$K9U"
 fi
