@@ -7,9 +7,10 @@
  * needs it: the always-on ones (the syscall, process and signal
  * tracepoints) while some trace runs, sys_enter while one needs CALL
  * records (compact recorders keep returns only), a facility's program
- * that its row (trstr.c) says so while some process is traced with the
- * facility (sched_switch, 'w'), sched_switch also while the stages are on (some trace
- * takes its records from the ring buffer, bpf_shared.h).  While a recording exists, the links and the
+ * whose row says so (KTR_ATTACH_TRACED, trstr.c) while some process is
+ * traced with the facility (sched_switch, 'w'), and sched_switch also
+ * while the stages are on (some trace takes its records from the ring
+ * buffer, bpf_shared.h).  While a recording exists, the links and the
  * procs map are pinned too, so a daemon killed -9 leaves the recordings
  * recording (ktr_pin.h).
  */
