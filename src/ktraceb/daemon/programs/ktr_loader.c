@@ -28,6 +28,7 @@
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
+static char loader_bad_row[160]; /* a facility's row names a program bpf/ lacks */
 
 static const char *loader__why(int err)
 {
@@ -45,6 +46,8 @@ static const char *loader__why(int err)
 			 ktr_caps__since(KTR_LACKS_MEMCG), (unsigned long long)rl.rlim_cur / 1024);
 		return why;
 	}
+	if (loader_bad_row[0])
+		return loader_bad_row;
 	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !ktr_caps__bpf()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
@@ -367,8 +370,9 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 	if (!b->skel)
 		return -errno;
 	if (ktr_progs__unknown(b)) {
-		syslog(LOG_ERR, "a facility's row (trstr.c) names %s, a program bpf/ lacks",
-		       ktr_progs__unknown(b));
+		snprintf(loader_bad_row, sizeof(loader_bad_row),
+			 "a facility's row (trstr.c) names %s, a program bpf/ lacks",
+			 ktr_progs__unknown(b));
 		return -ENOENT;
 	}
 	err = ncpus < 0 ? ncpus : ktr_holders__new_scratch(b, ncpus);
