@@ -8,6 +8,8 @@
  * types that come with a syscall (STRUCT, ARGS, ENVS); no other letter sets
  * bits above 7.
  */
+#include <string.h>
+
 #include "ktraceb/ktr.h"
 #include "../lib/test.h"
 #include "trstr.h"
@@ -82,6 +84,27 @@ TEST(no_control_bits)
 
 	ASSERT_EQ(all & ~KTRFAC_MASK, 0, "no ROOT/INHERIT bits from letters");
 	ASSERT_EQ(all & 1, 0, "bit 0 is never a facility");
+}
+
+TEST(rows)
+{
+	/* each letter once; what the daemon reads of a row, whole */
+	for (unsigned int i = 0; i < ktr_ntrpoints; i++) {
+		const struct ktr_trpoint *t = &ktr_trpoints[i];
+
+		for (unsigned int j = 0; j < i; j++)
+			ASSERT_TRUE(ktr_trpoints[j].letter != t->letter, "a letter in one row");
+		ASSERT_TRUE(t->letter && t->facs && t->name && t->help && t->records, "row filled");
+		/* a request with a bit the daemon does not know is refused (KTR_REQ_FACS) */
+		ASSERT_EQ(t->facs & ~(KTR_ALL_POINTS | KTR_EXT_POINTS), 0,
+			  "bits in KTR_ALL_POINTS or KTR_EXT_POINTS (ktr.h)");
+		ASSERT_TRUE(!t->prog || strncmp(t->prog, "ktr_", 4) == 0, "program ktr_*");
+		ASSERT_TRUE(t->prog || (!t->lacks && t->attach == KTR_ATTACH_ALWAYS),
+			    "no program: nothing to attach or lack");
+		/* a facility a trace can do without has its refusal tested (t_kernel.sh) */
+		ASSERT_TRUE(!t->lacks || t->refuse, "optional: a KTR_REFUSE_* number");
+	}
+	ASSERT_EQ(ktr_trpoints[ktr_ntrpoints].letter, '\0', "ended");
 }
 
 TEST_MAIN()

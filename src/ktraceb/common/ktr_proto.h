@@ -83,7 +83,7 @@
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP | \
 				 KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
-#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
+#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTR_EXT_POINTS | KTRFAC_USTACK | KTRFAC_INHERIT)
 /* a recorder's ring (-R): its size and the KTR_FLIGHT_F_* flags a request may ask for */
 #define KTR_FLIGHT_MIN_BYTES	(64ull << 10)
 #define KTR_FLIGHT_MAX_BYTES	(4ull << 30)

@@ -317,7 +317,7 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 {
 	struct ktr_loader_opts o = *opts;
 	const char *why;
-	bool want_csw;
+	__u32 facs;
 	int err;
 
 	/* what a daemon killed before us was writing (root's daemon) */
@@ -335,7 +335,7 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 	why = daemon__parts(d);
 	if (why)
 		return why;
-	want_csw = ktr_takeover__recordings(&d->parts);
+	facs = ktr_takeover__recordings(&d->parts);
 	ktr_takeover__killed(&d->parts);
 	/*
 	 * Recordings taken over: ours before the dead daemon's go, not at the
@@ -351,8 +351,8 @@ static const char *daemon__load(struct daemon *d, const struct ktr_loader_opts *
 			ktr_attach__enter(d->parts.attach, ktr_files__need_enter(d->parts.files));
 		if (!err)
 			ktr_attach__stages(d->parts.attach, ktr_files__need_stage(d->parts.files));
-		if (!err && want_csw)
-			ktr_attach__csw(d->parts.attach, true);
+		if (!err)
+			ktr_attach__more(d->parts.attach, facs);
 	}
 	ktr_pin__drop_old_links();
 	if (err) {

@@ -404,8 +404,7 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 	groups__say_out(req->cgroup, g->slot[s].listed_out, msg);
 	if (req->flags & KTR_REQ_FOREGROUND)
 		ktr_tracefile__wait(ktr_files__get(k->files, r), cn);
-	if (req->facs & KTRFAC_CSW)
-		ktr_attach__csw(k->attach, true);
+	ktr_attach__more(k->attach, req->facs);
 	if (req->flight_bytes)
 		ktr_attach__pins(k->attach, ktr_files__recording(k->files));
 	ktr_groups__tick(k);

@@ -21,7 +21,7 @@
 #include "daemon/flight/ktr_flight.h"
 #include "ktr_groups.h"
 #include "daemon/programs/ktr_loader.h"
-#include "daemon/programs/ktr_optional.h"
+#include "daemon/programs/ktr_progs.h"
 #include "daemon/programs/ktr_skel.h"
 #include "ktr_policy.h"
 #include "ktr_request_set.h"
@@ -160,22 +160,23 @@ static const struct ktr_request *request__for_kernel(const struct ktr_request *r
 	const struct ktr_request *out = req;
 	__u32 unasked = req->flags & KTR_REQ_DEFAULT_FACS ? KTR_DEF_POINTS : 0;
 
-	for (size_t i = 0; i < KTR_NOPTIONAL; i++) {
-		const struct ktr_optional *opt = &ktr_optional[i];
-		const char *why = ktr_loader__missing(opt->fac);
+	for (unsigned int i = 0; i < ktr_ntrpoints; i++) {
+		const struct ktr_trpoint *opt = ktr_prog_optional(i);
+		const char *why = opt ? ktr_loader__missing(opt->facs) : NULL;
 
-		if (!(req->facs & opt->fac) || !why)
+		if (!why || !(req->facs & opt->facs))
 			continue;
-		if (!(unasked & opt->fac))
+		if (!(unasked & opt->facs))
 			ktr_proto__msg_add(msg, "%s are not recorded on this kernel: %s\n",
-					   opt->what, why);
+					   opt->lacks, why);
 		if (out == req)
 			*eff = *req;
 		out = eff;
-		eff->facs &= ~opt->fac;
-		if (opt->fac == KTRFAC_TRACEPOINT)
-			memset(eff->events, 0, sizeof(eff->events));
+		eff->facs &= ~opt->facs;
 	}
+	/* -e's events go with their facility */
+	if (out == eff && !(eff->facs & KTRFAC_TRACEPOINT))
+		memset(eff->events, 0, sizeof(eff->events));
 	return out;
 }
 
@@ -253,9 +254,9 @@ static int set__procs(const struct ktr_parts *k, struct ktr_conn *cn, const stru
 	*err = done ? 0 : -EPERM;
 	if (done && (req->flags & KTR_REQ_FOREGROUND))
 		ktr_tracefile__wait(ktr_files__get(k->files, r), cn);
-	/* switches from the first moment on, not from the next tick */
-	if (done && (req->facs & KTRFAC_CSW))
-		ktr_attach__csw(k->attach, true);
+	/* switches ('w') from the first moment on, not from the next tick */
+	if (done)
+		ktr_attach__more(k->attach, req->facs);
 	/* a recording outlives a daemon killed from now on, not from the next tick */
 	if (done && req->flight_bytes)
 		ktr_attach__pins(k->attach, ktr_files__recording(k->files));

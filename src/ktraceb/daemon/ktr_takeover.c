@@ -54,9 +54,9 @@ static void takeover__group_member(const struct ktr_parts *k, __u32 pid, struct 
 	ktr_procmap__put(k->procs, pid, ps, BPF_EXIST);
 }
 
-bool ktr_takeover__recordings(const struct ktr_parts *k)
+__u32 ktr_takeover__recordings(const struct ktr_parts *k)
 {
-	bool want_csw = false;
+	__u32 facs = 0;
 	__u32 *keys;
 	int n;
 
@@ -78,7 +78,7 @@ bool ktr_takeover__recordings(const struct ktr_parts *k)
 			ktr_selection__adopt_usdt(k->selection, ps.route,
 						  ktr_flight__meta(f->flight)->usdt,
 						  sizeof(ktr_flight__meta(f->flight)->usdt));
-			want_csw |= (ps.facs & KTRFAC_CSW) != 0;
+			facs |= ps.facs;
 			continue;
 		}
 		if (ps.flags & KTR_PS_HELD)
@@ -86,7 +86,7 @@ bool ktr_takeover__recordings(const struct ktr_parts *k)
 		ktr_procmap__drop(k->procs, keys[i]);
 	}
 	free(keys);
-	return want_csw;
+	return facs;
 }
 
 /* A file the dead daemon was writing: its END says it was killed (not a recording's). */

@@ -11,14 +11,16 @@
 #define KTRACEB_KTR_TAKEOVER_H
 
 #include <stdbool.h>
+#include <linux/types.h>
 
 struct ktr_parts;
 
 /*
- * The dead daemon's rings, then its procs map's entries: does a process
- * kept want context switches?  Before the programs are attached.
+ * The dead daemon's rings, then its procs map's entries: the facilities
+ * (KTRFAC_*) of the processes kept, together (ktr_attach__facs).  Before
+ * the programs are attached.
  */
-bool ktr_takeover__recordings(const struct ktr_parts *k);
+__u32 ktr_takeover__recordings(const struct ktr_parts *k);
 /*
  * The files the dead daemon was writing (ktr_filestate.h), not
  * recordings: each ends with an END that says its daemon was killed.

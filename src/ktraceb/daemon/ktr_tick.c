@@ -119,12 +119,12 @@ static void tick__files(const struct ktr_parts *k)
  * The procs map, looked at: processes counted per file (nprocs), entries
  * whose process or file is gone dropped, pending ones the request that made
  * them did not settle (a child forked the moment its parent's tracing
- * started) settled (ktr_policy__settle).  Does any process want context
- * switches?
+ * started) settled (ktr_policy__settle).  The facilities (KTRFAC_*) of
+ * the processes traced, together.
  */
-static bool tick__procs(const struct ktr_parts *k)
+static __u32 tick__procs(const struct ktr_parts *k)
 {
-	bool want_csw = false;
+	__u32 facs = 0;
 	__u32 *keys;
 	int n = ktr_procmap__keys(k->procs, -1, &keys);
 
@@ -145,15 +145,16 @@ static bool tick__procs(const struct ktr_parts *k)
 		if (ps.flags & KTR_PS_PENDING)
 			ktr_policy__settle(k, keys[i], &ps);
 		f->nprocs++;
-		want_csw |= (ps.facs & KTRFAC_CSW) != 0;
+		facs |= ps.facs;
 	}
 	free(keys);
-	return want_csw;
+	return facs;
 }
 
 bool ktr_tick__run(const struct ktr_parts *k)
 {
-	bool want_csw = tick__procs(k), busy;
+	__u32 facs = tick__procs(k);
+	bool busy;
 
 	/* a ring swapped out read to its end, and the new one, before a file may end */
 	ktr_ring__settle(k->ring);
@@ -161,7 +162,7 @@ bool ktr_tick__run(const struct ktr_parts *k)
 	ktr_groups__tick(k);
 	busy = ktr_files__count(k->files) > 0;
 	tick__files(k);
-	ktr_attach__csw(k->attach, want_csw);
+	ktr_attach__facs(k->attach, facs);
 	ktr_proc_usdt__sweep(k->usdt, k->procs);
 	ktr_usdt__poll(k->usdt); /* USDT scans past their time end */
 	ktr_attach__pins(k->attach, ktr_files__recording(k->files));

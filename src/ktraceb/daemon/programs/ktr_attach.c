@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <syslog.h>
 
 #include "ktraceb/bpf_shared.h"
@@ -10,6 +11,10 @@
 #include "ktr_bpf.h"
 #include "ktr_loader.h"
 #include "ktr_pin.h"
+#include "trstr.h"
+
+/* The program that sends a thread's stage on when it is switched out (csw.bpf.c). */
+#define STAGE_PROG "ktr_csw_switch"
 
 struct ktr_attach {
 	struct ktr_bpf *b;
@@ -17,7 +22,7 @@ struct ktr_attach {
 	bool pinned; /* links and procs pinned: a recording exists */
 	bool pin_failed; /* said once in the log */
 	bool staging; /* sched_switch attached for the stages, and they are on */
-	bool csw_wanted; /* some process is traced with 'w' */
+	__u32 facs; /* the facilities some process is traced with */
 };
 
 struct ktr_attach *ktr_attach__new(struct ktr_bpf *b)
@@ -47,14 +52,37 @@ void ktr_attach__free(struct ktr_attach *a)
  */
 static void attach__staging_on(struct ktr_attach *a)
 {
-	if (a->staging || ktr_loader__missing(KTRFAC_CSW))
+	if (a->staging || ktr_loader__prog_missing(STAGE_PROG))
 		return;
-	if (ktr_loader__attach_csw(a->b, true) < 0) {
+	if (ktr_loader__attach_prog(a->b, STAGE_PROG, true) < 0) {
 		syslog(LOG_WARNING, "cannot attach the context-switch program: records unstaged");
 		return;
 	}
 	__atomic_store_n(&a->b->bss->ktr_stage_on, 1, __ATOMIC_SEQ_CST);
 	a->staging = true;
+}
+
+/*
+ * The programs of the facilities attached while some process is traced
+ * with them (their rows' KTR_ATTACH_TRACED, trstr.c), attached or detached
+ * as a->facs wants them; one the stages hold stays.
+ */
+static void attach__traced(struct ktr_attach *a)
+{
+	for (unsigned int i = 0; i < ktr_ntrpoints; i++) {
+		const struct ktr_trpoint *t = &ktr_trpoints[i];
+		bool want = (a->facs & t->facs) != 0;
+
+		if (t->attach != KTR_ATTACH_TRACED || !t->prog)
+			continue;
+		if (want && ktr_loader__missing(t->facs))
+			continue; /* said to each trace that asked (ktr_request_set.c) */
+		if (a->staging && strcmp(t->prog, STAGE_PROG) == 0)
+			continue; /* attached for the stages, which its records go through too */
+		if (ktr_loader__attach_prog(a->b, t->prog, want) < 0)
+			syslog(LOG_WARNING, "cannot attach the program of -t %c (%s)", t->letter,
+			       t->prog);
+	}
 }
 
 /* Off before sched_switch goes; what the stages hold is sent on by the drain. */
@@ -64,8 +92,7 @@ static void attach__staging_off(struct ktr_attach *a)
 		return;
 	__atomic_store_n(&a->b->bss->ktr_stage_on, 0, __ATOMIC_SEQ_CST);
 	a->staging = false;
-	if (!a->csw_wanted)
-		ktr_loader__attach_csw(a->b, false);
+	attach__traced(a); /* sched_switch goes, unless 'w' wants it */
 }
 
 int ktr_attach__start(struct ktr_attach *a)
@@ -109,15 +136,15 @@ void ktr_attach__stages(struct ktr_attach *a, bool want)
 		attach__staging_off(a);
 }
 
-void ktr_attach__csw(struct ktr_attach *a, bool want)
+void ktr_attach__facs(struct ktr_attach *a, __u32 facs)
 {
-	a->csw_wanted = want;
-	if (want && ktr_loader__missing(KTRFAC_CSW))
-		return; /* said to each trace that asked (ktr_request_set.c) */
-	if (a->staging)
-		return; /* attached for the stages, which the 'w' records go through too */
-	if (ktr_loader__attach_csw(a->b, want) < 0)
-		syslog(LOG_WARNING, "cannot attach the context-switch program");
+	a->facs = facs;
+	attach__traced(a);
+}
+
+void ktr_attach__more(struct ktr_attach *a, __u32 facs)
+{
+	ktr_attach__facs(a, a->facs | facs);
 }
 
 int ktr_attach__load_groups(struct ktr_attach *a, const char **why)

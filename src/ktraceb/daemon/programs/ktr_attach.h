@@ -6,9 +6,11 @@
  * machine, traced or not, a call, so each is attached only while a trace
  * needs it: the always-on ones (the syscall, process and signal
  * tracepoints) while some trace runs, sys_enter while one needs CALL
- * records (compact recorders keep returns only), sched_switch while some
- * process is traced with 'w', or while the stages are on (some trace
- * takes its records from the ring buffer, bpf_shared.h).  While a recording exists, the links and the
+ * records (compact recorders keep returns only), a facility's program
+ * whose row says so (KTR_ATTACH_TRACED, trstr.c) while some process is
+ * traced with the facility (sched_switch, 'w'), and sched_switch also
+ * while the stages are on (some trace takes its records from the ring
+ * buffer, bpf_shared.h).  While a recording exists, the links and the
  * procs map are pinned too, so a daemon killed -9 leaves the recordings
  * recording (ktr_pin.h).
  */
@@ -16,6 +18,7 @@
 #define KTRACEB_KTR_ATTACH_H
 
 #include <stdbool.h>
+#include <linux/types.h>
 
 struct ktr_attach;
 struct ktr_bpf;
@@ -41,8 +44,15 @@ void ktr_attach__enter(struct ktr_attach *a, bool want);
  * detached.
  */
 void ktr_attach__stages(struct ktr_attach *a, bool want);
-/* sched_switch attached (want) or detached. */
-void ktr_attach__csw(struct ktr_attach *a, bool want);
+/*
+ * facs: the facilities of every traced process together (the tick's
+ * count).  The program of each facility attached only while some process
+ * is traced with it (its row's KTR_ATTACH_TRACED, trstr.c: sched_switch
+ * for 'w') is attached if facs has it, detached if not.
+ */
+void ktr_attach__facs(struct ktr_attach *a, __u32 facs);
+/* Those of facs attached now too: a trace set with them, not the next tick. */
+void ktr_attach__more(struct ktr_attach *a, __u32 facs);
 /* The cgroup programs loaded (at the first -G): 0, or -errno with *why. */
 int ktr_attach__load_groups(struct ktr_attach *a, const char **why);
 /*

@@ -19,7 +19,6 @@
 #include "ktr_kernel_caps.h"
 #include "ktr_link.h"
 #include "ktr_loader.h"
-#include "ktr_optional.h"
 #include "ktr_pin.h"
 #include "ktr_progcache.h"
 #include "ktr_progs.h"
@@ -29,6 +28,7 @@
 
 static enum ktr_usdt_mode loader_usdt_mode;
 static char loader_usdt_why[160];
+static char loader_bad_row[160]; /* a facility's row names a program bpf/ lacks */
 
 static const char *loader__why(int err)
 {
@@ -46,6 +46,8 @@ static const char *loader__why(int err)
 			 ktr_caps__since(KTR_LACKS_MEMCG), (unsigned long long)rl.rlim_cur / 1024);
 		return why;
 	}
+	if (loader_bad_row[0])
+		return loader_bad_row;
 	if (err == -EPERM || (err == -EACCES && geteuid() != 0 && !ktr_caps__bpf()))
 		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON";
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0)
@@ -83,20 +85,18 @@ enum loader_part {
 };
 
 /*
- * Why each program a trace can do without (ktr_optional.h) was refused,
- * "" while it was not: ktr_loader__missing says it.
+ * Why the program of each facility a trace can do without (its row's
+ * lacks, trstr.h) was refused, by row, "" while it was not:
+ * ktr_loader__missing says it.
  */
-static char optional_missing[KTR_NOPTIONAL][KTR_PROGCACHE_WHY];
+static char optional_missing[KTR_TRPOINTS_MAX][KTR_PROGCACHE_WHY];
 
-/* prog's facility's row in ktr_optional, or -1: no trace can do without it. */
+/* prog's facility's row in ktr_trpoints, or -1: no trace can do without it. */
 static int optional__index(const char *prog)
 {
-	__u32 fac = ktr_prog_role(prog)->fac;
+	const struct ktr_trpoint *fac = ktr_prog_role(prog).fac;
 
-	for (size_t i = 0; fac && i < KTR_NOPTIONAL; i++)
-		if (ktr_optional[i].fac == fac)
-			return i;
-	return -1;
+	return fac ? (int)(fac - ktr_trpoints) : -1;
 }
 
 /* Left out of every load: the kernel refused it once already. */
@@ -124,12 +124,25 @@ static bool optional__refused(void)
 
 const char *ktr_loader__missing(__u32 fac)
 {
-	for (size_t i = 0; i < KTR_NOPTIONAL; i++)
-		if ((fac & ktr_optional[i].fac) && optional_missing[i][0])
+	for (unsigned int i = 0; i < ktr_ntrpoints; i++) {
+		const struct ktr_trpoint *t = ktr_prog_optional(i);
+
+		if (!t || !(fac & t->facs))
+			continue;
+		if (optional_missing[i][0])
 			return optional_missing[i];
-	if ((fac & KTRFAC_USER) && loader_usdt_mode == KTR_USDT_NONE)
-		return loader_usdt_why;
+		/* the program loaded for uprobes, which this kernel cannot attach */
+		if (t->load == KTR_LOAD_USDT && loader_usdt_mode == KTR_USDT_NONE)
+			return loader_usdt_why;
+	}
 	return NULL;
+}
+
+const char *ktr_loader__prog_missing(const char *prog)
+{
+	const struct ktr_trpoint *fac = ktr_prog_role(prog).fac;
+
+	return fac ? ktr_loader__missing(fac->facs) : NULL;
 }
 
 static enum loader_part prog__part(const char *name)
@@ -141,7 +154,7 @@ static enum loader_part prog__part(const char *name)
 		[KTR_LOAD_GROUPS] = PART_GROUPS,
 	};
 
-	return part[ktr_prog_role(name)->load];
+	return part[ktr_prog_role(name).load];
 }
 
 /* Attached on the tracepoint it was loaded for (tp_btf), by a link of its own here? */
@@ -150,10 +163,10 @@ static bool prog__tp_btf(const struct ktr_bpf *b, size_t i)
 	return bpf_program__type(*b->skel->skeleton->progs[i].prog) == BPF_PROG_TYPE_TRACING;
 }
 
-/* Attached with the others by ktr_loader__attach()? (ktr_progs.c says why not) */
+/* Attached with the others by ktr_loader__attach()? (its row says why not, ktr_progs.h) */
 static bool prog__autoattach(const char *name)
 {
-	return !ktr_prog_role(name)->apart;
+	return ktr_prog_role(name).attach == KTR_ATTACH_ALWAYS;
 }
 
 /* Another instance of the object, on b's maps, loading only part's programs. */
@@ -262,7 +275,7 @@ static int loader__load_parts(struct ktr_bpf *b)
 	for (size_t tries = 0;; tries++) {
 		ktr_refusal__clear();
 		err = loader__load_halves(b);
-		if (!err || tries == KTR_NOPTIONAL || !optional__refused())
+		if (!err || tries == ktr_ntrpoints || !optional__refused())
 			return err;
 		loader__close_progs(b);
 	}
@@ -276,7 +289,7 @@ int ktr_loader__load_usdt(struct ktr_bpf *b)
 
 	if (b->prog_fd[usdt] >= 0)
 		return 0;
-	if (ktr_loader__missing(KTRFAC_USER))
+	if (ktr_loader__prog_missing("ktr_usdt_record"))
 		return -ENOTSUP;
 	p = part__open(b, PART_USDT);
 	if (!p)
@@ -356,6 +369,12 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 	b->skel = ktr_skel__open();
 	if (!b->skel)
 		return -errno;
+	if (ktr_progs__unknown(b)) {
+		snprintf(loader_bad_row, sizeof(loader_bad_row),
+			 "a facility's row (trstr.c) names %s, a program bpf/ lacks",
+			 ktr_progs__unknown(b));
+		return -ENOENT;
+	}
 	err = ncpus < 0 ? ncpus : ktr_holders__new_scratch(b, ncpus);
 	/* the holder's template: an inner array must have the size of the one put in */
 	if (!err)
@@ -546,9 +565,12 @@ int ktr_loader__attach_enter(struct ktr_bpf *b, bool want)
 	return loader__attach_apart(b, KTR_PROG(ktr_syscall_enter), want);
 }
 
-int ktr_loader__attach_csw(struct ktr_bpf *b, bool want)
+int ktr_loader__attach_prog(struct ktr_bpf *b, const char *name, bool want)
 {
-	return loader__attach_apart(b, KTR_PROG(ktr_csw_switch), want);
+	for (size_t i = 0; i < KTR_NPROGS; i++)
+		if (strcmp(ktr_bpf__prog_name(b, i), name) == 0)
+			return loader__attach_apart(b, i, want);
+	return -ENOENT;
 }
 
 /* The programs of -G (cgroup.bpf.c), each a prog index. */

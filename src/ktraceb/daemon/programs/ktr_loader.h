@@ -24,10 +24,12 @@ struct ktr_bpf *ktr_loader__load(const struct ktr_loader_opts *opts, const char 
 enum ktr_usdt_mode ktr_loader__usdt_mode(void);
 /*
  * Why the facilities in fac cannot be recorded on this kernel (a program
- * the kernel refused, or a feature it lacks), or NULL: KTRFAC_CSW,
- * KTRFAC_TRACEPOINT and KTRFAC_USER can each be missing alone.
+ * the kernel refused, or a feature it lacks), or NULL: each facility whose
+ * row (trstr.c) has a lacks line can be missing alone.
  */
 const char *ktr_loader__missing(__u32 fac);
+/* Likewise, for the facility whose program prog is (NULL for a program of none). */
+const char *ktr_loader__prog_missing(const char *prog);
 /*
  * The USDT program, loaded when a trace first needs it (its verification
  * is a third of a cold start): 0, or -errno (-ENOTSUP: mode NONE).
@@ -48,11 +50,12 @@ int ktr_loader__attach(struct ktr_bpf *b);
  */
 int ktr_loader__attach_enter(struct ktr_bpf *b, bool want);
 /*
- * The sched_switch program (facility w), likewise: every context switch on
- * the machine pays for it.  Its link is pinned with the others while a
- * recording exists, so that it goes on while no daemon runs.  0 or -errno.
+ * The tracepoint program so named, attached apart (want) or detached, as
+ * sched_switch (facility w): every context switch on the machine pays for
+ * it.  Its link is pinned with the others while a recording exists, so
+ * that it goes on while no daemon runs.  0 or -errno.
  */
-int ktr_loader__attach_csw(struct ktr_bpf *b, bool want);
+int ktr_loader__attach_prog(struct ktr_bpf *b, const char *name, bool want);
 /*
  * The cgroup programs (ktraceb -G), loaded now if they are not yet (a
  * daemon loads them at the first -G); 0, or -errno with *why (the

@@ -225,8 +225,8 @@ static int cache__open_progs(struct ktr_bpf *b, const __u32 *ids,
 		b->prog_fd[i] = bpf_obj_get(path);
 		/* refused, or not needed yet: USDT's and -G's are loaded at their first use */
 		if (b->prog_fd[i] < 0 && errno == ENOENT &&
-		    (refused[i][0] || ktr_prog_role(s->progs[i].name)->load == KTR_LOAD_USDT ||
-		     ktr_prog_role(s->progs[i].name)->load == KTR_LOAD_GROUPS))
+		    (refused[i][0] || ktr_prog_role(s->progs[i].name).load == KTR_LOAD_USDT ||
+		     ktr_prog_role(s->progs[i].name).load == KTR_LOAD_GROUPS))
 			continue;
 		if (b->prog_fd[i] < 0)
 			return -errno;

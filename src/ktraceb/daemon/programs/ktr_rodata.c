@@ -63,7 +63,7 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 
 /*
  * KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h,
- * KTR_REFUSE_*): a program's (ktr_progs.c), or stage_send, which is none.
+ * KTR_REFUSE_*): a program's (its row, ktr_progs.h), or stage_send, which is none.
  */
 static __u32 loader__refuse_for_tests(void)
 {
@@ -73,7 +73,7 @@ static __u32 loader__refuse_for_tests(void)
 		return 0;
 	if (strcmp(name, "stage_send") == 0)
 		return KTR_REFUSE_STAGE_SEND;
-	return ktr_prog_role(name)->refuse;
+	return ktr_prog_role(name).refuse;
 }
 
 void ktr_rodata__fill(struct ktraceb_bpf *skel, int ncpus)

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "daemon/programs/ktr_loader.h"
+#include "daemon/programs/ktr_progs.h"
 #include "daemon/ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
@@ -176,8 +177,11 @@ int usdt_proc__attach(struct ktr_usdt *u, struct usdt_proc *p, struct usdt_file 
 	}
 	err = ktr_loader__load_usdt(u->b);
 	if (err) {
-		usdt__warn(u, p->pid, "-t u: USDT probes are not recorded on this kernel: %s",
-			   ktr_loader__missing(KTRFAC_USER) ?: strerror(-err));
+		const char *prog = "ktr_usdt_record";
+
+		usdt__warn(u, p->pid, "%s are not recorded on this kernel: %s",
+			   ktr_prog_role(prog).fac->lacks,
+			   ktr_loader__prog_missing(prog) ?: strerror(-err));
 		return err;
 	}
 	uses = reallocarray(p->uses, p->nuses + 1, sizeof(*uses));
