@@ -23,7 +23,8 @@
 #include <sys/time.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_proto.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_groups.h"
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_mappings.h"
 #include "ktr_notes.h"

@@ -9,7 +9,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_procs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "daemon/files/ktr_files.h"

@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_mappings.h"
 #include "daemon/files/ktr_selection.h"

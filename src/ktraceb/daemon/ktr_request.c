@@ -19,7 +19,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_select.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_tracefs.h"

@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_ustack.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "daemon/programs/ktr_attach.h"

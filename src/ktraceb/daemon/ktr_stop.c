@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktraceb/bpf_procs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "ktr_conn.h"

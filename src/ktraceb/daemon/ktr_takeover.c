@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 #include "daemon/files/ktr_filestate.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/flight/ktr_flight.h"

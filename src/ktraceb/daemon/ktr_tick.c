@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 #include "daemon/programs/ktr_attach.h"
 #include "ktr_clock.h"
 #include "ktr_conn.h"

@@ -9,7 +9,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_tp.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_tracefs.h"

@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_sample.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_gzfile.h"
 #include "common/ktr_perm.h"

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_select.h"
 #include "common/ktr_proto.h"
 #include "daemon/ktr_clock.h"
 #include "daemon/flight/ktr_flight.h"

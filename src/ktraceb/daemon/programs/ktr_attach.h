@@ -8,7 +8,7 @@
  * tracepoints) while some trace runs, sys_enter while one needs CALL
  * records (compact recorders keep returns only), sched_switch while some
  * process is traced with 'w', or while the stages are on (some trace
- * takes its records from the ring buffer, bpf_shared.h).  While a recording exists, the links and the
+ * takes its records from the ring buffer, bpf_stage.h).  While a recording exists, the links and the
  * procs map are pinned too, so a daemon killed -9 leaves the recordings
  * recording (ktr_pin.h).
  */

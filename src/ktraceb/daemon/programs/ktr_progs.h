@@ -27,7 +27,7 @@ struct ktr_prog_role {
 	size_t index; /* in the skeleton (KTR_PROG) */
 	enum ktr_prog_load load;
 	bool apart; /* attached by the daemon on its own, not by ktr_loader__attach */
-	__u32 refuse; /* KTR_REFUSE_* (bpf_shared.h): KTRACEB_REFUSE_PROG=name refuses it */
+	__u32 refuse; /* KTR_REFUSE_* (bpf_kernel.h): KTRACEB_REFUSE_PROG=name refuses it */
 	__u32 fac; /* the KTRFAC_* bit refused alone when it is (ktr_optional.h), or 0 */
 };
 
