@@ -19,7 +19,7 @@
 #include "daemon/programs/ktr_kernel_caps.h"
 #include "daemon/programs/ktr_link.h"
 #include "daemon/ktr_record.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_tp.h"
 #include "ktr_tp_stub.h"
 

@@ -20,7 +20,7 @@
 #include "ktr_kernfs.h"
 #include "daemon/flight/ktr_flight.h"
 #include "ktr_mappings.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 

@@ -13,7 +13,7 @@
 #include "daemon/flight/ktr_flight.h"
 #include "daemon/ktr_record.h"
 #include "ktr_selection.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_tracefile.h"
 
 /* A route's USDT patterns, if it has any (else the ktraceb provider's probes alone). */

@@ -11,7 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "daemon/programs/ktr_loader.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_proc.h"

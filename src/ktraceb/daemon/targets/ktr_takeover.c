@@ -4,7 +4,7 @@
 #include <string.h>
 #include <signal.h>
 #include <stdlib.h>
-#include "ktr_log.h"
+#include "daemon/ktr_log.h"
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -15,7 +15,7 @@
 #include "daemon/programs/ktr_pin.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_parts.h"
 #include "daemon/files/ktr_selection.h"
 #include "ktr_takeover.h"
 

@@ -5,10 +5,10 @@
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_mappings.h"
 #include "ktr_notes.h"
-#include "ktr_proc_usdt.h"
-#include "ktr_procmap.h"
+#include "daemon/targets/ktr_proc_usdt.h"
+#include "daemon/targets/ktr_procmap.h"
 #include "daemon/files/ktr_recorder.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_parts.h"
 #include "daemon/usdt/ktr_usdt.h"
 
 bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)

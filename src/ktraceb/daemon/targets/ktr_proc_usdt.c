@@ -10,7 +10,7 @@
 #include "daemon/files/ktr_mappings.h"
 #include "daemon/files/ktr_selection.h"
 #include "daemon/usdt/ktr_usdt.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_parts.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 

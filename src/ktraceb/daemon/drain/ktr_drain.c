@@ -9,10 +9,10 @@
 
 #include "ktraceb/bpf_stage.h"
 #include "daemon/programs/ktr_bpf.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_drain.h"
 #include "daemon/files/ktr_files.h"
-#include "ktr_record.h"
+#include "daemon/ktr_record.h"
 #include "ktr_ring.h"
 #include "ktr_stages.h"
 
