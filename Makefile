@@ -259,7 +259,7 @@ $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,flight/ktr_fli
 	flight/ktr_flight_walk.o programs/ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 $(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
-$(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/ktr_share.o
+$(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/requests/ktr_share.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/files/ktr_writer.o \
 	daemon/files/ktr_writer_out.o daemon/ktr_record.o daemon/ktr_clock.o common/ktr_creds.o \
 	common/ktr_perm.o)

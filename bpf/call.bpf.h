@@ -11,6 +11,7 @@
 #define KTRACEB_CALL_BPF_H
 
 #include "maps.bpf.h"
+#include "ktraceb/bpf_sample.h"
 
 /* A CALL record as it leaves: struct ktr_syscall with room for every argument. */
 struct call_sample {

@@ -15,6 +15,7 @@
 #define KTRACEB_CANSET_BPF_H
 
 #include "maps.bpf.h"
+#include "ktraceb/bpf_procs.h"
 
 #define CANSET_MMF_DUMPABLE_MASK 3
 #define CANSET_SUID_DUMP_USER	 1

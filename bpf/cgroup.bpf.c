@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Traced cgroups (ktraceb -G, bpf_shared.h): a process forked or moved into
+ * Traced cgroups (ktraceb -G, bpf_groups.h): a process forked or moved into
  * a traced group (or below one) is traced from its first system call
  * there, one moved out stops; a sub-group made is named in the trace; the
  * group removed and made again under its path (systemctl restart) is
@@ -14,6 +14,8 @@
 #include "canset.bpf.h"
 #include "procs.bpf.h"
 #include "record.bpf.h"
+#include "ktraceb/bpf_groups.h"
+#include "ktraceb/bpf_sample.h"
 
 /*
  * The global functions below, each verified once, not in every path of the

@@ -14,6 +14,9 @@
 #include "procs.bpf.h"
 #include "record.bpf.h"
 #include "arch.bpf.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_stage.h"
 
 struct csw_sample {
 	struct ktr_sample s;
@@ -115,7 +118,7 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 
 /*
  * Also what keeps a thread's records in order while staging is on
- * (bpf_shared.h): prev, still the current thread here, has the CALL it
+ * (bpf_stage.h): prev, still the current thread here, has the CALL it
  * blocks in made a record, and this CPU's stage goes into the ring before
  * prev can run on another CPU.  The daemon attaches this program for that
  * whenever it traces, and the 'w' records only for whom asked.

@@ -7,6 +7,8 @@
  * inline steps are flight_ring.bpf.h's).
  */
 #include "flight_ring.bpf.h"
+#include "ktraceb/bpf_flight.h"
+#include "ktraceb/bpf_sample.h"
 
 /*
  * The claims of the kernels before 5.12 (flight__exit): the first trigger

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Writing into a flight recorder's ring (ktraceb -R; bpf_shared.h gives
+ * Writing into a flight recorder's ring (ktraceb -R; bpf_flight.h gives
  * the layout, map_shapes.bpf.h the maps), inline: finding a slot, and a
  * compact recorder's RET straight into its slot, the one record a compact
  * recording keeps per syscall (syscall.bpf.c).  Whole records go in
@@ -12,6 +12,7 @@
 
 #include "maps.bpf.h"
 #include "ring.bpf.h"
+#include "ktraceb/bpf_flight.h"
 
 /*
  * The signals whose default action dumps core (signal(7)): SIGQUIT 3,

@@ -10,6 +10,10 @@
 #define KTRACEB_GENIO_BPF_H
 
 #include "record.bpf.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
 
 struct genio_iovec {
 	__u64 base;

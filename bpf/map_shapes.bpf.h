@@ -14,7 +14,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight.h"
+#include "ktraceb/bpf_groups.h"
+#include "ktraceb/bpf_select.h"
+#include "ktraceb/bpf_stage.h"
+#include "ktraceb/bpf_usdt.h"
 
 #define KTR_MAP_PROCS                                                                     \
 	struct {                                                                          \
@@ -37,7 +41,7 @@
 		__type(key, struct ktr_file_key);                                         \
 		__type(value, __u8);                                                      \
 	}
-/* each CPU's stage (bpf_shared.h); the loader sets one element per possible CPU */
+/* each CPU's stage (bpf_stage.h); the loader sets one element per possible CPU */
 #define KTR_MAP_STAGES                                                                    \
 	struct {                                                                          \
 		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
@@ -55,7 +59,7 @@
 		__type(value, struct ktr_select_map);                                     \
 	}
 
-/* The traced cgroups (bpf_shared.h, ktraceb -G): slots, and slots by cgroup id and by path. */
+/* The traced cgroups (bpf_groups.h, ktraceb -G): slots, and slots by cgroup id and by path. */
 #define KTR_MAP_GROUPS                                                                    \
 	struct {                                                                          \
 		__uint(type, BPF_MAP_TYPE_ARRAY);                                         \
@@ -124,7 +128,7 @@ struct ktr_scratch_map {
 	}
 
 /*
- * The flight recorders (ktraceb -R; bpf_shared.h gives the layout): each
+ * The flight recorders (ktraceb -R; bpf_flight.h gives the layout): each
  * recording has two arrays, found by its route.  Its ring, whose size is
  * the user's (so an inner map of BPF_F_INNER_MAP, whose lookups are helper
  * calls), and its control map, of one fixed size for every recording,

@@ -10,6 +10,12 @@
 
 #include "map_shapes.bpf.h"
 #include "old_kernel.bpf.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_ustack.h"
 
 extern KTR_MAP_RB_HOLDER rb_holder SEC(".maps");
 extern KTR_MAP_PROCS procs SEC(".maps");
@@ -35,7 +41,7 @@ extern const volatile struct ktr_capture ktr_captures64[KTR_MAX_SYSCALLS][KTR_CA
 extern const volatile __u8 ktr_capwhen64[KTR_MAX_SYSCALLS];
 extern const volatile __u32 ktr_between64[KTR_MAX_SYSCALLS];
 extern const volatile __u32 ktr_refuse_prog;
-extern const volatile __u32 ktr_kernel_lacks; /* KTR_LACKS_* (bpf_shared.h) */
+extern const volatile __u32 ktr_kernel_lacks; /* KTR_LACKS_* (bpf_kernel.h) */
 
 extern __u64 ktr_traced[KTR_TRACED_WORDS];
 extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];
@@ -46,7 +52,7 @@ extern __u64 ktr_stack_room;
 extern struct ktr_ustack_budget ktr_ustack_budgets[KTR_MAX_ROUTES];
 extern struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS];
 extern __u32 ktr_stage_bytes; /* a stage is sent on past this */
-extern __u32 ktr_stage_on; /* the daemon's: the switch program is attached (bpf_shared.h) */
+extern __u32 ktr_stage_on; /* the daemon's: the switch program is attached (bpf_stage.h) */
 
 /*
  * A syscall number already checked to be in the loader's tables (0 <= id <
@@ -64,7 +70,7 @@ static __always_inline __u32 sys__index(long id)
 	return i;
 }
 
-/* The tests' fault injection (bpf_shared.h, KTR_REFUSE_*): dead code unless asked. */
+/* The tests' fault injection (bpf_kernel.h, KTR_REFUSE_*): dead code unless asked. */
 static __always_inline void prog__refuse_for_tests(__u32 which)
 {
 	if (ktr_refuse_prog == which)

@@ -7,6 +7,9 @@
  */
 #include "procs.bpf.h"
 #include "record.bpf.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_usdt.h"
 
 #define SIGSTOP 19
 #define SIGCONT 18

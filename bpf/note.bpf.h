@@ -4,6 +4,7 @@
 #define KTRACEB_NOTE_BPF_H
 
 #include "old_kernel.bpf.h"
+#include "ktraceb/bpf_procs.h"
 
 /*
  * A note that the process mapped a file (EXEC, MMAP; file a struct file *

@@ -23,7 +23,7 @@
  *     LRU hash by thread (syscall.bpf.c).
  *
  * What either build may find missing the loader tells it before load, in
- * ktr_kernel_lacks (.rodata; bpf_shared.h's KTR_LACKS_*): the verifier
+ * ktr_kernel_lacks (.rodata; bpf_kernel.h's KTR_LACKS_*): the verifier
  * drops the branch not taken, so a helper the kernel does not know is
  * never seen.
  */

@@ -10,6 +10,9 @@
 #include "note.bpf.h"
 #include "select.bpf.h"
 #include "arch.bpf.h"
+#include "ktraceb/bpf_groups.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_select.h"
 
 #define ELFCLASS32 1
 

@@ -11,8 +11,9 @@
 #define KTRACEB_PROCS_BPF_H
 
 #include "maps.bpf.h"
+#include "ktraceb/bpf_procs.h"
 
-/* False if process tgid is not traced: most are not, and one load says so (bpf_shared.h). */
+/* False if process tgid is not traced: most are not, and one load says so (bpf_procs.h). */
 static __always_inline bool proc__may_be_traced(__u32 tgid)
 {
 	return ktr_traced[KTR_TRACED_WORD(tgid)] & KTR_TRACED_BIT(tgid);
@@ -52,7 +53,7 @@ static __always_inline struct ktr_proc_state *proc__lookup(void)
 }
 
 /*
- * A procs entry changed (bpf_shared.h): every copy is stale.  After the
+ * A procs entry changed (bpf_procs.h): every copy is stale.  After the
  * change, so that a copy taken before it cannot pass for a new one.
  */
 static __always_inline void proc__changed(void)
@@ -81,7 +82,7 @@ static __always_inline __u64 proc__copy_seq(struct ktr_proc_copy *cp)
 
 /*
  * The tracing state of task's process for the syscall programs: its copy
- * (bpf_shared.h) when it is good, read into *copy, else the procs entry,
+ * (bpf_procs.h) when it is good, read into *copy, else the procs entry,
  * copied for the next time.  NULL if it is not traced.  The copy is only
  * read: a caller that changes the state takes the entry (QUIET here; HELD
  * through proc__lookup_tgid).

@@ -11,6 +11,8 @@
 #include "procs.bpf.h"
 #include "record.bpf.h"
 #include "flight_ring.bpf.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
 
 #define SIGSTOP	  19
 #define SI_USER	  0

@@ -27,6 +27,8 @@
 #include "ring.bpf.h"
 #include "flight.bpf.h"
 #include "stage.bpf.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_stage.h"
 
 /*
  * Does route's file have a flight recorder?  An inlined lookup (an array of

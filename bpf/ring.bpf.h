@@ -10,6 +10,7 @@
 #define KTRACEB_RING_BPF_H
 
 #include "maps.bpf.h"
+#include "ktraceb/bpf_sample.h"
 
 /*
  * One array for every file, shared by all CPUs: losses happen only when the

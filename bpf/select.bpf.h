@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * A trace's syscall selection (ktraceb -e trace=, -e status=; bpf_shared.h):
+ * A trace's syscall selection (ktraceb -e trace=, -e status=; bpf_select.h):
  * an inlined array lookup and a bit test, so a call the trace does not
  * want costs no more before it is dropped.
  */
@@ -9,6 +9,8 @@
 #define KTRACEB_SELECT_BPF_H
 
 #include "maps.bpf.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_select.h"
 
 /* The selection of ps's trace, NULL if it takes every call. */
 static __always_inline const struct ktr_select_map *select__of(const struct ktr_proc_state *ps)

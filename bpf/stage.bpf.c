@@ -9,6 +9,7 @@
 #include "ring.bpf.h"
 #include "stage.bpf.h"
 #include "call.bpf.h"
+#include "ktraceb/bpf_stage.h"
 
 /* This CPU's stage, staging on or off. */
 static __always_inline struct ktr_stage *stage__this_cpu(void)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * Each CPU's stage (bpf_shared.h says why and what keeps the order): the
+ * Each CPU's stage (bpf_stage.h says why and what keeps the order): the
  * records of a known size gather there and go into the ring buffer
  * together.  A program takes its CPU's stage with stage__enter() (false
  * when another program it interrupted holds it: then it goes to the ring
@@ -14,6 +14,7 @@
 #define KTRACEB_STAGE_BPF_H
 
 #include "maps.bpf.h"
+#include "ktraceb/bpf_stage.h"
 
 #ifndef KTR_OLD_KERNEL
 /* The stage's records into the ring buffer (or counted lost); it is empty after. */

@@ -9,6 +9,9 @@
 #define KTRACEB_STRUCT_BPF_H
 
 #include "record.bpf.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_sample.h"
 
 /* args[i] without a variable-offset stack read, which the verifier refuses */
 static __always_inline __u64 struct__arg(const __u64 *args, __u32 i)

@@ -27,6 +27,11 @@
 #include "struct.bpf.h"
 #include "select.bpf.h"
 #include "ustack.bpf.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_select.h"
+#include "ktraceb/bpf_stage.h"
 
 #define PROT_WRITE    0x2
 #define PROT_EXEC     0x4
@@ -411,7 +416,7 @@ static __always_inline bool syscall__call_at_exit(const struct ktr_select_map *s
 }
 
 /*
- * A call's CALL kept in the stage until its return (bpf_shared.h): when
+ * A call's CALL kept in the stage until its return (bpf_stage.h): when
  * nothing of the call's comes between, and the records go to the ring
  * buffer through the stage.  True if kept.
  */

@@ -24,6 +24,10 @@
  */
 #include "procs.bpf.h"
 #include "record.bpf.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_tp.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

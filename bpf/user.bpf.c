@@ -16,6 +16,10 @@
 #include "procs.bpf.h"
 #include "record.bpf.h"
 #include "arch.bpf.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_usdt.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -27,6 +27,11 @@
 
 #include "record.bpf.h"
 #include "arch.bpf.h"
+#include "ktraceb/bpf_flight.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_ustack.h"
 
 /* The record with a stack copy, as built in the scratch area. */
 struct ustack_rec {

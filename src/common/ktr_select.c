@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ktraceb/bpf_select.h"
 #include "ktr_select.h"
 
 static const struct {

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_select.h"
 #include "syscalltab.h"
 
 enum ktr_sysclass {

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 #include <stddef.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_kernel.h"
 #include "ktraceb/ktr.h"
 #include "trstr.h"
 

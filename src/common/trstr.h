@@ -40,7 +40,7 @@ struct ktr_trpoint {
 	const char *prog; /* its own BPF program (bpf/), by name */
 	enum ktr_prog_load load;
 	enum ktr_prog_attach attach;
-	unsigned int refuse; /* KTR_REFUSE_* (bpf_shared.h): KTRACEB_REFUSE_PROG=prog refuses it */
+	unsigned int refuse; /* KTR_REFUSE_* (bpf_kernel.h): KTRACEB_REFUSE_PROG=prog refuses it */
 	/*
 	 * NULL: the kernel's refusal of prog fails the whole load.  Else a
 	 * trace can do without the facility, and a trace that asks for it is

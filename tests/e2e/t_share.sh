@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
-# A share per user (src/ktraceb/daemon/ktr_share.h): a user other than root
+# A share per user (src/ktraceb/daemon/requests/ktr_share.h): a user other than root
 # holds at most a quarter of each pool root's daemon holds for users, and
 # users together never its last eighth.  A hostile user (the test user,
 # speaking the protocol with tests/progs/ktr_hostile.c, and with ktraceb

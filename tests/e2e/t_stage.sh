@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
-# The stages (bpf_shared.h): records gathered per CPU and a call's CALL
+# The stages (include/ktraceb/bpf_stage.h): records gathered per CPU and a call's CALL
 # kept until its return must still reach the file as BSD writes it.
 #  - A call that blocks has its CALL in the file while it blocks (the
 #    switch that takes the thread off its CPU makes it), with -t c, where

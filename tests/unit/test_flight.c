@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ktraceb/ktr.h"
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight.h"
 #include "daemon/flight/ktr_flight.h"
 #include "kdump_pipeline.h"
 #include "../lib/test.h"

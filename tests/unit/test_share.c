@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../lib/test.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 
 /* man/ktraceb.1, LIMITS: a user's share and users' together, per pool */
 static const struct {

@@ -26,7 +26,6 @@
 #include <sys/wait.h>
 #include <linux/capability.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "common/ktr_proto.h"
 #include "ktr_command.h"
 #include "ktr_options.h"

@@ -8,7 +8,9 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_select.h"
+#include "ktraceb/bpf_ustack.h"
 #include "common/ktr_arch.h"
 #include "common/ktr_tracefs.h"
 #include "ktr_options.h"

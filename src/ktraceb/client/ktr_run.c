@@ -15,7 +15,6 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_pin_dir.h"

@@ -37,7 +37,8 @@
 #include <sys/un.h>
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_select.h"
 #include "ktraceb/ktr.h"
 #include "ktr_usdt_sel.h"
 
@@ -116,7 +117,7 @@ struct ktr_request {
 	__u32 iosize;			/* GENIO bytes kept per I/O */
 	__u64 flight_bytes;		/* SET: > 0, a recorder's ring of this size (-R),
 					   KTR_FLIGHT_MIN_BYTES to KTR_FLIGHT_MAX_BYTES */
-	__u32 flight_flags;		/* SET: KTR_FLIGHT_F_* (bpf_shared.h) */
+	__u32 flight_flags;		/* SET: KTR_FLIGHT_F_* (bpf_flight_flags.h) */
 	__u32 ring_bytes;		/* SET: 0, or -b: the ring buffer size asked for (a
 					   power of two, 4k to 1g; ktr_ring.h grows it) */
 	__u64 file_dev;			/* CLEARINODE: st_dev and st_ino of the file, */

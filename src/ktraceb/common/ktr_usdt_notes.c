@@ -11,6 +11,7 @@
 #include <string.h>
 #include <asm/ptrace.h>
 
+#include "ktraceb/bpf_usdt.h"
 #include "ktr_usdt_notes.h"
 
 #define NT_STAPSDT 3 /* sys/sdt.h: _SDT_NOTE_TYPE */

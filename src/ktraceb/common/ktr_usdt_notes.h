@@ -15,7 +15,7 @@
 
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_usdt.h"
 
 #define KTR_USDT_FILE_NOTES 1024 /* the notes of one file that are attached */
 

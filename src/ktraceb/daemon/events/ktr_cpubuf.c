@@ -7,7 +7,8 @@
 #include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight.h"
+#include "ktraceb/bpf_sample.h"
 #include "daemon/ktr_clock.h"
 #include "ktr_cpubuf.h"
 #include "daemon/files/ktr_files.h"

@@ -7,7 +7,6 @@
 #include <sys/epoll.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "ktr_cpubuf.h"

@@ -9,7 +9,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_tp.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_tracefs.h"
@@ -18,7 +19,7 @@
 #include "daemon/programs/ktr_kernel_caps.h"
 #include "daemon/programs/ktr_link.h"
 #include "daemon/ktr_record.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_tp.h"
 #include "ktr_tp_stub.h"
 

@@ -14,7 +14,6 @@
 #define KTRACEB_KTR_TP_H
 
 #include <linux/types.h>
-#include "ktraceb/bpf_shared.h"
 
 #define KTR_TP_PER_FILE 256 /* events one trace file may want */
 

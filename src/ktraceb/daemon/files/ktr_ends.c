@@ -7,7 +7,7 @@
 
 #include "common/ktr_proto.h"
 #include "daemon/ktr_clock.h"
-#include "daemon/ktr_conn.h"
+#include "daemon/requests/ktr_conn.h"
 #include "ktr_ends.h"
 #include "ktr_files.h"
 #include "ktr_writer.h"

@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_sample.h"
 #include "common/ktr_creds.h"
 #include "common/ktr_gzfile.h"
 #include "common/ktr_perm.h"
@@ -19,7 +20,7 @@
 #include "ktr_kernfs.h"
 #include "daemon/flight/ktr_flight.h"
 #include "ktr_mappings.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_tracefile.h"
 #include "ktr_writer.h"
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "build_id.h"
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_sample.h"
 #include "common/ktr_proto.h"
 #include "ktr_filestate.h"
 

@@ -6,13 +6,14 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_select.h"
 #include "common/ktr_proto.h"
 #include "daemon/ktr_clock.h"
 #include "daemon/flight/ktr_flight.h"
 #include "daemon/ktr_record.h"
 #include "ktr_selection.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_tracefile.h"
 
 /* A route's USDT patterns, if it has any (else the ktraceb provider's probes alone). */

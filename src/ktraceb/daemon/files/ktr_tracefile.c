@@ -12,7 +12,7 @@
 #include "ktraceb/ktr.h"
 #include "common/ktr_arch.h"
 #include "daemon/ktr_clock.h"
-#include "daemon/ktr_conn.h"
+#include "daemon/requests/ktr_conn.h"
 #include "daemon/ktr_object_id.h"
 #include "daemon/ktr_record.h"
 #include "daemon/programs/ktr_skel.h"

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The flight recorder's ring (ktr_flight.h): two BPF arrays of 64-byte
- * slots, its control map and the ring proper (bpf_shared.h gives their
+ * slots, its control map and the ring proper (bpf_flight.h gives their
  * layout), that the BPF programs fill and the daemon reads in place
  * through shared mappings.  The daemon sets the ring up (here), reads it
  * at a dump (ktr_flight_walk.c), and starts it again after one; it never
@@ -18,7 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight.h"
 #include "daemon/ktr_clock.h"
 #include "ktr_flight.h"
 #include "ktr_flight_priv.h"

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * A flight recorder's ring (ktraceb -R): the records of one recording,
- * kept by the BPF programs in a BPF array of their own (bpf_shared.h), the
+ * kept by the BPF programs in a BPF array of their own (bpf_flight.h), the
  * oldest overwritten when a new one needs room; nothing reaches the daemon
  * or the disk until a trigger.  A traced process killed by a signal that
  * dumps core (or, with KTR_FLIGHT_F_ON_EXIT, one that exits non-zero)
@@ -25,7 +25,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "ktraceb/bpf_shared.h"
 #include "ktraceb/ktr.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_usdt_sel.h"

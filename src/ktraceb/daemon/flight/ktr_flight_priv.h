@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight.h"
 #include "ktr_flight.h"
 
 struct ktr_flight {

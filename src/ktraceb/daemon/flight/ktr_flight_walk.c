@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight.h"
 #include "ktr_flight.h"
 #include "ktr_flight_priv.h"
 #include "daemon/ktr_record.h"
@@ -46,7 +46,7 @@ static bool slot__get(struct ktr_flight_slot *sl, __u64 pos, struct ktr_flight_s
 	return __atomic_load_n(&sl->pos, __ATOMIC_RELAXED) == (__u32)pos;
 }
 
-/* A compact entry back into a record (bpf_shared.h). */
+/* A compact entry back into a record (bpf_flight.h). */
 static size_t compact__expand(const struct ktr_flight_compact *c, unsigned char *rec)
 {
 	struct ktr_header *h = (void *)rec;

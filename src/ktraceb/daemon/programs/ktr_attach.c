@@ -5,7 +5,11 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_ustack.h"
+#include "ktraceb/ktr.h"
 #include "ktraceb.skel.h"
 #include "ktr_attach.h"
 #include "ktr_bpf.h"
@@ -46,7 +50,7 @@ void ktr_attach__free(struct ktr_attach *a)
 }
 
 /*
- * The stages (bpf_shared.h) on: sched_switch keeps each thread's records in
+ * The stages (bpf_stage.h) on: sched_switch keeps each thread's records in
  * order, so staging is on only while it is attached.  A kernel that
  * refused it gets every record into the ring buffer directly.
  */

@@ -10,7 +10,7 @@
  * whose row says so (KTR_ATTACH_TRACED, trstr.c) while some process is
  * traced with the facility (sched_switch, 'w'), and sched_switch also
  * while the stages are on (some trace takes its records from the ring
- * buffer, bpf_shared.h).  While a recording exists, the links and the
+ * buffer, bpf_stage.h).  While a recording exists, the links and the
  * procs map are pinned too, so a daemon killed -9 leaves the recordings
  * recording (ktr_pin.h).
  */

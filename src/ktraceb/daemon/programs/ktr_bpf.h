@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_ustack.h"
 #include "ktraceb.skel.h"
 
 /* A program's index in the skeleton (its progs and links are in one order). */

@@ -7,6 +7,8 @@
  */
 #include <string.h>
 
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_limits.h"
 #include "common/ktr_arch.h"
 #include "ktr_captures.h"
 

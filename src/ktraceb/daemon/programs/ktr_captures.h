@@ -9,7 +9,7 @@
 #define KTRACEB_KTR_CAPTURES_H
 
 #include <stddef.h>
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_captures.h"
 
 /* Fill genio[nr], caps[nr][] and when[nr] (the captures' when bits, or'ed) for the x86_64 syscall table. */
 void ktr_captures__fill(volatile __u8 *genio, volatile struct ktr_capture (*caps)[KTR_CAPTURES],

@@ -7,6 +7,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_stage.h"
 #include "ktr_bpf.h"
 #include "ktr_holders.h"
 

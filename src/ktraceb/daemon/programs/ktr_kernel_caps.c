@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_kernel.h"
 #include "ktr_kernel_caps.h"
 
 /* Capability cap in our effective set? */

@@ -19,7 +19,7 @@ enum ktr_usdt_mode {
 };
 
 /*
- * What the kernel lacks of what ktraceb would use (bpf_shared.h's
+ * What the kernel lacks of what ktraceb would use (bpf_kernel.h's
  * KTR_LACKS_*, which the programs are told in .rodata, and the loader's
  * own below), each with a way without it, or a facility refused alone.
  * Probed once.  KTRACEB_KERNEL=X.Y (the tests' knob) makes everything

@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_kernel.h"
 #include "ktr_kernel_caps.h"
 
 static bool lacks__atomics(void);

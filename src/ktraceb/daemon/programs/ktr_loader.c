@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/ktr.h"
 #include "ktr_bpf.h"
 #include "ktr_holders.h"
 #include "ktr_kernel_caps.h"

@@ -19,7 +19,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "build_id.h"
 #include "ktr_bpf.h"
 #include "ktr_pin.h"

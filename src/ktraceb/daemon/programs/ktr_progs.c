@@ -4,7 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/ktr.h"
 #include "ktr_bpf.h"
 #include "ktr_progs.h"
 

@@ -22,7 +22,7 @@ struct ktr_prog_role {
 	const char *name; /* NULL: a program with no row */
 	enum ktr_prog_load load;
 	enum ktr_prog_attach attach;
-	__u32 refuse; /* KTR_REFUSE_* (bpf_shared.h): KTRACEB_REFUSE_PROG=name refuses it */
+	__u32 refuse; /* KTR_REFUSE_* (bpf_kernel.h): KTRACEB_REFUSE_PROG=name refuses it */
 	const struct ktr_trpoint *fac; /* its facility, if a trace can do without it; or NULL */
 };
 

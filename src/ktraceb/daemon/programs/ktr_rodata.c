@@ -3,7 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_flight.h"
+#include "ktraceb/bpf_kernel.h"
+#include "ktraceb/bpf_limits.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_ustack.h"
 #include "ktraceb.skel.h"
 #include "common/ktr_arch.h"
 #include "ktr_captures.h"
@@ -28,7 +34,7 @@ static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 
 /*
  * What comes between each native call's CALL and RET, and which calls make
- * their CALL at entry whatever the trace (bpf_shared.h, ktr_between64).
+ * their CALL at entry whatever the trace (bpf_captures.h, ktr_between64).
  */
 static void loader__fill_between(struct ktraceb_bpf *skel)
 {
@@ -62,7 +68,7 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 }
 
 /*
- * KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_shared.h,
+ * KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_kernel.h,
  * KTR_REFUSE_*): a program's (its row, ktr_progs.h), or stage_send, which is none.
  */
 static __u32 loader__refuse_for_tests(void)

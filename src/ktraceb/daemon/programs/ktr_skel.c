@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_captures.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_ustack.h"
 #include "ktraceb.skel.h"
 #include "ktraceb_old.skel.h"
 #include "ktr_kernel_caps.h"

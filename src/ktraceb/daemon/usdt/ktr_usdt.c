@@ -11,7 +11,6 @@
 #include <sys/epoll.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"

@@ -16,7 +16,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "daemon/programs/ktr_link.h"
 #include "ktr_usdt_attach.h"

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
 #include "common/ktr_usdt_notes.h"
 #include "daemon/ktr_object_id.h"
 

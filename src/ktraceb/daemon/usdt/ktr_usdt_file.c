@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 
+#include "ktraceb/bpf_usdt.h"
 #include "ktr_usdt_file.h"
 
 /* --- the files known to have no probes (BPF's usdt_quiet) ------------------ */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "ktraceb/bpf_usdt.h"
 #include "common/ktr_creds.h"
 #include "daemon/ktr_clock.h"
 #include "ktr_usdt_job.h"

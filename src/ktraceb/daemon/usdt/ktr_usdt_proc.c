@@ -12,7 +12,7 @@
 
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/programs/ktr_progs.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_proc.h"

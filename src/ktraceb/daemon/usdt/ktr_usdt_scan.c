@@ -13,7 +13,7 @@
 #include <sys/epoll.h>
 
 #include "daemon/ktr_clock.h"
-#include "daemon/ktr_share.h"
+#include "daemon/requests/ktr_share.h"
 #include "ktr_usdt_attach.h"
 #include "ktr_usdt_file.h"
 #include "ktr_usdt_scan.h"

@@ -19,7 +19,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_usdt.h"
 #include "common/ktr_proc_maps.h"
 #include "common/ktr_usdt_sel.h"
 #include "ktr_usdt.h"

@@ -13,7 +13,7 @@
 
 #include <linux/types.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 
 struct ktr_caller;
 struct ktr_parts;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "ktr_procmap.h"
 

@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_stage.h"
 #include "daemon/programs/ktr_bpf.h"
 #include "ktr_stages.h"
 

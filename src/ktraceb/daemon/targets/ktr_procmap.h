@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The procs map: pid -> tracing state, BSD's p_traceflag and trace node,
- * shared with the BPF programs (bpf_shared.h).  Every change of it goes
+ * shared with the BPF programs (bpf_procs.h).  Every change of it goes
  * through this part: after one, the syscall programs' copies of its
  * entries are stale (the generation is bumped), and a process enters it
  * only after its bit in ktr_traced is set.  Who may set which entry is
@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "ktraceb/bpf_procs.h"
 
 struct ktr_proc_state;
 struct ktr_procmap;
@@ -24,7 +25,7 @@ void ktr_procmap__free(struct ktr_procmap *pm);
 
 /* Process pid's entry into *ps: false if it has none. */
 bool ktr_procmap__get(const struct ktr_procmap *pm, __u32 pid, struct ktr_proc_state *ps);
-/* Process tgid is about to enter the map: its bit in ktr_traced first (bpf_shared.h). */
+/* Process tgid is about to enter the map: its bit in ktr_traced first (bpf_procs.h). */
 void ktr_procmap__mark_traced(struct ktr_procmap *pm, __u32 tgid);
 int ktr_procmap__put(struct ktr_procmap *pm, __u32 tgid, const struct ktr_proc_state *ps,
 		     __u64 flags);

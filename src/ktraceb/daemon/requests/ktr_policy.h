@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "ktraceb/bpf_procs.h"
 
 struct ktr_caller;
 struct ktr_proc_state;

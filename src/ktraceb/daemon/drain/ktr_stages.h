@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The CPUs' stages (bpf_shared.h) as the daemon sees them: before it takes
+ * The CPUs' stages (bpf_stage.h) as the daemon sees them: before it takes
  * what the ring holds, it has each CPU whose stage holds records or a
  * waiting CALL send them on, by running the ktr_stage_flush program on
  * that CPU (BPF_PROG_TEST_RUN), so that a thread busy in user space or in

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_mappings.h"
 #include "ktr_notes.h"
-#include "ktr_proc_usdt.h"
-#include "ktr_procmap.h"
+#include "daemon/targets/ktr_proc_usdt.h"
+#include "daemon/targets/ktr_procmap.h"
 #include "daemon/files/ktr_recorder.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_parts.h"
 #include "daemon/usdt/ktr_usdt.h"
 
 bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)

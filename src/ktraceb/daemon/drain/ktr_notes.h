@@ -2,13 +2,14 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The BPF programs' notes to the daemon (KTR_ROUTE_DAEMON samples in the
- * ring, bpf_shared.h): a traced process ended, a recorder froze, a process
+ * ring, bpf_sample.h): a traced process ended, a recorder froze, a process
  * traced with 'u' exec'd, mapped a file executable or forked.
  */
 #ifndef KTRACEB_KTR_NOTES_H
 #define KTRACEB_KTR_NOTES_H
 
 #include <stdbool.h>
+#include "ktraceb/bpf_sample.h"
 
 struct ktr_note;
 struct ktr_parts;

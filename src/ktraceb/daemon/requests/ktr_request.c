@@ -19,24 +19,26 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
+#include "ktraceb/bpf_sample.h"
+#include "ktraceb/bpf_select.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "common/ktr_tracefs.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_conn.h"
 #include "daemon/files/ktr_ends.h"
 #include "daemon/files/ktr_files.h"
-#include "ktr_groups.h"
+#include "daemon/targets/ktr_groups.h"
 #include "ktr_policy.h"
-#include "ktr_procmap.h"
+#include "daemon/targets/ktr_procmap.h"
 #include "daemon/files/ktr_recorder.h"
 #include "ktr_request.h"
 #include "ktr_request_set.h"
-#include "ktr_parts.h"
-#include "ktr_stop.h"
+#include "daemon/ktr_parts.h"
+#include "daemon/files/ktr_stop.h"
 #include "daemon/events/ktr_syswide.h"
-#include "ktr_tick.h"
+#include "daemon/ktr_tick.h"
 
 /* What a kind of request takes (every other field must be zero) and is. */
 #define TAKES_FD       0x01 /* a trace file's descriptor comes with it */

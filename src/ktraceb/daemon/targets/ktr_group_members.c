@@ -12,17 +12,17 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_groups.h"
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "daemon/files/ktr_files.h"
 #include "ktr_fds.h"
 #include "ktr_group_members.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
-#include "ktr_record.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_record.h"
+#include "daemon/ktr_parts.h"
 
 #define MAX_DIRS	 65536 /* sub-groups listed at most */
 #define MAX_THREADS_SAID 4096 /* threads of one member whose ids are said */

@@ -10,6 +10,7 @@
 #define KTRACEB_KTR_DRAIN_H
 
 #include <linux/types.h>
+#include "ktraceb/bpf_sample.h"
 
 struct ktr_bpf;
 struct ktr_writer;

@@ -12,7 +12,7 @@
 #include "common/ktr_creds.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_conn.h"
 #include "ktr_share.h"
 

@@ -16,9 +16,9 @@
 
 #include "ktraceb/ktr.h"
 #include "daemon/files/ktr_tracefile.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_fds.h"
-#include "ktr_record.h"
+#include "daemon/ktr_record.h"
 
 #define LINK_TEXT_MAX 4096 /* the most of a link's text kept: KTR_PATH_MAX */
 

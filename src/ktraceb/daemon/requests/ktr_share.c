@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_groups.h"
+#include "ktraceb/bpf_select.h"
+#include "ktraceb/bpf_tp.h"
+#include "ktraceb/bpf_usdt.h"
 #include "ktr_share.h"
 #include "daemon/usdt/ktr_usdt_state.h"
 

@@ -12,20 +12,20 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_groups.h"
 #include "common/ktr_cgroupfs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "daemon/programs/ktr_attach.h"
 #include "daemon/programs/ktr_bpf.h"
-#include "ktr_conn.h"
+#include "daemon/requests/ktr_conn.h"
 #include "daemon/files/ktr_files.h"
 #include "ktr_group_members.h"
 #include "ktr_groups.h"
 #include "ktr_procmap.h"
-#include "ktr_policy.h"
-#include "ktr_parts.h"
-#include "ktr_share.h"
+#include "daemon/requests/ktr_policy.h"
+#include "daemon/ktr_parts.h"
+#include "daemon/requests/ktr_share.h"
 #include "daemon/files/ktr_selection.h"
 
 struct group_slot {

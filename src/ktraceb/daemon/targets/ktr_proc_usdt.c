@@ -5,12 +5,12 @@
 #include <signal.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/files/ktr_mappings.h"
 #include "daemon/files/ktr_selection.h"
 #include "daemon/usdt/ktr_usdt.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_parts.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
 

@@ -7,12 +7,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_stage.h"
 #include "daemon/programs/ktr_bpf.h"
-#include "ktr_clock.h"
+#include "daemon/ktr_clock.h"
 #include "ktr_drain.h"
 #include "daemon/files/ktr_files.h"
-#include "ktr_record.h"
+#include "daemon/ktr_record.h"
 #include "ktr_ring.h"
 #include "ktr_stages.h"
 
@@ -28,7 +28,7 @@ struct ktr_drain {
 };
 
 /*
- * A staged CALL and RET (KTR_STAGED_PAIR, bpf_shared.h; h and room bytes
+ * A staged CALL and RET (KTR_STAGED_PAIR, bpf_stage.h; h and room bytes
  * from it) into f as the two records BSD has.
  */
 static void drain__pair(struct ktr_drain *d, struct ktr_tracefile *f, const struct ktr_header *h,
@@ -91,7 +91,7 @@ static void drain__one(struct ktr_drain *d, const struct ktr_sample *s, size_t s
 	ktr_tracefile__append(f, h, len, d->wall_offset_ns);
 }
 
-/* A stage's records (bpf_shared.h): each a sample whose reserved field is its stride. */
+/* A stage's records (bpf_stage.h): each a sample whose reserved field is its stride. */
 static void drain__batch(struct ktr_drain *d, const unsigned char *p, size_t n)
 {
 	while (n >= sizeof(struct ktr_sample)) {

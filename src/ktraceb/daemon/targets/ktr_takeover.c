@@ -4,18 +4,18 @@
 #include <string.h>
 #include <signal.h>
 #include <stdlib.h>
-#include "ktr_log.h"
+#include "daemon/ktr_log.h"
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_procs.h"
 #include "daemon/files/ktr_filestate.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/flight/ktr_flight.h"
 #include "daemon/programs/ktr_pin.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_parts.h"
 #include "daemon/files/ktr_selection.h"
 #include "ktr_takeover.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The traced cgroups (ktraceb -G; bpf_shared.h says how BPF follows them):
+ * The traced cgroups (ktraceb -G; bpf_groups.h says how BPF follows them):
  * a slot per group, its state in the groups map, its id and path in
  * group_ids and group_paths, its depth in ktr_group_levels.
  *

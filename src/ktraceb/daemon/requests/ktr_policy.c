@@ -9,7 +9,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "ktraceb/bpf_shared.h"
+#include "ktraceb/bpf_flight_flags.h"
+#include "ktraceb/bpf_procs.h"
 #include "common/ktr_perm.h"
 #include "common/ktr_proto.h"
 #include "daemon/files/ktr_files.h"
@@ -17,13 +18,13 @@
 #include "daemon/flight/ktr_flight.h"
 #include "daemon/programs/ktr_loader.h"
 #include "daemon/usdt/ktr_usdt.h"
-#include "ktr_clock.h"
-#include "ktr_fds.h"
-#include "ktr_parts.h"
+#include "daemon/ktr_clock.h"
+#include "daemon/targets/ktr_fds.h"
+#include "daemon/ktr_parts.h"
 #include "ktr_policy.h"
-#include "ktr_proc_usdt.h"
-#include "ktr_procmap.h"
-#include "ktr_record.h"
+#include "daemon/targets/ktr_proc_usdt.h"
+#include "daemon/targets/ktr_procmap.h"
+#include "daemon/ktr_record.h"
 
 /*
  * The PROCCTOR of process pid in route r's file, then the descriptors it
