@@ -17,6 +17,9 @@
 #      CPU 1 under -b 256m: records per second written, records per second
 #      of the drain's CPU time (what one drain takes at most), and how busy
 #      the drain was
+#   3b. the drain while the daemon serves requests: 2 writing threads under
+#      the default ring, alone and while 200 idle processes are attached
+#      (-p) one after another: records lost
 #   4. the untraced tax: an untraced getppid loop, ns a call, with no daemon
 #      and while ktraceb traces an idle process
 #   5. many traces: TRACES of idle processes at once (-p each), the time an
@@ -27,7 +30,8 @@
 # Median of BENCH_RUNS runs, one run when a run takes more than 10 s.
 #
 #   O=build bench/threads.sh   BENCH_N (writes per thread, 100000), BENCH_RUNS (3),
-#                              BENCH_TRACES ("1000 5000")
+#                              BENCH_TRACES ("1000 5000"), BENCH_ATTACH_JOBS (attaches
+#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 5")
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -39,6 +43,9 @@ LOOP=$O/tests/progs/getppid_loop
 N=${BENCH_N:-100000}
 RUNS=${BENCH_RUNS:-3}
 TRACES=${BENCH_TRACES:-"1000 5000"}
+JOBS=${BENCH_ATTACH_JOBS:-1}
+PARTS=" ${BENCH_PARTS:-1 2 3 4 5} "
+part() { [[ $PARTS == *" $1 "* ]]; }
 for b in "$KTRACEB" "$KDUMP" "$WL" "$LOOP"; do
 	[ -x "$b" ] || {
 		echo "bench: $b is not built; run make bench" >&2
@@ -130,6 +137,7 @@ KFLAGS=
 drop_daemon
 
 # --- 1. writing threads -----------------------------------------------------
+if part 1; then
 echo "== 1, 2 and 4 threads, each writing 64 bytes to /dev/null x$N ($(nproc) CPUs)"
 printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s\n' threads tracer wall_s cpu_ns/w slowdown \
 	vs_1thr records lost drain_ns/r daemon_ns/r
@@ -174,8 +182,10 @@ for tracer in $tracers; do
 	done
 	drop_daemon
 done
+fi
 
 # --- 2. the other workloads ---------------------------------------------------
+if part 2; then
 echo
 echo "== open/read/close, fork+exec, true: median seconds (slowdown)"
 printf '%-24s %14s %14s %14s %14s\n' workload $tracers
@@ -202,8 +212,10 @@ other()
 FLAGS= other "open/read/close x20k" "$WL" orc 20000
 FLAGS=-i other "fork+exec x300 (-i)" "$WL" forkexec 300
 FLAGS= other "true" true
+fi
 
 # --- 3. the drain's ceiling ---------------------------------------------------
+if part 3; then
 echo
 echo "== the drain's ceiling: daemon on CPU 0, writers on CPU 1, -b 256m, x$((N * 4)) each"
 printf '%-8s %10s %9s %7s %12s %14s %10s\n' threads records wall_s lost records/s drain_recs/cpu_s drain_busy
@@ -224,8 +236,41 @@ if [ "$(nproc)" -ge 2 ]; then
 	done
 	drop_daemon
 fi
+fi
+
+# --- 3b. the drain while the daemon serves requests ------------------------------
+if part 3; then
+echo
+echo "== 2 writing threads x$((N * 4)) each, default ring: lost, alone and while attaches are served"
+keep_daemon
+for busy in no yes; do
+	: >"$TMP/lost"
+	for ((i = 0; i < RUNS; i++)); do
+		if [ "$busy" = yes ]; then
+			(
+				for ((j = 0; j < 200; j++)); do
+					sleep 3600 &
+					echo $! >>"$TMP/busy.pids"
+					"$KTRACEB" -t c -f "$TMP/busy.$j" -p $! 2>/dev/null
+				done
+			) &
+			busy_pid=$!
+		fi
+		run ktraceb "$TMP/f.busy" "$WL" writers 2 $((N * 4))
+		echo "$(records) $(lost ktraceb)" >>"$TMP/lost"
+		if [ "$busy" = yes ]; then
+			wait "$busy_pid"
+			kill $(cat "$TMP/busy.pids") 2>/dev/null
+			rm -f "$TMP"/busy.*
+		fi
+	done
+	echo "attaching: $busy; records and lost, each run: $(tr '\n' ';' <"$TMP/lost")"
+done
+drop_daemon
+fi
 
 # --- 4. the untraced tax --------------------------------------------------------
+if part 4; then
 echo
 echo "== what an untraced getppid costs (ns a call, x2000000, median of $RUNS)"
 tax()
@@ -243,30 +288,37 @@ keep_daemon
 b=$(tax)
 drop_daemon
 echo "no daemon $a ns, while an idle process is traced $b ns ($(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')x)"
+fi
 
 # --- 5. many traces -----------------------------------------------------------
+part 5 || exit 0
 echo
-echo "== many traces at once: one idle process each, -p"
+echo "== many traces at once: one idle process each, -p, $JOBS attach(es) at a time"
 printf '%-8s %8s %10s %9s %8s %8s %10s\n' traces attached ms/attach threads fds rss_MB ms/stop
 for k in $TRACES; do
-	IDLE=
-	for ((i = 0; i < k; i++)); do
-		sleep 3600 &
-		IDLE="$IDLE $!"
+	# k idle processes, a tree of them (bench/workloads tree): each forked at once
+	"$WL" tree "$k" 3600 >"$TMP/tree.out" &
+	for ((i = 0; i < 600; i++)); do
+		grep -q '^up' "$TMP/tree.out" && break
+		sleep 0.1
 	done
-	ok=0
+	root=$(awk '/^root/ { print $2 }' "$TMP/tree.out")
+	IDLE=$(ps -eo pid=,ppid= | awk -v r="$root" '{ pp[$1] = $2 } END {
+		for (p in pp) { q = p; while (q in pp && q != r && q > 1) q = pp[q]; if (q == r) print p } }')
 	t0=$(now_ns)
-	for p in $IDLE; do
-		"$KTRACEB" -t c -f "$TMP/many.$p" -p "$p" 2>>"$TMP/many.err" && ok=$((ok + 1))
-	done
+	# shellcheck disable=SC2086
+	printf '%s\n' $IDLE | xargs -P "$JOBS" -I{} sh -c \
+		'"$1" -t c -f "$2/many.$3" -p "$3" 2>>"$2/many.err" && echo ok' - "$KTRACEB" "$TMP" {} \
+		>"$TMP/many.ok"
 	t1=$(now_ns)
+	ok=$(grep -c ok "$TMP/many.ok")
 	d=$(daemon)
 	thr=$(ls /proc/"$d"/task 2>/dev/null | wc -l)
 	fds=$(ls /proc/"$d"/fd 2>/dev/null | wc -l)
 	rss=$(awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' /proc/"$d"/status 2>/dev/null)
 	t2=$(now_ns)
-	kill $IDLE 2>/dev/null
-	wait $IDLE 2>/dev/null
+	kill "$root" 2>/dev/null # its children die with it (PR_SET_PDEATHSIG)
+	wait 2>/dev/null
 	IDLE=
 	for ((i = 0; i < 600; i++)); do
 		[ -z "$(daemon)" ] && break
@@ -276,6 +328,6 @@ for k in $TRACES; do
 	printf '%-8s %8s %10.1f %9s %8s %8s %10.2f\n' "$k" "$ok" \
 		"$(awk -v a=$((t1 - t0)) -v k="$k" 'BEGIN { print a / 1e6 / k }')" "$thr" "$fds" "$rss" \
 		"$(awk -v a=$((t3 - t2)) -v k="$k" 'BEGIN { print a / 1e6 / k }')"
-	rm -f "$TMP"/many.*
 	grep -m 3 . "$TMP/many.err" 2>/dev/null
+	rm -f "$TMP"/many.*
 done
