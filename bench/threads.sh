@@ -114,6 +114,7 @@ run()
 	local tracer=$1 f=$2
 	shift 2
 	rm -f "$f"
+	# shellcheck disable=SC2086 # KFLAGS: options, split
 	case $tracer in
 	none) "$@" >"$TMP/out" 2>"$TMP/err" ;;
 	ktraceb) "$KTRACEB" $KFLAGS -f "$f" "$@" >"$TMP/out" 2>"$TMP/err" ;;
@@ -188,6 +189,7 @@ fi
 if part 2; then
 echo
 echo "== open/read/close, fork+exec, true: median seconds (slowdown)"
+# shellcheck disable=SC2086 # one column each
 printf '%-24s %14s %14s %14s %14s\n' workload $tracers
 other()
 {
@@ -198,6 +200,7 @@ other()
 		: >"$TMP/times"
 		for ((i = 0; i < RUNS; i++)); do
 			t0=$(now_ns)
+			# shellcheck disable=SC2153 # FLAGS: other's caller sets it
 			KFLAGS=$FLAGS run "$tracer" "$TMP/f.$tracer" "$@"
 			echo $(($(now_ns) - t0)) >>"$TMP/times"
 			[ $(($(now_ns) - t0)) -gt 10000000000 ] && break
@@ -209,9 +212,9 @@ other()
 	done
 	printf '%-24s%s\n' "$name" "$line"
 }
-FLAGS= other "open/read/close x20k" "$WL" orc 20000
+FLAGS='' other "open/read/close x20k" "$WL" orc 20000
 FLAGS=-i other "fork+exec x300 (-i)" "$WL" forkexec 300
-FLAGS= other "true" true
+FLAGS='' other "true" true
 fi
 
 # --- 3. the drain's ceiling ---------------------------------------------------
@@ -260,6 +263,7 @@ for busy in no yes; do
 		echo "$(records) $(lost ktraceb)" >>"$TMP/lost"
 		if [ "$busy" = yes ]; then
 			wait "$busy_pid"
+			# shellcheck disable=SC2046 # one pid a word
 			kill $(cat "$TMP/busy.pids") 2>/dev/null
 			rm -f "$TMP"/busy.*
 		fi
