@@ -6,6 +6,10 @@
  *   forkexec N   fork and exec /bin/true N times, one after another
  *   threads2 N   two threads, each writing 64 bytes to /dev/null N times
  *   threads N    N threads alive at once, each calling getppid() once
+ *   writers T N  T threads, each writing 64 bytes to /dev/null N times, started
+ *                together; prints the seconds they took (wall), and the
+ *                process's CPU time (user and system, where BPF programs run)
+ *                in ns per write
  *   forks N      N short children, forked one after another (each _exits)
  *   tree N SECS  a tree of N processes (each with up to 8 children) that
  *                lives SECS seconds; prints "root PID" when all are up
@@ -19,8 +23,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static long n_iter;
 static pthread_barrier_t all_up;
@@ -60,10 +66,11 @@ static void *writer(void *arg)
 	char buf[64];
 	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
-	(void)arg;
 	if (fd < 0)
 		err(1, "/dev/null");
 	memset(buf, 'k', sizeof(buf));
+	if (arg)
+		pthread_barrier_wait(arg);
 	for (long i = 0; i < n_iter; i++)
 		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 			err(1, "write");
@@ -71,12 +78,49 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+static double secs(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* writers T N: T writer threads started together, timed from the barrier. */
+static void writers(long t, char *nstr)
+{
+	pthread_t *th = calloc(t, sizeof(*th));
+	pthread_barrier_t go;
+	struct timespec a, b;
+	struct rusage r0, r1;
+
+	n_iter = strtol(nstr, NULL, 10);
+	if (!th || t <= 0 || n_iter <= 0 || pthread_barrier_init(&go, NULL, t + 1))
+		errx(2, "usage: workloads writers T N");
+	for (long i = 0; i < t; i++)
+		if (pthread_create(&th[i], NULL, writer, &go))
+			errx(1, "thread %ld: cannot create", i);
+	getrusage(RUSAGE_SELF, &r0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pthread_barrier_wait(&go);
+	for (long i = 0; i < t; i++)
+		pthread_join(th[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	getrusage(RUSAGE_SELF, &r1);
+	printf("%.4f %.0f\n", (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9,
+	       (secs(r1.ru_utime) + secs(r1.ru_stime) - secs(r0.ru_utime) - secs(r0.ru_stime)) *
+		       1e9 / ((double)t * n_iter));
+	free(th);
+}
+
 int main(int argc, char **argv)
 {
 	char buf[256];
 
 	if (argc < 3 || (n_iter = strtol(argv[2], NULL, 10)) <= 0)
-		errx(2, "usage: workloads orc|forkexec|threads2|threads|forks N, tree N SECS");
+		errx(2, "usage: workloads orc|forkexec|threads2|threads|forks N, tree N SECS, "
+			"writers T N");
+	if (strcmp(argv[1], "writers") == 0 && argc > 3) {
+		writers(n_iter, argv[3]);
+		return 0;
+	}
 	if (strcmp(argv[1], "orc") == 0) {
 		for (long i = 0; i < n_iter; i++) {
 			int fd = open("/etc/hostname", O_RDONLY | O_CLOEXEC);
