@@ -87,7 +87,7 @@ BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
 BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
 COMMON_SRCS := $(wildcard src/common/*.c src/decode/*.c)
 KTRACEB_SRCS := $(wildcard src/ktraceb/*.c src/ktraceb/*/*.c src/ktraceb/daemon/*/*.c)
-KDUMP_SRCS := $(wildcard src/kdump/*.c)
+KDUMP_SRCS := $(wildcard src/kdump/*.c src/kdump/kinds/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
 	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o) $(CONST_GEN_SRCS:.c=.o)
