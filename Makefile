@@ -49,7 +49,7 @@ LIBBPF_LIBS := $(or $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null),-lbpf) -lel
 
 CFLAGS ?= -g -O2
 WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS_ALL := -Iinclude -Isrc/common -Isrc/decode -Isrc/ktraceb -Isrc/kdump -I$(O) -I$(O)/gen -D_GNU_SOURCE \
+CPPFLAGS_ALL := -Iinclude -Isrc/common -Isrc/decode -Isrc/ktraceb -Isrc/kdump -Isrc/kdump/reading -Isrc/kdump/kinds -Isrc/kdump/stacks -Isrc/kdump/outputs -I$(O) -I$(O)/gen -D_GNU_SOURCE \
 	-DKTRACEB_VERSION='"$(VERSION)"'
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 
@@ -87,7 +87,7 @@ BSD_SYSTEMS := freebsd openbsd netbsd darwin dragonfly
 BSD_GEN_SRCS := $(BSD_SYSTEMS:%=$(O)/gen/bsd_%.c)
 COMMON_SRCS := $(wildcard src/common/*.c src/decode/*.c)
 KTRACEB_SRCS := $(wildcard src/ktraceb/*.c src/ktraceb/*/*.c src/ktraceb/daemon/*/*.c)
-KDUMP_SRCS := $(wildcard src/kdump/*.c)
+KDUMP_SRCS := $(wildcard src/kdump/*.c src/kdump/*/*.c)
 # libktr: everything but the two main()s, shared with the unit tests
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(COMMON_SRCS) $(filter-out src/kdump/kdump.c,$(KDUMP_SRCS))) \
 	$(GEN_SRCS:.c=.o) $(BSD_GEN_SRCS:.c=.o) $(CONST_GEN_SRCS:.c=.o)

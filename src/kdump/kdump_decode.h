@@ -65,13 +65,4 @@ unsigned int kd_decoder__record_sv(const struct kd_decoder *d, const struct ktr_
 /* Records the decoder found invalid (PROCCTOR, TPFORMAT). */
 unsigned long kd_decoder__ninvalid(const struct kd_decoder *d);
 
-/*
- * Inside the decoder, the records about the trace itself
- * (kdump_decode_trace.c): each checks its payload and fills ev.
- */
-int kd_dec_lost(struct kd_decoder *d, struct kd_event *ev);
-int kd_dec_exit(struct kd_decoder *d, struct kd_event *ev);
-int kd_dec_end(struct kd_decoder *d, struct kd_event *ev);
-int kd_dec_flight(struct kd_decoder *d, struct kd_event *ev);
-
 #endif /* KTRACEB_KDUMP_DECODE_H */

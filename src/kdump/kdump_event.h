@@ -10,15 +10,15 @@
  *    kind, its fields, its time, its process's ABI and the file's system.
  *    It alone keeps what records leave behind (each process's ABI, each
  *    thread's last call and open spans, the machine and the clock, the
- *    kernel events' formats), and holds the only switch on the record
- *    type in kdump.
+ *    kernel events' formats); each kind's decode function (kdump_kind.h)
+ *    checks its payload.
  *  - One sink (kdump_sink.h) writes the output from the events the
  *    options let through: the text, the -Y summary, the -G span tree, -J
  *    JSON lines or the -P timeline.  A sink has state of its own, reads
  *    only events, and never calls another sink.
  *
- * A new record type is a kind here, one case in the decoder's switch, and
- * one entry in each sink's table of kinds.
+ * A new record type is a kind: one file of kinds/ and its row in the table
+ * of kinds (kdump_kind.h).
  */
 #ifndef KTRACEB_KDUMP_EVENT_H
 #define KTRACEB_KDUMP_EVENT_H
@@ -28,57 +28,9 @@
 #include "ktraceb/ktr.h"
 #include "kdump_bsd.h"
 #include "kdump_fdtab.h"
+#include "kdump_kind.h"
 #include "kdump_span.h"
 #include "kdump_syms.h"
-
-enum kd_kind {
-	KD_NONE, /* a record no output shows: PROCCTOR, PROCDTOR and TPFORMAT in ktraceb's
-		    files, the types DragonFly's kdump skips */
-	KD_UNKNOWN, /* a type outside 1..KTR_TYPE_MAX */
-	KD_CALL,
-	KD_RET,
-	KD_NAMEI,
-	KD_GENIO,
-	KD_PSIG,
-	KD_CSW,
-	KD_USER,
-	KD_STRUCT,
-	KD_ARGS,
-	KD_ENVS,
-	KD_FILEINFO,
-	KD_LOST,
-	KD_EXIT,
-	KD_FLIGHT,
-	KD_TRACEPOINT,
-	KD_FILTER, /* INFO: the syscall selection the trace was made with */
-	KD_USTACK, /* STACK: the user stack of the call before it (-k) */
-	KD_OBJECT, /* OBJ: an object file's build id and path (-k) */
-	KD_CGROUP, /* CGRP: where a process of a traced cgroup was (-G) */
-	KD_FD, /* FD: a descriptor a process had when attached (-p, -g, -G) */
-	KD_END, /* END: why the trace ended in this file, what it wrote and lost */
-	/* only in another system's files (kdump_bsd.h KD_T_*) */
-	KD_SYSCTL,
-	KD_CAPFAIL,
-	KD_FAULT,
-	KD_FAULTEND,
-	KD_STRUCT_ARRAY,
-	KD_EXTERR,
-	KD_EMUL,
-	KD_MIB,
-	KD_PLEDGE,
-	KD_START,
-	KD_OTHER,
-	KD_PROCCTOR,
-	KD_PROCDTOR,
-	KD_NKINDS
-};
-
-/*
- * The word a kind shows by ("CALL", "RET"), the one list of them: the text
- * pads it to 4 columns, the JSON and the timeline (kdump_chrome.c) print it
- * as it is.  NULL for NONE, UNKNOWN.
- */
-extern const char *const kd_kind_tag[KD_NKINDS];
 
 struct kd_tpfmt;
 

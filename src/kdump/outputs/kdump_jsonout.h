@@ -32,6 +32,9 @@ void kd_json_cstr(FILE *out, const char *s);
 /* The header's comm, at most KTR_MAXCOMLEN bytes, as a JSON string. */
 void kd_json_comm(FILE *out, const struct ktr_header *h);
 
+/* A hex string of a build id's bytes: "ab01..." */
+void kd_json_hex_id(FILE *out, const __u8 *id, unsigned int len);
+
 /* A memory stream a record's text is caught in, reused event after event. */
 struct kd_capture;
 struct kd_capture *kd_capture__new(void);
@@ -40,6 +43,16 @@ void kd_capture__free(struct kd_capture *c);
 FILE *kd_capture__start(struct kd_capture *c);
 /* The text written since kd_capture__start, valid until the next start; NULL if none. */
 const char *kd_capture__text(struct kd_capture *c, size_t *len);
+
+/*
+ * Where a kind's JSON members go (kdump_kind.h): the output, kdump's
+ * options, and memory streams for a structure's text and its fields.
+ */
+struct kd_json_out {
+	FILE *out;
+	const struct kdump_opts *o;
+	struct kd_capture *cap, *fcap;
+};
 
 /*
  * The members of each kind of valid event, each ',"key":value' (so after

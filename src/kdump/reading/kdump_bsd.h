@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "ktraceb/ktr.h"
+#include "kdump_kind.h"
 
 enum kd_sys {
 	KD_SYS_KTRACEB = 0, /* ktraceb's own: the DragonFly layout with an INFO first */
@@ -50,8 +51,9 @@ struct kd_bsd_fmt {
 /*
  * Types kdump gives foreign records that ktraceb's files never hold
  * (FreeBSD's numbers where FreeBSD has the record; 19, 20, 22 and 23 are
- * free in ktr.h, 21 is ktraceb's KTR_OBJECT too: the decoder tells them
- * apart by the file's system).  kdump shows them in foreign files only (kdump_event.h KD_SYSCTL...).
+ * ktraceb's too, as KTR_FD ... KTR_CGROUP: a number is a kind by the file's
+ * system, kd_bsd__kind below for another's).  kdump shows them in foreign
+ * files only (kdump_kind.h KD_SYSCTL...).
  */
 #define KD_T_SYSCTL 9 /* FreeBSD: the MIB's name */
 #define KD_T_CAPFAIL 12
@@ -85,6 +87,13 @@ int kd_bsd__header(const struct kd_bsd_fmt *f, const unsigned char *raw, struct 
  */
 void kd_bsd__payload(const struct kd_bsd_fmt *f, struct ktr_header *h, const unsigned char *in,
 		     size_t len, unsigned char *out);
+
+/*
+ * The kind of a record of another system's file, by the type its header
+ * got (kd_bsd__header, kd_bsd__payload: the system's own, or a KD_T_*):
+ * KD_UNKNOWN outside 1..KTR_TYPE_MAX.
+ */
+enum kd_kind kd_bsd__kind(const struct kd_bsd_fmt *f, int type);
 
 /* "FreeBSD i386, ktr_header v0 (44 bytes, little-endian)" */
 void kd_bsd__describe(const struct kd_bsd_fmt *f, char *buf, size_t size);

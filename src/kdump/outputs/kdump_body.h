@@ -39,6 +39,12 @@ void kd_body_call_fds(FILE *out, const struct kd_event *ev, const struct kdump_o
 void kd_body_fd(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 bool kd_body_fdpair(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 
+/* A signal's name, else "SIG<n>". */
+void kd_put_signal(FILE *out, const char *name, int signo);
+/* Another system's records: the payload as a string, or its size and bytes. */
+void kd_text_string(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+void kd_text_bytes(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
+
 /* GIO data as kdump shows it: none under -s, at most -m bytes, on lines of their own. */
 void kd_body_data(FILE *out, const unsigned char *p, size_t n, const struct kdump_opts *o);
 

@@ -299,7 +299,7 @@ static int ch_call(struct chrome *c, struct ch_thread *t, const struct kd_event 
 		pop_to(c, t, i, ns); /* its RET was lost, or it was exit_group */
 	paths_clear(t);
 	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->call.code, c->env.o->flags & KD_SYSNR);
-	start_slice(c, t, true, name, kd_kind_tag[KD_CALL], ns);
+	start_slice(c, t, true, name, kd_kind_tag(KD_CALL), ns);
 	kd_json_call(c->out, ev, c->env.o, true);
 	fputs("}}", c->out);
 	return 0;
@@ -310,7 +310,7 @@ static int ch_ret(struct chrome *c, struct ch_thread *t, const struct kd_event *
 	char name[NAME_MAX_LEN];
 
 	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->ret.code, c->env.o->flags & KD_SYSNR);
-	end_slice(c, t, true, name, kd_kind_tag[KD_RET], ns);
+	end_slice(c, t, true, name, kd_kind_tag(KD_RET), ns);
 	kd_json_ret(c->out, ev, c->env.o);
 	fputs("}}", c->out);
 	return 0;
@@ -336,7 +336,7 @@ static int ch_namei(struct chrome *c, struct ch_thread *t, const struct kd_event
 static void instant(struct chrome *c, struct ch_thread *t, const char *cat, enum kd_kind kind,
 		    __s64 ns)
 {
-	const char *tag = kd_kind_tag[kind];
+	const char *tag = kd_kind_tag(kind);
 
 	event_head(c, t, 'i', cat, tag, ns);
 	fprintf(c->out, ",\"args\":{\"record\":\"%s\"", tag);
@@ -353,13 +353,13 @@ static int ch_user(struct chrome *c, struct ch_thread *t, const struct kd_event 
 		else
 			snprintf(name, sizeof(name), "utrace");
 		event_head(c, t, 'i', "user", name, ns);
-		fprintf(c->out, ",\"args\":{\"record\":\"%s\"", kd_kind_tag[KD_USER]);
+		fprintf(c->out, ",\"args\":{\"record\":\"%s\"", kd_kind_tag(KD_USER));
 	} else {
 		kd_json_span_name(ev, name, sizeof(name));
 		if (ev->span.is_exit)
-			end_slice(c, t, false, name, kd_kind_tag[KD_USER], ns);
+			end_slice(c, t, false, name, kd_kind_tag(KD_USER), ns);
 		else
-			start_slice(c, t, false, name, kd_kind_tag[KD_USER], ns);
+			start_slice(c, t, false, name, kd_kind_tag(KD_USER), ns);
 	}
 	kd_json_user(c->out, ev, c->env.o);
 	fputs("}}", c->out);
@@ -453,7 +453,7 @@ static int chrome__event(void *state, const struct kd_event *ev)
 	ns = thread_ts(c, t, ns);
 	if (!ev->valid) {
 		++*c->env.ninvalid;
-		event_head(c, t, 'i', "invalid", kd_kind_tag[ev->kind], ns);
+		event_head(c, t, 'i', "invalid", kd_kind_tag(ev->kind), ns);
 		fputs(",\"args\":{\"invalid\":true}}", c->out);
 	} else {
 		err = timeline[ev->kind](c, t, ev, ns);

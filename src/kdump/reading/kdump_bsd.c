@@ -186,6 +186,43 @@ static void parse(const struct kd_bsd_fmt *f, enum layout l, const unsigned char
 	}
 }
 
+enum kd_kind kd_bsd__kind(const struct kd_bsd_fmt *f, int type)
+{
+	static const enum kd_kind kinds[] = {
+		[KTR_SYSCALL] = KD_CALL,
+		[KTR_SYSRET] = KD_RET,
+		[KTR_NAMEI] = KD_NAMEI,
+		[KTR_GENIO] = KD_GENIO,
+		[KTR_PSIG] = KD_PSIG,
+		[KTR_CSW] = KD_CSW,
+		[KTR_USER] = KD_USER,
+		[KTR_STRUCT] = KD_STRUCT,
+		[KD_T_SYSCTL] = KD_SYSCTL,
+		[KTR_PROCCTOR] = KD_PROCCTOR,
+		[KTR_PROCDTOR] = KD_PROCDTOR,
+		[KD_T_CAPFAIL] = KD_CAPFAIL,
+		[KD_T_FAULT] = KD_FAULT,
+		[KD_T_FAULTEND] = KD_FAULTEND,
+		[KD_T_STRUCT_ARRAY] = KD_STRUCT_ARRAY,
+		[KTR_ARGS] = KD_ARGS,
+		[KTR_ENVS] = KD_ENVS,
+		[KD_T_EXTERR] = KD_EXTERR,
+		[KD_T_EMUL] = KD_EMUL,
+		[KD_T_MIB] = KD_MIB,
+		[KD_T_PLEDGE] = KD_PLEDGE,
+		[KD_T_START] = KD_START,
+		[KD_T_OTHER] = KD_OTHER,
+	};
+
+	if (type <= 0 || type > KTR_TYPE_MAX)
+		return KD_UNKNOWN;
+	/* DragonFly writes 1..7 only: another number is not FreeBSD's meaning */
+	if (type > KTR_USER && f->sys == KD_SYS_DRAGONFLY)
+		return KD_OTHER;
+	/* none of the systems' readers makes a higher type: ktraceb's meaning */
+	return type < (int)(sizeof(kinds) / sizeof(kinds[0])) ? kinds[type] : kd_kind_of_type(type);
+}
+
 /* The ktraceb type of a system's record type, or 0 if the system has none. */
 static int map_type(const struct kd_bsd_fmt *f, const struct raw *r)
 {

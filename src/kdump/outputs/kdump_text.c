@@ -146,7 +146,7 @@ static void print_record(struct text *t, const struct kd_event *ev)
 	if (ev->kind == KD_UNKNOWN) {
 		fprintf(out, "UNKNOWN(%d)\n", ev->h->ktr_type);
 	} else {
-		fprintf(out, "%-4s  ", kd_kind_tag[ev->kind]);
+		fprintf(out, "%-4s  ", kd_kind_tag(ev->kind));
 		/* a recorder's dump shows it again (kdump_replay.h): not a new event */
 		if (ev->replayed)
 			fputs(KD_REPLAYED_MARK " ", out);

@@ -10,6 +10,14 @@
 #include "kdump_fmt.h"
 #include "kdump_jsonout.h"
 
+void kd_json_hex_id(FILE *out, const __u8 *id, unsigned int len)
+{
+	fputc('"', out);
+	for (unsigned int i = 0; i < len; i++)
+		fprintf(out, "%02x", id[i]);
+	fputc('"', out);
+}
+
 struct kd_capture {
 	FILE *f; /* open_memstream over buf */
 	char *buf;

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * CAP: FreeBSD's capability failure, its bytes (kdump_bsd.h KD_T_CAPFAIL).
+ */
+#include "kind_file.h"
+
+const struct kd_kind_def kd_kind_capfail = {
+	.kind = KD_CAPFAIL,
+	.tag = "CAP",
+	.text = kd_text_bytes,
+	.json_text = true,
+};
