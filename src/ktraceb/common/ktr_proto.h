@@ -79,9 +79,11 @@
 					   given: one of those the kernel lacks goes unsaid */
 #define KTR_REQ_VERBOSE		0x400	/* SET: -v: the answer says which build of the BPF
 					   programs the daemon runs */
+#define KTR_REQ_CGROUP_WAIT	0x800	/* SET -G: the group need not be there yet: traced
+					   from when it is made (a container not started) */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP | \
-				 KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE)
+				 KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE | KTR_REQ_CGROUP_WAIT)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTRFAC_TRACEPOINT | KTRFAC_USTACK | KTRFAC_INHERIT)
 /* a recorder's ring (-R): its size and the KTR_FLIGHT_F_* flags a request may ask for */
