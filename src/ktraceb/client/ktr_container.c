@@ -154,9 +154,10 @@ static int container__place(const char *runtime, const char *name, const char *i
 		return 0;
 	}
 	if (strcmp(manager, "systemd") != 0) {
-		snprintf(why, wsize, "%s container %.12s is not running and its cgroup manager %s%s "
-			 "is neither systemd nor cgroupfs", runtime, id, manager[0] ? "" : "(none)",
-			 manager);
+		snprintf(why, wsize,
+			 "%s container %.12s is not running and its cgroup manager %s%s "
+			 "is neither systemd nor cgroupfs",
+			 runtime, id, manager[0] ? "" : "(none)", manager);
 		return -1;
 	}
 	/* a user's podman: its slices are his systemd's, below his user@UID.service */
@@ -165,7 +166,9 @@ static int container__place(const char *runtime, const char *name, const char *i
 			 (unsigned int)getuid(), (unsigned int)getuid());
 	if (!parent[0])
 		snprintf(parent, sizeof(parent), "%s",
-			 !podman ? "system.slice" : user[0] ? "user.slice" : "machine.slice");
+			 !podman ? "system.slice" :
+			 user[0] ? "user.slice" :
+				   "machine.slice");
 	scope = podman ? "libpod-" : "docker-";
 	if (strlen(parent) > strlen(".slice") &&
 	    strcmp(parent + strlen(parent) - strlen(".slice"), ".slice") == 0)
@@ -215,7 +218,9 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 {
 	size_t n = strcspn(group, ":");
 	const char *name = group + n + 1, *runtime = NULL;
-	const char *inspect[] = { NULL, "inspect", "--format", "{{.Id}} {{.State.Pid}}", name, NULL };
+	const char *inspect[] = {
+		NULL, "inspect", "--format", "{{.Id}} {{.State.Pid}}", name, NULL
+	};
 	char out[512], err[512], id[80];
 	long pid;
 	int rc;
@@ -240,7 +245,8 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 		snprintf(why, wsize, "no such %s container%s%s", runtime, err[0] ? ": " : "", err);
 		return -1;
 	}
-	if (sscanf(out, "%79s %ld", id, &pid) != 2 || strspn(id, "0123456789abcdef") != strlen(id)) {
+	if (sscanf(out, "%79s %ld", id, &pid) != 2 ||
+	    strspn(id, "0123456789abcdef") != strlen(id)) {
 		snprintf(why, wsize, "%s inspect said no id and pid", runtime);
 		return -1;
 	}
