@@ -14,7 +14,10 @@
 
 extern char **environ;
 
-/* The runtimes whose CLI answers `inspect --format '{{.Id}} {{.State.Pid}}' NAME`. */
+/* The id and name the last resolve found (ktr_container__label) */
+static char last_id[80], last_name[128];
+
+/* The runtimes whose CLI answers `inspect --format '{{.Id}} {{.State.Pid}} {{.Name}}' NAME`. */
 static const char *const runtimes[] = { "podman", "docker" };
 
 /* What a CLI said on one descriptor, at most size - 1 bytes, NUL-ended. */
@@ -164,11 +167,10 @@ static int container__place(const char *runtime, const char *name, const char *i
 	if (podman && getuid() != 0)
 		snprintf(user, sizeof(user), "/user.slice/user-%u.slice/user@%u.service",
 			 (unsigned int)getuid(), (unsigned int)getuid());
-	if (!parent[0])
-		snprintf(parent, sizeof(parent), "%s",
-			 !podman ? "system.slice" :
-			 user[0] ? "user.slice" :
-				   "machine.slice");
+	if (!parent[0] && !podman)
+		snprintf(parent, sizeof(parent), "system.slice");
+	else if (!parent[0])
+		snprintf(parent, sizeof(parent), "%s", user[0] ? "user.slice" : "machine.slice");
 	scope = podman ? "libpod-" : "docker-";
 	if (strlen(parent) > strlen(".slice") &&
 	    strcmp(parent + strlen(parent) - strlen(".slice"), ".slice") == 0)
@@ -218,10 +220,9 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 {
 	size_t n = strcspn(group, ":");
 	const char *name = group + n + 1, *runtime = NULL;
-	const char *inspect[] = {
-		NULL, "inspect", "--format", "{{.Id}} {{.State.Pid}}", name, NULL
-	};
-	char out[512], err[512], id[80];
+	const char *inspect[] = { NULL, "inspect", "--format", "{{.Id}} {{.State.Pid}} {{.Name}}",
+				  name, NULL };
+	char out[512], err[512], id[80], cname[128] = "";
 	long pid;
 	int rc;
 
@@ -245,12 +246,20 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 		snprintf(why, wsize, "no such %s container%s%s", runtime, err[0] ? ": " : "", err);
 		return -1;
 	}
-	if (sscanf(out, "%79s %ld", id, &pid) != 2 ||
+	if (sscanf(out, "%79s %ld %127s", id, &pid, cname) < 2 ||
 	    strspn(id, "0123456789abcdef") != strlen(id)) {
 		snprintf(why, wsize, "%s inspect said no id and pid", runtime);
 		return -1;
 	}
+	snprintf(last_id, sizeof(last_id), "%s", id);
+	/* docker's names begin with a slash; a runtime that says none: as named */
+	snprintf(last_name, sizeof(last_name), "%s", cname[0] ? cname + (cname[0] == '/') : name);
 	if (pid <= 0)
 		return container__place(runtime, name, id, path, size, why, wsize) < 0 ? -1 : 1;
 	return container__cgroup(pid, path, size, why, wsize);
+}
+
+void ktr_container__label(const char *group, char *label, size_t size)
+{
+	snprintf(label, size, "%.*s %s %s", (int)strcspn(group, ":"), group, last_name, last_id);
 }

@@ -3,8 +3,8 @@
 /*
  * -G RUNTIME:NAME, a container by its runtime and its name or id
  * (podman:web, docker:3f2a...): the runtime's own CLI, run as the caller,
- * says the container's id and its first process (`inspect --format
- * '{{.Id}} {{.State.Pid}}'`), and that process's /proc/PID/cgroup says its
+ * says the container's id, its first process and its name (`inspect
+ * --format '{{.Id}} {{.State.Pid}} {{.Name}}'`), and that process's /proc/PID/cgroup says its
  * group, whatever the runtime's layout (machine.slice/libpod-ID.scope, a
  * user's slice for a rootless podman, system.slice/docker-ID.scope,
  * /docker/ID under cgroupfs).  A container made but not started
@@ -32,5 +32,13 @@ bool ktr_container__named(const char *group);
  * container, one not running whose group cannot be told.
  */
 int ktr_container__resolve(const char *group, char *path, size_t size, char *why, size_t wsize);
+
+/*
+ * The container group names (RUNTIME:NAME, resolved by
+ * ktr_container__resolve), as the trace names it: "RUNTIME NAME ID" into
+ * label (size bytes), its name and full id as the runtime said them in
+ * the last resolve.
+ */
+void ktr_container__label(const char *group, char *label, size_t size);
 
 #endif /* KTRACEB_KTR_CONTAINER_H */

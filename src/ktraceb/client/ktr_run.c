@@ -87,6 +87,8 @@ static void run__group(const struct ktr_options *o, struct ktr_request *req)
 		if (waits < 0)
 			errx(1, "-G %s: %s", o->group, why);
 		group = cpath;
+		if (!o->clear)
+			ktr_container__label(o->group, req->container, sizeof(req->container));
 	}
 	if (ktr_cgroupfs__mount(mnt, sizeof(mnt)) < 0)
 		errx(1,

@@ -79,6 +79,7 @@
 					   given: one of those the kernel lacks goes unsaid */
 #define KTR_REQ_VERBOSE		0x400	/* SET: -v: the answer says which build of the BPF
 					   programs the daemon runs */
+#define KTR_CONTAINER_LABEL_MAX	256	/* a container's "RUNTIME NAME ID" (-G RUNTIME:NAME) */
 #define KTR_REQ_CGROUP_WAIT	0x800	/* SET -G: the group need not be there yet: traced
 					   from when it is made (a container not started) */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
@@ -138,6 +139,12 @@ struct ktr_request {
 	 */
 	__u64 cgroup_id;
 	char cgroup[KTR_CGROUP_PATH_MAX];
+	/*
+	 * SET with KTR_REQ_CGROUP of a container (-G RUNTIME:NAME): "RUNTIME
+	 * NAME ID" as its runtime said, NUL-padded, written into the trace
+	 * (KTR_CGROUP_CONTAINER); zero in any other request
+	 */
+	char container[KTR_CONTAINER_LABEL_MAX];
 	/* SET with KTRFAC_USTACK (-k): KiB of user stack copied per call (-K); 0: none */
 	__u32 ustack_kib;
 	__u32 pad;			/* zero */

@@ -88,6 +88,10 @@ const char *ktr_groups__request_bad(const struct ktr_request *req, bool takes)
 		return "a cgroup's processes are followed by their group, not inherited (-i)";
 	if ((req->flags & KTR_REQ_CGROUP_WAIT) && req->cgroup_id)
 		return "a cgroup to wait for with an id";
+	n = strnlen(req->container, sizeof(req->container));
+	if (n == sizeof(req->container) ||
+	    memcmp(req->container + n, zero, sizeof(req->container) - n))
+		return "container name not NUL-padded";
 	return NULL;
 }
 
@@ -432,6 +436,9 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 	if (*err)
 		return 0;
 	ktr_cgroupfs__mount(mnt, sizeof(mnt));
+	if (req->container[0])
+		ktr_group_members__container(ktr_files__get(k->files, r), g->slot[s].id,
+					     req->container);
 	done = ktr_group_members__set(k, c, &grp.ps, mnt, req->cgroup, g->slot[s].listed_out);
 	groups__say_out(req->cgroup, g->slot[s].listed_out, msg);
 	if (req->flags & KTR_REQ_FOREGROUND)
