@@ -27,7 +27,8 @@ for d in /var/lib/containers /var/lib/docker; do
 	mkdir -p $d && mount -t tmpfs -o size=768m tmpfs $d
 done
 mkdir -p /etc/containers /etc/docker
-printf '[storage]\ndriver = "vfs"\n' >/etc/containers/storage.conf
+printf '[storage]\ndriver = "vfs"\nrunroot = "%s"\ngraphroot = "%s"\n' \
+	/run/containers/storage /var/lib/containers/storage >/etc/containers/storage.conf
 echo '{ "storage-driver": "vfs" }' >/etc/docker/daemon.json
 
 # The image: busybox, its applets, a page to serve.
