@@ -16,6 +16,9 @@
 #                   (tests/deb/run.sh: debootstrap, needs root and the mirror)
 #   make deb-vmtest KERNEL=6.1: that root booted with systemd under qemu, the
 #                   socket-activated, hardened daemon used (tests/deb/vm.sh)
+#   make container-vmtest KERNEL=6.1: that root with podman and docker.io, their
+#                   containers traced by name from their first process
+#                   (tests/deb/containers.sh)
 #   make V=1        show the commands
 
 PREFIX ?= /usr/local
@@ -105,7 +108,7 @@ PROG_BINS := $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(PROG_SRCS)) \
 CXX ?= g++
 
 .PHONY: all test test-build test-fixtures vmtest vm-build demo check bench install clean format format-check units deb \
-	deb-test deb-vmtest
+	deb-test deb-vmtest container-vmtest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -477,6 +480,10 @@ deb-test: deb
 # the packages booted with systemd under qemu (tests/deb/vm.sh), KERNEL as vmtest
 deb-vmtest: deb all
 	$(Q)O=$(O) tests/deb/vm.sh $(KERNEL)
+
+# podman's and docker's containers in that root booted (tests/deb/containers.sh)
+container-vmtest: all
+	$(Q)O=$(O) tests/deb/containers.sh $(KERNEL)
 
 # The .c files follow .clang-format; headers keep their tab-aligned tables
 # (clang-format would mix tabs and spaces in them).

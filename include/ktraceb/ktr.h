@@ -483,6 +483,9 @@ struct ktr_cgroup {
 #define KTR_CGROUP_MADE		6	/* a sub-group made, or the group made again */
 #define KTR_CGROUP_REMOVED	7	/* a sub-group or the group removed */
 #define KTR_CGROUP_SKIPPED	8	/* the group's processes left out so far (kc_skipped) */
+#define KTR_CGROUP_CONTAINER	9	/* the traced group is a container its runtime names
+					   (-G RUNTIME:NAME): the string is "RUNTIME NAME ID",
+					   kc_id the group's (0: not made yet) */
 #define KTR_CGROUP_F_HOSTNS	0x1	/* the process is in the initial pid namespace */
 #define KTR_CGROUP_F_GROUP_PATH	0x2	/* the path is the traced group's: kc_id is it or a
 					   sub-group of it */

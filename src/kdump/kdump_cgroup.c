@@ -17,10 +17,18 @@ struct kd_cgroup_path {
 	char *path;
 };
 
+/* A container a CONTAINER record named: "runtime id" (the id's first 12) and its name. */
+struct kd_cgroup_box {
+	char box[80];
+	char *name;
+};
+
 struct kd_cgroups {
 	struct kd_map ns; /* tid -> v1: its id in its pid namespace; v2: its process's */
 	struct kd_cgroup_path *paths;
 	size_t npaths, cap;
+	struct kd_cgroup_box *boxes;
+	size_t nboxes;
 };
 
 struct kd_cgroups *kd_cgroups__new(void)
@@ -36,6 +44,9 @@ void kd_cgroups__free(struct kd_cgroups *cg)
 	for (size_t i = 0; i < cg->npaths; i++)
 		free(cg->paths[i].path);
 	free(cg->paths);
+	for (size_t i = 0; i < cg->nboxes; i++)
+		free(cg->boxes[i].name);
+	free(cg->boxes);
 	free(cg);
 }
 
@@ -69,6 +80,39 @@ static int cgroups__name(struct kd_cgroups *cg, __u64 id, const char *path)
 	return 0;
 }
 
+/* A CONTAINER record's "RUNTIME NAME ID": the container's name kept for its "runtime id". */
+static int cgroups__box(struct kd_cgroups *cg, const char *label)
+{
+	char runtime[32], name[256], id[80];
+	struct kd_cgroup_box *tmp;
+
+	if (sscanf(label, "%31s %255s %79s", runtime, name, id) != 3 || cg->nboxes >= MAX_PATHS)
+		return 0;
+	tmp = reallocarray(cg->boxes, cg->nboxes + 1, sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	cg->boxes = tmp;
+	snprintf(tmp[cg->nboxes].box, sizeof(tmp[cg->nboxes].box), "%s %.12s", runtime, id);
+	tmp[cg->nboxes].name = strdup(name);
+	if (!tmp[cg->nboxes].name)
+		return -ENOMEM;
+	cg->nboxes++;
+	return 0;
+}
+
+/* The name a CONTAINER record gave the container path is in, NULL if none. */
+static const char *cgroups__box_name(const struct kd_cgroups *cg, const char *path)
+{
+	char box[300];
+
+	if (!cg->nboxes || !kd_cgroup_container(path, box, sizeof(box)))
+		return NULL;
+	for (size_t i = cg->nboxes; i-- > 0;)
+		if (strcmp(cg->boxes[i].box, box) == 0)
+			return cg->boxes[i].name;
+	return NULL;
+}
+
 int kd_cgroups__decode(struct kd_cgroups *cg, struct kd_event *ev)
 {
 	struct ktr_cgroup *c = &ev->cgroup.c;
@@ -80,9 +124,12 @@ int kd_cgroups__decode(struct kd_cgroups *cg, struct kd_event *ev)
 	    strnlen(path, ev->len - sizeof(*c)) + 1 != ev->len - sizeof(*c))
 		return ev->valid = false, 0;
 	memcpy(c, ev->data, sizeof(*c));
-	if (c->kc_what < KTR_CGROUP_MEMBER || c->kc_what > KTR_CGROUP_SKIPPED)
+	if (c->kc_what < KTR_CGROUP_MEMBER || c->kc_what > KTR_CGROUP_CONTAINER)
 		return ev->valid = false, 0;
 	ev->cgroup.path = path;
+	ev->cgroup.name = NULL;
+	if (c->kc_what == KTR_CGROUP_CONTAINER)
+		return cgroups__box(cg, path);
 	if (c->kc_what <= KTR_CGROUP_THREAD && c->kc_ns_tid > 0) {
 		e = kd_map__add(&cg->ns, ev->h->ktr_tid);
 		if (!e)
@@ -93,6 +140,8 @@ int kd_cgroups__decode(struct kd_cgroups *cg, struct kd_event *ev)
 	if (!(c->kc_flags & KTR_CGROUP_F_GROUP_PATH) && c->kc_what != KTR_CGROUP_SKIPPED)
 		err = cgroups__name(cg, c->kc_id, path);
 	ev->cgroup.exact = cgroups__path(cg, c->kc_id);
+	if (c->kc_what != KTR_CGROUP_SKIPPED)
+		ev->cgroup.name = cgroups__box_name(cg, ev->cgroup.exact ? ev->cgroup.exact : path);
 	return err;
 }
 
@@ -218,7 +267,12 @@ static void body_where(FILE *out, const struct kd_event *ev)
 	kd_putquoted(out, path, strlen(path));
 	if (!ev->cgroup.exact && (c->kc_flags & KTR_CGROUP_F_GROUP_PATH))
 		fprintf(out, " (or its sub-group of id %llu)", (unsigned long long)c->kc_id);
-	if (kd_cgroup_container(path, box, sizeof(box)))
+	if (!kd_cgroup_container(path, box, sizeof(box)))
+		return;
+	if (ev->cgroup.name) /* "runtime name id", as the trace named it */
+		fprintf(out, ", container %.*s %s%s", (int)strcspn(box, " "), box, ev->cgroup.name,
+			box + strcspn(box, " "));
+	else
 		fprintf(out, ", container %s", box);
 }
 
@@ -233,6 +287,7 @@ void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opt
 		[KTR_CGROUP_MADE] = "group made: ",
 		[KTR_CGROUP_REMOVED] = "group removed: ",
 		[KTR_CGROUP_SKIPPED] = "",
+		[KTR_CGROUP_CONTAINER] = "container ",
 	};
 	const struct ktr_cgroup *c = &ev->cgroup.c;
 
@@ -241,6 +296,10 @@ void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opt
 		kd_putquoted(out, ev->cgroup.path, strlen(ev->cgroup.path));
 		fputs(": processes not traced: ", out);
 		body_skipped(out, c);
+		return;
+	}
+	if (c->kc_what == KTR_CGROUP_CONTAINER) {
+		fputs(ev->cgroup.path, out); /* "RUNTIME NAME ID": the group is that container */
 		return;
 	}
 	if (c->kc_what != KTR_CGROUP_THREAD)

@@ -30,7 +30,7 @@ void kd_cgroups__ns_ids(const struct kd_cgroups *cg, const struct ktr_header *h,
  */
 bool kd_cgroup_container(const char *path, char *buf, size_t size);
 
-/* The text of a CGRP record (kdump_body.c). */
+/* The text of a CGRP record (kinds/cgroup.c). */
 void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 
 #endif /* KTRACEB_KDUMP_CGROUP_H */

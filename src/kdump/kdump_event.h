@@ -167,6 +167,7 @@ struct kd_event {
 			struct ktr_cgroup c; /* an aligned copy */
 			const char *path; /* NUL-terminated in the payload */
 			const char *exact; /* kc_id's path as the trace named it, NULL if never */
+			const char *name; /* its container's name, if a CONTAINER record said it */
 		} cgroup;
 		struct {
 			struct ktr_fd r; /* an aligned copy */

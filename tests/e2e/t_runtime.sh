@@ -10,7 +10,13 @@
 # runtime names its scopes (libpod-ID.scope, docker-ID.scope).  Traced by
 # name and by a short id, cleared by name (-c -G says the file's end); one
 # line and no trace file for an unknown runtime, an unknown container, a
-# stopped one, and a runtime whose CLI is not there.
+# stopped one whose runtime says no cgroup manager, and a runtime whose CLI
+# is not there.  A container made but not started is waited for where its
+# runtime will make its group (podman with cgroupfs, docker with systemd's
+# slices) and traced from its first process: the one moved into the group
+# when it is made, its execve of the entrypoint on; cleared by name while
+# not running.  The trace names each container: kdump's CGRP records say
+# its runtime, name and id.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -39,7 +45,7 @@ ct_cleanup()
 		tkill -KILL "$p" 2>/dev/null
 	done
 	sleep 0.3
-	for d in $(find "$CGM/$TOP" -depth -type d 2>/dev/null); do
+	for d in $(find "$CGM/$TOP" "$CGM/${SLICE:-none}.slice" -depth -type d 2>/dev/null); do
 		while read -r p; do echo "$p" >"$CGM/cgroup.procs" 2>/dev/null; done <"$d/cgroup.procs"
 		rmdir "$d" 2>/dev/null
 	done
@@ -60,25 +66,44 @@ WEB=$(wait_role "$TMP/web.pout" pid)
 inbg db "$DBOX" "$ATT_TICK" 30 0 5202
 DB=$(wait_role "$TMP/db.pout" pid)
 
-# fake_runtime NAME ID PID MISSING_MSG MISSING_RC: a CLI that answers
-# "NAME inspect --format '{{.Id}} {{.State.Pid}}' X" for X = web (or the id,
-# or its first 12), "stopped" (pid 0), anything else as unknown
+# fake_runtime NAME ID PID MISSING_MSG MISSING_RC PLACE DRIVER NEWID SLASH: a
+# CLI that answers "NAME inspect --format '{{.Id}} {{.State.Pid}} {{.Name}}'
+# X" for X = web (or the id, or its first 12; its name SLASH web, docker's
+# with a slash), "stopped" (pid 0), "created" (NEWID, pid 0), anything else
+# as unknown; and where a container not running will
+# have its group: PLACE for "created" (podman: its cgroup manager and
+# parent; docker: its parent, DRIVER its daemon's cgroup driver), nothing
+# for "stopped"
 mkdir -p "$TMP/bin" "$TMP/nobin"
 fake_runtime()
 {
 	cat >"$TMP/bin/$1" <<EOF
 #!/bin/sh
-[ "\$1 \$2 \$3" = "inspect --format {{.Id}} {{.State.Pid}}" ] || { echo "bad usage: \$*" >&2; exit 2; }
+case "\$1 \$2 \$3" in
+"inspect --format {{.Id}} {{.State.Pid}} {{.Name}}") ;;
+"inspect --format {{.HostConfig.CgroupManager}} {{.HostConfig.CgroupParent}}" | \\
+"inspect --format {{.HostConfig.CgroupParent}}")
+	[ "\$4" = created ] && echo "$6" || echo
+	exit 0 ;;
+"info --format {{.CgroupDriver}}") echo "$7"; exit 0 ;;
+*) echo "bad usage: \$*" >&2; exit 2 ;;
+esac
 case "\$4" in
-web | $2 | ${2:0:12}) echo "$2 $3" ;;
-stopped) echo "$2 0" ;;
+web | $2 | ${2:0:12}) echo "$2 $3 ${9:-}web" ;;
+stopped) echo "$2 0 stopped" ;;
+created) echo "$8 0 created" ;;
 *) echo "$4 \$4" >&2; exit $5 ;;
 esac
 EOF
 	chmod +x "$TMP/bin/$1"
 }
-fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125
-fake_runtime docker "$DID" "$DB" "Error: No such object:" 1
+# not yet running: podman's with cgroupfs below this test's group, docker's
+# with systemd in a slice of its own (a dash: a level of slices)
+NPID=aaaaaaaaaaaaaaaa0123456789abcdef0123456789abcdef0123456789abcdef
+NDID=bbbbbbbbbbbbbbbb0123456789abcdef0123456789abcdef0123456789abcdef
+SLICE=ktre2e$$
+fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP" "" "$NPID"
+fake_runtime docker "$DID" "$DB" "Error: No such object:" 1 "$SLICE-box.slice" systemd "$NDID" /
 # a PATH with no runtime on it, and what the helpers run
 for t in timeout sh; do ln -s "$(command -v "$t")" "$TMP/nobin/$t"; done
 
@@ -112,7 +137,8 @@ check pod_clear_says_the_end t_grep "^ktraceb: $TMP/pod.ktr: cleared by pid [0-9
 	"$TMP/pod_clear.err"
 kd pod "$TMP/pod.ktr"
 check pod_kdump_clean t_kdump_ok pod
-check pod_in_its_scope t_num "$(qn "$TMP/pod.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/libpod-'"$PID_"'\.scope", container podman 0123456789ab when the trace began/' p="$WEB")" -eq 1
+check pod_in_its_scope t_num "$(qn "$TMP/pod.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/libpod-'"$PID_"'\.scope", container podman web 0123456789ab when the trace began/' p="$WEB")" -eq 1
+check pod_named t_num "$(qn "$TMP/pod.norm" '$4 == "CGRP" && $5 == "container podman web " id' id="$PID_")" -eq 1
 check pod_other_untraced t_no_pid "$TMP/pod.norm" "$DB"
 
 # --- docker by its short id ----------------------------------------------------------
@@ -122,8 +148,40 @@ check dock_calls_come wait_calls "$TMP/dock.ktr" "$DB" 5202 3
 PATH="$TMP/bin:$PATH" ktr dock_clear -c -G "docker:$DID"
 check dock_clear_exit_0 t_krc 0 dock_clear
 kd dock "$TMP/dock.ktr"
-check dock_in_its_scope t_num "$(qn "$TMP/dock.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/docker-'"$DID"'\.scope"/' p="$DB")" -eq 1
+check dock_in_its_scope t_num "$(qn "$TMP/dock.norm" '$1 == p && $4 == "CGRP" && $5 ~ /^in "\/'"$TOP"'\/docker-'"$DID"'\.scope", container docker web fedcba987654 when/' p="$DB")" -eq 1
+check dock_named_by_id t_num "$(qn "$TMP/dock.norm" '$4 == "CGRP" && $5 == "container docker web " id' id="$DID")" -eq 1
 check dock_other_untraced t_no_pid "$TMP/dock.norm" "$WEB"
+
+# --- not started yet: waited for, traced from its first process ----------------------
+# starts NAME KIND GROUP TAG ID: the container KIND:created started as its
+# runtime does: its group made, a process moved into it that then executes
+# the entrypoint; traced (by -G KIND:created, before) from its first call
+# there, cleared by name while its runtime still says it is not running
+starts()
+{
+	local name=$1 kind=$2 grp=$3 tag=$4 id=$5 pid
+	PATH="$TMP/bin:$PATH" ktr "$name" -t cn -f "$TMP/$name.ktr" -G "$kind:created"
+	check "${name}_exit_0" t_krc 0 "$name"
+	check "${name}_says_it_waits" t_grep "^ktraceb: -G $kind:created: not running: its group ${grp#"$CGM"} is traced from when it starts\$" \
+		"$TMP/$name.err"
+	check "${name}_group_not_there" t_eq "$(ls -d "$grp" 2>/dev/null)" ""
+	mkdir -p "$grp"
+	inbg "$name" "$grp" "$ATT_TICK" 30 0 "$tag"
+	pid=$(wait_role "$TMP/$name.pout" pid)
+	check "${name}_calls_come" wait_calls "$TMP/$name.ktr" "$pid" "$tag" 3
+	PATH="$TMP/bin:$PATH" ktr "${name}_clear" -c -G "$kind:created"
+	check "${name}_clear_exit_0" t_krc 0 "${name}_clear"
+	check "${name}_clear_says_the_end" t_grep "^ktraceb: $TMP/$name.ktr: cleared by pid" "$TMP/${name}_clear.err"
+	kd "$name" "$TMP/$name.ktr"
+	check "${name}_kdump_clean" t_kdump_ok "$name"
+	check "${name}_made" t_num "$(qn "$TMP/$name.norm" '$4 == "CGRP" && $5 == "group made: \"" g "\", container " k " created " substr(id, 1, 12)' g="${grp#"$CGM"}" k="$kind" id="$id")" -eq 1
+	check "${name}_moved_in" t_num "$(qn "$TMP/$name.norm" '$1 == p && $4 == "CGRP" && index($5, "moved into \"" g "\"") == 1' p="$pid" g="${grp#"$CGM"}")" -eq 1
+	check "${name}_its_execve" t_num "$(qn "$TMP/$name.norm" '$1 == p && $4 == "NAMI" && index($5, x)' p="$pid" x="$ATT_TICK")" -ge 1
+	check "${name}_execve_returns" t_num "$(qn "$TMP/$name.norm" '$1 == p && $4 == "RET" && $5 ~ /^execve 0/' p="$pid")" -eq 1
+	check "${name}_others_untraced" t_no_pid "$TMP/$name.norm" "$WEB"
+}
+starts podwait podman "$CGM/$TOP/libpod-$NPID" 5203 "$NPID"
+starts dockwait docker "$CGM/$SLICE.slice/$SLICE-box.slice/docker-$NDID.scope" 5204 "$NDID"
 
 # --- the refusals: one line, no trace file --------------------------------------------
 # refused NAME LINE_RE PATH -G...: ktraceb with that PATH refuses in one line
@@ -143,7 +201,7 @@ refused no_such '^ktraceb: -G podman:nosuch: no such podman container: Error: no
 	"$TMP/bin:$PATH" -G podman:nosuch
 refused no_such_docker '^ktraceb: -G docker:nosuch: no such docker container: Error: No such object: nosuch$' \
 	"$TMP/bin:$PATH" -G docker:nosuch
-refused stopped "^ktraceb: -G podman:stopped: podman container ${PID_:0:12} is not running\$" \
+refused stopped "^ktraceb: -G podman:stopped: podman container ${PID_:0:12} is not running and its cgroup manager \\(none\\) is neither systemd nor cgroupfs\$" \
 	"$TMP/bin:$PATH" -G podman:stopped
 refused no_cli '^ktraceb: -G docker:web: cannot run docker: No such file or directory$' \
 	"$TMP/nobin" -G docker:web

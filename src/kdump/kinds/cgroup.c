@@ -16,10 +16,11 @@ static int dec_cgroup(struct kd_decoder *d, struct kd_event *ev)
 static int m_cgroup(struct kd_json_out *j, const struct kd_event *ev)
 {
 	static const char *const what[] = {
-		[KTR_CGROUP_MEMBER] = "member",	  [KTR_CGROUP_FORKED] = "forked",
-		[KTR_CGROUP_MOVED] = "moved",	  [KTR_CGROUP_THREAD] = "thread",
-		[KTR_CGROUP_LEFT] = "left",	  [KTR_CGROUP_MADE] = "made",
-		[KTR_CGROUP_REMOVED] = "removed", [KTR_CGROUP_SKIPPED] = "skipped",
+		[KTR_CGROUP_MEMBER] = "member",	      [KTR_CGROUP_FORKED] = "forked",
+		[KTR_CGROUP_MOVED] = "moved",	      [KTR_CGROUP_THREAD] = "thread",
+		[KTR_CGROUP_LEFT] = "left",	      [KTR_CGROUP_MADE] = "made",
+		[KTR_CGROUP_REMOVED] = "removed",     [KTR_CGROUP_SKIPPED] = "skipped",
+		[KTR_CGROUP_CONTAINER] = "container",
 	};
 	const struct ktr_cgroup *c = &ev->cgroup.c;
 	const char *path = ev->cgroup.exact ? ev->cgroup.exact : ev->cgroup.path;
@@ -37,6 +38,10 @@ static int m_cgroup(struct kd_json_out *j, const struct kd_event *ev)
 	if (c->kc_what != KTR_CGROUP_SKIPPED && kd_cgroup_container(path, box, sizeof(box))) {
 		fputs(",\"container\":", out);
 		kd_json_cstr(out, box);
+	}
+	if (ev->cgroup.name) {
+		fputs(",\"container_name\":", out);
+		kd_json_cstr(out, ev->cgroup.name);
 	}
 	if (c->kc_what == KTR_CGROUP_SKIPPED)
 		fprintf(out,

@@ -14,7 +14,10 @@
 
 extern char **environ;
 
-/* The runtimes whose CLI answers `inspect --format '{{.Id}} {{.State.Pid}}' NAME`. */
+/* The id and name the last resolve found (ktr_container__label) */
+static char last_id[80], last_name[128];
+
+/* The runtimes whose CLI answers `inspect --format '{{.Id}} {{.State.Pid}} {{.Name}}' NAME`. */
 static const char *const runtimes[] = { "podman", "docker" };
 
 /* What a CLI said on one descriptor, at most size - 1 bytes, NUL-ended. */
@@ -42,15 +45,14 @@ static void container__read(int fd, char *buf, size_t size)
 }
 
 /*
- * runtime inspect ... name, as the caller: its standard output into out,
- * its first line of errors into err.  Its exit status, or -1 with why set
- * if it could not run.
+ * argv (a runtime's CLI), as the caller: its standard output into out, its
+ * first line of errors into err.  Its exit status, or -1 with why set if it
+ * could not run.
  */
-static int container__inspect(const char *runtime, const char *name, char *out, size_t osize,
-			      char *err, size_t esize, char *why, size_t wsize)
+static int container__run(const char *const argv[], char *out, size_t osize, char *err,
+			  size_t esize, char *why, size_t wsize)
 {
-	static const char format[] = "{{.Id}} {{.State.Pid}}";
-	const char *argv[] = { runtime, "inspect", "--format", format, name, NULL };
+	const char *runtime = argv[0];
 	posix_spawn_file_actions_t fa;
 	int po[2], pe[2], st, rc;
 	pid_t pid;
@@ -84,6 +86,99 @@ static int container__inspect(const char *runtime, const char *name, char *out, 
 		}
 	err[strcspn(err, "\n")] = '\0';
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* One line of what `runtime ... --format format [name]` prints into out.  0, or -1 with why set. */
+static int container__ask(const char *runtime, const char *what, const char *format,
+			  const char *name, char *out, size_t osize, char *why, size_t wsize)
+{
+	const char *argv[] = { runtime, what, "--format", format, name, NULL };
+	char err[512];
+	int rc = container__run(argv, out, osize, err, sizeof(err), why, wsize);
+
+	if (rc > 0)
+		snprintf(why, wsize, "%s %s --format '%s' failed%s%s", runtime, what, format,
+			 err[0] ? ": " : "", err);
+	out[strcspn(out, "\n")] = '\0';
+	return rc ? -1 : 0;
+}
+
+/*
+ * A systemd slice's group path below prefix, as systemd makes it: each
+ * dash a level ("a-b.slice" is /a.slice/a-b.slice), "-.slice" the root.
+ * A parent given as a path ("/custom") is that path.
+ */
+static void container__slice(const char *prefix, const char *slice, char *path, size_t size)
+{
+	size_t n = strlen(slice) - strlen(".slice"), used;
+
+	used = snprintf(path, size, "%s", prefix);
+	if (strcmp(slice, "-.slice") == 0)
+		return;
+	for (size_t i = 0; i <= n && used < size; i++)
+		if (i == n || slice[i] == '-')
+			used += snprintf(path + used, size - used, "/%.*s.slice", (int)i, slice);
+}
+
+/*
+ * Where a container not running yet will have its group, from its
+ * runtime's settings (the cgroup manager, the parent the container was
+ * created with, the caller for a rootless podman), into path: the
+ * group's name is the container's id ("libpod-ID.scope",
+ * "docker-ID.scope"; "libpod-ID" and "ID" with cgroupfs).
+ * 0, or -1 with why set.
+ */
+static int container__place(const char *runtime, const char *name, const char *id, char *path,
+			    size_t size, char *why, size_t wsize)
+{
+	bool podman = strcmp(runtime, "podman") == 0;
+	char out[512], manager[64] = "", parent[256] = "", user[128] = "";
+	const char *scope;
+
+	if (podman) {
+		if (container__ask(runtime, "inspect",
+				   "{{.HostConfig.CgroupManager}} {{.HostConfig.CgroupParent}}",
+				   name, out, sizeof(out), why, wsize) < 0)
+			return -1;
+		sscanf(out, "%63s %255s", manager, parent);
+	} else {
+		if (container__ask(runtime, "inspect", "{{.HostConfig.CgroupParent}}", name, out,
+				   sizeof(out), why, wsize) < 0 ||
+		    container__ask(runtime, "info", "{{.CgroupDriver}}", NULL, manager,
+				   sizeof(manager), why, wsize) < 0)
+			return -1;
+		sscanf(out, "%255s", parent);
+	}
+	if (strcmp(manager, "cgroupfs") == 0) {
+		if (!parent[0])
+			snprintf(parent, sizeof(parent), podman ? "/libpod_parent" : "/docker");
+		snprintf(path, size, "%s%s/%s%s", parent[0] == '/' ? "" : "/", parent,
+			 podman ? "libpod-" : "", id);
+		return 0;
+	}
+	if (strcmp(manager, "systemd") != 0) {
+		snprintf(why, wsize,
+			 "%s container %.12s is not running and its cgroup manager %s%s "
+			 "is neither systemd nor cgroupfs",
+			 runtime, id, manager[0] ? "" : "(none)", manager);
+		return -1;
+	}
+	/* a user's podman: its slices are his systemd's, below his user@UID.service */
+	if (podman && getuid() != 0)
+		snprintf(user, sizeof(user), "/user.slice/user-%u.slice/user@%u.service",
+			 (unsigned int)getuid(), (unsigned int)getuid());
+	if (!parent[0] && !podman)
+		snprintf(parent, sizeof(parent), "system.slice");
+	else if (!parent[0])
+		snprintf(parent, sizeof(parent), "%s", user[0] ? "user.slice" : "machine.slice");
+	scope = podman ? "libpod-" : "docker-";
+	if (strlen(parent) > strlen(".slice") &&
+	    strcmp(parent + strlen(parent) - strlen(".slice"), ".slice") == 0)
+		container__slice(user, parent, path, size);
+	else
+		snprintf(path, size, "%s%s%s", user, parent[0] == '/' ? "" : "/", parent);
+	snprintf(path + strlen(path), size - strlen(path), "/%s%s.scope", scope, id);
+	return 0;
 }
 
 /* The cgroup v2 group of pid ("0::PATH" in /proc/PID/cgroup) into path.  0, or -1 with why set. */
@@ -125,7 +220,9 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 {
 	size_t n = strcspn(group, ":");
 	const char *name = group + n + 1, *runtime = NULL;
-	char out[512], err[512], id[80];
+	const char *inspect[] = { NULL, "inspect", "--format", "{{.Id}} {{.State.Pid}} {{.Name}}",
+				  name, NULL };
+	char out[512], err[512], id[80], cname[128] = "";
 	long pid;
 	int rc;
 
@@ -141,20 +238,28 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 		snprintf(why, wsize, "no container named (%s:NAME or %s:ID)", runtime, runtime);
 		return -1;
 	}
-	rc = container__inspect(runtime, name, out, sizeof(out), err, sizeof(err), why, wsize);
+	inspect[0] = runtime;
+	rc = container__run(inspect, out, sizeof(out), err, sizeof(err), why, wsize);
 	if (rc < 0)
 		return -1;
 	if (rc != 0) {
 		snprintf(why, wsize, "no such %s container%s%s", runtime, err[0] ? ": " : "", err);
 		return -1;
 	}
-	if (sscanf(out, "%79s %ld", id, &pid) != 2) {
+	if (sscanf(out, "%79s %ld %127s", id, &pid, cname) < 2 ||
+	    strspn(id, "0123456789abcdef") != strlen(id)) {
 		snprintf(why, wsize, "%s inspect said no id and pid", runtime);
 		return -1;
 	}
-	if (pid <= 0) {
-		snprintf(why, wsize, "%s container %.12s is not running", runtime, id);
-		return -1;
-	}
+	snprintf(last_id, sizeof(last_id), "%s", id);
+	/* docker's names begin with a slash; a runtime that says none: as named */
+	snprintf(last_name, sizeof(last_name), "%s", cname[0] ? cname + (cname[0] == '/') : name);
+	if (pid <= 0)
+		return container__place(runtime, name, id, path, size, why, wsize) < 0 ? -1 : 1;
 	return container__cgroup(pid, path, size, why, wsize);
+}
+
+void ktr_container__label(const char *group, char *label, size_t size)
+{
+	snprintf(label, size, "%.*s %s %s", (int)strcspn(group, ":"), group, last_name, last_id);
 }

@@ -72,18 +72,22 @@ static void said_in_log(pid_t pid)
  * -G group: the group's path below the cgroup2 root and its id, into req
  * (KTR_REQ_CGROUP).  A group to clear may be gone (removed, its trace
  * waiting for it to be made again): its path is enough.  A container
- * (RUNTIME:NAME) is its first process's group (ktr_container.h).
+ * (RUNTIME:NAME) is its first process's group, or, not running, the group
+ * it will have, traced from when it is made (ktr_container.h).
  */
 static void run__group(const struct ktr_options *o, struct ktr_request *req)
 {
 	char mnt[PATH_MAX], why[512], cpath[KTR_CGROUP_PATH_MAX];
 	const char *group = o->group;
-	int err;
+	int err, waits = 0;
 
 	if (ktr_container__named(group)) {
-		if (ktr_container__resolve(group, cpath, sizeof(cpath), why, sizeof(why)) < 0)
+		waits = ktr_container__resolve(group, cpath, sizeof(cpath), why, sizeof(why));
+		if (waits < 0)
 			errx(1, "-G %s: %s", o->group, why);
 		group = cpath;
+		if (!o->clear)
+			ktr_container__label(o->group, req->container, sizeof(req->container));
 	}
 	if (ktr_cgroupfs__mount(mnt, sizeof(mnt)) < 0)
 		errx(1,
@@ -91,9 +95,14 @@ static void run__group(const struct ktr_options *o, struct ktr_request *req)
 		     "none DIR)",
 		     o->group);
 	err = ktr_cgroupfs__resolve(mnt, group, req->cgroup, &req->cgroup_id, why, sizeof(why));
-	if (err && !(o->clear && err == -ENOENT && ktr_cgroupfs__path_ok(req->cgroup)))
+	if (err && !((o->clear || waits) && err == -ENOENT && ktr_cgroupfs__path_ok(req->cgroup)))
 		errx(1, "-G %s", why);
 	req->flags |= KTR_REQ_CGROUP;
+	if (waits && !o->clear) {
+		req->flags |= KTR_REQ_CGROUP_WAIT;
+		warnx("-G %s: not running: its group %s is traced from when it starts", o->group,
+		      req->cgroup);
+	}
 }
 
 /*

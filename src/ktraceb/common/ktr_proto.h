@@ -80,9 +80,12 @@
 					   given: one of those the kernel lacks goes unsaid */
 #define KTR_REQ_VERBOSE		0x400	/* SET: -v: the answer says which build of the BPF
 					   programs the daemon runs */
+#define KTR_CONTAINER_LABEL_MAX	256	/* a container's "RUNTIME NAME ID" (-G RUNTIME:NAME) */
+#define KTR_REQ_CGROUP_WAIT	0x800	/* SET -G: the group need not be there yet: traced
+					   from when it is made (a container not started) */
 #define KTR_REQ_FLAGS		(KTR_REQ_DESCEND | KTR_REQ_FOREGROUND | KTR_REQ_AWAIT_EXEC | \
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP | \
-				 KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE)
+				 KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE | KTR_REQ_CGROUP_WAIT)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
 #define KTR_REQ_FACS		(KTR_ALL_POINTS | KTR_EXT_POINTS | KTRFAC_USTACK | KTRFAC_INHERIT)
 /* a recorder's ring (-R): its size and the KTR_FLIGHT_F_* flags a request may ask for */
@@ -137,6 +140,12 @@ struct ktr_request {
 	 */
 	__u64 cgroup_id;
 	char cgroup[KTR_CGROUP_PATH_MAX];
+	/*
+	 * SET with KTR_REQ_CGROUP of a container (-G RUNTIME:NAME): "RUNTIME
+	 * NAME ID" as its runtime said, NUL-padded, written into the trace
+	 * (KTR_CGROUP_CONTAINER); zero in any other request
+	 */
+	char container[KTR_CONTAINER_LABEL_MAX];
 	/* SET with KTRFAC_USTACK (-k): KiB of user stack copied per call (-K); 0: none */
 	__u32 ustack_kib;
 	__u32 pad;			/* zero */

@@ -356,3 +356,11 @@ void ktr_group_members__skipped(struct ktr_tracefile *f, __u64 id, const char *p
 	memcpy(kc.kc_skipped, counts, sizeof(kc.kc_skipped));
 	group__append(f, 0, 0, "", &kc, path);
 }
+
+void ktr_group_members__container(struct ktr_tracefile *f, __u64 id, const char *label)
+{
+	struct ktr_cgroup kc = { .kc_id = id, .kc_what = KTR_CGROUP_CONTAINER };
+
+	if (f)
+		group__append(f, 0, 0, "", &kc, label);
+}

@@ -29,6 +29,9 @@ int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c
 			   const struct ktr_proc_state *tmpl, const char *mnt, const char *path,
 			   __u64 out[KTR_CGROUP_SKIPS]);
 
+/* The traced group is the container label names ("RUNTIME NAME ID"): said in f. */
+void ktr_group_members__container(struct ktr_tracefile *f, __u64 id, const char *label);
+
 /* The group's left-out counts, a SKIPPED record of the daemon's, into f. */
 void ktr_group_members__skipped(struct ktr_tracefile *f, __u64 id, const char *path,
 				const __u64 counts[KTR_CGROUP_SKIPS]);

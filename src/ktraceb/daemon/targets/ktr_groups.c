@@ -86,6 +86,12 @@ const char *ktr_groups__request_bad(const struct ktr_request *req, bool takes)
 		return "a cgroup with a process, -d or -S";
 	if (req->facs & KTRFAC_INHERIT)
 		return "a cgroup's processes are followed by their group, not inherited (-i)";
+	if ((req->flags & KTR_REQ_CGROUP_WAIT) && req->cgroup_id)
+		return "a cgroup to wait for with an id";
+	n = strnlen(req->container, sizeof(req->container));
+	if (n == sizeof(req->container) ||
+	    memcmp(req->container + n, zero, sizeof(req->container) - n))
+		return "container name not NUL-padded";
 	return NULL;
 }
 
@@ -193,26 +199,53 @@ static int groups__may(const struct ktr_caller *c, const char *path, const struc
 	return err;
 }
 
-/* The group the request names, as this daemon sees it: its directory's stat.  0 or -errno. */
+/*
+ * The group the request names, as this daemon sees it: its directory's
+ * stat.  0, 1 for a group to wait for that is not there yet (st zeroed),
+ * or -errno.
+ */
 static int groups__open(const struct ktr_request *req, struct stat *st, char *msg)
 {
 	char mnt[PATH_MAX], full[PATH_MAX + KTR_CGROUP_PATH_MAX];
+	bool waits = req->flags & KTR_REQ_CGROUP_WAIT;
+	int rc;
 
 	if (ktr_cgroupfs__mount(mnt, sizeof(mnt)) < 0) {
 		ktr_proto__msg_add(msg, "-G: the daemon sees no cgroup2 file system mounted\n");
 		return -ENOENT;
 	}
 	snprintf(full, sizeof(full), "%s%s", mnt, strcmp(req->cgroup, "/") ? req->cgroup : "");
-	if (stat(full, st) < 0 || !S_ISDIR(st->st_mode)) {
+	rc = stat(full, st);
+	if (rc < 0 && errno == ENOENT && waits) {
+		memset(st, 0, sizeof(*st));
+		return 1;
+	}
+	if (rc < 0 || !S_ISDIR(st->st_mode)) {
 		ktr_proto__msg_add(msg, "-G %s: no such group\n", req->cgroup);
 		return -ENOENT;
 	}
-	if (st->st_ino != req->cgroup_id) {
+	if (st->st_ino != req->cgroup_id && !waits) {
 		ktr_proto__msg_add(msg, "-G %s: another group now (removed and made again?)\n",
 				   req->cgroup);
 		return -ESTALE;
 	}
 	return 0;
+}
+
+/*
+ * May c wait for the group at path, not there yet?  Root may; a user as
+ * for a group of another's, and the group, when it is made, is taken only
+ * if its directory is his (cgroup.bpf.c's cgroup_mkdir).  0, or -EPERM
+ * with a line in msg.
+ */
+static int groups__may_wait(const struct ktr_caller *c, const char *path, char *msg)
+{
+	const char *why = NULL;
+
+	if (c->uid == 0 || ktr_perm__yama(-1, false, &why) == 0)
+		return 0;
+	ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
+	return -EPERM;
 }
 
 /*
@@ -286,7 +319,8 @@ static int groups__start(const struct ktr_parts *k, __u32 s, const struct ktr_gr
 	snprintf(key.path, sizeof(key.path), "%s", grp->path);
 	if (!err && bpf_map_update_elem(g->groups_fd, &s, grp, BPF_ANY) < 0)
 		err = -errno;
-	if (!err && bpf_map_update_elem(g->ids_fd, &id, &s, BPF_ANY) < 0)
+	/* a group not made yet (id 0) is found by its path when it is */
+	if (!err && id && bpf_map_update_elem(g->ids_fd, &id, &s, BPF_ANY) < 0)
 		err = -errno;
 	if (!err && bpf_map_update_elem(g->paths_fd, &key, &s, BPF_ANY) < 0)
 		err = -errno;
@@ -383,7 +417,9 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 	int done;
 
 	*err = groups__open(req, &st, msg);
-	if (!*err)
+	if (*err == 1)
+		*err = groups__may_wait(c, req->cgroup, msg);
+	else if (!*err)
 		*err = groups__may(c, req->cgroup, &st, msg);
 	if (*err)
 		return 0;
@@ -400,6 +436,9 @@ int ktr_groups__set(const struct ktr_parts *k, struct ktr_conn *cn, const struct
 	if (*err)
 		return 0;
 	ktr_cgroupfs__mount(mnt, sizeof(mnt));
+	if (req->container[0])
+		ktr_group_members__container(ktr_files__get(k->files, r), g->slot[s].id,
+					     req->container);
 	done = ktr_group_members__set(k, c, &grp.ps, mnt, req->cgroup, g->slot[s].listed_out);
 	groups__say_out(req->cgroup, g->slot[s].listed_out, msg);
 	if (req->flags & KTR_REQ_FOREGROUND)
