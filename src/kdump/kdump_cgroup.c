@@ -269,11 +269,17 @@ static void body_where(FILE *out, const struct kd_event *ev)
 		fprintf(out, " (or its sub-group of id %llu)", (unsigned long long)c->kc_id);
 	if (!kd_cgroup_container(path, box, sizeof(box)))
 		return;
-	if (ev->cgroup.name) /* "runtime name id", as the trace named it */
-		fprintf(out, ", container %.*s %s%s", (int)strcspn(box, " "), box, ev->cgroup.name,
-			box + strcspn(box, " "));
-	else
-		fprintf(out, ", container %s", box);
+	/* names from the trace file, which may hold any byte: escaped */
+	fputs(", container ", out);
+	if (ev->cgroup.name) { /* "runtime name id", as the trace named it */
+		ktr_put_escaped(out, box, strcspn(box, " "), KTR_ESC_CR);
+		fputc(' ', out);
+		ktr_put_escaped(out, ev->cgroup.name, strlen(ev->cgroup.name), KTR_ESC_CR);
+		ktr_put_escaped(out, box + strcspn(box, " "), strlen(box + strcspn(box, " ")),
+				KTR_ESC_CR);
+	} else {
+		ktr_put_escaped(out, box, strlen(box), KTR_ESC_CR);
+	}
 }
 
 void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opts *o)
@@ -299,7 +305,8 @@ void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opt
 		return;
 	}
 	if (c->kc_what == KTR_CGROUP_CONTAINER) {
-		fputs(ev->cgroup.path, out); /* "RUNTIME NAME ID": the group is that container */
+		/* "RUNTIME NAME ID": the group is that container */
+		ktr_put_escaped(out, ev->cgroup.path, strlen(ev->cgroup.path), KTR_ESC_CR);
 		return;
 	}
 	if (c->kc_what != KTR_CGROUP_THREAD)

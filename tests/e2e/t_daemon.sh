@@ -229,15 +229,15 @@ tkill -KILL "$FK"
 # --- a daemon that goes with a request unread: the request goes to the next ---
 # As when the daemon leaves, idle, just as a ktraceb connects: the stopped
 # daemon takes the connection into its backlog unaccepted, and ends so.
-# The daemon is found while a trace keeps it (idle, it may leave within a
-# second, less than a busy machine takes to find it), then stopped as soon
-# as that trace's process is gone, idle.
+# The daemon is found and stopped while a trace keeps it (idle, it may
+# leave within a second, less than a busy machine takes between two
+# commands), then that trace's process is killed: the daemon would be idle.
 bg upk "$ATT_TICK" 20 0
 UPK=$(wait_role "$TMP/upk.pout" pid)
 ktr up -f "$TMP/up.ktr" -p "$UPK"
 D=$(daemon_pid)
-tkill -KILL "$UPK"
 tkill -STOP "$D"
+tkill -KILL "$UPK"
 check late_old_daemon_stopped t_match "$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/${D:-x}/stat" 2>&1)" '^T$'
 ktr_bg late -f "$TMP/late.ktr" "$PROGS/getppid_loop" 5
 # the request sent, ktraceb waits in recvmsg (x86_64 47, aarch64 212) for the answer

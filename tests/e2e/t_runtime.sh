@@ -152,6 +152,18 @@ check dock_in_its_scope t_num "$(qn "$TMP/dock.norm" '$1 == p && $4 == "CGRP" &&
 check dock_named_by_id t_num "$(qn "$TMP/dock.norm" '$4 == "CGRP" && $5 == "container docker web " id' id="$DID")" -eq 1
 check dock_other_untraced t_no_pid "$TMP/dock.norm" "$WEB"
 
+# --- a name with a terminal's escape in it: kdump prints it escaped ----------------
+fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP" "" "$NPID" $'\033[2J'
+PATH="$TMP/bin:$PATH" ktr esc -t c -f "$TMP/esc.ktr" -G podman:web
+check esc_exit_0 t_krc 0 esc
+check esc_calls_come wait_calls "$TMP/esc.ktr" "$WEB" 5201 3
+PATH="$TMP/bin:$PATH" ktr esc_clear -c -G podman:web
+kd esc "$TMP/esc.ktr"
+check esc_kdump_clean t_kdump_ok esc
+check esc_name_escaped t_num "$(qn "$TMP/esc.norm" '$4 == "CGRP" && index($5, "container podman \\033[2Jweb ")')" -ge 2
+check esc_no_raw_escape t_eq "$(grep -c $'\033' "$TMP/esc.kd")" 0
+fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP" "" "$NPID"
+
 # --- not started yet: waited for, traced from its first process ----------------------
 # starts NAME KIND GROUP TAG ID: the container KIND:created started as its
 # runtime does: its group made, a process moved into it that then executes
