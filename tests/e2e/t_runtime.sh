@@ -219,4 +219,26 @@ refused no_cli '^ktraceb: -G docker:web: cannot run docker: No such file or dire
 	"$TMP/nobin" -G docker:web
 refused no_name '^ktraceb: -G podman:: no container named \(podman:NAME or podman:ID\)$' \
 	"$TMP/bin:$PATH" -G podman:
+# --- a user waits for a container's group only below a group of his own ----------
+# (a rootless podman's: the user's delegated tree); not where another's or
+# root's group will be made
+if user_setup; then
+	mkdir "$CGM/$TOP/u"
+	chown "$KUID:$KGID" "$CGM/$TOP/u"
+	fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP/u" "" "$NPID"
+	PATH="$TMP/bin:$PATH" uktr uwait -t c -f "$UDIR/uwait.ktr" -G podman:created
+	check user_waits_below_his_group t_krc 0 uwait
+	check user_waits_said t_grep "^ktraceb: -G podman:created: not running: its group /$TOP/u/libpod-$NPID is traced from when it starts\$" \
+		"$TMP/uwait.err"
+	PATH="$TMP/bin:$PATH" uktr uwait_clear -c -G podman:created
+	check user_wait_cleared t_krc 0 uwait_clear
+	UNEW=cccccccccccccccc0123456789abcdef0123456789abcdef0123456789abcdef
+	fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP" "" "$UNEW"
+	PATH="$TMP/bin:$PATH" uktr uroot -t c -f "$UDIR/uroot.ktr" -G podman:created
+	check user_wait_in_roots_refused t_krc 1 uroot
+	check user_wait_in_roots_said t_grep "^ktraceb: -G /$TOP/libpod-$UNEW: not there yet, and not below a group of yours\$" \
+		"$TMP/uroot.err"
+else
+	skip user_wait "$USER_WHY"
+fi
 e2e_done

@@ -98,7 +98,7 @@ static void run__group(const struct ktr_options *o, struct ktr_request *req)
 	if (err && !((o->clear || waits) && err == -ENOENT && ktr_cgroupfs__path_ok(req->cgroup)))
 		errx(1, "-G %s", why);
 	req->flags |= KTR_REQ_CGROUP;
-	if (waits && !o->clear) {
+	if (waits && !o->clear && err == -ENOENT) { /* not made yet: waited for */
 		req->flags |= KTR_REQ_CGROUP_WAIT;
 		warnx("-G %s: not running: its group %s is traced from when it starts", o->group,
 		      req->cgroup);

@@ -233,18 +233,43 @@ static int groups__open(const struct ktr_request *req, struct stat *st, char *ms
 }
 
 /*
- * May c wait for the group at path, not there yet?  Root may; a user as
- * for a group of another's, and the group, when it is made, is taken only
- * if its directory is his (cgroup.bpf.c's cgroup_mkdir).  0, or -EPERM
- * with a line in msg.
+ * May c wait for the group at path, not there yet?  Root may.  A user may
+ * where Yama lets him trace and below a group of his own: the deepest
+ * group of the path that is there already must be his (a user's own
+ * delegated tree, as a rootless podman's), so that no user holds a path
+ * where another user's or root's group will be made.  The group, when it
+ * is made, is taken only if its directory is his (cgroup.bpf.c's
+ * cgroup_mkdir).  0, or -EPERM with a line in msg.
  */
 static int groups__may_wait(const struct ktr_caller *c, const char *path, char *msg)
 {
+	char full[PATH_MAX + KTR_CGROUP_PATH_MAX], *cut;
 	const char *why = NULL;
+	struct stat st;
+	size_t base;
 
-	if (c->uid == 0 || ktr_perm__yama(-1, false, &why) == 0)
+	memset(&st, 0, sizeof(st));
+	if (c->uid == 0)
 		return 0;
-	ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
+	if (ktr_perm__yama(-1, false, &why) != 0) {
+		ktr_proto__msg_add(msg, "-G %s: %s\n", path, why);
+		return -EPERM;
+	}
+	if (ktr_cgroupfs__mount(full, sizeof(full)) < 0)
+		return -ENOENT;
+	base = strlen(full);
+	snprintf(full + base, sizeof(full) - base, "%s", path);
+	do {
+		cut = strrchr(full + base, '/');
+		if (!cut)
+			break;
+		*cut = '\0';
+	} while (lstat(full, &st) < 0 && full[base]);
+	if (!full[base] && lstat(full, &st) < 0)
+		return -ENOENT;
+	if (S_ISDIR(st.st_mode) && st.st_uid == c->uid)
+		return 0;
+	ktr_proto__msg_add(msg, "-G %s: not there yet, and not below a group of yours\n", path);
 	return -EPERM;
 }
 

@@ -1,0 +1,1 @@
+#define KTRACEB_BUILD_ID "1c42583b3042"
