@@ -1,1 +1,0 @@
-#define KTRACEB_BUILD_ID "1c42583b3042"

@@ -1,1 +1,0 @@
-#define KTRACEB_BUILD_ID "a67db534a8cc"
