@@ -62,9 +62,11 @@ struct ktr_capture {
  * another path (rt_sigreturn) or renames its thread (prctl), and any
  * number the tables do not know.  A call of a trace with none of them
  * keeps its CALL in the stage until its return (bpf_stage.h).  mmap has
- * KTRFAC_USER and KTRFAC_USTACK: its return may have the daemon scan the
- * file it mapped (a note, and a stop), which only the return's full path
- * makes.
+ * the bits of the facilities whose processes' objects the daemon reads
+ * (u, -k: KTR_FAC_SCANNED, src/common/trstr.h): its return may have the
+ * daemon scan the file it mapped (a note, and a stop), which only the
+ * return's full path makes.  The loader takes the bits from the table
+ * (ktr_facs_between(), ktr_facs_that()).
  */
 #define KTR_CALL_AT_ENTRY 0x20000000
 

@@ -550,8 +550,8 @@ struct ktr_fd {
 #define KTR_DEF_POINTS	(KTRFAC_SYSCALL | KTRFAC_SYSRET | KTRFAC_STRUCT | KTRFAC_ARGS | \
 			 KTRFAC_ENVS | KTRFAC_NAMEI | KTRFAC_GENIO | KTRFAC_PSIG | KTRFAC_USER)
 #define KTR_ALL_POINTS	(KTR_DEF_POINTS | KTRFAC_CSW)
-/* ktraceb's facilities beyond BSD's, each a -t letter (src/common/trstr.c) */
-#define KTR_EXT_POINTS	KTRFAC_TRACEPOINT
+/* ktraceb's facilities beyond BSD's, each a row of src/common/trstr.c */
+#define KTR_EXT_POINTS	(KTRFAC_TRACEPOINT | KTRFAC_USTACK)
 
 #ifndef __VMLINUX_H__
 _Static_assert(sizeof(struct ktr_header) == 64, "ktr_header is 64 bytes");

@@ -61,8 +61,10 @@ static void help(void)
 	      "  -T          the wall clock time of each record\n"
 	      "  -t trstr    only these records:\n",
 	      stdout);
-	for (const struct ktr_trpoint *t = ktr_trpoints; t->letter != '\0'; t++)
-		printf("                %c  %s\n", t->letter, t->records);
+	for (unsigned int i = 0; i < ktr_ntrpoints; i++)
+		if (ktr_trpoints[i].letter != '\0')
+			printf("                %c  %s\n", ktr_trpoints[i].letter,
+			       ktr_trpoints[i].records);
 	fputs("  -y          each descriptor's file, as strace -y: read(3</etc/hostname>,...);\n"
 	      "              -yy also sockets' protocol and addresses\n"
 	      "  -Y          a table of the system calls, as strace -c\n"

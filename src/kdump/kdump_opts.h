@@ -32,7 +32,7 @@ struct kdump_opts {
 	unsigned int flags; /* KD_* */
 	int decode; /* KTR_DEC_* for the decoders (-d, -n) */
 	int maxdata; /* GIO bytes shown; 0 = all */
-	int trpoints; /* with KD_TRSEL: KTRFAC_* mask of the types shown */
+	int trpoints; /* with KD_TRSEL: -t's facility bits (ktr_getpoints) */
 	int pid; /* with KD_PIDSEL */
 	const char *select[KD_SELECT_ARGS_MAX]; /* -e trace=SET, -e status=SET, -Z (kdump_select.h) */
 	int nselect;

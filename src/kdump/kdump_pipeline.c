@@ -13,6 +13,7 @@
 #include "kdump_decode.h"
 #include "kdump_select.h"
 #include "kdump_sink.h"
+#include "trstr.h"
 
 struct kdump {
 	struct kdump_opts o;
@@ -92,18 +93,15 @@ void kdump__set_format(struct kdump *kd, const struct kd_bsd_fmt *fmt)
 }
 
 /*
- * The -t facility a record type shows with: a stack and its objects go
- * with the calls (21 is an OpenBSD pledge in OpenBSD's files, kdump_bsd.h).
+ * The -t facility a record type shows with (its row's .shows, trstr.c: a
+ * stack and its objects go with the calls); in the BSDs' files 19 and 21
+ * are their own (21 is an OpenBSD pledge, kdump_bsd.h).
  */
 static unsigned int type_fac(const struct kdump *kd, int type)
 {
-	if (type == KTR_TRACEPOINT)
-		return KTRFAC_TRACEPOINT;
-	if (type == KTR_USTACK || (type == KTR_OBJECT && kd->sys == KD_SYS_KTRACEB))
-		return KTRFAC_SYSCALL;
-	if (type == KTR_FD && kd->sys == KD_SYS_KTRACEB)
-		return KTRFAC_NAMEI; /* what a process's descriptors are: paths */
-	return 1u << type;
+	if (kd->sys != KD_SYS_KTRACEB && (type == KTR_OBJECT || type == KTR_FD))
+		return 1u << type;
+	return ktr_facs_showing(type);
 }
 
 /* -t and -p; what the file misses is always said. */

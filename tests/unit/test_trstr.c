@@ -92,9 +92,16 @@ TEST(rows)
 	for (unsigned int i = 0; i < ktr_ntrpoints; i++) {
 		const struct ktr_trpoint *t = &ktr_trpoints[i];
 
-		for (unsigned int j = 0; j < i; j++)
+		for (unsigned int j = 0; j < i && t->letter; j++)
 			ASSERT_TRUE(ktr_trpoints[j].letter != t->letter, "a letter in one row");
-		ASSERT_TRUE(t->letter && t->facs && t->name && t->help && t->records, "row filled");
+		for (unsigned int j = 0; j < i && t->option; j++)
+			ASSERT_TRUE(ktr_trpoints[j].option != t->option, "an option in one row");
+		ASSERT_TRUE(!t->letter != !t->option, "a letter or an option");
+		ASSERT_TRUE(t->facs && t->name && t->help && t->records, "row filled");
+		ASSERT_EQ(t->compact & ~t->facs, 0, "a compact recorder keeps bits of the row");
+		ASSERT_EQ(t->between.facs & ~t->facs, 0, "records between CALL and RET: its bits");
+		ASSERT_TRUE(!t->between.by == !t->between.facs, "between: what makes them, and bits");
+		ASSERT_TRUE(!t->needs == !t->unmet, "what it needs, and the line that says so");
 		/* a request with a bit the daemon does not know is refused (KTR_REQ_FACS) */
 		ASSERT_EQ(t->facs & ~(KTR_ALL_POINTS | KTR_EXT_POINTS), 0,
 			  "bits in KTR_ALL_POINTS or KTR_EXT_POINTS (ktr.h)");
@@ -105,6 +112,46 @@ TEST(rows)
 		ASSERT_TRUE(!t->lacks || t->refuse, "optional: a KTR_REFUSE_* number");
 	}
 	ASSERT_EQ(ktr_trpoints[ktr_ntrpoints].letter, '\0', "ended");
+}
+
+/*
+ * What the parts ask the table, pinned to the bits they named themselves
+ * before the table answered: a changed row shows here first.
+ */
+TEST(columns)
+{
+	ASSERT_EQ(ktr_facs_that(KTR_FAC_PROBES), KTRFAC_USER, "USDT probes: u");
+	ASSERT_EQ(ktr_facs_that(KTR_FAC_OBJECTS), KTRFAC_USTACK, "objects told: -k");
+	ASSERT_EQ(ktr_facs_that(KTR_FAC_SCANNED), KTRFAC_USER | KTRFAC_USTACK, "scanned: u, -k");
+	ASSERT_EQ(ktr_facs_that(KTR_FAC_EVENTS), KTRFAC_TRACEPOINT, "-e's events: k");
+	ASSERT_EQ(ktr_facs_that(0), 0, "nothing");
+	ASSERT_EQ(ktr_facs_of_option('k'), KTRFAC_USTACK, "-k");
+	ASSERT_EQ(ktr_facs_of_option('t'), 0, "-t is no facility's");
+	ASSERT_EQ(ktr_facs_of_option('\0'), 0, "no option");
+	ASSERT_EQ(ktr_getpoints("cnisuwk+") & KTRFAC_USTACK, 0, "-k's bit is no letter's");
+	ASSERT_EQ(ktr_facs_compact(), KTRFAC_SYSRET | KTRFAC_PSIG, "compact: returns, signals");
+	ASSERT_EQ(ktr_facs_between(KTR_BETWEEN_PATHS), KTRFAC_NAMEI, "paths: n");
+	ASSERT_EQ(ktr_facs_between(KTR_BETWEEN_STRUCTS), KTRFAC_STRUCT, "structures: c's");
+	ASSERT_EQ(ktr_facs_between(KTR_BETWEEN_DATA), KTRFAC_GENIO, "data: i");
+	ASSERT_EQ(ktr_facs_between(KTR_BETWEEN_NONE), 0, "none");
+	ASSERT_EQ(ktr_facs_unmet(KTRFAC_USTACK) != NULL, 1, "-k without the calls");
+	ASSERT_STREQ(ktr_facs_unmet(KTRFAC_USTACK),
+		     "-k: the stacks are those of the calls: trace them (-t c)", "said so");
+	ASSERT_STREQ_NULL(ktr_facs_unmet(KTRFAC_USTACK | KTRFAC_SYSCALL), NULL, "-k with c");
+	ASSERT_STREQ_NULL(ktr_facs_unmet(KTR_ALL_POINTS | KTRFAC_TRACEPOINT), NULL, "no -k");
+}
+
+/* kdump -t: the records a letter shows beyond 1 << type */
+TEST(showing)
+{
+	ASSERT_EQ(ktr_facs_showing(KTR_USTACK) & KTRFAC_SYSCALL, KTRFAC_SYSCALL, "stacks: c");
+	ASSERT_EQ(ktr_facs_showing(KTR_USTACK) & ~ktr_getpoints("c"), 0, "stacks: c alone");
+	ASSERT_EQ(ktr_facs_showing(KTR_OBJECT), ktr_facs_showing(KTR_USTACK), "objects: c");
+	ASSERT_EQ(ktr_facs_showing(KTR_FD), KTRFAC_NAMEI, "descriptors: n");
+	ASSERT_EQ(ktr_facs_showing(KTR_TRACEPOINT), KTRFAC_TRACEPOINT, "kernel events: k");
+	ASSERT_EQ(ktr_facs_showing(KTR_SYSCALL), KTRFAC_SYSCALL, "its own bit");
+	ASSERT_EQ(ktr_facs_showing(KTR_CSW), KTRFAC_CSW, "its own bit");
+	ASSERT_EQ(ktr_facs_showing(KTR_TPFORMAT), 1u << KTR_TPFORMAT, "1 << type");
 }
 
 TEST_MAIN()

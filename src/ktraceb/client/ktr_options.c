@@ -48,8 +48,9 @@ static void help(void)
 	printf("       ktraceb -e trace=SET -e status=SET -Z -k -K size (with either of the first "
 	       "two)\n");
 	printf("\ntrstr letters (default cnisu, as BSD):\n");
-	for (const struct ktr_trpoint *t = ktr_trpoints; t->letter != '\0'; t++)
-		printf("  %c  %s\n", t->letter, t->help);
+	for (unsigned int i = 0; i < ktr_ntrpoints; i++)
+		if (ktr_trpoints[i].letter != '\0')
+			printf("  %c  %s\n", ktr_trpoints[i].letter, ktr_trpoints[i].help);
 	printf("\n-R size[,compact][,exit]: record into a ring of size bytes (k, m, g) in\n"
 	       "memory; write it to trfile when a traced process dumps core (or, with\n"
 	       "exit, exits non-zero), or on ktraceb -D -f trfile.  compact keeps only\n"
@@ -355,7 +356,7 @@ static void usdt_checks(int argc, char **argv, struct ktr_options *o)
 	if (o->list_usdt)
 		exit(ktr_usdt_list(o, optind < argc ? argv + optind : NULL));
 	if (o->usdt[0])
-		o->facs |= KTRFAC_USER;
+		o->facs |= ktr_facs_that(KTR_FAC_PROBES);
 }
 
 void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
@@ -370,17 +371,17 @@ void ktr_options__parse(int argc, char **argv, struct ktr_options *o)
 	while ((ch = getopt(argc, argv, "+ab:CcDde:f:Fg:G:hikK:p:R:Ss:t:vzZ")) != -1)
 		parse_opt(ch, o);
 	if (o->ustack)
-		o->facs |= KTRFAC_USTACK;
+		o->facs |= ktr_facs_of_option('k');
 	if ((o->ustack || ktr_select__active(&o->select)) && (o->clear || o->clear_all || o->dump))
 		errx(EX_USAGE, "-k and syscall selections are for a trace: not with -c, -C or -D");
-	if (o->ustack && !(o->facs & KTRFAC_SYSCALL))
-		errx(EX_USAGE, "-k: the stacks are those of the calls: trace them (-t c)");
+	if (ktr_facs_unmet(o->facs))
+		errx(EX_USAGE, "%s", ktr_facs_unmet(o->facs));
 	if (o->list_events)
 		exit(list_events());
 	usdt_checks(argc, argv, o);
 	if (o->nevents)
-		o->facs |= KTRFAC_TRACEPOINT;
-	else if ((o->facs & KTRFAC_TRACEPOINT) && !o->clear && !o->clear_all)
+		o->facs |= ktr_facs_that(KTR_FAC_EVENTS);
+	else if ((o->facs & ktr_facs_that(KTR_FAC_EVENTS)) && !o->clear && !o->clear_all)
 		errx(EX_USAGE, "-t k: name the kernel events with -e subsys:event");
 	if (o->nevents && (o->clear || o->clear_all || o->dump))
 		errx(EX_USAGE, "-e names events to record: not with -c, -C or -D");

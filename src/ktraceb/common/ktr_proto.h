@@ -87,7 +87,7 @@
 				 KTR_REQ_GZIP | KTR_REQ_SYSWIDE | KTR_REQ_CGROUP | \
 				 KTR_REQ_DEFAULT_FACS | KTR_REQ_VERBOSE | KTR_REQ_CGROUP_WAIT)
 /* what a request's facs may hold; KTRFAC_ROOT only ever comes from the daemon */
-#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTR_EXT_POINTS | KTRFAC_USTACK | KTRFAC_INHERIT)
+#define KTR_REQ_FACS		(KTR_ALL_POINTS | KTR_EXT_POINTS | KTRFAC_INHERIT)
 /* a recorder's ring (-R): its size and the KTR_FLIGHT_F_* flags a request may ask for */
 #define KTR_FLIGHT_MIN_BYTES	(64ull << 10)
 #define KTR_FLIGHT_MAX_BYTES	(4ull << 30)
@@ -98,7 +98,7 @@
  * (the bitmaps over the host's native and compat syscall numbers, the
  * status filter, and the selection's text for the file's KTR_FILTER
  * record), and the USDT probes armed beside the ktraceb provider's
- * (ktr_usdt_sel.h: -e usdt:PROVIDER:NAME; only with KTRFAC_USER).
+ * (ktr_usdt_sel.h: -e usdt:PROVIDER:NAME; only with -t u).
  */
 #define KTR_SELECT_F_CALLS	0x1	/* trace= given: the bitmaps say */
 struct ktr_request_select {
@@ -126,7 +126,7 @@ struct ktr_request {
 	__u64 file_dev;			/* CLEARINODE: st_dev and st_ino of the file, */
 	__u64 file_ino;			/* zero in any other request */
 	/*
-	 * SET with KTRFAC_TRACEPOINT (-e): kernel events by name or glob,
+	 * SET with -t k (-e): kernel events by name or glob,
 	 * "subsys:event", each NUL-terminated and NUL-padded, the unused
 	 * ones all zero; the daemon resolves them against its tracefs.
 	 */
@@ -146,7 +146,7 @@ struct ktr_request {
 	 * (KTR_CGROUP_CONTAINER); zero in any other request
 	 */
 	char container[KTR_CONTAINER_LABEL_MAX];
-	/* SET with KTRFAC_USTACK (-k): KiB of user stack copied per call (-K); 0: none */
+	/* SET with -k: KiB of user stack copied per call (-K); 0: none */
 	__u32 ustack_kib;
 	__u32 pad;			/* zero */
 };

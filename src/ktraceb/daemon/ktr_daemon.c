@@ -55,6 +55,7 @@
 #include "daemon/events/ktr_tp.h"
 #include "daemon/usdt/ktr_usdt.h"
 #include "daemon/files/ktr_writer.h"
+#include "trstr.h"
 
 #define KTR_TICK_MS	 50
 #define KTR_EXIT_TICK_MS 2 /* an early tick after an exit, at most this often */
@@ -143,7 +144,7 @@ static void daemon__usdt_object(void *ctx, pid_t pid, const struct ktr_object_id
 	struct ktr_proc_state ps;
 	struct ktr_tracefile *f;
 
-	if (!ktr_procmap__get(d->parts.procs, pid, &ps) || !(ps.facs & KTRFAC_USTACK))
+	if (!ktr_procmap__get(d->parts.procs, pid, &ps) || !(ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)))
 		return;
 	f = ktr_files__get(d->parts.files, ps.route);
 	if (f) {

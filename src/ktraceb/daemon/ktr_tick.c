@@ -119,8 +119,8 @@ static void tick__files(const struct ktr_parts *k)
  * The procs map, looked at: processes counted per file (nprocs), entries
  * whose process or file is gone dropped, pending ones the request that made
  * them did not settle (a child forked the moment its parent's tracing
- * started) settled (ktr_policy__settle).  The facilities (KTRFAC_*) of
- * the processes traced, together.
+ * started) settled (ktr_policy__settle).  The facility bits of the
+ * processes traced, together.
  */
 static __u32 tick__procs(const struct ktr_parts *k)
 {

@@ -10,12 +10,13 @@
 #include "daemon/files/ktr_recorder.h"
 #include "daemon/ktr_parts.h"
 #include "daemon/usdt/ktr_usdt.h"
+#include "trstr.h"
 
 bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)
 {
 	struct ktr_proc_state ps;
 	bool traced = ktr_procmap__get(k->procs, n->pid, &ps) &&
-		      (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_PENDING);
+		      (ps.facs & ktr_facs_that(KTR_FAC_SCANNED)) && !(ps.flags & KTR_PS_PENDING);
 	bool held = n->flags & KTR_NOTE_HELD;
 
 	if (n->kind == KTR_NOTE_EXIT)
@@ -31,7 +32,7 @@ bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)
 		if (traced && k->usdt)
 			ktr_usdt__fork(k->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
 		/* -k: the child's stacks are unwound with what its parent maps */
-		if (traced && (ps.facs & KTRFAC_USTACK) && (n->flags & KTR_NOTE_CHILD_TRACED)) {
+		if (traced && (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)) && (n->flags & KTR_NOTE_CHILD_TRACED)) {
 			struct ktr_tracefile *f = ktr_files__get(k->files, ps.route);
 
 			if (f)

@@ -15,6 +15,7 @@
 #include "ktr_selection.h"
 #include "daemon/requests/ktr_share.h"
 #include "ktr_tracefile.h"
+#include "trstr.h"
 
 /* A route's USDT patterns, if it has any (else the ktraceb provider's probes alone). */
 struct usdt_route {
@@ -183,7 +184,7 @@ static int usdt__agree(const struct ktr_selection *s, __u32 r, struct ktr_tracef
 	struct ktr_usdt_sel sel;
 	const char *why;
 
-	if (!(req->facs & KTRFAC_USER) || !bit__test(s->usdt_decided, r))
+	if (!(req->facs & ktr_facs_that(KTR_FAC_PROBES)) || !bit__test(s->usdt_decided, r))
 		return 0;
 	if (ktr_usdt_sel__parse(&sel, req->select.usdt, &why) == 0 &&
 	    ktr_usdt_sel__same(had ? &had->sel : &none, &sel))
@@ -250,7 +251,7 @@ static int usdt__decide(struct ktr_selection *s, __u32 r, struct ktr_tracefile *
 	struct ktr_usdt_sel sel;
 	const char *why;
 
-	if (!(req->facs & KTRFAC_USER))
+	if (!(req->facs & ktr_facs_that(KTR_FAC_PROBES)))
 		return 0;
 	if (ktr_usdt_sel__parse(&sel, req->select.usdt, &why) < 0) {
 		ktr_proto__msg_add(msg, "-e usdt: %s\n", why); /* checked before: never */

@@ -17,6 +17,7 @@
 #include "ktr_progs.h"
 #include "ktr_rodata.h"
 #include "syscalltab.h"
+#include "trstr.h"
 
 static void loader__fill_table(volatile __u8 *nargs, volatile __u8 *pathmask,
 			       const struct ktr_sysent *tab, unsigned int n)
@@ -49,11 +50,11 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 		__u32 b = 0;
 
 		if (skel->rodata->ktr_pathmask64[nr])
-			b |= KTRFAC_NAMEI;
+			b |= ktr_facs_between(KTR_BETWEEN_PATHS);
 		if (skel->rodata->ktr_capwhen64[nr])
-			b |= KTRFAC_STRUCT;
+			b |= ktr_facs_between(KTR_BETWEEN_STRUCTS);
 		if (skel->rodata->ktr_genio64[nr] != KTR_GIO_NONE)
-			b |= KTRFAC_GENIO;
+			b |= ktr_facs_between(KTR_BETWEEN_DATA);
 		if (nr >= n || !tab[nr].name)
 			b |= KTR_CALL_AT_ENTRY;
 		for (size_t i = 0;
@@ -62,7 +63,7 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 				b |= KTR_CALL_AT_ENTRY;
 		/* its return's note of a mapped file (syscall.bpf.c, syscall__note_mmap) */
 		if (nr < n && tab[nr].name && strcmp(tab[nr].name, "mmap") == 0)
-			b |= KTRFAC_USER | KTRFAC_USTACK;
+			b |= ktr_facs_that(KTR_FAC_SCANNED);
 		skel->rodata->ktr_between64[nr] = b;
 	}
 }

@@ -25,6 +25,7 @@
 #include "daemon/targets/ktr_proc_usdt.h"
 #include "daemon/targets/ktr_procmap.h"
 #include "daemon/ktr_record.h"
+#include "trstr.h"
 
 /*
  * The PROCCTOR of process pid in route r's file, then the descriptors it
@@ -96,8 +97,9 @@ static int policy__put(const struct ktr_parts *k, const struct ktr_caller *c,
 	 * are attached (and, -k, its objects told before its first stack)
 	 */
 	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
-	    (((ps.facs & KTRFAC_USER) && ktr_loader__usdt_mode() != KTR_USDT_NONE) ||
-	     (ps.facs & KTRFAC_USTACK)))
+	    (((ps.facs & ktr_facs_that(KTR_FAC_PROBES)) &&
+	      ktr_loader__usdt_mode() != KTR_USDT_NONE) ||
+	     (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS))))
 		ps.flags |= KTR_PS_HOLD;
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
@@ -150,7 +152,7 @@ started:
 	if (!(ps.flags & KTR_PS_AWAIT_EXEC))
 		policy__write_ctor(k, r, pid, ps.sv_flags);
 	/* a command's probes are those of the program it execs, scanned then */
-	if ((ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_AWAIT_EXEC))
+	if ((ps.facs & ktr_facs_that(KTR_FAC_SCANNED)) && !(ps.flags & KTR_PS_AWAIT_EXEC))
 		ktr_proc_usdt__scan(k, pid, r, false, false);
 	return 0;
 }
@@ -229,7 +231,7 @@ int ktr_policy__clear(const struct ktr_parts *k, const struct ktr_caller *c, pid
 	else
 		ktr_procmap__put(k->procs, key, &ps, BPF_EXIST);
 	/* its probes stop firing now, not at the next tick */
-	if (!(ps.facs & KTRFAC_USER) && k->usdt)
+	if (!(ps.facs & ktr_facs_that(KTR_FAC_PROBES)) && k->usdt)
 		ktr_usdt__forget(k->usdt, pid);
 	return 0;
 }
@@ -247,6 +249,6 @@ const struct ktr_request *ktr_policy__for_file(const struct ktr_parts *k,
 	if (!f || !f->flight || !(ktr_flight__meta(f->flight)->flags & KTR_FLIGHT_F_COMPACT))
 		return req;
 	*eff = *req;
-	eff->facs &= KTRFAC_SYSRET | KTRFAC_PSIG | ~KTRFAC_MASK;
+	eff->facs &= ktr_facs_compact() | ~KTRFAC_MASK;
 	return eff;
 }

@@ -32,6 +32,7 @@
 #include "daemon/files/ktr_selection.h"
 #include "daemon/events/ktr_syswide.h"
 #include "daemon/events/ktr_tp.h"
+#include "trstr.h"
 
 static bool same_exe(pid_t a, pid_t b)
 {
@@ -70,11 +71,11 @@ const char *ktr_request_set__check(const struct ktr_caller *c, const struct ktr_
 		return "kernel events are not for a compact recorder (-R ...,compact)";
 	if (req->flight_bytes && syswide)
 		return "system-wide (-S) is not for a recorder (-R)";
-	if (!(req->facs & KTRFAC_TRACEPOINT) != !nevents)
+	if (!(req->facs & ktr_facs_that(KTR_FAC_EVENTS)) != !nevents)
 		return "kernel events without their facility, or the facility without events";
 	if (syswide && !nevents)
 		return "system-wide (-S) is for kernel events (-e)";
-	if (req->select.usdt[0] && !(req->facs & KTRFAC_USER))
+	if (req->select.usdt[0] && !(req->facs & ktr_facs_that(KTR_FAC_PROBES)))
 		return "USDT patterns without the user facility";
 	if (req->select.usdt[0] && (syswide || (req->flight_flags & KTR_FLIGHT_F_COMPACT)))
 		return "USDT patterns are not for -S or a compact recorder";
@@ -177,7 +178,7 @@ static const struct ktr_request *request__for_kernel(const struct ktr_request *r
 		eff->facs &= ~opt->facs;
 	}
 	/* -e's events go with their facility */
-	if (out == eff && !(eff->facs & KTRFAC_TRACEPOINT))
+	if (out == eff && !(eff->facs & ktr_facs_that(KTR_FAC_EVENTS)))
 		memset(eff->events, 0, sizeof(eff->events));
 	return out;
 }

@@ -23,6 +23,7 @@
 #include "ktr_procmap.h"
 #include "daemon/ktr_record.h"
 #include "daemon/ktr_parts.h"
+#include "trstr.h"
 
 #define MAX_DIRS	 65536 /* sub-groups listed at most */
 #define MAX_THREADS_SAID 4096 /* threads of one member whose ids are said */
@@ -341,7 +342,7 @@ int ktr_group_members__set(const struct ktr_parts *k, const struct ktr_caller *c
 			member__said(f, mb, &ps, dir);
 		if (dir >= 0)
 			close(dir);
-		if (mb->why == -1 && (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)))
+		if (mb->why == -1 && (ps.facs & ktr_facs_that(KTR_FAC_SCANNED)))
 			ktr_proc_usdt__scan(k, mb->pid, tmpl->route, false, false);
 	}
 	free(m.v);

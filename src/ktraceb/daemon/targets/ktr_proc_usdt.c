@@ -13,12 +13,13 @@
 #include "daemon/ktr_parts.h"
 #include "ktr_proc_usdt.h"
 #include "ktr_procmap.h"
+#include "trstr.h"
 
 /* What a process traced with facs has its files scanned for (ktr_usdt.h). */
 static unsigned int proc_usdt__want(__u32 facs)
 {
-	return ((facs & KTRFAC_USER) ? KTR_USDT_PROBES : 0) |
-	       ((facs & KTRFAC_USTACK) ? KTR_USDT_OBJECTS : 0);
+	return ((facs & ktr_facs_that(KTR_FAC_PROBES)) ? KTR_USDT_PROBES : 0) |
+	       ((facs & ktr_facs_that(KTR_FAC_OBJECTS)) ? KTR_USDT_OBJECTS : 0);
 }
 
 int ktr_proc_usdt__scan(const struct ktr_parts *k, pid_t pid, __u32 route, bool exec, bool held)
@@ -28,7 +29,7 @@ int ktr_proc_usdt__scan(const struct ktr_parts *k, pid_t pid, __u32 route, bool 
 
 	if (!f || !k->usdt || !ktr_procmap__get(k->procs, pid, &ps))
 		return 0;
-	if (exec && (ps.facs & KTRFAC_USTACK))
+	if (exec && (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)))
 		ktr_mappings__exec(f, pid); /* before the new image's mappings */
 	return ktr_usdt__scan(k->usdt, pid, f->owner, f->owner_gid, exec, held,
 			      proc_usdt__want(ps.facs), ktr_selection__usdt(k->selection, route));
@@ -38,7 +39,7 @@ bool ktr_proc_usdt__traced(const struct ktr_procmap *pm, pid_t pid)
 {
 	struct ktr_proc_state ps;
 
-	return ktr_procmap__get(pm, pid, &ps) && (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) &&
+	return ktr_procmap__get(pm, pid, &ps) && (ps.facs & ktr_facs_that(KTR_FAC_SCANNED)) &&
 	       !(ps.flags & KTR_PS_PENDING);
 }
 
@@ -62,7 +63,7 @@ void ktr_proc_usdt__sweep(struct ktr_usdt *u, const struct ktr_procmap *pm)
 		struct ktr_proc_state ps;
 
 		if (!ktr_procmap__get(pm, pids[i], &ps) ||
-		    !(ps.facs & (KTRFAC_USER | KTRFAC_USTACK)))
+		    !(ps.facs & ktr_facs_that(KTR_FAC_SCANNED)))
 			ktr_usdt__forget(u, pids[i]);
 	}
 	if (n >= 0 && u)

@@ -18,6 +18,7 @@
 #include "daemon/ktr_parts.h"
 #include "daemon/files/ktr_selection.h"
 #include "ktr_takeover.h"
+#include "trstr.h"
 
 /* A ring a dead daemon pinned: its recording goes on here, or is removed, said in the log. */
 static void takeover__ring(void *ctx, __u32 route, int fd, const char *pin)
@@ -129,7 +130,7 @@ void ktr_takeover__usdt(const struct ktr_parts *k)
 		struct ktr_proc_state ps;
 
 		if (ktr_procmap__get(k->procs, keys[i], &ps) &&
-		    (ps.facs & (KTRFAC_USER | KTRFAC_USTACK)) && !(ps.flags & KTR_PS_QUIET))
+		    (ps.facs & ktr_facs_that(KTR_FAC_SCANNED)) && !(ps.flags & KTR_PS_QUIET))
 			ktr_proc_usdt__scan(k, keys[i], ps.route, false, false);
 	}
 	free(keys);

@@ -16,8 +16,8 @@
 struct ktr_parts;
 
 /*
- * The dead daemon's rings, then its procs map's entries: the facilities
- * (KTRFAC_*) of the processes kept, together (ktr_attach__facs).  Before
+ * The dead daemon's rings, then its procs map's entries: the facility
+ * bits of the processes kept, together (ktr_attach__facs).  Before
  * the programs are attached.
  */
 __u32 ktr_takeover__recordings(const struct ktr_parts *k);
