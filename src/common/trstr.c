@@ -31,8 +31,8 @@ const struct ktr_trpoint ktr_trpoints[] = {
 	{ 'i', KTRFAC_GENIO, "genio",
 	  "data read and written (genio), up to -s iosize bytes per I/O", "I/O data",
 	  .between = { KTR_BETWEEN_DATA, KTRFAC_GENIO }, .prog = NULL },
-	{ 's', KTRFAC_PSIG, "psig", "signals delivered (psig)", "signals",
-	  .compact = KTRFAC_PSIG, .prog = "ktr_psig_deliver", .load = KTR_LOAD_ENTER, .attach = KTR_ATTACH_ALWAYS },
+	{ 's', KTRFAC_PSIG, "psig", "signals delivered (psig)", "signals", .compact = KTRFAC_PSIG,
+	  .prog = "ktr_psig_deliver", .load = KTR_LOAD_ENTER, .attach = KTR_ATTACH_ALWAYS },
 	/* attached by the daemon to the probe sites it finds (ktr_usdt.c) */
 	{ 'u', KTRFAC_USER, "user",
 	  "user records: the programs' own (utrace(), spans of\n"
@@ -47,16 +47,18 @@ const struct ktr_trpoint ktr_trpoints[] = {
 	/* attached by the daemon to each event some trace asks for (ktr_tp.c) */
 	{ 'k', KTRFAC_TRACEPOINT, "tracepoint",
 	  "kernel tracepoints, those -e names (implied by -e)", "kernel events (ktraceb -e)",
-	  .shows = { KTR_TRACEPOINT }, .does = KTR_FAC_EVENTS, .prog = "ktr_tp_record", .load = KTR_LOAD_ENTER, .attach = KTR_ATTACH_APART,
-	  .refuse = KTR_REFUSE_TP, .lacks = "-e: kernel events" },
+	  .shows = { KTR_TRACEPOINT }, .does = KTR_FAC_EVENTS, .prog = "ktr_tp_record",
+	  .load = KTR_LOAD_ENTER, .attach = KTR_ATTACH_APART, .refuse = KTR_REFUSE_TP,
+	  .lacks = "-e: kernel events" },
 	{ '+', KTR_DEF_POINTS, "default", "the default set", "the default set (cnisu)",
 	  .prog = NULL },
 	/*
-	 * -k's, no letter: sys_enter's stack of each call traced, unwound by
-	 * kdump with the objects the trace is told; kdump -t c shows them
+	 * -k's, no letter: the user stack of each call traced, taken with its
+	 * CALL (syscall.bpf.c), unwound by kdump with the objects the trace
+	 * is told; kdump -t c shows them
 	 */
-	{ '\0', KTRFAC_USTACK, "ustack", "the user stack of each call (-k, -K size)",
-	  "user stacks", .option = 'k', .does = KTR_FAC_OBJECTS, .needs = KTRFAC_SYSCALL,
+	{ '\0', KTRFAC_USTACK, "ustack", "the user stack of each call (-k, -K size)", "user stacks",
+	  .option = 'k', .does = KTR_FAC_OBJECTS, .needs = KTRFAC_SYSCALL,
 	  .unmet = "-k: the stacks are those of the calls: trace them (-t c)", .prog = NULL },
 	{ 0 },
 };

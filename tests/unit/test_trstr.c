@@ -100,7 +100,8 @@ TEST(rows)
 		ASSERT_TRUE(t->facs && t->name && t->help && t->records, "row filled");
 		ASSERT_EQ(t->compact & ~t->facs, 0, "a compact recorder keeps bits of the row");
 		ASSERT_EQ(t->between.facs & ~t->facs, 0, "records between CALL and RET: its bits");
-		ASSERT_TRUE(!t->between.by == !t->between.facs, "between: what makes them, and bits");
+		ASSERT_TRUE(!t->between.by == !t->between.facs,
+			    "between: what makes them, and bits");
 		ASSERT_TRUE(!t->needs == !t->unmet, "what it needs, and the line that says so");
 		/* a request with a bit the daemon does not know is refused (KTR_REQ_FACS) */
 		ASSERT_EQ(t->facs & ~(KTR_ALL_POINTS | KTR_EXT_POINTS), 0,

@@ -144,7 +144,8 @@ static void daemon__usdt_object(void *ctx, pid_t pid, const struct ktr_object_id
 	struct ktr_proc_state ps;
 	struct ktr_tracefile *f;
 
-	if (!ktr_procmap__get(d->parts.procs, pid, &ps) || !(ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)))
+	if (!ktr_procmap__get(d->parts.procs, pid, &ps) ||
+	    !(ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)))
 		return;
 	f = ktr_files__get(d->parts.files, ps.route);
 	if (f) {

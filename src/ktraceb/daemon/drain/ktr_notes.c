@@ -32,7 +32,8 @@ bool ktr_notes__take(const struct ktr_parts *k, const struct ktr_note *n)
 		if (traced && k->usdt)
 			ktr_usdt__fork(k->usdt, n->pid, n->child, n->flags & KTR_NOTE_CHILD_TRACED);
 		/* -k: the child's stacks are unwound with what its parent maps */
-		if (traced && (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)) && (n->flags & KTR_NOTE_CHILD_TRACED)) {
+		if (traced && (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS)) &&
+		    (n->flags & KTR_NOTE_CHILD_TRACED)) {
 			struct ktr_tracefile *f = ktr_files__get(k->files, ps.route);
 
 			if (f)

@@ -96,10 +96,9 @@ static int policy__put(const struct ktr_parts *k, const struct ktr_caller *c,
 	 * ktraceb's own command, child of the caller: stopped while its probes
 	 * are attached (and, -k, its objects told before its first stack)
 	 */
-	if ((req->flags & KTR_REQ_AWAIT_EXEC) &&
-	    (((ps.facs & ktr_facs_that(KTR_FAC_PROBES)) &&
-	      ktr_loader__usdt_mode() != KTR_USDT_NONE) ||
-	     (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS))))
+	if ((req->flags & KTR_REQ_AWAIT_EXEC) && (((ps.facs & ktr_facs_that(KTR_FAC_PROBES)) &&
+						   ktr_loader__usdt_mode() != KTR_USDT_NONE) ||
+						  (ps.facs & ktr_facs_that(KTR_FAC_OBJECTS))))
 		ps.flags |= KTR_PS_HOLD;
 	if (c->uid != 0)
 		ps.flags |= KTR_PS_PENDING;
