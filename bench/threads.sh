@@ -10,7 +10,7 @@
 #      the BPF programs run in the writing thread), the slowdown against
 #      untraced with as many threads, and that slowdown against one
 #      thread's; for ktraceb the records, those lost, and the CPU ns per
-#      record of the daemon's drain (its main thread) and of the whole
+#      record of the daemon's drain (its main and ring threads) and of the whole
 #      daemon (the drain and the trace files' writer threads)
 #   2. open/read/close, fork+exec (-i) and `true`, the same tracers: seconds
 #   3. the drain's ceiling: the daemon on CPU 0, 1 and 2 writing threads on
@@ -18,8 +18,9 @@
 #      of the drain's CPU time (what one drain takes at most), and how busy
 #      the drain was
 #   3b. the drain while the daemon serves requests: 2 writing threads under
-#      the default ring, alone and while 200 idle processes are attached
-#      (-p) one after another: records lost
+#      the default ring and under a 1 MiB one (a few ms of their records:
+#      an attach's time shows), alone and while 200 idle processes are
+#      attached (-p) one after another: records lost
 #   4. the untraced tax: an untraced getppid loop, ns a call, with no daemon
 #      and while ktraceb traces an idle process
 #   5. many traces: TRACES of idle processes at once (-p each), the time an
@@ -80,13 +81,21 @@ daemon()
 }
 
 # cpu_ticks PID WHICH: clock ticks of user and system time of the daemon's
-# main thread, which drains the ring (main), or of the whole daemon, its
-# trace files' writer threads included, those that have ended too (all)
+# drain, its main thread, which routes the records, and its ring thread
+# (ktraceb-ring), which takes them out of the ring (main), or of the whole
+# daemon, its trace files' writer threads included, those that have ended
+# too (all)
 cpu_ticks()
 {
-	local f=/proc/$1/stat
-	[ "$2" = main ] && f=/proc/$1/task/$1/stat
-	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$f" 2>/dev/null || echo 0
+	local f=/proc/$1/stat t
+	if [ "$2" = main ]; then
+		f=/proc/$1/task/$1/stat
+		for t in /proc/"$1"/task/*; do
+			[ "$(cat "$t"/comm 2>/dev/null)" = ktraceb-ring ] && f="$f $t/stat"
+		done
+	fi
+	# shellcheck disable=SC2086 # one or two files
+	awk '{ sub(/^.*\) /, ""); n += $12 + $13 } END { print n + 0 }' $f 2>/dev/null || echo 0
 }
 HZ=$(getconf CLK_TCK)
 
@@ -95,7 +104,8 @@ keep_daemon()
 	[ -n "$KEEPER" ] && return
 	sleep 3600 &
 	KEEPER=$!
-	$PIN "$KTRACEB" -t c -f "$TMP/keeper.ktr" -p "$KEEPER" 2>/dev/null
+	# shellcheck disable=SC2086 # KEEP_FLAGS: options, split
+	$PIN "$KTRACEB" $KEEP_FLAGS -t c -f "$TMP/keeper.ktr" -p "$KEEPER" 2>/dev/null
 }
 drop_daemon()
 {
@@ -135,6 +145,7 @@ records() { sed -n 's/^ktraceb: \([0-9]*\) records written to .*/\1/p' "$TMP/err
 
 PIN=
 KFLAGS=
+KEEP_FLAGS=
 drop_daemon
 
 # --- 1. writing threads -----------------------------------------------------
@@ -242,10 +253,15 @@ fi
 fi
 
 # --- 3b. the drain while the daemon serves requests ------------------------------
-if part 3; then
+for ring in default 1m; do
+part 3 || break
 echo
-echo "== 2 writing threads x$((N * 4)) each, default ring: lost, alone and while attaches are served"
+echo "== 2 writing threads x$((N * 4)) each, $ring ring: lost, alone and while attaches are served"
+# the daemon's ring: as its first trace asks
+KEEP_FLAGS=
+[ "$ring" = default ] || KEEP_FLAGS="-b $ring"
 keep_daemon
+KEEP_FLAGS=
 for busy in no yes; do
 	: >"$TMP/lost"
 	for ((i = 0; i < RUNS; i++)); do
@@ -271,7 +287,7 @@ for busy in no yes; do
 	echo "attaching: $busy; records and lost, each run: $(tr '\n' ';' <"$TMP/lost")"
 done
 drop_daemon
-fi
+done
 
 # --- 4. the untraced tax --------------------------------------------------------
 if part 4; then
