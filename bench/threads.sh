@@ -23,6 +23,9 @@
 #      attached (-p) one after another: records lost
 #   4. the untraced tax: an untraced getppid loop, ns a call, with no daemon
 #      and while ktraceb traces an idle process
+#   6. the ring's lock in a storm: 4 threads a CPU writing under ktraceb,
+#      perf record of every CPU: the writers' share of samples in the ring's
+#      reservation and its spin lock (contended if the slow path shows)
 #   5. many traces: TRACES of idle processes at once (-p each), the time an
 #      attach takes, the daemon's threads, descriptors and memory
 # ktraceb runs with its daemon up (a trace of an idle process keeps it).
@@ -32,7 +35,7 @@
 #
 #   O=build bench/threads.sh   BENCH_N (writes per thread, 100000), BENCH_RUNS (3),
 #                              BENCH_TRACES ("1000 5000"), BENCH_ATTACH_JOBS (attaches
-#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 5")
+#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 6 5")
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -45,7 +48,7 @@ N=${BENCH_N:-100000}
 RUNS=${BENCH_RUNS:-3}
 TRACES=${BENCH_TRACES:-"1000 5000"}
 JOBS=${BENCH_ATTACH_JOBS:-1}
-PARTS=" ${BENCH_PARTS:-1 2 3 4 5} "
+PARTS=" ${BENCH_PARTS:-1 2 3 4 6 5} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 for b in "$KTRACEB" "$KDUMP" "$WL" "$LOOP"; do
 	[ -x "$b" ] || {
@@ -308,6 +311,29 @@ keep_daemon
 b=$(tax)
 drop_daemon
 echo "no daemon $a ns, while an idle process is traced $b ns ($(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')x)"
+fi
+
+# --- 6. the ring's lock in a storm ---------------------------------------------
+if part 6 && command -v perf >/dev/null; then
+	t=$(($(nproc) * 4))
+	echo
+	echo "== the ring's lock: $t threads writing x$N each under ktraceb, perf record -a"
+	keep_daemon
+	perf record -a -q -o "$TMP/storm.data" -- "$KTRACEB" -f "$TMP/f.storm" "$WL" writers "$t" "$N" \
+		>"$TMP/out" 2>"$TMP/err"
+	[ -n "$(records)" ] || cat "$TMP/err"
+	echo "records $(records), lost $(lost ktraceb); of the writers' own samples, in:"
+	# the writers' own samples (their comm), flat, by symbol
+	perf report -i "$TMP/storm.data" --stdio --no-children --comm workloads --sort sym 2>/dev/null |
+		awk '$1 ~ /%$/ { p = $1; sub(/%/, "", p); s = $NF
+			if (s ~ /ringbuf_reserve|ringbuf_output|ringbuf_commit|ringbuf_query/) r[s] += p
+			if (s ~ /spin_lock/) l[s] += p; all += p }
+		END { if (!all) all = 100
+			for (s in r) printf "  %-40s %6.2f%%\n", s, r[s] * 100 / all
+			for (s in l) printf "  %-40s %6.2f%%\n", s, l[s] * 100 / all
+			if (!length(l)) print "  no spin lock symbol among them"
+			print "  (queued_spin_lock_slowpath among them: the lock contended)" }'
+	drop_daemon
 fi
 
 # --- 5. many traces -----------------------------------------------------------
