@@ -97,13 +97,13 @@ TEST(full_counts_lost)
 	struct ktr_queue *q = ktr_queue__new(256);
 	struct ktr_queue_batch b = { 0 };
 
-	put(q, 5, 200, 'a');
+	put(q, 5, 240, 'a');
 	ASSERT_TRUE(!ktr_queue__full(q), "room left");
-	put(q, 5, 200, 'b');
+	put(q, 5, 240, 'b');
 	ASSERT_TRUE(ktr_queue__full(q), "full");
-	put(q, 5, 200, 'c'); /* over twice its room */
+	put(q, 5, 240, 'c'); /* over twice its room */
 	put_batch(q);
-	put(q, KTR_ROUTE_DAEMON, 48, 'n');
+	put(q, KTR_ROUTE_DAEMON, 48, 'n'); /* over twice its room too */
 	ktr_queue__take(q, &b);
 	ASSERT_TRUE(b.dropped != NULL, "some dropped");
 	if (b.dropped) {
@@ -112,7 +112,7 @@ TEST(full_counts_lost)
 		ASSERT_EQ(b.dropped[9], 1, "the stage's other route");
 		ASSERT_EQ(b.dropped[KTR_ROUTE_DAEMON], 0, "no note");
 	}
-	ASSERT_EQ(b.len, 2 * (8 + 200) + 8 + 48, "two records and the note");
+	ASSERT_EQ(b.len, 2 * (8 + 240) + 8 + 48, "two records and the note");
 	ASSERT_TRUE(!ktr_queue__full(q), "room again");
 	ktr_queue__take(q, &b);
 	ASSERT_TRUE(b.dropped == NULL, "counted once");
