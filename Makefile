@@ -263,11 +263,13 @@ $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,flight/ktr_fli
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 $(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
 $(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/requests/ktr_share.o
+$(O)/tests/unit/test_queue: $(O)/src/ktraceb/daemon/drain/ktr_queue.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/files/ktr_writer.o \
 	daemon/files/ktr_writer_out.o daemon/ktr_record.o daemon/ktr_clock.o common/ktr_creds.o \
 	common/ktr_perm.o)
 
 $(O)/tests/unit/test_flight: LDLIBS := $(LIBBPF_LIBS)
+$(O)/tests/unit/test_queue: LDLIBS := -pthread
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(O)/libktr.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) $(KDUMP_LIBS) -o $@

@@ -10,7 +10,7 @@
 #      the BPF programs run in the writing thread), the slowdown against
 #      untraced with as many threads, and that slowdown against one
 #      thread's; for ktraceb the records, those lost, and the CPU ns per
-#      record of the daemon's drain (its main thread) and of the whole
+#      record of the daemon's drain (its main and ring threads) and of the whole
 #      daemon (the drain and the trace files' writer threads)
 #   2. open/read/close, fork+exec (-i) and `true`, the same tracers: seconds
 #   3. the drain's ceiling: the daemon on CPU 0, 1 and 2 writing threads on
@@ -18,10 +18,14 @@
 #      of the drain's CPU time (what one drain takes at most), and how busy
 #      the drain was
 #   3b. the drain while the daemon serves requests: 2 writing threads under
-#      the default ring, alone and while 200 idle processes are attached
-#      (-p) one after another: records lost
+#      the default ring and under a 1 MiB one (a few ms of their records:
+#      an attach's time shows), alone and while 200 idle processes are
+#      attached (-p) one after another: records lost
 #   4. the untraced tax: an untraced getppid loop, ns a call, with no daemon
 #      and while ktraceb traces an idle process
+#   6. the ring's lock in a storm: 4 threads a CPU writing under ktraceb,
+#      perf record of every CPU: the writers' share of samples in the ring's
+#      reservation and its spin lock (contended if the slow path shows)
 #   5. many traces: TRACES of idle processes at once (-p each), the time an
 #      attach takes, the daemon's threads, descriptors and memory
 # ktraceb runs with its daemon up (a trace of an idle process keeps it).
@@ -31,7 +35,7 @@
 #
 #   O=build bench/threads.sh   BENCH_N (writes per thread, 100000), BENCH_RUNS (3),
 #                              BENCH_TRACES ("1000 5000"), BENCH_ATTACH_JOBS (attaches
-#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 5")
+#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 6 5")
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -44,7 +48,7 @@ N=${BENCH_N:-100000}
 RUNS=${BENCH_RUNS:-3}
 TRACES=${BENCH_TRACES:-"1000 5000"}
 JOBS=${BENCH_ATTACH_JOBS:-1}
-PARTS=" ${BENCH_PARTS:-1 2 3 4 5} "
+PARTS=" ${BENCH_PARTS:-1 2 3 4 6 5} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 for b in "$KTRACEB" "$KDUMP" "$WL" "$LOOP"; do
 	[ -x "$b" ] || {
@@ -80,13 +84,21 @@ daemon()
 }
 
 # cpu_ticks PID WHICH: clock ticks of user and system time of the daemon's
-# main thread, which drains the ring (main), or of the whole daemon, its
-# trace files' writer threads included, those that have ended too (all)
+# drain, its main thread, which routes the records, and its ring thread
+# (ktraceb-ring), which takes them out of the ring (main), or of the whole
+# daemon, its trace files' writer threads included, those that have ended
+# too (all)
 cpu_ticks()
 {
-	local f=/proc/$1/stat
-	[ "$2" = main ] && f=/proc/$1/task/$1/stat
-	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$f" 2>/dev/null || echo 0
+	local f=/proc/$1/stat t
+	if [ "$2" = main ]; then
+		f=/proc/$1/task/$1/stat
+		for t in /proc/"$1"/task/*; do
+			[ "$(cat "$t"/comm 2>/dev/null)" = ktraceb-ring ] && f="$f $t/stat"
+		done
+	fi
+	# shellcheck disable=SC2086 # one or two files
+	awk '{ sub(/^.*\) /, ""); n += $12 + $13 } END { print n + 0 }' $f 2>/dev/null || echo 0
 }
 HZ=$(getconf CLK_TCK)
 
@@ -95,7 +107,8 @@ keep_daemon()
 	[ -n "$KEEPER" ] && return
 	sleep 3600 &
 	KEEPER=$!
-	$PIN "$KTRACEB" -t c -f "$TMP/keeper.ktr" -p "$KEEPER" 2>/dev/null
+	# shellcheck disable=SC2086 # KEEP_FLAGS: options, split
+	$PIN "$KTRACEB" $KEEP_FLAGS -t c -f "$TMP/keeper.ktr" -p "$KEEPER" 2>/dev/null
 }
 drop_daemon()
 {
@@ -135,6 +148,7 @@ records() { sed -n 's/^ktraceb: \([0-9]*\) records written to .*/\1/p' "$TMP/err
 
 PIN=
 KFLAGS=
+KEEP_FLAGS=
 drop_daemon
 
 # --- 1. writing threads -----------------------------------------------------
@@ -242,10 +256,15 @@ fi
 fi
 
 # --- 3b. the drain while the daemon serves requests ------------------------------
-if part 3; then
+for ring in default 1m; do
+part 3 || break
 echo
-echo "== 2 writing threads x$((N * 4)) each, default ring: lost, alone and while attaches are served"
+echo "== 2 writing threads x$((N * 4)) each, $ring ring: lost, alone and while attaches are served"
+# the daemon's ring: as its first trace asks
+KEEP_FLAGS=
+[ "$ring" = default ] || KEEP_FLAGS="-b $ring"
 keep_daemon
+KEEP_FLAGS=
 for busy in no yes; do
 	: >"$TMP/lost"
 	for ((i = 0; i < RUNS; i++)); do
@@ -271,7 +290,7 @@ for busy in no yes; do
 	echo "attaching: $busy; records and lost, each run: $(tr '\n' ';' <"$TMP/lost")"
 done
 drop_daemon
-fi
+done
 
 # --- 4. the untraced tax --------------------------------------------------------
 if part 4; then
@@ -292,6 +311,29 @@ keep_daemon
 b=$(tax)
 drop_daemon
 echo "no daemon $a ns, while an idle process is traced $b ns ($(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')x)"
+fi
+
+# --- 6. the ring's lock in a storm ---------------------------------------------
+if part 6 && command -v perf >/dev/null; then
+	t=$(($(nproc) * 4))
+	echo
+	echo "== the ring's lock: $t threads writing x$N each under ktraceb, perf record -a"
+	keep_daemon
+	perf record -a -q -o "$TMP/storm.data" -- "$KTRACEB" -f "$TMP/f.storm" "$WL" writers "$t" "$N" \
+		>"$TMP/out" 2>"$TMP/err"
+	[ -n "$(records)" ] || cat "$TMP/err"
+	echo "records $(records), lost $(lost ktraceb); of the writers' own samples, in:"
+	# the writers' own samples (their comm), flat, by symbol
+	perf report -i "$TMP/storm.data" --stdio --no-children --comm workloads --sort sym 2>/dev/null |
+		awk '$1 ~ /%$/ { p = $1; sub(/%/, "", p); s = $NF
+			if (s ~ /ringbuf_reserve|ringbuf_output|ringbuf_commit|ringbuf_query/) r[s] += p
+			if (s ~ /spin_lock/) l[s] += p; all += p }
+		END { if (!all) all = 100
+			for (s in r) printf "  %-40s %6.2f%%\n", s, r[s] * 100 / all
+			for (s in l) printf "  %-40s %6.2f%%\n", s, l[s] * 100 / all
+			if (!length(l)) print "  no spin lock symbol among them"
+			print "  (queued_spin_lock_slowpath among them: the lock contended)" }'
+	drop_daemon
 fi
 
 # --- 5. many traces -----------------------------------------------------------

@@ -449,8 +449,13 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 	signal(SIGPIPE, SIG_IGN);
 
 	while (!daemon_exiting && d->idle_ticks < KTR_IDLE_TICKS) {
-		int n = epoll_wait(d->ep, evs, 64, d->exited ? KTR_EXIT_TICK_MS : KTR_TICK_MS);
+		int n;
 		long long now;
+
+		/* while the loop waits here, it drains the ring itself; else the ring thread does */
+		ktr_drain__busy(d->parts.drain, false);
+		n = epoll_wait(d->ep, evs, 64, d->exited ? KTR_EXIT_TICK_MS : KTR_TICK_MS);
+		ktr_drain__busy(d->parts.drain, true);
 
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.ptr == NULL)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -13,11 +15,32 @@
 #include "ktr_drain.h"
 #include "daemon/files/ktr_files.h"
 #include "daemon/ktr_record.h"
+#include "ktr_queue.h"
 #include "ktr_ring.h"
+#include "ktr_ring_thread.h"
 #include "ktr_stages.h"
 
+/*
+ * The most the queue holds before the ring thread stops taking from the
+ * ring: four times the default ring, about half a second of two busy
+ * writers' records on a small machine (docs/PERFORMANCE.md).
+ */
+#define KTR_QUEUE_MAX (64u << 20)
+
+/*
+ * The ring is read by the loop (ktr_drain__poll, _finish), which routes
+ * each sample at once, and by the ring thread while the loop is busy,
+ * which puts them in the queue; the loop routes the queue's first.  All
+ * here but the ring and the queue (each has its own lock) and loop_busy is
+ * the loop's alone.
+ */
 struct ktr_drain {
+	pthread_t loop; /* the loop's thread */
+	atomic_bool loop_busy; /* the loop is not waiting for work: the ring thread reads */
 	struct ktr_ring *ring; /* the daemon's */
+	struct ktr_queue *queue;
+	struct ktr_ring_thread *thread;
+	struct ktr_queue_batch batch; /* the last samples taken from the queue */
 	struct ktr_stages *stages;
 	struct ktr_files *files;
 	ktr_drain_note_fn note_fn;
@@ -106,9 +129,9 @@ static void drain__batch(struct ktr_drain *d, const unsigned char *p, size_t n)
 	}
 }
 
-static int drain__sample(void *ctx, void *data, size_t size)
+/* A sample to its file, or, a note, to the daemon. */
+static void drain__sample(struct ktr_drain *d, const void *data, size_t size)
 {
-	struct ktr_drain *d = ctx;
 	const struct ktr_sample *s = data;
 
 	if (size >= sizeof(*s) && s->route == KTR_ROUTE_BATCH)
@@ -116,6 +139,43 @@ static int drain__sample(void *ctx, void *data, size_t size)
 			     s->reserved < size - sizeof(*s) ? s->reserved : size - sizeof(*s));
 	else if (size >= sizeof(*s))
 		drain__one(d, s, size);
+}
+
+/*
+ * What the queue holds, to the files, in the order it came; the samples
+ * it had no room for counted lost for their files.
+ */
+static void drain__route(struct ktr_drain *d)
+{
+	struct ktr_queue_batch *b = &d->batch;
+
+	ktr_queue__take(d->queue, b);
+	for (size_t at = 0; at < b->len;) {
+		const struct ktr_queue_entry *e = (const void *)(b->p + at);
+
+		drain__sample(d, e + 1, e->size);
+		at += sizeof(*e) + ((e->size + 7) & ~7u);
+	}
+	if (!b->dropped)
+		return;
+	for (__u32 r = ktr_files__next(d->files, 0); r; r = ktr_files__next(d->files, r))
+		ktr_files__get(d->files, r)->lost_queue += b->dropped[r];
+}
+
+/*
+ * The ring's read function (ktr_ring.h, the ring's lock held): the ring
+ * thread's samples queued, the loop's routed at once, after what the ring
+ * thread queued before (it came out of the ring earlier).  Always 0.
+ */
+static int drain__read(void *ctx, void *data, size_t size)
+{
+	struct ktr_drain *d = ctx;
+
+	if (!pthread_equal(pthread_self(), d->loop))
+		return ktr_queue__put(d->queue, data, size);
+	if (!ktr_queue__empty(d->queue))
+		drain__route(d);
+	drain__sample(d, data, size);
 	return 0;
 }
 
@@ -132,7 +192,11 @@ struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_ring *ring, struc
 	d->lost_fd = ktr_bpf__map_fd(b, lost);
 	d->ring = ring;
 	d->stages = ktr_stages__new(b);
-	if (ktr_ring__read_with(ring, drain__sample, d) < 0) {
+	d->loop = pthread_self();
+	atomic_init(&d->loop_busy, true);
+	d->queue = ktr_queue__new(KTR_QUEUE_MAX);
+	if (!d->queue || ktr_ring__read_with(ring, drain__read, d) < 0 ||
+	    !(d->thread = ktr_ring_thread__start(ring, d->queue, &d->loop_busy))) {
 		ktr_drain__free(d);
 		errno = errno ? errno : ENOMEM;
 		return NULL;
@@ -145,6 +209,9 @@ void ktr_drain__free(struct ktr_drain *d)
 {
 	if (!d)
 		return;
+	ktr_ring_thread__stop(d->thread);
+	ktr_queue__free(d->queue);
+	ktr_queue__batch_free(&d->batch);
 	ktr_stages__free(d->stages);
 	free(d);
 }
@@ -160,6 +227,11 @@ void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route)
 int ktr_drain__epoll_fd(const struct ktr_drain *d)
 {
 	return ktr_ring__epoll_fd(d->ring);
+}
+
+void ktr_drain__busy(struct ktr_drain *d, bool busy)
+{
+	atomic_store(&d->loop_busy, busy);
 }
 
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
@@ -214,33 +286,35 @@ static void drain__flush(struct ktr_drain *d)
 		ktr_tracefile__flush(ktr_files__get(d->files, r), d->wall_offset_ns);
 }
 
-int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
+/* Everything recorded until now to the files: wait, as ktr_ring__consume. */
+static int drain__now(struct ktr_drain *d, bool wait)
 {
 	int n;
 
 	d->wall_offset_ns = ktr_wall_offset_ns();
-	if (timeout_ms) {
-		struct epoll_event ev;
-
-		epoll_wait(ktr_ring__epoll_fd(d->ring), &ev, 1, timeout_ms);
-	}
 	/* BPF wakes us only when the ring fills up: take what arrived meanwhile */
 	ktr_stages__send(d->stages);
-	n = ktr_ring__consume(d->ring, false);
+	n = ktr_ring__consume(d->ring, wait);
+	/* what the ring thread queued, if the ring had nothing after it */
+	if (!ktr_queue__empty(d->queue))
+		drain__route(d);
 	if (n < 0)
 		return n;
 	drain__flush(d);
 	return 0;
 }
 
+int ktr_drain__poll(struct ktr_drain *d, int timeout_ms)
+{
+	if (timeout_ms) {
+		struct epoll_event ev;
+
+		epoll_wait(ktr_ring__epoll_fd(d->ring), &ev, 1, timeout_ms);
+	}
+	return drain__now(d, false);
+}
+
 int ktr_drain__finish(struct ktr_drain *d)
 {
-	int n;
-
-	ktr_stages__send(d->stages);
-	n = ktr_ring__consume(d->ring, true);
-	if (n < 0)
-		return n;
-	drain__flush(d);
-	return 0;
+	return drain__now(d, true);
 }

@@ -5,10 +5,17 @@
  * its trace file's writer, and turns the BPF loss counters into
  * KTR_LOST records.  Sample callbacks never return < 0: libbpf would abort
  * the whole poll.
+ *
+ * Two threads read the ring: the loop, between requests and at each
+ * tick, routing each sample at once, and, while the loop is busy (a
+ * request, the tick), the ring thread (ktr_ring_thread.h), into a queue
+ * (ktr_queue.h) the loop routes from first.  The functions below are the
+ * loop's.
  */
 #ifndef KTRACEB_KTR_DRAIN_H
 #define KTRACEB_KTR_DRAIN_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 #include "ktraceb/bpf_sample.h"
 
@@ -29,9 +36,10 @@ struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_ring *ring, struc
 void ktr_drain__free(struct ktr_drain *d);
 
 /*
- * Wait up to timeout_ms for records, write what is there, account losses and
- * flush.  Returns 0, or the -errno of the ring buffer itself; a file's
- * write error stays with that file (ktr_tracefile__error).
+ * Wait up to timeout_ms for records, write what is there (the queue's,
+ * then the ring's), account losses and flush.  Returns 0, or the
+ * -errno of the ring buffer itself; a file's write error stays with that
+ * file (ktr_tracefile__error).
  */
 int ktr_drain__poll(struct ktr_drain *d, int timeout_ms);
 
@@ -48,5 +56,11 @@ int ktr_drain__account_held(struct ktr_drain *d, __u32 route, unsigned int n);
 void ktr_drain__reset_lost(struct ktr_drain *d, __u32 route);
 /* An fd that polls readable when BPF wakes the drainer. */
 int ktr_drain__epoll_fd(const struct ktr_drain *d);
+/*
+ * Is the loop busy (it serves a request, ticks), or waiting for work,
+ * when it drains the ring itself as BPF wakes it?  While it is busy the
+ * ring thread drains.
+ */
+void ktr_drain__busy(struct ktr_drain *d, bool busy);
 
 #endif /* KTRACEB_KTR_DRAIN_H */

@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /* The daemon's ring buffer, read and grown (ktr_ring.h says how a swap keeps every record). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "ktr_ring.h"
 
 struct ktr_ring {
+	pthread_mutex_t lock; /* guards all below: the loop and the ring thread both read */
 	struct ktr_bpf *b; /* b->rb_fd: the ring in the holder */
 	ring_buffer_sample_fn fn;
 	void *ctx;
@@ -33,6 +35,7 @@ struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
 
 	if (!r)
 		return NULL;
+	pthread_mutex_init(&r->lock, NULL);
 	r->b = b;
 	r->bytes = bytes;
 	r->old_fd = r->new_fd = -1;
@@ -59,9 +62,14 @@ static int ring__reader(struct ktr_ring *r)
 
 int ktr_ring__read_with(struct ktr_ring *r, ring_buffer_sample_fn fn, void *ctx)
 {
+	int err;
+
+	pthread_mutex_lock(&r->lock);
 	r->fn = fn;
 	r->ctx = ctx;
-	return ring__reader(r);
+	err = ring__reader(r);
+	pthread_mutex_unlock(&r->lock);
+	return err;
 }
 
 int ktr_ring__epoll_fd(const struct ktr_ring *r)
@@ -97,7 +105,8 @@ static int ring__swap_over(struct ktr_ring *r)
 	return err ? err : n;
 }
 
-int ktr_ring__consume(struct ktr_ring *r, bool wait)
+/* ktr_ring__consume, the lock held. */
+static int ring__consume(struct ktr_ring *r, bool wait)
 {
 	int n = 0, m;
 
@@ -117,9 +126,35 @@ int ktr_ring__consume(struct ktr_ring *r, bool wait)
 	return m < 0 ? m : n + m;
 }
 
+int ktr_ring__consume(struct ktr_ring *r, bool wait)
+{
+	int n;
+
+	pthread_mutex_lock(&r->lock);
+	n = ring__consume(r, wait);
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
+int ktr_ring__consume_if_free(struct ktr_ring *r)
+{
+	int n;
+
+	if (pthread_mutex_trylock(&r->lock))
+		return 0; /* being read or grown: by the loop */
+	n = ring__consume(r, false);
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
 int ktr_ring__settle(struct ktr_ring *r)
 {
-	return r->old ? ktr_ring__consume(r, true) : 0;
+	int n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->old ? ring__consume(r, true) : 0;
+	pthread_mutex_unlock(&r->lock);
+	return n;
 }
 
 /* A new ring of want bytes in the holder, its reader to come once the swap is over; 0 or -errno. */
@@ -147,7 +182,8 @@ static int ring__swap_in(struct ktr_ring *r, unsigned long long want)
 	return 0;
 }
 
-void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg)
+/* ktr_ring__grow, the lock held. */
+static void ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg)
 {
 	char a[24], b[24];
 	int err;
@@ -163,7 +199,7 @@ void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, ch
 	if (want > KTR_RING_MAX || want <= *r->bytes)
 		return;
 	/* the last swap over first: one ring swapped out at a time */
-	if (r->old && (err = ktr_ring__consume(r, true)) < 0) {
+	if (r->old && (err = ring__consume(r, true)) < 0) {
 		ktr_proto__msg_add(msg, "-b %s: the ring buffer: %s\n",
 				   ring__size(want, a, sizeof(a)), strerror(-err));
 		return;
@@ -178,6 +214,13 @@ void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, ch
 	syslog(LOG_INFO, "ring buffer grown to %llu bytes", want);
 }
 
+void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg)
+{
+	pthread_mutex_lock(&r->lock);
+	ring__grow(r, want, capped, msg);
+	pthread_mutex_unlock(&r->lock);
+}
+
 void ktr_ring__free(struct ktr_ring *r)
 {
 	if (!r)
@@ -190,5 +233,6 @@ void ktr_ring__free(struct ktr_ring *r)
 	ring_buffer__free(r->cur);
 	if (r->ep >= 0)
 		close(r->ep);
+	pthread_mutex_destroy(&r->lock);
 	free(r);
 }

@@ -15,6 +15,11 @@
  * No record is lost at the swap, and none of a thread's comes before one
  * it made earlier.  The ring never shrinks: it goes with the daemon, a
  * second after the last trace.
+ *
+ * Two threads read it: the ring thread (ktr_ring_thread.h) and the loop
+ * (ktr_drain.h), which also grows it.  Each function below takes the
+ * ring's lock, so one reads or grows at a time and the read function is
+ * called in the ring's order; ktr_ring__free is called alone.
  */
 #ifndef KTRACEB_KTR_RING_H
 #define KTRACEB_KTR_RING_H
@@ -47,6 +52,8 @@ int ktr_ring__epoll_fd(const struct ktr_ring *r);
  * How many, or the -errno of the ring itself.
  */
 int ktr_ring__consume(struct ktr_ring *r, bool wait);
+/* As ktr_ring__consume(r, false), unless the ring is being read or grown now: then 0. */
+int ktr_ring__consume_if_free(struct ktr_ring *r);
 /*
  * A swap under way finished (waited for), the old ring read to its end:
  * before a trace ends, none of its records may still wait in the new ring

@@ -33,6 +33,8 @@ struct ktr_tracefile {
 	unsigned int nprocs;		/* processes tracing into it, last scan */
 	unsigned long long lost_bpf;	/* the BPF loss counter of its route, as last read */
 	unsigned long long lost_held;	/* records a CPU's stage held at its end */
+	unsigned long long lost_queue;	/* records the daemon's queue had no room for
+					   (ktr_queue.h) */
 	unsigned long long lost_said;	/* lost_total of the last LOST record written */
 	int stop_err;			/* why it stopped early, for DONE */
 	char stop_msg[256];

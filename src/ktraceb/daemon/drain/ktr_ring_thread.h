@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Copyright (c) 2026 The ktraceb developers */
+/*
+ * The ring thread: the daemon's thread that empties the BPF ring buffer
+ * into a queue in memory (ktr_queue.h) while the loop is busy (serving a
+ * request, its tick), so that a request served slowly (an attach, a scan
+ * for probes) does not let the ring fill and lose records.  While the
+ * loop waits for work it drains the ring itself, as BPF wakes it, and the
+ * thread leaves the ring alone: a sample copied into the queue costs a
+ * copy more than one routed at once.
+ *
+ * The thread looks when BPF wakes the reader, and at least every
+ * KTR_RING_THREAD_MS.  It only moves samples: the loop routes them to
+ * their files (ktr_drain.c) and sends the stages on (ktr_stages.h).  It
+ * reads the ring only when the ring's lock (ktr_ring.h) is free: a loop
+ * that holds it is reading the ring already.
+ */
+#ifndef KTRACEB_KTR_RING_THREAD_H
+#define KTRACEB_KTR_RING_THREAD_H
+
+struct ktr_ring;
+struct ktr_queue;
+struct ktr_ring_thread;
+
+#include <stdatomic.h>
+
+#define KTR_RING_THREAD_MS 10
+
+/*
+ * The thread started, reading ring while *loop_busy (into q: the ring's
+ * read function puts what the thread reads there); NULL if it cannot start.
+ */
+struct ktr_ring_thread *ktr_ring_thread__start(struct ktr_ring *ring, struct ktr_queue *q,
+					       const atomic_bool *loop_busy);
+/* It stopped (before its ring and queue go), and freed. */
+void ktr_ring_thread__stop(struct ktr_ring_thread *t);
+
+#endif /* KTRACEB_KTR_RING_THREAD_H */
