@@ -151,9 +151,11 @@ size_t ktr_unescape_c(unsigned char *dst, size_t size, const char *s, size_t len
  * text shows it ("-rw-r--r--", "8:1", "O_RDONLY|O_CLOEXEC").
  */
 enum ktr_field_kind {
-	KTR_FIELD_NUM,	/* a decimal number: raw, an __s64 if is_signed */
+	KTR_FIELD_NUM,	/* a decimal number: raw, an __s64 if is_signed; also a number
+			   the text shows by its name when it has none (a signal, a
+			   flag set of 0: struct_int.h ktr_field_mask) */
 	KTR_FIELD_HEX,	/* a number the text shows in hex: raw */
-	KTR_FIELD_TEXT,	/* any other decoded value */
+	KTR_FIELD_TEXT,	/* any other decoded value: a name, a set of names, a time ... */
 	KTR_FIELD_STR,	/* a byte string: text and len are its bytes, the text quotes them */
 	KTR_FIELD_NOTE,	/* what the decoder left out: "<3 bytes more>", "... 5 more" */
 };

@@ -39,11 +39,12 @@ static void field_mode(struct ktr_fields *f, unsigned int mode, int flags)
 /* A dev_t as MAJOR:MINOR, as statx gives it (raw number with -n) */
 static void field_dev(struct ktr_fields *f, const char *name, __u64 dev, int flags)
 {
+	if (flags & KTR_DEC_RAW) {
+		ktr_field_u64(f, name, dev);
+		return;
+	}
 	ktr_field(f, name);
-	if (flags & KTR_DEC_RAW)
-		fprintf(f->out, "%llu", (unsigned long long)dev);
-	else
-		fprintf(f->out, "%u:%u", major(dev), minor(dev));
+	fprintf(f->out, "%u:%u", major(dev), minor(dev));
 }
 
 static void print_stat(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
@@ -96,8 +97,7 @@ static void print_statx(struct ktr_fields *f, const unsigned char *p, size_t len
 	struct k_statx s;
 
 	memcpy(&s, p, sizeof(s));
-	ktr_field(f, "mask");
-	ktr_print_mask(out, &ktr_statx_mask_tab, s.mask, flags);
+	ktr_field_mask(f, "mask", &ktr_statx_mask_tab, s.mask, flags);
 	ktr_field(f, "dev");
 	fprintf(out, "%u:%u", s.dev_major, s.dev_minor);
 	if (s.mask & STATX_INO)
@@ -276,8 +276,7 @@ static void print_open_how(struct ktr_fields *f, const unsigned char *p, size_t 
 		ktr_print_octal(out, h.mode, flags);
 	}
 	if (len >= 24) {
-		ktr_field(f, "resolve");
-		ktr_print_mask(out, &ktr_resolve_tab, h.resolve, flags);
+		ktr_field_mask(f, "resolve", &ktr_resolve_tab, h.resolve, flags);
 	}
 	ktr_field_rest(f, len, len / 8 * 8 < 24 ? len / 8 * 8 : 24);
 }
@@ -299,14 +298,11 @@ static const struct ktr_symtab whence_tab = KTR_SYMTAB(whence_sym);
 
 static void print_flock(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	FILE *out = f->out;
 	struct k_flock l;
 
 	memcpy(&l, p, sizeof(l));
-	ktr_field(f, "type");
-	ktr_print_enum(out, &locktype_tab, l.type, flags);
-	ktr_field(f, "whence");
-	ktr_print_enum(out, &whence_tab, l.whence, flags);
+	ktr_field_enum(f, "type", &locktype_tab, l.type, flags);
+	ktr_field_enum(f, "whence", &whence_tab, l.whence, flags);
 	ktr_field_s64(f, "start", l.start);
 	ktr_field_s64(f, "len", l.len);
 	ktr_field_s64(f, "pid", l.pid);
@@ -335,15 +331,13 @@ static const struct ktr_symtab lflag_tab = KTR_SYMTAB(lflag_sym);
 
 static void print_termios(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	FILE *out = f->out;
 	__u32 fl[4];
 
 	memcpy(fl, p, sizeof(fl));
 	ktr_field_hex(f, "iflag", fl[0]);
 	ktr_field_hex(f, "oflag", fl[1]);
 	ktr_field_hex(f, "cflag", fl[2]);
-	ktr_field(f, "lflag");
-	ktr_print_mask(out, &lflag_tab, fl[3], flags);
+	ktr_field_mask(f, "lflag", &lflag_tab, fl[3], flags);
 	ktr_field_u64(f, "line", p[16]);
 }
 
@@ -377,11 +371,12 @@ static void print_dirents(struct ktr_fields *f, const unsigned char *p, size_t l
 		n++;
 		ktr_fields_begin(f, KTR_GROUP_STRUCT);
 		ktr_field_u64(f, "ino", ino);
-		ktr_field(f, "type");
-		if (type < 16 && dtypes[type] && !(flags & KTR_DEC_RAW))
+		if (type < 16 && dtypes[type] && !(flags & KTR_DEC_RAW)) {
+			ktr_field(f, "type");
 			fputs(dtypes[type], f->out);
-		else
-			fprintf(f->out, "%u", type);
+		} else {
+			ktr_field_u64(f, "type", type);
+		}
 		ktr_field_str(f, "name", name, strnlen(name, reclen - DIRENT_HDR));
 		ktr_fields_end(f, KTR_GROUP_STRUCT);
 		off += reclen;

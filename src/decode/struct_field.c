@@ -147,6 +147,54 @@ void ktr_field_hex(struct ktr_fields *f, const char *name, __u64 v)
 	number(f, name, KTR_FIELD_HEX, false, v, text);
 }
 
+void ktr_field_mask(struct ktr_fields *f, const char *name, const struct ktr_symtab *t, __u64 v,
+		    int flags)
+{
+	/* 0 with no name for it: ktr_print_mask writes "0" */
+	if (v == 0 && !(flags & KTR_DEC_RAW) && !ktr_sym_name(t, 0)) {
+		ktr_field_u64(f, name, 0);
+		return;
+	}
+	ktr_field(f, name);
+	ktr_print_mask(f->out, t, v, flags);
+}
+
+void ktr_field_enum(struct ktr_fields *f, const char *name, const struct ktr_symtab *t, __s64 v,
+		    int flags)
+{
+	const char *sym = (flags & KTR_DEC_RAW) ? NULL : ktr_sym_name(t, (__u64)v);
+
+	if (!sym) {
+		ktr_field_s64(f, name, v);
+		return;
+	}
+	ktr_field(f, name);
+	fputs(sym, f->out);
+}
+
+void ktr_field_signal(struct ktr_fields *f, const char *name, __s64 sig, int flags)
+{
+	const char *sym = (flags & KTR_DEC_RAW) ? NULL : ktr_signal_name((int)sig);
+
+	if (!sym || sig != (int)sig) {
+		ktr_field_s64(f, name, sig);
+		return;
+	}
+	ktr_field(f, name);
+	fputs(sym, f->out);
+}
+
+void ktr_field_sigset(struct ktr_fields *f, const char *name, __u64 set, int flags)
+{
+	/* the empty set: ktr_print_sigset writes "0" */
+	if (set == 0 && !(flags & KTR_DEC_RAW)) {
+		ktr_field_u64(f, name, 0);
+		return;
+	}
+	ktr_field(f, name);
+	ktr_print_sigset(f->out, set, flags);
+}
+
 void ktr_field_str(struct ktr_fields *f, const char *name, const void *p, size_t len)
 {
 	close_field(f);

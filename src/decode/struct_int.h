@@ -54,6 +54,18 @@ void ktr_field_of(struct ktr_fields *f, const char *name, __u64 raw, bool is_sig
 void ktr_field_u64(struct ktr_fields *f, const char *name, __u64 v);
 void ktr_field_s64(struct ktr_fields *f, const char *name, __s64 v);
 void ktr_field_hex(struct ktr_fields *f, const char *name, __u64 v);
+/*
+ * A number the text shows by its name (a flag set, one of a list, a
+ * signal): a TEXT field of the name when there is one, else a NUM field of
+ * the number, which JSON prints from raw.  The text is ktr_print_mask's,
+ * ktr_print_enum's, ktr_print_signal's, ktr_print_sigset's.
+ */
+void ktr_field_mask(struct ktr_fields *f, const char *name, const struct ktr_symtab *t, __u64 v,
+		    int flags);
+void ktr_field_enum(struct ktr_fields *f, const char *name, const struct ktr_symtab *t, __s64 v,
+		    int flags);
+void ktr_field_signal(struct ktr_fields *f, const char *name, __s64 sig, int flags);
+void ktr_field_sigset(struct ktr_fields *f, const char *name, __u64 set, int flags);
 /* len bytes, which the text shows quoted and escaped (KTR_ESC_C) */
 void ktr_field_str(struct ktr_fields *f, const char *name, const void *p, size_t len);
 /* What was left out, as the text says it: "... 5 more" */

@@ -113,7 +113,6 @@ _Static_assert(sizeof(struct k_msghdr) == 56, "x86_64 struct msghdr");
 
 static void print_msghdr(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	FILE *out = f->out;
 	struct k_msghdr m;
 
 	memcpy(&m, p, sizeof(m));
@@ -123,8 +122,7 @@ static void print_msghdr(struct ktr_fields *f, const unsigned char *p, size_t le
 	ktr_field_u64(f, "iovlen", m.iovlen);
 	ktr_field_hex(f, "control", m.control);
 	ktr_field_u64(f, "controllen", m.controllen);
-	ktr_field(f, "flags");
-	ktr_print_mask(out, &ktr_msg_flags_tab, (__u32)m.flags, flags);
+	ktr_field_mask(f, "flags", &ktr_msg_flags_tab, (__u32)m.flags, flags);
 }
 
 static void print_iovec(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
@@ -146,17 +144,14 @@ const struct ktr_symtab ktr_poll_events_tab = KTR_SYMTAB(poll_sym);
 
 static void print_pollfd(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	FILE *out = f->out;
 	__s32 fd;
 	__u16 ev[2];
 
 	memcpy(&fd, p, sizeof(fd));
 	memcpy(ev, p + 4, sizeof(ev));
 	ktr_field_s64(f, "fd", fd);
-	ktr_field(f, "events");
-	ktr_print_mask(out, &ktr_poll_events_tab, ev[0], flags);
-	ktr_field(f, "revents");
-	ktr_print_mask(out, &ktr_poll_events_tab, ev[1], flags);
+	ktr_field_mask(f, "events", &ktr_poll_events_tab, ev[0], flags);
+	ktr_field_mask(f, "revents", &ktr_poll_events_tab, ev[1], flags);
 }
 
 static const struct ktr_sym epoll_sym[] = {
@@ -170,14 +165,12 @@ const struct ktr_symtab ktr_epoll_events_tab = KTR_SYMTAB(epoll_sym);
 /* x86_64 struct epoll_event is packed: 12 bytes */
 static void print_epoll_event(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	FILE *out = f->out;
 	__u32 ev;
 	__u64 data;
 
 	memcpy(&ev, p, sizeof(ev));
 	memcpy(&data, p + 4, sizeof(data));
-	ktr_field(f, "events");
-	ktr_print_mask(out, &ktr_epoll_events_tab, ev, flags);
+	ktr_field_mask(f, "events", &ktr_epoll_events_tab, ev, flags);
 	ktr_field_hex(f, "data", data);
 }
 

@@ -21,12 +21,10 @@ static void print_sigaction(struct ktr_fields *f, const unsigned char *p, size_t
 		fputs(sa.handler ? "SIG_IGN" : "SIG_DFL", out);
 	else
 		fprintf(out, "%#llx", (unsigned long long)sa.handler);
-	ktr_field(f, "flags");
-	ktr_print_mask(out, &ktr_sa_flags_tab, sa.flags, flags);
+	ktr_field_mask(f, "flags", &ktr_sa_flags_tab, sa.flags, flags);
 	if (sa.flags & 0x04000000) /* SA_RESTORER */
 		ktr_field_hex(f, "restorer", sa.restorer);
-	ktr_field(f, "mask");
-	ktr_print_sigset(out, sa.mask, flags);
+	ktr_field_sigset(f, "mask", sa.mask, flags);
 }
 
 static void print_sigset(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
@@ -50,15 +48,15 @@ static void print_siginfo(struct ktr_fields *f, const unsigned char *p, size_t l
 	memcpy(hdr, p, 12);
 	memcpy(u, p + 16, len - 16 < sizeof(u) ? len - 16 : sizeof(u));
 	memcpy(&addr, u, sizeof(addr));
-	ktr_field(f, "signo");
-	ktr_print_signal(out, hdr[0], flags);
+	ktr_field_signal(f, "signo", hdr[0], flags);
 	ktr_field_s64(f, "errno", hdr[1]);
-	ktr_field(f, "code");
 	code = (flags & KTR_DEC_RAW) ? NULL : ktr_sigcode_name(hdr[0], hdr[2]);
-	if (code)
+	if (code) {
+		ktr_field(f, "code");
 		fputs(code, out);
-	else
-		fprintf(out, "%d", hdr[2]);
+	} else {
+		ktr_field_s64(f, "code", hdr[2]);
+	}
 	if (len < 24)
 		return;
 	if (hdr[2] == SI_USER || hdr[2] == SI_TKILL || hdr[2] == SI_QUEUE ||
@@ -188,15 +186,12 @@ static void print_tms(struct ktr_fields *f, const unsigned char *p, size_t len, 
  */
 static void print_clone_args(struct ktr_fields *f, const unsigned char *p, size_t len, int flags)
 {
-	FILE *out = f->out;
 	__u64 a[11] = { 0 };
 	size_t n = len / 8;
 
 	memcpy(a, p, len < sizeof(a) ? len : sizeof(a));
-	if (n > 0) {
-		ktr_field(f, "flags");
-		ktr_print_mask(out, &ktr_clone_flags_tab, a[0], flags);
-	}
+	if (n > 0)
+		ktr_field_mask(f, "flags", &ktr_clone_flags_tab, a[0], flags);
 	if (n > 1)
 		ktr_field_hex(f, "pidfd", a[1]);
 	if (n > 2)
@@ -204,11 +199,10 @@ static void print_clone_args(struct ktr_fields *f, const unsigned char *p, size_
 	if (n > 3)
 		ktr_field_hex(f, "parent_tid", a[3]);
 	if (n > 4) {
-		ktr_field(f, "exit_signal");
 		if (a[4])
-			ktr_print_signal(out, (__s64)a[4], flags);
+			ktr_field_signal(f, "exit_signal", (__s64)a[4], flags);
 		else
-			fputs("0", out);
+			ktr_field_u64(f, "exit_signal", 0);
 	}
 	if (n > 5)
 		ktr_field_hex(f, "stack", a[5]);
@@ -284,13 +278,15 @@ static void print_stack(struct ktr_fields *f, const unsigned char *p, size_t len
 
 	memcpy(&s, p, sizeof(s));
 	ktr_field_hex(f, "sp", s.sp);
-	ktr_field(f, "flags");
-	if (s.flags == SS_ONSTACK && !(flags & KTR_DEC_RAW))
+	if (s.flags == SS_ONSTACK && !(flags & KTR_DEC_RAW)) {
+		ktr_field(f, "flags");
 		fputs("SS_ONSTACK", out);
-	else if (s.flags == SS_DISABLE && !(flags & KTR_DEC_RAW))
+	} else if (s.flags == SS_DISABLE && !(flags & KTR_DEC_RAW)) {
+		ktr_field(f, "flags");
 		fputs("SS_DISABLE", out);
-	else
-		fprintf(out, "%#x", (unsigned int)s.flags);
+	} else {
+		ktr_field_hex(f, "flags", (unsigned int)s.flags);
+	}
 	ktr_field_u64(f, "size", s.size);
 }
 

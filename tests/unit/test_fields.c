@@ -62,9 +62,37 @@ TEST(struct_array)
 	unsigned char p[16] = { 3, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0 };
 
 	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "pollfd", p, 16, 0)),
-		     "[ { fd:N:3:3 events:T:0:POLLIN revents:T:0:0 } "
-		     "{ fd:N:-1:-1 events:T:0:0 revents:T:0:0 } ]",
+		     "[ { fd:N:3:3 events:T:0:POLLIN revents:N:0:0 } "
+		     "{ fd:N:-1:-1 events:N:0:0 revents:N:0:0 } ]",
 		     "pollfd: an array of structures");
+}
+
+/*
+ * A value the text shows by its name is a TEXT field; with no name for it
+ * the text shows the number, and the field is that NUM (JSON prints raw).
+ */
+TEST(names_or_numbers)
+{
+	__s16 fl[16] = { F_WRLCK, 7 }; /* struct flock: type, whence 7 (no name) */
+	__s32 si[8] = { 10, 0, 99 }; /* siginfo: SIGUSR1, errno 0, code 99 (no name) */
+	__s32 si_unknown[8] = { 0x55, 0, 0 }; /* a signal with no name */
+	__u64 sa[4] = { 0, 0, 0, 0 }; /* sigaction: SIG_DFL, no flags, empty mask */
+	__u64 stack[3] = { 0x1000, 0, 0x2000 }; /* stack_t: flags 0, shown in hex */
+
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "flock", fl, 32, 0)),
+		     "{ type:T:0:F_WRLCK whence:N:7:7 start:N:0:0 len:N:0:0 pid:N:0:0 }",
+		     "flock: a name, a number without one");
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "siginfo", si, 16, 0)),
+		     "{ signo:T:0:SIGUSR1 errno:N:0:0 code:N:99:99 }", "siginfo: code 99");
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "siginfo", si_unknown, 16, 0)),
+		     "{ signo:N:85:85 errno:N:0:0 code:T:0:SI_USER }", "siginfo: signal 85");
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "sigaction", sa, 32, 0)),
+		     "{ handler:T:0:SIG_DFL flags:N:0:0 mask:N:0:0 }", "sigaction: 0, 0");
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "stack_t", stack, 24, 0)),
+		     "{ sp:H:4096:0x1000 flags:H:0:0 size:N:8192:8192 }", "stack: flags in hex");
+	/* -n: the raw numbers, as the text shows them */
+	ASSERT_STREQ(FIELDS(ktr_decode_struct(&sink, "flock", fl, 32, KTR_DEC_RAW)),
+		     "{ type:N:1:1 whence:N:7:7 start:N:0:0 len:N:0:0 pid:N:0:0 }", "flock -n");
 }
 
 TEST(call_fields)

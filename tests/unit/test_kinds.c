@@ -2,13 +2,16 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * The table of record kinds (kdump_kind.h): every kind has its row, its
- * tag and its hooks, and one number of ktraceb's files is one kind.
+ * tag and its hooks (its JSON of fields, its -Y and -P hooks or their "not
+ * shown" markers), and one number of ktraceb's files is one kind.
  */
 #include <string.h>
 
 #include "../lib/test.h"
 #include "kdump_bsd.h"
 #include "kdump_kind.h"
+#include "kdump_summary.h"
+#include "kdump_timeline.h"
 
 /* every kind but NONE and UNKNOWN: its row, its tag, its text and JSON unless never shown */
 TEST(every_kind_has_its_hooks)
@@ -28,9 +31,43 @@ TEST(every_kind_has_its_hooks)
 		}
 		ASSERT_TRUE(d->text != NULL, d->tag);
 		ASSERT_TRUE(d->json != NULL || d->json_text, d->tag);
-		/* a Linux kind's JSON is its members (docs/JSON.md) */
-		if (d->type > 0 && d->kind != KD_PROCCTOR && d->kind != KD_PROCDTOR)
+		/*
+		 * a Linux kind's JSON is its members, from its fields, never its
+		 * text (docs/JSON.md); PROCCTOR and PROCDTOR show only in
+		 * another system's files
+		 */
+		if (d->type > 0 && d->kind != KD_PROCCTOR && d->kind != KD_PROCDTOR) {
 			ASSERT_TRUE(d->json != NULL, d->tag);
+			ASSERT_TRUE(!d->json_text, d->tag);
+		}
+		/* -Y and -P: a hook, or the marker that says the kind is not shown */
+		ASSERT_TRUE(d->count != NULL, d->tag);
+		ASSERT_TRUE(d->timeline != NULL, d->tag);
+	}
+}
+
+/* the kinds -Y counts and -P draws (docs/JSON.md, kdump(1)), and only those */
+TEST(summary_and_timeline_kinds)
+{
+	static const enum kd_kind counted[] = { KD_CALL,       KD_RET, KD_LOST,	   KD_USER,
+						KD_TRACEPOINT, KD_END, KD_FILEINFO };
+	static const enum kd_kind drawn[] = { KD_CALL, KD_RET,	KD_NAMEI, KD_GENIO, KD_PSIG,
+					      KD_USER, KD_LOST, KD_EXIT,  KD_END };
+	bool is_counted[KD_NKINDS] = { false }, is_drawn[KD_NKINDS] = { false };
+
+	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+		is_counted[counted[i]] = true;
+	for (size_t i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++)
+		is_drawn[drawn[i]] = true;
+	for (int k = KD_UNKNOWN + 1; k < KD_NKINDS; k++) {
+		const struct kd_kind_def *d = kd_kinds[k];
+
+		if (!d || d->hidden)
+			continue;
+		ASSERT_TRUE((d->count && d->count != kd_summary__not_counted) == is_counted[k],
+			    d->tag);
+		ASSERT_TRUE((d->timeline && d->timeline != kd_timeline__not_drawn) == is_drawn[k],
+			    d->tag);
 	}
 }
 

@@ -48,4 +48,6 @@ const struct kd_kind_def kd_kind_args = {
 	.type = KTR_ARGS,
 	.text = kd_args_text,
 	.json = kd_args_json,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

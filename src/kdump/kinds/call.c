@@ -48,6 +48,27 @@ static int m_call(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -Y: a call is counted at its CALL (exit_group never returns) */
+static int count_call(struct kd_summary *s, const struct kd_event *ev)
+{
+	return ev->valid ? kd_summary__call(s, ev) : kd_summary__invalid(s);
+}
+
+/* -P: a syscall's slice begins; one still open on the thread (its RET lost, exit_group) ends */
+static int draw_call(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		     __s64 ns)
+{
+	const struct kdump_opts *o = kd_timeline__opts(c);
+	char name[KD_TL_NAME_MAX];
+
+	kd_timeline__end_syscall(c, t, ns);
+	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->call.code, o->flags & KD_SYSNR);
+	kd_timeline__start_slice(c, t, true, name, kd_kind_tag(KD_CALL), ns);
+	kd_json_call(kd_timeline__out(c), ev, o, true);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_call = {
 	.kind = KD_CALL,
 	.tag = "CALL",
@@ -55,4 +76,6 @@ const struct kd_kind_def kd_kind_call = {
 	.decode = dec_call,
 	.text = body_call,
 	.json = m_call,
+	.count = count_call,
+	.timeline = draw_call,
 };

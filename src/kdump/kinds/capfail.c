@@ -10,4 +10,6 @@ const struct kd_kind_def kd_kind_capfail = {
 	.tag = "CAP",
 	.text = kd_text_bytes,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -59,4 +59,6 @@ const struct kd_kind_def kd_kind_cgroup = {
 	.decode = dec_cgroup,
 	.text = kd_body_cgroup,
 	.json = m_cgroup,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -35,7 +35,7 @@ static void body_csw(FILE *out, const struct kd_event *ev, const struct kdump_op
 	}
 }
 
-/* CSW: out (stopping) or in, in user or kernel mode, and the wait channel if any; and "text" */
+/* CSW: out (stopping) or in, in user or kernel mode, and the wait channel if any */
 static int m_csw(struct kd_json_out *j, const struct kd_event *ev)
 {
 	FILE *out = j->out;
@@ -56,5 +56,6 @@ const struct kd_kind_def kd_kind_csw = {
 	.decode = dec_csw,
 	.text = body_csw,
 	.json = m_csw,
-	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

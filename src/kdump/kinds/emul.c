@@ -10,4 +10,6 @@ const struct kd_kind_def kd_kind_emul = {
 	.tag = "EMUL",
 	.text = kd_text_string,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

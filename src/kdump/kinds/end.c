@@ -51,6 +51,33 @@ static int m_end(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/*
+ * -Y: records its file did not take after its last LOST are lost too, and
+ * an end that cut the trace short is said.
+ */
+static int count_end(struct kd_summary *s, const struct kd_event *ev)
+{
+	const struct ktr_end *e = &ev->end;
+
+	if (!ev->valid)
+		return kd_summary__invalid(s);
+	kd_summary__session_lost(s, e->ke_lost);
+	if (e->ke_why == KTR_END_WRITE_ERROR || e->ke_why == KTR_END_REMOVED ||
+	    e->ke_why == KTR_END_RING || e->ke_why == KTR_END_KILLED)
+		kd_summary__cut_short(s, e->ke_why);
+	return 0;
+}
+
+/* -P: the trace's end in this file: a global instant, as a loss */
+static int draw_end(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		    __s64 ns)
+{
+	kd_timeline__instant(c, t, "end", kd_kind_tag(KD_END), kd_kind_tag(KD_END), ns);
+	kd_json_end(kd_timeline__out(c), ev);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_end = {
 	.kind = KD_END,
 	.tag = "END",
@@ -58,4 +85,6 @@ const struct kd_kind_def kd_kind_end = {
 	.decode = kd_dec_end,
 	.text = body_end,
 	.json = m_end,
+	.count = count_end,
+	.timeline = draw_end,
 };

@@ -12,4 +12,6 @@ const struct kd_kind_def kd_kind_envs = {
 	.type = KTR_ENVS,
 	.text = kd_args_text,
 	.json = kd_args_json,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

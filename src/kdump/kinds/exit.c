@@ -38,6 +38,17 @@ static int m_exit(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -P: the process has ended, and so have all its threads' slices; an instant */
+static int draw_exit(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		     __s64 ns)
+{
+	kd_timeline__end_process(c, ev->h->ktr_pid, ns);
+	kd_timeline__instant(c, t, "process", kd_kind_tag(KD_EXIT), kd_kind_tag(KD_EXIT), ns);
+	kd_json_exit(kd_timeline__out(c), ev);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_exit = {
 	.kind = KD_EXIT,
 	.tag = "EXIT",
@@ -45,4 +56,6 @@ const struct kd_kind_def kd_kind_exit = {
 	.decode = kd_dec_exit,
 	.text = body_exit,
 	.json = m_exit,
+	.count = kd_summary__not_counted,
+	.timeline = draw_exit,
 };

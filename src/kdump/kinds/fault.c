@@ -25,4 +25,6 @@ const struct kd_kind_def kd_kind_fault = {
 	.decode = dec_fault,
 	.text = body_fault,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

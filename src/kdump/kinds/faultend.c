@@ -24,4 +24,6 @@ const struct kd_kind_def kd_kind_faultend = {
 	.decode = dec_faultend,
 	.text = body_faultend,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -50,4 +50,6 @@ const struct kd_kind_def kd_kind_fd = {
 	.decode = dec_fd,
 	.text = kd_body_fd,
 	.json = m_fd,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -57,6 +57,13 @@ static int m_fileinfo(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -Y: a session begins: its losses are counted from zero */
+static int count_info(struct kd_summary *s, const struct kd_event *ev)
+{
+	kd_summary__session(s);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_fileinfo = {
 	.kind = KD_FILEINFO,
 	.tag = "INFO",
@@ -64,4 +71,6 @@ const struct kd_kind_def kd_kind_fileinfo = {
 	.decode = dec_fileinfo,
 	.text = body_fileinfo,
 	.json = m_fileinfo,
+	.count = count_info,
+	.timeline = kd_timeline__not_drawn,
 };

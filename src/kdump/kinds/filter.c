@@ -54,4 +54,6 @@ const struct kd_kind_def kd_kind_filter = {
 	.decode = dec_filter,
 	.text = kd_body_filter,
 	.json = m_filter,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

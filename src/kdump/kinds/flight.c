@@ -44,7 +44,7 @@ static void body_flight(FILE *out, const struct kd_event *ev, const struct kdump
 	}
 }
 
-/* RING: the part, the counts, why the ring was dumped and the process's end; and "text" */
+/* RING: the part, the counts, why the ring was dumped and the process's end */
 static int m_flight(struct kd_json_out *j, const struct kd_event *ev)
 {
 	static const char *const why[] = {
@@ -89,5 +89,6 @@ const struct kd_kind_def kd_kind_flight = {
 	.decode = kd_dec_flight,
 	.text = body_flight,
 	.json = m_flight,
-	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -36,6 +36,16 @@ static int m_genio(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -P: an instant with its data */
+static int draw_genio(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		      __s64 ns)
+{
+	kd_timeline__instant(c, t, "io", kd_kind_tag(KD_GENIO), kd_kind_tag(KD_GENIO), ns);
+	kd_json_genio(kd_timeline__out(c), ev, kd_timeline__opts(c));
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_genio = {
 	.kind = KD_GENIO,
 	.tag = "GIO",
@@ -43,4 +53,6 @@ const struct kd_kind_def kd_kind_genio = {
 	.decode = dec_genio,
 	.text = body_genio,
 	.json = m_genio,
+	.count = kd_summary__not_counted,
+	.timeline = draw_genio,
 };

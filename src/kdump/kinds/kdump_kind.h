@@ -6,22 +6,24 @@
  * table of kinds (kdump_kinds.c).  Its tag, the record type it has in
  * ktraceb's files, the function that checks its payload and takes its
  * fields out (the decoder's part), its text (what follows the tag on a
- * line of kdump's text) and its JSON members (-J).  The -Y summary and the
- * -P timeline count and draw the few kinds they show by tables of their
- * own (kdump_summary.c, kdump_chrome.c).
+ * line of kdump's text), its JSON members (-J), what the -Y summary
+ * counts of it and how the -P timeline draws it.
  *
  * One number is one kind: a type of ktraceb's own files is looked up in
  * this table (kd_kind_of_type); another system's reader gives its records
  * their kind itself (kd_bsd__kind, kdump_bsd.c).
  *
  * tests/unit/test_kinds.c checks that every kind has its row, its tag, its
- * text and its JSON, and that no two kinds have one type.
+ * text, its JSON (of fields, not its text, for ktraceb's own kinds), its
+ * count and timeline hooks (or their "not shown" markers), and that no two
+ * kinds have one type.
  */
 #ifndef KTRACEB_KDUMP_KIND_H
 #define KTRACEB_KDUMP_KIND_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <linux/types.h>
 
 enum kd_kind {
 	KD_NONE, /* a record no output shows: MAPPING, TPFORMAT, and PROCCTOR, PROCDTOR
@@ -71,6 +73,9 @@ struct kd_decoder;
 struct kd_event;
 struct kdump_opts;
 struct kd_json_out;
+struct kd_summary;
+struct kd_timeline;
+struct kd_tl_thread;
 
 struct kd_kind_def {
 	enum kd_kind kind;
@@ -89,8 +94,19 @@ struct kd_kind_def {
 	void (*text)(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 	/* its -J members, each ',"key":value'; 0, -EINVAL (invalid) or -ENOMEM */
 	int (*json)(struct kd_json_out *j, const struct kd_event *ev);
-	/* -J adds its text as "text" after its members (docs/JSON.md) */
+	/* -J adds its text as "text" after its members (docs/JSON.md); only another system's kinds */
 	bool json_text;
+	/*
+	 * What -Y counts of it (kdump_summary.h): 0 or -ENOMEM;
+	 * kd_summary__not_counted: nothing.
+	 */
+	int (*count)(struct kd_summary *s, const struct kd_event *ev);
+	/*
+	 * How -P draws a valid event of it on its thread at ns (kdump_timeline.h):
+	 * 0 or -ENOMEM; kd_timeline__not_drawn: not on the timeline.
+	 */
+	int (*timeline)(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+			__s64 ns);
 };
 
 /* The kinds, by kind; NULL for NONE and UNKNOWN. */

@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The ktraceb developers */
 /*
  * What a kind's file (kdump_kind.h) includes: the event, the decoder's
- * state its decode function fills, the text and JSON formatters.
+ * state its decode function fills, the text and JSON formatters, and what
+ * its count (-Y) and timeline (-P) hooks add to and draw with.
  */
 #ifndef KTRACEB_KDUMP_KIND_FILE_H
 #define KTRACEB_KDUMP_KIND_FILE_H
@@ -18,6 +19,8 @@
 #include "kdump_fmt.h"
 #include "kdump_jsonout.h"
 #include "kdump_kind.h"
+#include "kdump_summary.h"
+#include "kdump_timeline.h"
 
 /* ARGS's text and JSON (args.c), which ENVS's are too */
 void kd_args_text(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);

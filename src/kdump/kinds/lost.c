@@ -34,6 +34,25 @@ static int m_lost(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -Y: the counts are incomplete */
+static int count_lost(struct kd_summary *s, const struct kd_event *ev)
+{
+	if (!ev->valid)
+		return kd_summary__invalid(s);
+	kd_summary__lost(s, ev->lost.lost);
+	return 0;
+}
+
+/* -P: a global instant */
+static int draw_lost(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		     __s64 ns)
+{
+	kd_timeline__instant(c, t, "lost", kd_kind_tag(KD_LOST), kd_kind_tag(KD_LOST), ns);
+	kd_json_lost(kd_timeline__out(c), ev);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_lost = {
 	.kind = KD_LOST,
 	.tag = "LOST",
@@ -41,4 +60,6 @@ const struct kd_kind_def kd_kind_lost = {
 	.decode = kd_dec_lost,
 	.text = body_lost,
 	.json = m_lost,
+	.count = count_lost,
+	.timeline = draw_lost,
 };

@@ -26,4 +26,6 @@ const struct kd_kind_def kd_kind_mib = {
 	.decode = dec_mib,
 	.text = body_mib,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

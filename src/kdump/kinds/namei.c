@@ -45,6 +45,13 @@ static int m_namei(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -P: a path, kept for its syscall's end ("path", "path2"); no event of its own */
+static int draw_namei(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		      __s64 ns)
+{
+	return kd_timeline__path(t, ev->data, ev->len);
+}
+
 const struct kd_kind_def kd_kind_namei = {
 	.kind = KD_NAMEI,
 	.tag = "NAMI",
@@ -52,4 +59,6 @@ const struct kd_kind_def kd_kind_namei = {
 	.decode = dec_namei,
 	.text = body_namei,
 	.json = m_namei,
+	.count = kd_summary__not_counted,
+	.timeline = draw_namei,
 };

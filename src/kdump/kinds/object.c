@@ -29,4 +29,6 @@ const struct kd_kind_def kd_kind_object = {
 	.decode = dec_object,
 	.text = kd_body_object,
 	.json = m_object,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -30,4 +30,6 @@ const struct kd_kind_def kd_kind_pledge = {
 	.decode = dec_pledge,
 	.text = body_pledge,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

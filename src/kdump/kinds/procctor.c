@@ -41,4 +41,6 @@ const struct kd_kind_def kd_kind_procctor = {
 	.decode = dec_procctor,
 	.text = body_procctor,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -28,4 +28,6 @@ const struct kd_kind_def kd_kind_procdtor = {
 	.decode = dec_procdtor,
 	.text = body_empty,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -46,6 +46,16 @@ static int m_psig(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -P: an instant */
+static int draw_psig(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		     __s64 ns)
+{
+	kd_timeline__instant(c, t, "signal", kd_kind_tag(KD_PSIG), kd_kind_tag(KD_PSIG), ns);
+	kd_json_psig(kd_timeline__out(c), ev);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_psig = {
 	.kind = KD_PSIG,
 	.tag = "PSIG",
@@ -53,4 +63,6 @@ const struct kd_kind_def kd_kind_psig = {
 	.decode = dec_psig,
 	.text = body_psig,
 	.json = m_psig,
+	.count = kd_summary__not_counted,
+	.timeline = draw_psig,
 };

@@ -56,6 +56,26 @@ static int m_ret(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/* -Y: the call's time and error */
+static int count_ret(struct kd_summary *s, const struct kd_event *ev)
+{
+	return ev->valid ? kd_summary__ret(s, ev) : kd_summary__invalid(s);
+}
+
+/* -P: the syscall's slice ends */
+static int draw_ret(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		    __s64 ns)
+{
+	const struct kdump_opts *o = kd_timeline__opts(c);
+	char name[KD_TL_NAME_MAX];
+
+	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->ret.code, o->flags & KD_SYSNR);
+	kd_timeline__end_slice(c, t, true, name, kd_kind_tag(KD_RET), ns);
+	kd_json_ret(kd_timeline__out(c), ev, o);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_ret = {
 	.kind = KD_RET,
 	.tag = "RET",
@@ -63,4 +83,6 @@ const struct kd_kind_def kd_kind_ret = {
 	.decode = dec_ret,
 	.text = body_ret,
 	.json = m_ret,
+	.count = count_ret,
+	.timeline = draw_ret,
 };

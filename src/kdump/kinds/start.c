@@ -20,4 +20,6 @@ const struct kd_kind_def kd_kind_start = {
 	.decode = dec_empty,
 	.text = body_empty,
 	.json_text = true,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

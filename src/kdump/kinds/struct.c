@@ -82,4 +82,6 @@ const struct kd_kind_def kd_kind_struct = {
 	.decode = dec_struct,
 	.text = body_struct,
 	.json = m_struct,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

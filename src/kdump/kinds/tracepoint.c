@@ -67,7 +67,10 @@ static void tp_member(void *ctx, const struct kd_tpval *v)
 	}
 }
 
-/* TRACE: the event's id, its name and fields as its format reads them; and "text" */
+/*
+ * TRACE: the event's id, its name and fields as its format reads them; an
+ * event the file has no format for: its bytes, all of them, in hex.
+ */
 static int m_tracepoint(struct kd_json_out *j, const struct kd_event *ev)
 {
 	struct tp_out t = { .out = j->out };
@@ -79,7 +82,9 @@ static int m_tracepoint(struct kd_json_out *j, const struct kd_event *ev)
 		kd_tp__fields(ev->tp.fmt, ev->tp.raw, ev->tp.len, tp_member, &t);
 		fputc('}', t.out);
 	} else {
-		fputs("null", t.out);
+		fputs("null,\"data\":\"", t.out);
+		kd_tp__put_hex(t.out, ev->tp.raw, ev->tp.len);
+		fputc('"', t.out);
 	}
 	return 0;
 }
@@ -91,5 +96,6 @@ const struct kd_kind_def kd_kind_tracepoint = {
 	.decode = dec_tracepoint,
 	.text = body_tracepoint,
 	.json = m_tracepoint,
-	.json_text = true,
+	.count = kd_summary__tp,
+	.timeline = kd_timeline__not_drawn,
 };

@@ -27,6 +27,35 @@ static int m_user(struct kd_json_out *j, const struct kd_event *ev)
 	return 0;
 }
 
+/*
+ * -P: a span's enter or exit (or an entry/exit probe's) begins or ends a
+ * slice; another user record is an instant, named by its provider and probe.
+ */
+static int draw_user(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+		     __s64 ns)
+{
+	const struct kdump_opts *o = kd_timeline__opts(c);
+	bool raw = o->decode & KTR_DEC_RAW;
+	char name[KD_TL_NAME_MAX];
+
+	if (!ev->ktru || !ev->span.spanlike || raw) {
+		if (ev->ktru && !raw)
+			snprintf(name, sizeof(name), "%s:%s", ev->user.who, ev->user.name);
+		else
+			snprintf(name, sizeof(name), "utrace");
+		kd_timeline__instant(c, t, "user", name, kd_kind_tag(KD_USER), ns);
+	} else {
+		kd_json_span_name(ev, name, sizeof(name));
+		if (ev->span.is_exit)
+			kd_timeline__end_slice(c, t, false, name, kd_kind_tag(KD_USER), ns);
+		else
+			kd_timeline__start_slice(c, t, false, name, kd_kind_tag(KD_USER), ns);
+	}
+	kd_json_user(kd_timeline__out(c), ev, o);
+	kd_timeline__done(c);
+	return 0;
+}
+
 const struct kd_kind_def kd_kind_user = {
 	.kind = KD_USER,
 	.tag = "USER",
@@ -34,4 +63,6 @@ const struct kd_kind_def kd_kind_user = {
 	.decode = dec_user,
 	.text = kd_body_user,
 	.json = m_user,
+	.count = kd_summary__user,
+	.timeline = draw_user,
 };

@@ -89,4 +89,6 @@ const struct kd_kind_def kd_kind_ustack = {
 	.decode = dec_ustack,
 	.text = kd_body_ustack,
 	.json = m_ustack,
+	.count = kd_summary__not_counted,
+	.timeline = kd_timeline__not_drawn,
 };

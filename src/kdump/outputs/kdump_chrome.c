@@ -7,7 +7,8 @@
  * its CALL to its RET ("B"/"E"), with its arguments, paths and return
  * value; spans and entry/exit probe pairs as slices too; signals, exits,
  * GIO, other user records and lost records as instant ("i") events.
- * docs/JSON.md says what each event holds.
+ * docs/JSON.md says what each event holds.  What each kind draws is in
+ * its file (kdump_kind.h timeline), with this file's kdump_timeline.h.
  *
  * The slices of a thread always nest and balance, whatever the trace
  * holds: each thread keeps a stack of its open slices.  A RET or span exit
@@ -28,10 +29,11 @@
 #include "kdump_jsonout.h"
 #include "kdump_map.h"
 #include "kdump_sink.h"
+#include "kdump_timeline.h"
 
 #define CHROME_FORMAT_VERSION 1
 #define SLICES_MAX	      64 /* open slices of a thread: deeper enters become instants */
-#define NAME_MAX_LEN	      (2 * KTR_UREC_NAME_MAX)
+#define NAME_MAX_LEN	      KD_TL_NAME_MAX
 #define PATHS_MAX	      2 /* paths of a syscall shown (rename, linkat have two) */
 
 struct slice {
@@ -39,7 +41,7 @@ struct slice {
 	char name[NAME_MAX_LEN];
 };
 
-struct ch_thread {
+struct kd_tl_thread {
 	__s32 tid, pid;
 	char comm[KTR_MAXCOMLEN + 1];
 	bool named; /* its thread_name written, with comm */
@@ -51,12 +53,12 @@ struct ch_thread {
 	int npath;
 };
 
-struct chrome {
+struct kd_timeline {
 	struct kd_sink_env env;
 	FILE *out;
 	struct kd_map tids; /* tid -> v1 = index + 1 in threads */
 	struct kd_map pids; /* pid -> v1 = 1: named */
-	struct ch_thread *threads;
+	struct kd_tl_thread *threads;
 	size_t nthreads, cap;
 	__s64 base_ns, end_ns;
 	bool have_base, first, started;
@@ -64,7 +66,7 @@ struct chrome {
 
 static void *chrome__open(const struct kd_sink_env *env)
 {
-	struct chrome *c = calloc(1, sizeof(*c));
+	struct kd_timeline *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
@@ -76,7 +78,7 @@ static void *chrome__open(const struct kd_sink_env *env)
 
 static void chrome__close(void *state)
 {
-	struct chrome *c = state;
+	struct kd_timeline *c = state;
 
 	for (size_t i = 0; i < c->nthreads; i++)
 		for (int p = 0; p < PATHS_MAX; p++)
@@ -89,13 +91,13 @@ static void chrome__close(void *state)
 
 /* --- output ----------------------------------------------------------------- */
 
-static void sep(struct chrome *c)
+static void sep(struct kd_timeline *c)
 {
 	fputs(c->first ? "\n" : ",\n", c->out);
 	c->first = false;
 }
 
-static void put_ts(struct chrome *c, __s64 ns)
+static void put_ts(struct kd_timeline *c, __s64 ns)
 {
 	__u64 rel = (__u64)ns - (__u64)c->base_ns;
 
@@ -104,8 +106,8 @@ static void put_ts(struct chrome *c, __s64 ns)
 }
 
 /* The start of an event up to its "args" object, not closed. */
-static void event_head(struct chrome *c, const struct ch_thread *t, char ph, const char *cat,
-		       const char *name, __s64 ns)
+static void event_head(struct kd_timeline *c, const struct kd_tl_thread *t, char ph,
+		       const char *cat, const char *name, __s64 ns)
 {
 	FILE *out = c->out;
 
@@ -120,7 +122,7 @@ static void event_head(struct chrome *c, const struct ch_thread *t, char ph, con
 			strcmp(cat, "lost") == 0 || strcmp(cat, "end") == 0 ? 'g' : 't');
 }
 
-static void meta(struct chrome *c, const char *what, __s32 pid, __s32 tid, const char *name)
+static void meta(struct kd_timeline *c, const char *what, __s32 pid, __s32 tid, const char *name)
 {
 	sep(c);
 	fprintf(c->out,
@@ -132,14 +134,14 @@ static void meta(struct chrome *c, const char *what, __s32 pid, __s32 tid, const
 
 /* --- threads and their slices ------------------------------------------------ */
 
-static void pop(struct chrome *c, struct ch_thread *t, __s64 ns, const char *record);
-static void paths_clear(struct ch_thread *t);
+static void pop(struct kd_timeline *c, struct kd_tl_thread *t, __s64 ns, const char *record);
+static void paths_clear(struct kd_tl_thread *t);
 
-static struct ch_thread *thread_of(struct chrome *c, const struct ktr_header *h)
+static struct kd_tl_thread *thread_of(struct kd_timeline *c, const struct ktr_header *h)
 {
 	struct kd_map_ent *e = kd_map__add(&c->tids, h->ktr_tid);
 	char comm[KTR_MAXCOMLEN + 1];
-	struct ch_thread *t;
+	struct kd_tl_thread *t;
 	bool renamed;
 	int i;
 
@@ -148,7 +150,7 @@ static struct ch_thread *thread_of(struct chrome *c, const struct ktr_header *h)
 	if (!e->v1) {
 		if (c->nthreads == c->cap) {
 			size_t cap = c->cap ? 2 * c->cap : 64;
-			struct ch_thread *nt = reallocarray(c->threads, cap, sizeof(*nt));
+			struct kd_tl_thread *nt = reallocarray(c->threads, cap, sizeof(*nt));
 
 			if (!nt)
 				return NULL;
@@ -191,7 +193,7 @@ static struct ch_thread *thread_of(struct chrome *c, const struct ktr_header *h)
 }
 
 /* The thread's time for an event at ns: never before its previous event. */
-static __s64 thread_ts(struct chrome *c, struct ch_thread *t, __s64 ns)
+static __s64 thread_ts(struct kd_timeline *c, struct kd_tl_thread *t, __s64 ns)
 {
 	if (ns < c->base_ns)
 		ns = c->base_ns;
@@ -203,12 +205,13 @@ static __s64 thread_ts(struct chrome *c, struct ch_thread *t, __s64 ns)
 	return ns;
 }
 
-static void paths_clear(struct ch_thread *t)
+static void paths_clear(struct kd_tl_thread *t)
 {
 	t->npath = 0;
 }
 
-static void push(struct chrome *c, struct ch_thread *t, bool syscall, const char *name, __s64 ns)
+static void push(struct kd_timeline *c, struct kd_tl_thread *t, bool syscall, const char *name,
+		 __s64 ns)
 {
 	struct slice *s = &t->stack[t->n++];
 
@@ -222,7 +225,7 @@ static void push(struct chrome *c, struct ch_thread *t, bool syscall, const char
  * {"record":record and the syscall's paths, for the caller's members; else
  * it says the slice's end is not in the trace.
  */
-static void pop(struct chrome *c, struct ch_thread *t, __s64 ns, const char *record)
+static void pop(struct kd_timeline *c, struct kd_tl_thread *t, __s64 ns, const char *record)
 {
 	struct slice *s = &t->stack[--t->n];
 
@@ -240,13 +243,13 @@ static void pop(struct chrome *c, struct ch_thread *t, __s64 ns, const char *rec
 }
 
 /* Ends every slice above depth i (left open: their ends are not in the trace). */
-static void pop_to(struct chrome *c, struct ch_thread *t, int i, __s64 ns)
+static void pop_to(struct kd_timeline *c, struct kd_tl_thread *t, int i, __s64 ns)
 {
 	while (t->n > i)
 		pop(c, t, ns, NULL);
 }
 
-static int find(const struct ch_thread *t, bool syscall, const char *name)
+static int find(const struct kd_tl_thread *t, bool syscall, const char *name)
 {
 	for (int i = t->n - 1; i >= 0; i--)
 		if (t->stack[i].syscall == syscall &&
@@ -261,7 +264,7 @@ static int find(const struct ch_thread *t, bool syscall, const char *name)
  * from the thread's previous event.  Returns with the E event's "args"
  * open, as pop().
  */
-static void end_slice(struct chrome *c, struct ch_thread *t, bool syscall, const char *name,
+static void end_slice(struct kd_timeline *c, struct kd_tl_thread *t, bool syscall, const char *name,
 		      const char *record, __s64 ns)
 {
 	int i = find(t, syscall, syscall ? NULL : name);
@@ -279,8 +282,8 @@ static void end_slice(struct chrome *c, struct ch_thread *t, bool syscall, const
 }
 
 /* A slice's start, with its "args" object open after {"record":record. */
-static void start_slice(struct chrome *c, struct ch_thread *t, bool syscall, const char *name,
-			const char *record, __s64 ns)
+static void start_slice(struct kd_timeline *c, struct kd_tl_thread *t, bool syscall,
+			const char *name, const char *record, __s64 ns)
 {
 	if (t->n == SLICES_MAX)
 		pop(c, t, ns, NULL);
@@ -288,141 +291,83 @@ static void start_slice(struct chrome *c, struct ch_thread *t, bool syscall, con
 	fprintf(c->out, ",\"args\":{\"record\":\"%s\"", record);
 }
 
-/* --- records ------------------------------------------------------------------ */
+/* --- what a kind's timeline hook draws with (kdump_timeline.h) ---------------- */
 
-static int ch_call(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
+FILE *kd_timeline__out(struct kd_timeline *c)
 {
-	char name[NAME_MAX_LEN];
+	return c->out;
+}
+
+const struct kdump_opts *kd_timeline__opts(const struct kd_timeline *c)
+{
+	return c->env.o;
+}
+
+void kd_timeline__start_slice(struct kd_timeline *c, struct kd_tl_thread *t, bool syscall,
+			      const char *name, const char *record, __s64 ns)
+{
+	start_slice(c, t, syscall, name, record, ns);
+}
+
+void kd_timeline__end_slice(struct kd_timeline *c, struct kd_tl_thread *t, bool syscall,
+			    const char *name, const char *record, __s64 ns)
+{
+	end_slice(c, t, syscall, name, record, ns);
+}
+
+void kd_timeline__end_syscall(struct kd_timeline *c, struct kd_tl_thread *t, __s64 ns)
+{
 	int i = find(t, true, NULL);
 
 	if (i >= 0)
-		pop_to(c, t, i, ns); /* its RET was lost, or it was exit_group */
+		pop_to(c, t, i, ns);
 	paths_clear(t);
-	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->call.code, c->env.o->flags & KD_SYSNR);
-	start_slice(c, t, true, name, kd_kind_tag(KD_CALL), ns);
-	kd_json_call(c->out, ev, c->env.o, true);
-	fputs("}}", c->out);
-	return 0;
 }
 
-static int ch_ret(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
+void kd_timeline__instant(struct kd_timeline *c, struct kd_tl_thread *t, const char *cat,
+			  const char *name, const char *record, __s64 ns)
 {
-	char name[NAME_MAX_LEN];
-
-	kd_fmt_scname(name, sizeof(name), ev->sv_flags, ev->ret.code, c->env.o->flags & KD_SYSNR);
-	end_slice(c, t, true, name, kd_kind_tag(KD_RET), ns);
-	kd_json_ret(c->out, ev, c->env.o);
-	fputs("}}", c->out);
-	return 0;
+	event_head(c, t, 'i', cat, name, ns);
+	fprintf(c->out, ",\"args\":{\"record\":\"%s\"", record);
 }
 
-/* A path: kept for its syscall's end. */
-static int ch_namei(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
+void kd_timeline__done(struct kd_timeline *c)
 {
-	unsigned char *p;
+	fputs("}}", c->out);
+}
+
+int kd_timeline__path(struct kd_tl_thread *t, const void *p, size_t len)
+{
+	unsigned char *copy;
 
 	if (t->npath == PATHS_MAX)
 		return 0;
-	p = realloc(t->path[t->npath], ev->len ? ev->len : 1);
-	if (!p)
+	copy = realloc(t->path[t->npath], len ? len : 1);
+	if (!copy)
 		return -ENOMEM;
-	memcpy(p, ev->data, ev->len);
-	t->path[t->npath] = p;
-	t->pathlen[t->npath++] = ev->len;
+	memcpy(copy, p, len);
+	t->path[t->npath] = copy;
+	t->pathlen[t->npath++] = len;
 	return 0;
 }
 
-/* An instant event named by its kind's tag, its "args" object left open after {"record":tag. */
-static void instant(struct chrome *c, struct ch_thread *t, const char *cat, enum kd_kind kind,
-		    __s64 ns)
-{
-	const char *tag = kd_kind_tag(kind);
-
-	event_head(c, t, 'i', cat, tag, ns);
-	fprintf(c->out, ",\"args\":{\"record\":\"%s\"", tag);
-}
-
-static int ch_user(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
-{
-	bool raw = c->env.o->decode & KTR_DEC_RAW;
-	char name[NAME_MAX_LEN];
-
-	if (!ev->ktru || !ev->span.spanlike || raw) {
-		if (ev->ktru && !raw)
-			snprintf(name, sizeof(name), "%s:%s", ev->user.who, ev->user.name);
-		else
-			snprintf(name, sizeof(name), "utrace");
-		event_head(c, t, 'i', "user", name, ns);
-		fprintf(c->out, ",\"args\":{\"record\":\"%s\"", kd_kind_tag(KD_USER));
-	} else {
-		kd_json_span_name(ev, name, sizeof(name));
-		if (ev->span.is_exit)
-			end_slice(c, t, false, name, kd_kind_tag(KD_USER), ns);
-		else
-			start_slice(c, t, false, name, kd_kind_tag(KD_USER), ns);
-	}
-	kd_json_user(c->out, ev, c->env.o);
-	fputs("}}", c->out);
-	return 0;
-}
-
-static int ch_genio(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
-{
-	instant(c, t, "io", KD_GENIO, ns);
-	kd_json_genio(c->out, ev, c->env.o);
-	fputs("}}", c->out);
-	return 0;
-}
-
-static int ch_psig(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
-{
-	instant(c, t, "signal", KD_PSIG, ns);
-	kd_json_psig(c->out, ev);
-	fputs("}}", c->out);
-	return 0;
-}
-
-static int ch_lost(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
-{
-	instant(c, t, "lost", KD_LOST, ns);
-	kd_json_lost(c->out, ev);
-	fputs("}}", c->out);
-	return 0;
-}
-
-/* The trace's end in this file: a global instant, as a loss. */
-static int ch_end(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
-{
-	instant(c, t, "end", KD_END, ns);
-	kd_json_end(c->out, ev);
-	fputs("}}", c->out);
-	return 0;
-}
-
-/* A process has ended: so have all its threads' slices. */
-static int ch_exit(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns)
+void kd_timeline__end_process(struct kd_timeline *c, __s32 pid, __s64 ns)
 {
 	for (size_t i = 0; i < c->nthreads; i++) {
-		struct ch_thread *o = &c->threads[i];
+		struct kd_tl_thread *o = &c->threads[i];
 
-		if (o->pid == ev->h->ktr_pid && o->n)
+		if (o->pid == pid && o->n)
 			pop_to(c, o, 0, thread_ts(c, o, ns));
 	}
-	instant(c, t, "process", KD_EXIT, ns);
-	kd_json_exit(c->out, ev);
-	fputs("}}", c->out);
+}
+
+int kd_timeline__not_drawn(struct kd_timeline *c, struct kd_tl_thread *t, const struct kd_event *ev,
+			   __s64 ns)
+{
 	return 0;
 }
 
-/* The kinds on the timeline (docs/JSON.md); each is named by its tag (kd_kind_tag). */
-typedef int ch_record(struct chrome *c, struct ch_thread *t, const struct kd_event *ev, __s64 ns);
-static ch_record *const timeline[KD_NKINDS] = {
-	[KD_CALL] = ch_call,   [KD_RET] = ch_ret,   [KD_NAMEI] = ch_namei,
-	[KD_GENIO] = ch_genio, [KD_PSIG] = ch_psig, [KD_USER] = ch_user,
-	[KD_LOST] = ch_lost,   [KD_EXIT] = ch_exit, [KD_END] = ch_end,
-};
-
-static void start(struct chrome *c)
+static void start(struct kd_timeline *c)
 {
 	if (!c->started) {
 		c->started = true;
@@ -432,8 +377,9 @@ static void start(struct chrome *c)
 
 static int chrome__event(void *state, const struct kd_event *ev)
 {
-	struct chrome *c = state;
-	struct ch_thread *t;
+	const struct kd_kind_def *k = kd_kinds[ev->kind];
+	struct kd_timeline *c = state;
+	struct kd_tl_thread *t;
 	__s64 ns = ev->ns;
 	int err = 0;
 
@@ -442,7 +388,7 @@ static int chrome__event(void *state, const struct kd_event *ev)
 		c->have_base = true;
 		c->base_ns = c->end_ns = ns;
 	}
-	if (!timeline[ev->kind]) {
+	if (!k || !k->timeline || k->timeline == kd_timeline__not_drawn) {
 		if (!ev->valid) /* not shown, but counted as the text counts it */
 			++*c->env.ninvalid;
 		return 0;
@@ -456,7 +402,7 @@ static int chrome__event(void *state, const struct kd_event *ev)
 		event_head(c, t, 'i', "invalid", kd_kind_tag(ev->kind), ns);
 		fputs(",\"args\":{\"invalid\":true}}", c->out);
 	} else {
-		err = timeline[ev->kind](c, t, ev, ns);
+		err = k->timeline(c, t, ev, ns);
 	}
 	/* a path is no event of its own */
 	if (!err && ev->kind != KD_NAMEI && (c->env.o->flags & KD_FOLLOW))
@@ -467,7 +413,7 @@ static int chrome__event(void *state, const struct kd_event *ev)
 /* Ends what the trace left open, and the document. */
 static int chrome__finish(void *state)
 {
-	struct chrome *c = state;
+	struct kd_timeline *c = state;
 
 	start(c);
 	for (size_t i = 0; i < c->nthreads; i++)

@@ -7,7 +7,8 @@
  * per event the text would show, its text tag as "type".  docs/JSON.md
  * lists every member.  An event whose payload does not fit its kind gets
  * "invalid":true and is counted, as the text's "invalid record".  Each
- * kind's members are its own (kdump_kind.h); some carry their text
+ * kind's members are its own (kdump_kind.h), from its fields; another
+ * system's kinds with no members of their own carry their text
  * (kdump_body.h) as "text".
  */
 #include <errno.h>
@@ -92,7 +93,7 @@ static void json__head(struct json *j)
 	fputs("}\n", out);
 }
 
-/* Any kind's text as "text" (kdump_kind.h json_text). */
+/* A kind's text as "text" (kdump_kind.h json_text: only another system's kinds). */
 static int put_text(struct json *j, const struct kd_event *ev)
 {
 	FILE *cap = kd_capture__start(j->cap);

@@ -36,19 +36,6 @@ static void m_end(void *ctx, enum ktr_field_group g)
 	m->depth--;
 }
 
-/* "-12", "0", "345": a decimal number with nothing else */
-static bool is_integer(const char *s, size_t len)
-{
-	size_t i = len && s[0] == '-';
-
-	if (i == len || len > 19 || (s[i] == '0' && len > i + 1))
-		return false;
-	for (; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
 static void m_field(void *ctx, const struct ktr_field *f)
 {
 	struct members *m = ctx;
@@ -67,13 +54,7 @@ static void m_field(void *ctx, const struct ktr_field *f)
 		else
 			fprintf(m->out, "%llu", (unsigned long long)f->raw);
 		break;
-	case KTR_FIELD_TEXT: /* a name, or the number when there is none */
-		if (is_integer(f->text, f->len)) {
-			fwrite(f->text, 1, f->len, m->out);
-			break;
-		}
-		/* fall through */
-	default:
+	default: /* a name, a set of them, a time ...: the text the decoder wrote */
 		kd_json_str(m->out, f->text, f->len);
 		break;
 	}

@@ -3,7 +3,8 @@
 /*
  * kdump's outputs (kdump_event.h): a sink writes one output from the
  * events the options let through, with state of its own, and calls no
- * other sink.  Each has one table of the kinds it shows.
+ * other sink.  The summary and the timeline count and draw each kind by
+ * its hooks (kdump_kind.h: count, timeline).
  *
  *   kd_sink_text     kdump_text.c     BSD kdump's lines
  *   kd_sink_summary  kdump_summary.c  -Y: a table per syscall, user record, kernel event

@@ -6,7 +6,8 @@
  * the decoder's (kdump_event.h ret.dur_ns: its RET's time minus that of the
  * CALL of the same thread).  Calls are counted at CALL (exit_group never
  * returns); a RET without a CALL (a fork child's first return, a trace
- * started mid-call) is ignored.
+ * started mid-call) is ignored.  What each kind counts is in its file
+ * (kdump_kind.h count), with this file's kdump_summary.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "kdump_hist.h"
 #include "kdump_map.h"
 #include "kdump_sink.h"
+#include "kdump_summary.h"
 #include "kdump_tp.h"
 
 struct kd_scstat {
@@ -119,7 +121,7 @@ static long stat_row(struct kd_summary *s, unsigned int sv_flags, int code)
 static int files__call(struct kd_summary *s, const struct kd_event *ev);
 static int files__ret(struct kd_summary *s, const struct kd_event *ev);
 
-static int summary__call(struct kd_summary *s, const struct kd_event *ev)
+int kd_summary__call(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct ktr_header *h = ev->h;
 	int code = ev->call.code;
@@ -138,7 +140,7 @@ static int summary__call(struct kd_summary *s, const struct kd_event *ev)
 }
 
 /* The raw code: a sigreturn's RET (-1) matches no CALL and adds no time. */
-static int summary__ret(struct kd_summary *s, const struct kd_event *ev)
+int kd_summary__ret(struct kd_summary *s, const struct kd_event *ev)
 {
 	int code = ev->ret.raw_code, error = ev->ret.error;
 	struct kd_scstat *st;
@@ -391,7 +393,7 @@ static void urow__key(const struct kd_urec *u, char *key, size_t size, bool *is_
 	}
 }
 
-static int summary__user(struct kd_summary *s, const struct kd_event *ev)
+int kd_summary__user(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct kd_urec *u = &ev->user;
 	char key[KD_SPAN_KEY_MAX + 2];
@@ -469,7 +471,7 @@ static void summary__print_rows(FILE *out, struct kd_utable *t, const char *what
 /* --- kernel events ----------------------------------------------------------- */
 
 /* A TRACE record, counted under its format; one too short to hold an id is invalid. */
-static int summary__tp(struct kd_summary *s, const struct kd_event *ev)
+int kd_summary__tp(struct kd_summary *s, const struct kd_event *ev)
 {
 	const struct kd_tpfmt *f = ev->tp.fmt;
 
@@ -510,68 +512,47 @@ static void summary__print_tp(FILE *out, const struct kd_summary *s)
 
 /* --- the sink ------------------------------------------------------------------- */
 
-static int invalid(struct kd_summary *s)
+int kd_summary__invalid(struct kd_summary *s)
 {
 	++*s->env.ninvalid;
 	return 0;
 }
 
-static int count_call(struct kd_summary *s, const struct kd_event *ev)
+void kd_summary__lost(struct kd_summary *s, __u64 n)
 {
-	return ev->valid ? summary__call(s, ev) : invalid(s);
+	s->lost += n;
+	s->session_lost += n;
 }
 
-static int count_ret(struct kd_summary *s, const struct kd_event *ev)
-{
-	return ev->valid ? summary__ret(s, ev) : invalid(s);
-}
-
-static int count_lost(struct kd_summary *s, const struct kd_event *ev)
-{
-	if (!ev->valid)
-		return invalid(s);
-	s->lost += ev->lost.lost;
-	s->session_lost += ev->lost.lost;
-	return 0;
-}
-
-/* A session begins: its losses are counted from zero. */
-static int count_info(struct kd_summary *s, const struct kd_event *ev)
+void kd_summary__session(struct kd_summary *s)
 {
 	s->session_lost = 0;
-	return 0;
 }
 
-/*
- * The session's end: records its file did not take after its last LOST
- * are counted too, and an end that cut the trace short is said.
- */
-static int count_end(struct kd_summary *s, const struct kd_event *ev)
+void kd_summary__session_lost(struct kd_summary *s, __u64 n)
 {
-	const struct ktr_end *e = &ev->end;
-
-	if (!ev->valid)
-		return invalid(s);
-	if (e->ke_lost > s->session_lost) {
-		s->lost += e->ke_lost - s->session_lost;
-		s->session_lost = e->ke_lost;
+	if (n > s->session_lost) {
+		s->lost += n - s->session_lost;
+		s->session_lost = n;
 	}
-	if (e->ke_why == KTR_END_WRITE_ERROR || e->ke_why == KTR_END_REMOVED ||
-	    e->ke_why == KTR_END_RING || e->ke_why == KTR_END_KILLED)
-		s->cut_short = e->ke_why;
+}
+
+void kd_summary__cut_short(struct kd_summary *s, __u32 why)
+{
+	s->cut_short = why;
+}
+
+int kd_summary__not_counted(struct kd_summary *s, const struct kd_event *ev)
+{
 	return 0;
 }
 
-/* -Y: only syscalls, loss reports, user records and kernel events count. */
+/* -Y: what each kind's count hook counts (syscalls, losses, user records, kernel events). */
 static int summary__event(void *state, const struct kd_event *ev)
 {
-	static int (*const counts[KD_NKINDS])(struct kd_summary *, const struct kd_event *) = {
-		[KD_CALL] = count_call,	    [KD_RET] = count_ret,	   [KD_LOST] = count_lost,
-		[KD_USER] = summary__user,  [KD_TRACEPOINT] = summary__tp, [KD_END] = count_end,
-		[KD_FILEINFO] = count_info,
-	};
+	const struct kd_kind_def *k = kd_kinds[ev->kind];
 
-	return counts[ev->kind] ? counts[ev->kind](state, ev) : 0;
+	return k && k->count ? k->count(state, ev) : 0;
 }
 
 const struct kd_sink kd_sink_summary = {
