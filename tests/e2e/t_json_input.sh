@@ -25,7 +25,7 @@ kj good "$G"
 check good_exit_0 t_kdump_ok good
 check good_lines_parse lines_ok good
 check good_first_line t_eq "$(head -n 1 "$TMP/good.jsonl")" \
-	'{"type":"info","format":"ktraceb-json","version":1,"system":"ktraceb"}'
+	'{"type":"info","format":"ktraceb-json","version":2,"system":"ktraceb"}'
 # as many records as the text view prints
 "$KDUMP" -f "$G" >"$TMP/good.txt"
 check good_one_line_per_record t_eq $(($(wc -l <"$TMP/good.jsonl") - 1)) \
@@ -137,7 +137,7 @@ check flip_timeline_rules many_ok chrome "$TMP/flip"
 kj empty "$TMP/empty.ktr"
 check empty_json_exit_0 t_kdump_ok empty
 check empty_json_info_only t_eq "$(cat "$TMP/empty.jsonl")" \
-	'{"type":"info","format":"ktraceb-json","version":1}'
+	'{"type":"info","format":"ktraceb-json","version":2}'
 kp emptyp "$TMP/empty.ktr"
 check empty_timeline_rules chrome_ok emptyp
 check empty_timeline_no_events t_eq "$(cat "$TMP/emptyp.count")" 0

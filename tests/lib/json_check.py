@@ -5,7 +5,7 @@
 
   json_check.py lines FILE...       kdump -J: every line one JSON object, the
                                     first {"type":"info","format":"ktraceb-json",
-                                    "version":1}, every record with its common
+                                    "version":2}, every record with its common
                                     members (docs/JSON.md); prints the count
                                     of each
   json_check.py chrome FILE...      kdump -P: the Chrome trace-event rules
@@ -76,7 +76,7 @@ def check_lines(path):
     else:
         head = recs[0][1]
         if (head.get("type"), head.get("format"), head.get("version")) != \
-                ("info", "ktraceb-json", 1):
+                ("info", "ktraceb-json", 2):
             bad("%s:1: not the format line: %s" % (path, head))
     for i, r in recs[1:]:
         for k, t in COMMON.items():

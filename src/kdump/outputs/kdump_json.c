@@ -3,7 +3,7 @@
 /*
  * The JSON lines sink (kdump -J, kdump_sink.h): one JSON object a line,
  * every decoded field as data.  The first line says what the output is
- * ({"type":"info","format":"ktraceb-json","version":1,...}); then one line
+ * ({"type":"info","format":"ktraceb-json","version":2,...}); then one line
  * per event the text would show, its text tag as "type".  docs/JSON.md
  * lists every member.  An event whose payload does not fit its kind gets
  * "invalid":true and is counted, as the text's "invalid record".  Each
@@ -21,7 +21,7 @@
 #include "kdump_jsonout.h"
 #include "kdump_sink.h"
 
-#define JSON_FORMAT_VERSION 1
+#define JSON_FORMAT_VERSION 2
 
 struct json {
 	struct kd_sink_env env;
