@@ -213,6 +213,13 @@ refused no_such '^ktraceb: -G podman:nosuch: no such podman container: Error: no
 	"$TMP/bin:$PATH" -G podman:nosuch
 refused no_such_docker '^ktraceb: -G docker:nosuch: no such docker container: Error: No such object: nosuch$' \
 	"$TMP/bin:$PATH" -G docker:nosuch
+# a runtime that warns before its error (a rootless podman without a user
+# session): the error, its last line, is what ktraceb says
+fake_runtime podman "$PID_" "$WEB" $'level=warning msg=no systemd user session\nError: no such container' \
+	125 "cgroupfs /$TOP" "" "$NPID"
+refused no_such_warned '^ktraceb: -G podman:nosuch: no such podman container: Error: no such container nosuch$' \
+	"$TMP/bin:$PATH" -G podman:nosuch
+fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP" "" "$NPID"
 refused stopped "^ktraceb: -G podman:stopped: podman container ${PID_:0:12} is not running and its cgroup manager \\(none\\) is neither systemd nor cgroupfs\$" \
 	"$TMP/bin:$PATH" -G podman:stopped
 refused no_cli '^ktraceb: -G docker:web: cannot run docker: No such file or directory$' \
