@@ -245,6 +245,20 @@ if user_setup; then
 	check user_wait_in_roots_refused t_krc 1 uroot
 	check user_wait_in_roots_said t_grep "^ktraceb: -G /$TOP/libpod-$UNEW: not there yet, and not below a group of yours\$" \
 		"$TMP/uroot.err"
+	# a rootless container's process: the user's ids and every capability,
+	# but in a user namespace of his own (unshare -r), none over him: his to
+	# trace, as ptrace lets him (forked into his group after his -G)
+	mkdir "$CGM/$TOP/u/rootless"
+	chown "$KUID:$KGID" "$CGM/$TOP/u/rootless"
+	uktr urootless -t c -f "$UDIR/urootless.ktr" -G "/$TOP/u/rootless"
+	check user_rootless_set t_krc 0 urootless
+	inbg urootless "$CGM/$TOP/u/rootless" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
+		unshare -r sh -c '"$0" "$@"; :' "$ATT_TICK" 30 0 5205
+	pid=$(wait_role "$TMP/urootless.pout" pid)
+	check user_rootless_has_caps t_grep '^CapPrm:[[:space:]]*0*[1-9a-f]' "/proc/$pid/status"
+	check user_rootless_calls_come wait_calls "$UDIR/urootless.ktr" "$pid" 5205 3
+	uktr urootless_clear -c -G "/$TOP/u/rootless"
+	check user_rootless_cleared t_krc 0 urootless_clear
 else
 	skip user_wait "$USER_WHY"
 fi
