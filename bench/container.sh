@@ -68,7 +68,7 @@ rps()
 }
 row()
 {
-	printf '%-34s %10s\n' "$1" "$2"
+	printf '%-38s %10s\n' "$1" "$2"
 }
 
 echo "$RT $("$RT" --version | head -n 1 | sed 's/.*version //'), kernel $(uname -r)," \

@@ -25,10 +25,35 @@ struct mm_struct___word {
 	unsigned long flags;
 } __attribute__((preserve_access_index));
 
+/* The user namespaces walked up from a process's to the one below the initial one */
+#define CANSET_USERNS_DEPTH 8
+
+/*
+ * Are the capabilities of credentials cr those of a user namespace uid
+ * made (directly below the initial one), or of one below it?  A rootless
+ * container's root holds every capability there and none over uid: the
+ * kernel lets uid ptrace it (cap_ptrace_access_check), and so does ktraceb.
+ */
+static __always_inline bool canset__own_userns(const struct cred *cr, __u32 uid)
+{
+	struct user_namespace *ns = BPF_CORE_READ(cr, user_ns);
+
+	for (int i = 0; i < CANSET_USERNS_DEPTH && ns; i++) {
+		int level = BPF_CORE_READ(ns, level);
+
+		if (level <= 0)
+			return false; /* the initial namespace's capabilities */
+		if (level == 1)
+			return BPF_CORE_READ(ns, owner.val) == uid;
+		ns = BPF_CORE_READ(ns, parent);
+	}
+	return false;
+}
+
 /*
  * Why a user of ids uid, gid may not trace task, or -1 if he may: its real,
- * effective and saved ids all his, no capability, dumpable (no set-id or
- * file-capability exec).
+ * effective and saved ids all his, no capability (but in a user namespace
+ * of his), dumpable (no set-id or file-capability exec).
  */
 static __always_inline int canset__creds(struct task_struct *task, __u32 uid, __u32 gid)
 {
@@ -46,7 +71,7 @@ static __always_inline int canset__creds(struct task_struct *task, __u32 uid, __
 	bpf_probe_read_kernel(&caps, sizeof(caps),
 			      (void *)cr + bpf_core_field_offset(struct cred, cap_permitted));
 	mm = BPF_CORE_READ(task, mm);
-	if (caps || !mm)
+	if ((caps && !canset__own_userns(cr, uid)) || !mm)
 		return KTR_CGROUP_SKIP_PRIVILEGED;
 	/* mm->flags: a word, or a bitmap of one word since 6.18; the dumpable bits first */
 	if (bpf_core_field_exists(struct mm_struct___word, flags))

@@ -8,8 +8,10 @@
 # runs there as a service: each runtime's container, made from an image
 # imported from a tarball (no registry), is traced by name from its first
 # process, serves HTTP on its loopback, has a process crash into a -R
-# recording, and is cleared by name.  KTR_CT_BENCH=1 runs
-# bench/container.sh there too.
+# recording, and is cleared by name; an ordinary user's podman
+# (rootless) is traced by name by that user and refused to another
+# (tests/deb/guest_rootless.sh).  KTR_CT_BENCH=1 runs bench/container.sh
+# there too.
 #
 #   O=build tests/deb/containers.sh [KERNEL]      (make container-vmtest; KERNEL: 6.1)
 #
@@ -35,9 +37,14 @@ KERNEL=${1:-6.1}
 deb_base
 
 # The runtimes and what ktraceb links with, installed once into a copy of
-# the base root (in a mount namespace of ours, as run.sh installs).
+# the base root (in a mount namespace of ours, as run.sh installs), again
+# when this list changes (the cache keeps the list it was made with).
+# apparmor: docker.io recommends it, and dockerd starts no container
+# without apparmor_parser where the kernel has AppArmor on (Debian's does).
+PKGS="podman docker.io apparmor busybox-static libbpf1 libdw1 libelf1 uidmap
+	dbus-user-session strace"
 CTBASE=$CACHE/bookworm-containers.tar
-if [ ! -s "$CTBASE" ]; then
+if [ ! -s "$CTBASE" ] || [ "$(cat "$CTBASE.packages" 2>/dev/null)" != "$PKGS" ]; then
 	rm -rf "$CACHE/ctbase"
 	mkdir -p "$CACHE/ctbase"
 	tar -C "$CACHE/ctbase" -xf "$BASE"
@@ -51,14 +58,15 @@ if [ ! -s "$CTBASE" ]; then
 		in_root() { chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root DEBIAN_FRONTEND=noninteractive "$@"; }
 		in_root apt-get -q -y update
-		in_root apt-get -q -y --no-install-recommends install podman docker.io \
-			busybox-static libbpf1 libdw1 libelf1 uidmap dbus-user-session strace
+		# shellcheck disable=SC2086 # the packages, one word each
+		in_root apt-get -q -y --no-install-recommends install $2
 		in_root apt-get clean
 		in_root useradd -m -s /bin/sh ktrtest
-	' _ "$CACHE/ctbase" >"$CACHE/ct-install.log" 2>&1 ||
+	' _ "$CACHE/ctbase" "$PKGS" >"$CACHE/ct-install.log" 2>&1 ||
 		die "the runtimes' install failed: $CACHE/ct-install.log"
 	rm -rf "$CACHE/ctbase/var/lib/apt/lists"/*
 	tar -C "$CACHE/ctbase" -cf "$CTBASE.tmp" . && mv "$CTBASE.tmp" "$CTBASE"
+	echo "$PKGS" >"$CTBASE.packages"
 	rm -rf "$CACHE/ctbase"
 fi
 
@@ -69,6 +77,7 @@ install -m 0755 "$O/ktraceb" "$O/kdump" "$ROOT/usr/local/bin/"
 mkdir -p "$ROOT/usr/local/lib/ktr-debtest"
 cp tests/deb/lib.sh "$ROOT/usr/local/lib/ktr-debtest/"
 install -m 0755 tests/deb/guest_containers.sh "$ROOT/usr/local/lib/ktr-debtest/"
+install -m 0644 tests/deb/guest_rootless.sh "$ROOT/usr/local/lib/ktr-debtest/"
 # KTR_CT_BENCH=1: bench/container.sh after the checks, for both runtimes
 if [ -n "${KTR_CT_BENCH:-}" ]; then
 	make -s O="$O" "$O/bench/http_load" || die "cannot build bench/http_load"

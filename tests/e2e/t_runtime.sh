@@ -213,6 +213,13 @@ refused no_such '^ktraceb: -G podman:nosuch: no such podman container: Error: no
 	"$TMP/bin:$PATH" -G podman:nosuch
 refused no_such_docker '^ktraceb: -G docker:nosuch: no such docker container: Error: No such object: nosuch$' \
 	"$TMP/bin:$PATH" -G docker:nosuch
+# a runtime that warns before its error (a rootless podman without a user
+# session): the error, its last line, is what ktraceb says
+fake_runtime podman "$PID_" "$WEB" $'level=warning msg=no systemd user session\nError: no such container' \
+	125 "cgroupfs /$TOP" "" "$NPID"
+refused no_such_warned '^ktraceb: -G podman:nosuch: no such podman container: Error: no such container nosuch$' \
+	"$TMP/bin:$PATH" -G podman:nosuch
+fake_runtime podman "$PID_" "$WEB" "Error: no such container" 125 "cgroupfs /$TOP" "" "$NPID"
 refused stopped "^ktraceb: -G podman:stopped: podman container ${PID_:0:12} is not running and its cgroup manager \\(none\\) is neither systemd nor cgroupfs\$" \
 	"$TMP/bin:$PATH" -G podman:stopped
 refused no_cli '^ktraceb: -G docker:web: cannot run docker: No such file or directory$' \
@@ -238,6 +245,20 @@ if user_setup; then
 	check user_wait_in_roots_refused t_krc 1 uroot
 	check user_wait_in_roots_said t_grep "^ktraceb: -G /$TOP/libpod-$UNEW: not there yet, and not below a group of yours\$" \
 		"$TMP/uroot.err"
+	# a rootless container's process: the user's ids and every capability,
+	# but in a user namespace of his own (unshare -r), none over him: his to
+	# trace, as ptrace lets him (forked into his group after his -G)
+	mkdir "$CGM/$TOP/u/rootless"
+	chown "$KUID:$KGID" "$CGM/$TOP/u/rootless"
+	uktr urootless -t c -f "$UDIR/urootless.ktr" -G "/$TOP/u/rootless"
+	check user_rootless_set t_krc 0 urootless
+	inbg urootless "$CGM/$TOP/u/rootless" setpriv --reuid="$KUID" --regid="$KGID" --init-groups -- \
+		unshare -r sh -c '"$0" "$@"; :' "$ATT_TICK" 30 0 5205
+	pid=$(wait_role "$TMP/urootless.pout" pid)
+	check user_rootless_has_caps t_grep '^CapPrm:[[:space:]]*0*[1-9a-f]' "/proc/$pid/status"
+	check user_rootless_calls_come wait_calls "$UDIR/urootless.ktr" "$pid" 5205 3
+	uktr urootless_clear -c -G "/$TOP/u/rootless"
+	check user_rootless_cleared t_krc 0 urootless_clear
 else
 	skip user_wait "$USER_WHY"
 fi

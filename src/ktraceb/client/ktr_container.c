@@ -14,6 +14,9 @@
 
 extern char **environ;
 
+/* What is kept of a CLI's errors, its warnings before its error line included */
+#define KTR_CONTAINER_ERR_MAX 4096
+
 /* The id and name the last resolve found (ktr_container__label) */
 static char last_id[80], last_name[128];
 
@@ -45,8 +48,25 @@ static void container__read(int fd, char *buf, size_t size)
 }
 
 /*
+ * The last line of what a CLI said on its standard error, in place: a
+ * rootless podman warns first ("level=warning msg=...") and says its
+ * "Error: ..." last.
+ */
+static void container__last_line(char *err)
+{
+	size_t n = strlen(err);
+	char *line;
+
+	while (n > 0 && err[n - 1] == '\n')
+		err[--n] = '\0';
+	line = strrchr(err, '\n');
+	if (line)
+		memmove(err, line + 1, strlen(line + 1) + 1);
+}
+
+/*
  * argv (a runtime's CLI), as the caller: its standard output into out, its
- * first line of errors into err.  Its exit status, or -1 with why set if it
+ * last line of errors into err.  Its exit status, or -1 with why set if it
  * could not run.
  */
 static int container__run(const char *const argv[], char *out, size_t osize, char *err,
@@ -84,7 +104,7 @@ static int container__run(const char *const argv[], char *out, size_t osize, cha
 			snprintf(why, wsize, "%s: %s", runtime, strerror(errno));
 			return -1;
 		}
-	err[strcspn(err, "\n")] = '\0';
+	container__last_line(err);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -93,7 +113,7 @@ static int container__ask(const char *runtime, const char *what, const char *for
 			  const char *name, char *out, size_t osize, char *why, size_t wsize)
 {
 	const char *argv[] = { runtime, what, "--format", format, name, NULL };
-	char err[512];
+	char err[KTR_CONTAINER_ERR_MAX];
 	int rc = container__run(argv, out, osize, err, sizeof(err), why, wsize);
 
 	if (rc > 0)
@@ -222,7 +242,7 @@ int ktr_container__resolve(const char *group, char *path, size_t size, char *why
 	const char *name = group + n + 1, *runtime = NULL;
 	const char *inspect[] = { NULL, "inspect", "--format", "{{.Id}} {{.State.Pid}} {{.Name}}",
 				  name, NULL };
-	char out[512], err[512], id[80], cname[128] = "";
+	char out[512], err[KTR_CONTAINER_ERR_MAX], id[80], cname[128] = "";
 	long pid;
 	int rc;
 

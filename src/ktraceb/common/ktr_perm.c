@@ -3,13 +3,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/nsfs.h>
 
 #include "ktraceb/ktr.h"
 #include "ktr_perm.h"
@@ -138,6 +141,50 @@ bool ktr_procs__descends(pid_t target, pid_t ancestor)
  * uid.  A group has an owner but no process: only the rules about who
  * traces apply to it, and Yama as to a process that is no descendant.
  */
+/* Is the namespace open on fd the one st (the initial one) describes? */
+static bool perm__same_ns(int fd, const struct stat *st)
+{
+	struct stat ns;
+
+	return fstat(fd, &ns) == 0 && ns.st_dev == st->st_dev && ns.st_ino == st->st_ino;
+}
+
+/*
+ * Are pid's capabilities those of a user namespace uid made (directly
+ * below the initial one, the daemon's), or of one below it?  A rootless
+ * container's root holds every capability there and none over uid: the
+ * kernel lets uid ptrace it (cap_ptrace_access_check), and so does
+ * ktraceb.  The BPF programs' rule is canset__own_userns (canset.bpf.h).
+ */
+static bool perm__own_userns(pid_t pid, uid_t uid)
+{
+	char path[64];
+	struct stat init;
+	uid_t owner;
+	bool own = false;
+	int fd, up;
+
+	if (stat("/proc/self/ns/user", &init) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (int depth = 0; fd >= 0 && depth < 32 && !perm__same_ns(fd, &init); depth++) {
+		up = ioctl(fd, NS_GET_PARENT);
+		if (up < 0)
+			break;
+		if (perm__same_ns(up, &init)) {
+			own = ioctl(fd, NS_GET_OWNER_UID, &owner) == 0 && owner == uid;
+			close(up);
+			break;
+		}
+		close(fd);
+		fd = up;
+	}
+	if (fd >= 0)
+		close(fd);
+	return own;
+}
+
 int ktr_perm__canset(const struct ktr_caller *caller, const struct ktr_target *t,
 		     struct ktr_perm_no *no)
 {
@@ -177,7 +224,7 @@ int ktr_perm__canset(const struct ktr_caller *caller, const struct ktr_target *t
 		no->why = "set-id process (real and saved ids differ)";
 	else if (!proc__dumpable(t->pid, &st))
 		no->why = "process gained privileges by exec (not dumpable)";
-	else if (st.cap_prm)
+	else if (st.cap_prm && !perm__own_userns(t->pid, caller->uid))
 		/*
 		 * A file-capability exec leaves a process dumpable; ptrace asks
 		 * for the capabilities themselves, which a caller is never
