@@ -28,6 +28,17 @@ struct mm_struct___word {
 /* The user namespaces walked up from a process's to the one below the initial one */
 #define CANSET_USERNS_DEPTH 8
 
+/* The parts of a user namespace and of credentials read here (not in every vmlinux.h) */
+struct user_namespace___canset {
+	struct user_namespace___canset *parent;
+	int level;
+	kuid_t owner;
+} __attribute__((preserve_access_index));
+
+struct cred___canset {
+	struct user_namespace___canset *user_ns;
+} __attribute__((preserve_access_index));
+
 /*
  * Are the capabilities of credentials cr those of a user namespace uid
  * made (directly below the initial one), or of one below it?  A rootless
@@ -36,7 +47,7 @@ struct mm_struct___word {
  */
 static __always_inline bool canset__own_userns(const struct cred *cr, __u32 uid)
 {
-	struct user_namespace *ns = BPF_CORE_READ(cr, user_ns);
+	struct user_namespace___canset *ns = BPF_CORE_READ((const struct cred___canset *)cr, user_ns);
 
 	for (int i = 0; i < CANSET_USERNS_DEPTH && ns; i++) {
 		int level = BPF_CORE_READ(ns, level);
