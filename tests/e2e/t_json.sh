@@ -97,6 +97,12 @@ check io_exit_0 t_krc 0 io
 IOPID=$(awk '$1 == "pid" { print $2 }' "$TMP/io.out")
 kj io "$TMP/io.ktr" -m 0
 check io_lines_parse lines_ok io
+# STRU from the decoder's fields, no text: pipe's fd_pair as an array of
+# the two descriptors fac_io read and wrote through
+check io_stru_no_text t_eq "$(sel io 'r["type"] == "STRU" and "text" in r' | wc -l)" 0
+check io_pipe_fd_pair t_eq "$(sel io 'r["type"] == "STRU" and r["pid"] == '"${IOPID:-0}"' and r["struct"] == "fd_pair"' \
+	'r["fields"]' | head -n 1)" \
+	"[$(awk '$1 == "pipe_read" { print $3 }' "$TMP/io.out"), $(awk '$1 == "pipe_write" { print $3 }' "$TMP/io.out")]"
 # every transfer fac_io reports: one GIO of its fd and direction with the very bytes
 python3 - "$TMP/io.out" "$TMP/io.jsonl" "${IOPID:-0}" >"$TMP/io.cmp" <<'EOF'
 import json, sys

@@ -10,6 +10,7 @@
 # result.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fac.sh"
+. "$(dirname "$0")/lib_json.sh"
 need_tracer
 
 mkdir -p "$TMP/w"
@@ -57,6 +58,15 @@ stat_fields fstat fstat -
 stat_fields newfstatat newfstatat "$W/f2"
 stat_fields dir stat "$W"
 stat_fields devnull stat /dev/null
+
+# kdump -J: the same structures from the decoder's fields, no text; the
+# checker's STRU rules (tests/lib/json_check.py)
+kj sj "$TMP/s.ktr"
+check json_lines_parse lines_ok sj
+check json_stru_no_text t_eq "$(sel sj 'r["type"] == "STRU" and "text" in r' | wc -l)" 0
+check json_stat_ino t_eq "$(sel sj '(r["type"] == "STRU" and r["pid"] == '"$PID"' and r["struct"] == "stat"
+	and str(r["fields"]["ino"]) == "'"$(progkv "$OUT" stat ino)"'")' 'r["fields"]["size"]' | head -n 1)" \
+	"$(progkv "$OUT" stat size)"
 
 # the values the program set: 0640, two links, its mtime
 check set_mode_0640 t_eq "$(progkv "$OUT" stat mode)" 100640

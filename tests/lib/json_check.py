@@ -55,6 +55,25 @@ def load_lines(path):
     return data, out
 
 
+def check_stru(path, i, r, own, bad):
+    """A STRU: its members from the decoder's fields, never the text
+    (docs/JSON.md): "fields" (an object or an array) or "value" in
+    ktraceb's files, else "data" (hex) for a structure kdump does not
+    decode; another BSD's structure: "data"."""
+    if "text" in r:
+        bad("%s:%d: STRU with a captured text" % (path, i))
+    has = [k for k in ("fields", "value", "data") if k in r]
+    if len(has) != 1 and not (own and not has):  # none: out of memory
+        bad("%s:%d: STRU with members %s" % (path, i, has))
+    if "fields" in r and not isinstance(r["fields"], (dict, list)):
+        bad("%s:%d: STRU fields neither object nor array" % (path, i))
+    if "data" in r and (not isinstance(r["data"], str) or
+                        any(c not in "0123456789abcdef" for c in r["data"])):
+        bad("%s:%d: STRU data not hex" % (path, i))
+    if not own and "data" not in r:
+        bad("%s:%d: another system's STRU without its data" % (path, i))
+
+
 def check_lines(path):
     bad = Problems()
     data, lines = load_lines(path)
@@ -78,7 +97,10 @@ def check_lines(path):
         if (head.get("type"), head.get("format"), head.get("version")) != \
                 ("info", "ktraceb-json", 2):
             bad("%s:1: not the format line: %s" % (path, head))
+    own = recs and recs[0][1].get("system") == "ktraceb"
     for i, r in recs[1:]:
+        if r.get("ktr_type") == 8 and not r.get("invalid"):  # KTR_STRUCT
+            check_stru(path, i, r, own, bad)
         for k, t in COMMON.items():
             if not isinstance(r.get(k), t) or isinstance(r.get(k), bool):
                 bad("%s:%d: member %s missing or not %s" % (path, i, k, t.__name__))

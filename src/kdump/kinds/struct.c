@@ -43,35 +43,21 @@ static void body_struct(FILE *out, const struct kd_event *ev, const struct kdump
 	ktr_print_struct(out, ev->strct.name, ev->strct.data, len, o->decode);
 }
 
-/* STRU: its name, length and text, and its members as the decoder gives them. */
+/*
+ * STRU: its name and length, then its members from the decoder's fields
+ * (kdump_jsonfield.c); another system's structure: its bytes in hex.
+ */
 static int m_struct(struct kd_json_out *j, const struct kd_event *ev)
 {
-	FILE *out = j->out, *cap, *fcap = NULL;
-	const char *text, *fields = NULL;
-	size_t tlen, flen = 0;
-	bool linux_fields = !ev->bsd && !(j->o->decode & KTR_DEC_RAW);
+	FILE *out = j->out;
 
 	fputs(",\"struct\":", out);
 	kd_json_str(out, ev->strct.name, ev->strct.nlen);
-	fprintf(out, ",\"len\":%zu,\"text\":", ev->strct.len);
-	cap = kd_capture__start(j->cap);
-	if (cap && linux_fields)
-		fcap = kd_capture__start(j->fcap);
-	if (fcap) { /* the text and the members from one decoding */
-		if (kd_json_struct_text(cap, fcap, ev->strct.name, ev->strct.data, ev->strct.len,
-					j->o->decode))
-			fields = kd_capture__text(j->fcap, &flen);
-	} else if (cap) {
-		kd_body(cap, ev, j->o);
-	}
-	text = cap ? kd_capture__text(j->cap, &tlen) : NULL;
-	if (!text) {
-		fputs("null", out);
-		return 0;
-	}
-	kd_json_str(out, text, tlen);
-	if (fields)
-		fwrite(fields, 1, flen, out);
+	fprintf(out, ",\"len\":%zu", ev->strct.len);
+	if (ev->bsd)
+		kd_json_struct_data(out, ev->strct.data, ev->strct.len);
+	else
+		kd_json_struct(out, ev->strct.name, ev->strct.data, ev->strct.len, j->o->decode);
 	return 0;
 }
 

@@ -26,7 +26,6 @@
 struct json {
 	struct kd_sink_env env;
 	struct kd_capture *cap;
-	struct kd_capture *fcap; /* a structure's "fields", kept until its text is out */
 	struct kd_bsd_fmt fmt;
 	bool have_fmt;
 	bool started; /* the head line written */
@@ -46,10 +45,7 @@ static void *json__open(const struct kd_sink_env *env)
 		return NULL;
 	j->env = *env;
 	j->cap = kd_capture__new();
-	j->fcap = kd_capture__new();
-	if (!j->cap || !j->fcap) {
-		kd_capture__free(j->cap);
-		kd_capture__free(j->fcap);
+	if (!j->cap) {
 		free(j);
 		return NULL;
 	}
@@ -61,7 +57,6 @@ static void json__close(void *state)
 	struct json *j = state;
 
 	kd_capture__free(j->cap);
-	kd_capture__free(j->fcap);
 	free(j);
 }
 
@@ -112,9 +107,7 @@ static int put_text(struct json *j, const struct kd_event *ev)
 /* A valid event's members: its kind's, then its text if the kind says so. */
 static int put_members(struct json *j, const struct kd_kind_def *k, const struct kd_event *ev)
 {
-	struct kd_json_out jo = {
-		.out = j->env.out, .o = j->env.o, .cap = j->cap, .fcap = j->fcap
-	};
+	struct kd_json_out jo = { .out = j->env.out, .o = j->env.o, .cap = j->cap };
 	int err = k->json ? k->json(&jo, ev) : 0;
 
 	return err || !k->json_text ? err : put_text(j, ev);

@@ -51,7 +51,7 @@ const char *kd_capture__text(struct kd_capture *c, size_t *len);
 struct kd_json_out {
 	FILE *out;
 	const struct kdump_opts *o;
-	struct kd_capture *cap, *fcap;
+	struct kd_capture *cap;
 };
 
 /*
@@ -76,14 +76,15 @@ void kd_json_lost(FILE *out, const struct kd_event *ev);
 /* END: why (a name: "write_error"...), error and errno, by_pid/by_uid, records, lost, unwritten */
 void kd_json_end(FILE *out, const struct kd_event *ev);
 /*
- * STRU: a Linux structure's text (kdump's) to text, and from the same
- * decoding ,"fields":{"name":value...} to fields, its members as the
- * decoder gives them (kdump_jsonfield.c).  False when there are no
- * "fields" (an array, a string, a structure with values shown alone):
- * what fields got is then to be left out.
+ * STRU: a Linux structure's members as the decoder gives them, never its
+ * text: ,"fields":{...} or [...], or ,"value":v, and what was left out
+ * ("more_items", "more_bytes"); a structure the decoder does not know, or
+ * of a size it cannot have ("bad_size"), as ,"data":"<hex>"
+ * (kdump_jsonfield.c, docs/JSON.md).
  */
-bool kd_json_struct_text(FILE *text, FILE *fields, const char *name, const void *data, size_t len,
-			 int decode);
+void kd_json_struct(FILE *out, const char *name, const void *data, size_t len, int decode);
+/* ,"data":"<hex>": another system's structure, its bytes. */
+void kd_json_struct_data(FILE *out, const void *data, size_t len);
 /* The name of a span's slice ("fw:load_firmware"). */
 void kd_json_span_name(const struct kd_event *ev, char *buf, size_t size);
 
