@@ -163,11 +163,12 @@ check p_and_g_message t_grep 'only one -g or -p' "$TMP/pg2.err"
 # --- a traced process that exits: EXIT recorded, nothing left behind ---
 # (a second trace keeps the daemon up: -c -p must find it running)
 ktr keep -f "$TMP/keep.ktr" -p "$C"
-bg e "$ATT_TICK" 20 60
+# (12 s of ticks: an emulated guest on a busy host may take seconds to attach)
+bg e "$ATT_TICK" 200 60
 E=$(wait_role "$TMP/e.pout" pid)
 ktr e -f "$TMP/e.ktr" -p "$E"
 check exit_attach_0 t_krc 0 e
-wait_line "$TMP/e.pout" '^ticks 60$' 30
+wait_line "$TMP/e.pout" '^ticks 60$' 60
 check exit_target_finished t_grep '^ticks 60$' "$TMP/e.pout"
 wait_kd e0 "$TMP/e.ktr" 1 '$1 == pid && $4 == "EXIT"' pid="$E" # its end seen by the daemon
 ktr ec -c -p "$E"
