@@ -41,6 +41,18 @@
 		__type(key, struct ktr_file_key);                                         \
 		__type(value, __u8);                                                      \
 	}
+/*
+ * The processes a hold's SIGSTOP is on its way to, by tgid (note.bpf.c):
+ * that stop is ktraceb's, no PSIG.  psig.bpf.c takes the entry when the
+ * stop is delivered, or when a SIGCONT throws the pending stop away.
+ */
+#define KTR_MAP_HOLD_STOPS                                                                \
+	struct {                                                                          \
+		__uint(type, BPF_MAP_TYPE_LRU_HASH);                                      \
+		__uint(max_entries, 1024);                                                \
+		__type(key, __u32);                                                       \
+		__type(value, __u8);                                                      \
+	}
 /* each CPU's stage (bpf_stage.h); the loader sets one element per possible CPU */
 #define KTR_MAP_STAGES                                                                    \
 	struct {                                                                          \

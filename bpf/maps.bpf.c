@@ -22,6 +22,7 @@ KTR_MAP_SCRATCH_HOLDER scratch_holder SEC(".maps");
 /* each CPU's records gathered for the ring (bpf_stage.h, stage.bpf.h) */
 KTR_MAP_STAGES stages SEC(".maps");
 KTR_MAP_QUIET usdt_quiet SEC(".maps");
+KTR_MAP_HOLD_STOPS hold_stops SEC(".maps");
 /* the traces' syscall selections, by slot (bpf_select.h) */
 KTR_MAP_SELECTS selects SEC(".maps");
 /* the recorders' rings and control maps, by route: the daemon puts both there */

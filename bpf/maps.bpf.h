@@ -23,6 +23,7 @@ extern KTR_MAP_LOST lost SEC(".maps");
 extern KTR_MAP_SCRATCH_HOLDER scratch_holder SEC(".maps");
 extern KTR_MAP_STAGES stages SEC(".maps");
 extern KTR_MAP_QUIET usdt_quiet SEC(".maps");
+extern KTR_MAP_HOLD_STOPS hold_stops SEC(".maps");
 extern KTR_MAP_SELECTS selects SEC(".maps");
 extern KTR_MAP_FLIGHTS flights SEC(".maps");
 extern KTR_MAP_FLIGHT_CTLS flight_ctls SEC(".maps");

@@ -18,7 +18,9 @@ static __always_inline int note__file_now(struct ktr_proc_state *ps, __u32 kind,
 					  __u64 file)
 {
 	struct ktr_file_key key;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	bool hold = false;
+	__u8 one = 1;
 
 	if (!ps)
 		return 0;
@@ -43,6 +45,13 @@ static __always_inline int note__file_now(struct ktr_proc_state *ps, __u32 kind,
 	if (hold) {
 		ps->flags |= KTR_PS_HELD;
 		proc__changed();
+		/*
+		 * The stop is ours, no PSIG (psig.bpf.c).  Not told by
+		 * KTR_PS_HELD: the daemon clears that just before its SIGCONT,
+		 * and the stop may be delivered in between.
+		 */
+		if (ps->facs & KTRFAC_PSIG)
+			bpf_map_update_elem(&hold_stops, &tgid, &one, BPF_ANY);
 		bpf_send_signal(SIGSTOP);
 	}
 	if (note__emit(ps->route, kind, pid, 0, hold ? KTR_NOTE_HELD : 0) || !hold)
@@ -51,6 +60,7 @@ static __always_inline int note__file_now(struct ktr_proc_state *ps, __u32 kind,
 	ps->flags &= ~KTR_PS_HELD;
 	proc__changed();
 	bpf_send_signal(SIGCONT);
+	bpf_map_delete_elem(&hold_stops, &tgid);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "ktraceb/bpf_procs.h"
 #include "ktraceb/bpf_sample.h"
 
+#define SIGCONT	  18
 #define SIGSTOP	  19
 #define SI_USER	  0
 #define SI_KERNEL 0x80
@@ -46,9 +47,25 @@ int BPF_PROG(ktr_psig_generate, int sig, struct kernel_siginfo *info, struct tas
 
 	if (!ps || !(ps->facs & KTRFAC_PSIG))
 		return 0;
+	/* a SIGCONT throws away a pending stop: a hold's too (note.bpf.c) */
+	if (sig == SIGCONT)
+		bpf_map_delete_elem(&hold_stops, &tgid);
 	v = (__u64)sig << 32 | (__u32)psig__code(info);
 	bpf_map_update_elem(&fatal_codes, &tgid, &v, BPF_ANY);
 	return 0;
+}
+
+/*
+ * True for the SIGSTOP a hold sent (note.bpf.c), taken: whatever order the
+ * daemon's clearing of KTR_PS_HELD, its SIGCONT and this delivery come in.
+ * The delivery and a SIGCONT's generation both run under the process's
+ * signal lock, so only one of them finds the entry.
+ */
+static __always_inline bool psig__hold_stop(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return bpf_map_delete_elem(&hold_stops, &tgid) == 0;
 }
 
 struct psig_sample {
@@ -101,8 +118,8 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
 		return 0;
-	/* the stop of a command whose probes are being attached (KTR_PS_HOLD) */
-	if (sig == SIGSTOP && (ps->flags & KTR_PS_HELD))
+	/* the stop of a command whose probes are being attached (note.bpf.c) */
+	if (sig == SIGSTOP && psig__hold_stop())
 		return 0;
 	r = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
 	rec = r.rec;

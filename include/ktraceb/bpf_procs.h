@@ -42,7 +42,7 @@ struct ktr_proc_state {
  * continues it, so no probe fires unseen.  Not inherited.
  */
 #define KTR_PS_HOLD	  0x4
-#define KTR_PS_HELD	  0x8 /* stopped for that now: its SIGSTOP is no PSIG */
+#define KTR_PS_HELD	  0x8 /* stopped for that now: the daemon continues it */
 /*
  * Traced because it is in a traced cgroup (ktraceb -G), the one whose slot
  * is in group: it stays traced while it is in that group or below it, and

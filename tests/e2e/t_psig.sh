@@ -122,4 +122,19 @@ check f_order t_eq "$(q "$N" '$1 == pid' pid="$PID" | tail -n 3 | cut -f4 | tr '
 check f_no_calls_after t_eq "$(q "$N" '$1 == pid' pid="$PID" | tail -n 3 | head -n 1 | cut -f5)" \
 	"kill 0"
 
+# --- stopped ------------------------------------------------------------------
+# ktraceb's command is stopped by ktraceb itself while its probes are armed
+# (at its exec and at its libraries' mappings): those stops are no PSIG, a
+# SIGSTOP the program is sent is one.  The helper continues it until it ends.
+ktr st -f "$TMP/st.ktr" /bin/sh -c \
+	'(while sleep 0.2 && kill -CONT $$ 2>/dev/null; do :; done) & kill -STOP $$; echo resumed'
+kd st "$TMP/st.ktr"
+N=$TMP/st.norm
+check st_exit_0 t_krc 0 st
+check st_resumed t_grep '^resumed$' "$TMP/st.out"
+check st_one_stop t_eq "$(q "$N" '$4 == "PSIG" && $5 ~ /^SIGSTOP /' | cut -f5)" \
+	"SIGSTOP SIG_DFL code=SI_USER"
+check st_stop_after_kill t_eq "$(q "$N" '$4 ~ /^(RET|PSIG)$/' | cut -f4,5 | tr '\t' ' ' |
+	awk '/^PSIG SIGSTOP/ { print prev; exit } { prev = $0 }')" "RET kill 0"
+
 e2e_done

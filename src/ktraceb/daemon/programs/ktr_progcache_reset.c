@@ -86,7 +86,7 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 	const struct bpf_map *hashes[] = {
 		skel->maps.procs,	skel->maps.tp_wanted,	skel->maps.tp_events,
 		skel->maps.usdt_sites,	skel->maps.fatal_codes, skel->maps.group_ids,
-		skel->maps.group_paths,
+		skel->maps.group_paths, skel->maps.hold_stops,
 	};
 	__u64 lost = 0;
 	int err = 0;
