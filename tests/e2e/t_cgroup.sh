@@ -12,7 +12,9 @@
 # syscall selection, -k, -e, the flight recorder written when a member
 # crashes); -c -G; and the rules for a user: refused root's group and a
 # group another user owns, his delegated group traced with another user's
-# process and a set-uid one in it left out and counted; a process root's group
+# process, a set-uid one and one with his ids but the capabilities of a
+# user namespace root made (also refused to his -p) left out and counted; a
+# process root's group
 # traces, moved by the user into a sub-group he traces, stays in root's trace;
 # a user's group root traces again is root's; a user's share of the group
 # slots.
@@ -264,13 +266,33 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.05
 done
 echo "$BGPID" >"$G/deleg/cgroup.procs"
+# a process of his ids with every capability, but in a user namespace root
+# made (not his own, as a rootless container's): not his to trace, moved in
+# later (BPF's rule) nor by -p (the daemon's)
+N1=
+if "$PROGS/userns_other" "$KUID" "$KGID" true 2>"$TMP/uns_try.err"; then
+	bg uns "$PROGS/userns_other" "$KUID" "$KGID" "$UBIN/att_tick" 30 0 5114
+	N1=$(wait_role "$TMP/uns.pout" pid)
+	E2E_PIDS="$E2E_PIDS ${N1:-}"
+	check userns_other_ids t_grep "^Uid:[[:space:]]+$KUID[[:space:]]+$KUID[[:space:]]+$KUID[[:space:]]" \
+		"/proc/${N1:-none}/status"
+	check userns_other_has_caps t_grep '^CapPrm:[[:space:]]*0*[1-9a-f]' "/proc/${N1:-none}/status"
+	echo "${N1:-none}" >"$G/deleg/cgroup.procs"
+	uktr u_uns -f "$UDIR/n.ktr" -p "${N1:-none}"
+	check userns_other_p_refused t_krc 1 u_uns
+	check userns_other_p_said t_grep 'process has capabilities \(only root may trace it\)' "$TMP/u_uns.err"
+else
+	skip userns_other "no user namespace here: $(head -n 1 "$TMP/uns_try.err")"
+fi
 sleep 0.8
 uktr u_clear -c -G "$G/deleg"
 check user_clear_exit_0 t_krc 0 u_clear
 kd d "$UDIR/d.ktr"
 check user_own_traced t_num "$(calls "$TMP/d.norm" "$U1" 5111)" -ge 5
 check user_root_process_not_traced t_no_pid "$TMP/d.norm" "$R1"
-check user_skipped_counted t_num "$(qn "$TMP/d.norm" '$4 == "CGRP" && $5 ~ /processes not traced: 1 another user.s, 1 set-id or privileged/')" -ge 1
+[ -z "$N1" ] || check userns_other_not_traced t_no_pid "$TMP/d.norm" "$N1"
+check user_skipped_counted t_num "$(qn "$TMP/d.norm" '$4 == "CGRP" && $5 ~ r' \
+	r="processes not traced: 1 another user.s, $([ -n "$N1" ] && echo 2 || echo 1) set-id or privileged")" -ge 1
 
 # --- a user takes no process from root's group (ktrcanset: root set it) ----------------
 # Root traces a group delegated to the user, with the user's process P in it (a shell
