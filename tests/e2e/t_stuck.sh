@@ -151,7 +151,13 @@ check root_served_meanwhile t_krc 0 root1
 RSS0=$(rss_kib "$DPID")
 echo go >"$UDIR/go"
 check burst_made wait_file "$UDIR/burst.done" 60
-RSS1=$(rss_kib "$DPID")
+# the ring thread's queue may hold some of the burst while the loop is busy
+# (ktr_queue.h): its memory goes once the loop has routed it
+grown_less() {
+	RSS1=$(rss_kib "$DPID")
+	[ $((RSS1 - RSS0)) -lt 16384 ]
+}
+wait_until 10 grown_less 2>/dev/null
 check burst_not_held t_num $((RSS1 - RSS0)) -lt 16384 "KiB the daemon grew by ($RSS0 to $RSS1)"
 echo "INFO: the daemon's memory during the stuck file's burst: $RSS0 KiB, then $RSS1 KiB" >&2
 

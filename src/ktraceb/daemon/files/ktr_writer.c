@@ -376,7 +376,11 @@ int ktr_writer__append(struct ktr_writer *w, const void *rec, size_t len, __s64 
 		return -ESHUTDOWN;
 	if (err)
 		return writer__drop(w, flags, -err);
-	if (w->stuck)
+	/*
+	 * Asked again: the operation that made it stuck may have returned
+	 * since the tick found it so, and from then on the file takes records
+	 */
+	if (w->stuck && (w->stuck = writer__stuck_now(w)))
 		return writer__drop(w, flags, -ENOBUFS);
 	if (len > KTR_WRITER_CHUNK)
 		return writer__drop(w, flags, -E2BIG);
