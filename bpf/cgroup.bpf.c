@@ -5,7 +5,8 @@
  * a traced group (or below one) is traced from its first system call
  * there, one moved out stops; a sub-group made is named in the trace; the
  * group removed and made again under its path (systemctl restart) is
- * traced again.  Only the cgroup2 hierarchy counts (hierarchy 0): a move
+ * traced again; a process left out when it came in (not dumpable then) is
+ * looked at again at its exec.  Only the cgroup2 hierarchy counts (hierarchy 0): a move
  * in a v1 hierarchy changes no membership.  The daemon loads these
  * programs at the first -G (a cold start verifies none of them) and
  * attaches them only while a group is traced: the kernel formats a path
@@ -219,7 +220,9 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 		why = canset(&(struct canset_target){ .task = task, .old = old }, g->ps.facs,
 			     g->uid, g->gid);
 	if (why >= 0) {
-		__sync_fetch_and_add(&g->skipped[why & (KTR_CGROUP_SKIPS - 1)], 1);
+		/* an exec of a process left out: counted when it came in */
+		if ((what & 0xffff) != KTR_CGROUP_EXEC)
+			__sync_fetch_and_add(&g->skipped[why & (KTR_CGROUP_SKIPS - 1)], 1);
 		return 0;
 	}
 	proc__mark_traced(tgid);
@@ -328,6 +331,29 @@ int BPF_PROG(ktr_cgroup_fork, struct task_struct *parent, struct task_struct *ch
 	ps = proc__lookup_tgid(parent->tgid);
 	if (!ps || !(ps->facs & KTRFAC_INHERIT))
 		group__fork(child, ps);
+	return 0;
+}
+
+/*
+ * An exec of a process in a traced group that the group left out: one not
+ * dumpable when it came in, as a rootless container's first process is
+ * while its runtime sets it up, is dumpable again after an exec that
+ * gained nothing, and is traced from there if the rule allows it now
+ * (canset() looks at the new credentials: the exec has made them).
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(ktr_cgroup_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct cgroup *cg;
+	__u32 slot;
+
+	if (!ktr_group_levels || proc__lookup_tgid(p->tgid))
+		return 0;
+	cg = BPF_CORE_READ(p, cgroups, dfl_cgrp);
+	slot = cg ? group__slot_of((__u64)cg) : 0;
+	if (slot)
+		group__enter(group__num(p), slot, GROUP_WHAT(KTR_CGROUP_EXEC, KTR_CGROUP_F_GROUP_PATH),
+			     BPF_CORE_READ(cg, kn, id), 0);
 	return 0;
 }
 

@@ -486,6 +486,8 @@ struct ktr_cgroup {
 #define KTR_CGROUP_CONTAINER	9	/* the traced group is a container its runtime names
 					   (-G RUNTIME:NAME): the string is "RUNTIME NAME ID",
 					   kc_id the group's (0: not made yet) */
+#define KTR_CGROUP_EXEC		10	/* a process of the group, left out when it came in
+					   (not dumpable then), traced from its exec */
 #define KTR_CGROUP_F_HOSTNS	0x1	/* the process is in the initial pid namespace */
 #define KTR_CGROUP_F_GROUP_PATH	0x2	/* the path is the traced group's: kc_id is it or a
 					   sub-group of it */

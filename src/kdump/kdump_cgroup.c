@@ -113,6 +113,11 @@ static const char *cgroups__box_name(const struct kd_cgroups *cg, const char *pa
 	return NULL;
 }
 
+bool kd_cgroup_of_process(__u32 what)
+{
+	return (what >= KTR_CGROUP_MEMBER && what <= KTR_CGROUP_LEFT) || what == KTR_CGROUP_EXEC;
+}
+
 int kd_cgroups__decode(struct kd_cgroups *cg, struct kd_event *ev)
 {
 	struct ktr_cgroup *c = &ev->cgroup.c;
@@ -124,13 +129,13 @@ int kd_cgroups__decode(struct kd_cgroups *cg, struct kd_event *ev)
 	    strnlen(path, ev->len - sizeof(*c)) + 1 != ev->len - sizeof(*c))
 		return ev->valid = false, 0;
 	memcpy(c, ev->data, sizeof(*c));
-	if (c->kc_what < KTR_CGROUP_MEMBER || c->kc_what > KTR_CGROUP_CONTAINER)
+	if (c->kc_what < KTR_CGROUP_MEMBER || c->kc_what > KTR_CGROUP_EXEC)
 		return ev->valid = false, 0;
 	ev->cgroup.path = path;
 	ev->cgroup.name = NULL;
 	if (c->kc_what == KTR_CGROUP_CONTAINER)
 		return cgroups__box(cg, path);
-	if (c->kc_what <= KTR_CGROUP_THREAD && c->kc_ns_tid > 0) {
+	if (kd_cgroup_of_process(c->kc_what) && c->kc_what != KTR_CGROUP_LEFT && c->kc_ns_tid > 0) {
 		e = kd_map__add(&cg->ns, ev->h->ktr_tid);
 		if (!e)
 			return -ENOMEM;
@@ -294,6 +299,7 @@ void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opt
 		[KTR_CGROUP_REMOVED] = "group removed: ",
 		[KTR_CGROUP_SKIPPED] = "",
 		[KTR_CGROUP_CONTAINER] = "container ",
+		[KTR_CGROUP_EXEC] = "traced from its exec in ",
 	};
 	const struct ktr_cgroup *c = &ev->cgroup.c;
 
@@ -315,7 +321,7 @@ void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opt
 		fputs(" when the trace began", out);
 	if (c->kc_what == KTR_CGROUP_LEFT)
 		fputs(": no longer traced", out);
-	if (c->kc_what <= KTR_CGROUP_LEFT && !(c->kc_flags & KTR_CGROUP_F_HOSTNS))
+	if (kd_cgroup_of_process(c->kc_what) && !(c->kc_flags & KTR_CGROUP_F_HOSTNS))
 		fprintf(out, ", pid %d tid %d in pid namespace %u", c->kc_ns_pid, c->kc_ns_tid,
 			c->kc_pidns);
 }

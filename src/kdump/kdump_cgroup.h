@@ -30,6 +30,12 @@ void kd_cgroups__ns_ids(const struct kd_cgroups *cg, const struct ktr_header *h,
  */
 bool kd_cgroup_container(const char *path, char *buf, size_t size);
 
+/*
+ * Is a record of this kc_what about one process (in, forked, moved, its
+ * exec, a thread, left): its pid namespace's ids are in it?
+ */
+bool kd_cgroup_of_process(__u32 what);
+
 /* The text of a CGRP record (kinds/cgroup.c). */
 void kd_body_cgroup(FILE *out, const struct kd_event *ev, const struct kdump_opts *o);
 

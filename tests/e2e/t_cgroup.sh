@@ -13,7 +13,8 @@
 # crashes); -c -G; and the rules for a user: refused root's group and a
 # group another user owns, his delegated group traced with another user's
 # process, a set-uid one and one with his ids but the capabilities of a
-# user namespace root made (also refused to his -p) left out and counted; a
+# user namespace root made (also refused to his -p) left out and counted, one
+# not dumpable when it came in traced from its exec; a
 # process root's group
 # traces, moved by the user into a sub-group he traces, stays in root's trace;
 # a user's group root traces again is root's; a user's share of the group
@@ -284,6 +285,27 @@ if "$PROGS/userns_other" "$KUID" "$KGID" true 2>"$TMP/uns_try.err"; then
 else
 	skip userns_other "no user namespace here: $(head -n 1 "$TMP/uns_try.err")"
 fi
+# a process of his, not dumpable when moved in (a container runtime's, setting
+# up): left out, then traced from its exec, which makes it dumpable again
+cp "$PROGS/nodump_exec" "$UBIN/"
+mkfifo "$UDIR/nd.go"
+chown "$KUID" "$UDIR/nd.go"
+ubg nodump "$UBIN/nodump_exec" "$UDIR/nd.go" "$UBIN/att_tick" 30 0 5115
+ND=$(wait_role "$TMP/nodump.pout" pid)
+echo "${ND:-none}" >"$G/deleg/cgroup.procs"
+sleep 0.3
+kd nd0 "$UDIR/d.ktr"
+check nodump_left_out t_no_pid "$TMP/nd0.norm" "${ND:-none}"
+timeout 10 sh -c 'echo go >"$1"' sh "$UDIR/nd.go"
+nd_calls() {
+	kd nd "$UDIR/d.ktr"
+	[ "$(calls "$TMP/nd.norm" "$1" 5115)" -ge 3 ]
+}
+check nodump_traced_from_exec wait_until 20 nd_calls "${ND:-none}"
+check nodump_exec_said t_eq "$(qn "$TMP/nd.norm" '$1 == p && $4 == "CGRP" && $5 ~ r' p="${ND:-none}" \
+	r="^traced from its exec in \"/$TOP/deleg\"")" 1
+kd ndj "$UDIR/d.ktr" -J
+check nodump_exec_json t_num "$(grep -c "\"type\":\"CGRP\",.*\"pid\":${ND:-none},.*\"what\":\"exec\"" "$TMP/ndj.kd")" -eq 1
 sleep 0.8
 uktr u_clear -c -G "$G/deleg"
 check user_clear_exit_0 t_krc 0 u_clear
@@ -292,7 +314,7 @@ check user_own_traced t_num "$(calls "$TMP/d.norm" "$U1" 5111)" -ge 5
 check user_root_process_not_traced t_no_pid "$TMP/d.norm" "$R1"
 [ -z "$N1" ] || check userns_other_not_traced t_no_pid "$TMP/d.norm" "$N1"
 check user_skipped_counted t_num "$(qn "$TMP/d.norm" '$4 == "CGRP" && $5 ~ r' \
-	r="processes not traced: 1 another user.s, $([ -n "$N1" ] && echo 2 || echo 1) set-id or privileged")" -ge 1
+	r="processes not traced: 1 another user.s, $([ -n "$N1" ] && echo 3 || echo 2) set-id or privileged")" -ge 1
 
 # --- a user takes no process from root's group (ktrcanset: root set it) ----------------
 # Root traces a group delegated to the user, with the user's process P in it (a shell

@@ -20,7 +20,7 @@ static int m_cgroup(struct kd_json_out *j, const struct kd_event *ev)
 		[KTR_CGROUP_MOVED] = "moved",	      [KTR_CGROUP_THREAD] = "thread",
 		[KTR_CGROUP_LEFT] = "left",	      [KTR_CGROUP_MADE] = "made",
 		[KTR_CGROUP_REMOVED] = "removed",     [KTR_CGROUP_SKIPPED] = "skipped",
-		[KTR_CGROUP_CONTAINER] = "container",
+		[KTR_CGROUP_CONTAINER] = "container", [KTR_CGROUP_EXEC] = "exec",
 	};
 	const struct ktr_cgroup *c = &ev->cgroup.c;
 	const char *path = ev->cgroup.exact ? ev->cgroup.exact : ev->cgroup.path;
@@ -32,7 +32,7 @@ static int m_cgroup(struct kd_json_out *j, const struct kd_event *ev)
 	kd_json_cstr(out, path);
 	if (!ev->cgroup.exact && (c->kc_flags & KTR_CGROUP_F_GROUP_PATH))
 		fputs(",\"path_of_group\":true", out);
-	if (c->kc_what <= KTR_CGROUP_LEFT)
+	if (kd_cgroup_of_process(c->kc_what))
 		fprintf(out, ",\"pidns\":%u,\"pidns_host\":%s", c->kc_pidns,
 			(c->kc_flags & KTR_CGROUP_F_HOSTNS) ? "true" : "false");
 	if (c->kc_what != KTR_CGROUP_SKIPPED && kd_cgroup_container(path, box, sizeof(box))) {

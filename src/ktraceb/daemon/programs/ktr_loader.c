@@ -575,7 +575,8 @@ int ktr_loader__attach_prog(struct ktr_bpf *b, const char *name, bool want)
 
 /* The programs of -G (cgroup.bpf.c), each a prog index. */
 static const size_t group_progs[] = { KTR_PROG(ktr_cgroup_attach), KTR_PROG(ktr_cgroup_mkdir),
-				      KTR_PROG(ktr_cgroup_rmdir), KTR_PROG(ktr_cgroup_fork) };
+				      KTR_PROG(ktr_cgroup_rmdir), KTR_PROG(ktr_cgroup_fork),
+				      KTR_PROG(ktr_cgroup_exec) };
 #define N_GROUP_PROGS (sizeof(group_progs) / sizeof(group_progs[0]))
 
 int ktr_loader__load_groups(struct ktr_bpf *b, const char **why)

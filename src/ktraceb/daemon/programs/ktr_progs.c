@@ -25,6 +25,7 @@ static const struct ktr_prog_role roles[] = {
 	{ ROW(ktr_cgroup_mkdir), KTR_LOAD_GROUPS, KTR_ATTACH_APART, 0, NULL },
 	{ ROW(ktr_cgroup_rmdir), KTR_LOAD_GROUPS, KTR_ATTACH_APART, 0, NULL },
 	{ ROW(ktr_cgroup_fork), KTR_LOAD_GROUPS, KTR_ATTACH_APART, 0, NULL },
+	{ ROW(ktr_cgroup_exec), KTR_LOAD_GROUPS, KTR_ATTACH_APART, 0, NULL },
 };
 
 struct ktr_prog_role ktr_prog_role(const char *name)
