@@ -108,13 +108,14 @@ rootless()
 	as_user $RL_USER podman rm -f $NAME >/dev/null 2>&1
 	cp /home/$RL_USER/rootless.ktr $T/rootless.ktr 2>/dev/null
 	kdump -f $T/rootless.ktr >$OUT 2>$T/rootless.kderr
-	# What the user's trace holds: the processes forked in the container's
-	# group once its entrypoint runs (httpd's child per connection), not
-	# its first process, which enters the group counted "set-id or
-	# privileged" (crun, like runc, seemingly makes itself not dumpable
-	# until it executes the entrypoint), and a user's tracing takes no such
-	# process when it enters, nor again at its exec; nor what "podman exec"
-	# starts there, the same way.  kdump says how many it left out.
+	# What the user's trace holds: the container's first process from its
+	# exec of the entrypoint (it enters the group not dumpable, crun setting
+	# up, and is counted "set-id or privileged" then; the exec makes it
+	# dumpable and the group takes it), what "podman exec" starts there the
+	# same way, and the processes forked there (httpd's child per
+	# connection).  kdump says how many were left out when they came in.
+	check "rootless: its first process is traced from its exec of the entrypoint" \
+		grep -q 'CGRP  traced from its exec in "/' $OUT
 	check "rootless: httpd's children are in the trace, forked in its group" \
 		grep -q "CGRP  forked in \"/.*$ID" $OUT
 	check "rootless: a request they served is in it" grep -q 'GET /index.html' $OUT
