@@ -24,6 +24,7 @@
 #  - a ring half full sheds the copies (and so does a trace's budget):
 #    every call keeps a stack record
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_user.sh"
 need_tracer
 SD=$PROGS/stack_debian
 SDFP=$PROGS/stack_debian_fp
@@ -332,8 +333,23 @@ check forged_invalid_said t_grep 'STACK +invalid record' "$TMP/forged.kd"
 check forged_stacks_read t_grep 'STACK +[0-9]+ frames?' "$TMP/forged.kd"
 
 # --- a ring half full: the copies are shed, every call keeps its stack record -------------
+# The daemon is stopped (SIGSTOP) while the calls are made, so that the
+# 64 KiB ring fills whatever the machine's speed: a quick drain on an idle
+# machine kept it from half full.  The calls wait for "go" until the command
+# has started (its objects told: -k holds it at its exec and mappings).
 daemon_gone 10
-ktr shed -b 65536 -k -K 16k -e trace=getppid -f "$TMP/shed.ktr" "$PROGS/getppid_loop" 3000
+mkfifo "$TMP/shed.go"
+timeout -k 5 "$KTR_TIMEOUT" "$KTRACEB" -b 65536 -k -K 16k -e trace=getppid -f "$TMP/shed.ktr" \
+	"$PROGS/getppid_loop" 3000 "$TMP/shed.pid" "$TMP/shed.go" >"$TMP/shed.out" 2>"$TMP/shed.err" </dev/null &
+SHED=$!
+wait_line "$TMP/shed.out" '^pid [0-9]+$' 30
+SHED_D=$(daemon_pid)
+[ -n "$SHED_D" ] && kill -STOP "$SHED_D"
+timeout 10 sh -c 'echo go >"$1"' sh "$TMP/shed.go"
+wait_line "$TMP/shed.out" '^calls ' 30
+[ -n "$SHED_D" ] && kill -CONT "$SHED_D"
+wait "$SHED"
+KRC=$?
 kd shed "$TMP/shed.ktr"
 if grep -q -- '-b ignored' "$TMP/shed.err"; then
 	skip shed "a ktraceb daemon with another ring size was running"
