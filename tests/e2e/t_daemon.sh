@@ -238,6 +238,9 @@ ktr up -f "$TMP/up.ktr" -p "$UPK"
 D=$(daemon_pid)
 tkill -STOP "$D"
 tkill -KILL "$UPK"
+# a busy machine may take a moment to run the daemon into its stop
+stopped_state() { [ "$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" = T ]; }
+wait_until 10 stopped_state "${D:-x}" 2>/dev/null
 check late_old_daemon_stopped t_match "$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/${D:-x}/stat" 2>&1)" '^T$'
 ktr_bg late -f "$TMP/late.ktr" "$PROGS/getppid_loop" 5
 # the request sent, ktraceb waits in recvmsg (x86_64 47, aarch64 212) for the answer
