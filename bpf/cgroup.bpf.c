@@ -221,7 +221,7 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 			     g->uid, g->gid);
 	if (why >= 0) {
 		/* an exec of a process left out: counted when it came in */
-		if ((what & 0xffff) != KTR_CGROUP_EXEC)
+		if (what != KTR_CGROUP_EXEC)
 			__sync_fetch_and_add(&g->skipped[why & (KTR_CGROUP_SKIPS - 1)], 1);
 		return 0;
 	}
@@ -352,8 +352,7 @@ int BPF_PROG(ktr_cgroup_exec, struct task_struct *p, pid_t old_pid, struct linux
 	cg = BPF_CORE_READ(p, cgroups, dfl_cgrp);
 	slot = cg ? group__slot_of((__u64)cg) : 0;
 	if (slot)
-		group__enter(group__num(p), slot, GROUP_WHAT(KTR_CGROUP_EXEC, KTR_CGROUP_F_GROUP_PATH),
-			     BPF_CORE_READ(cg, kn, id), 0);
+		group__enter(group__num(p), slot, KTR_CGROUP_EXEC, BPF_CORE_READ(cg, kn, id), 0);
 	return 0;
 }
 

@@ -118,8 +118,12 @@ int BPF_PROG(ktr_psig_deliver, int sig, struct kernel_siginfo *info, struct k_si
 
 	if (!ps || (ps->flags & KTR_PS_QUIET) || !(ps->facs & KTRFAC_PSIG))
 		return 0;
-	/* the stop of a command whose probes are being attached (note.bpf.c) */
-	if (sig == SIGSTOP && psig__hold_stop())
+	/*
+	 * the stop of a command whose probes are being attached (note.bpf.c):
+	 * the kernel's (bpf_send_signal), so a kill(2)'s stop is never taken
+	 * for it, whatever entry a process killed while held left behind
+	 */
+	if (sig == SIGSTOP && psig__code(info) == SI_KERNEL && psig__hold_stop())
 		return 0;
 	r = rec__reserve_current(sizeof(*rec), ps->route, KTR_PSIG, sizeof(rec->p));
 	rec = r.rec;

@@ -344,10 +344,10 @@ timeout -k 5 "$KTR_TIMEOUT" "$KTRACEB" -b 65536 -k -K 16k -e trace=getppid -f "$
 SHED=$!
 wait_line "$TMP/shed.out" '^pid [0-9]+$' 30
 SHED_D=$(daemon_pid)
-[ -n "$SHED_D" ] && kill -STOP "$SHED_D"
+[ -n "$SHED_D" ] && tkill -STOP "$SHED_D"
 timeout 10 sh -c 'echo go >"$1"' sh "$TMP/shed.go"
 wait_line "$TMP/shed.out" '^calls ' 30
-[ -n "$SHED_D" ] && kill -CONT "$SHED_D"
+[ -n "$SHED_D" ] && tkill -CONT "$SHED_D"
 wait "$SHED"
 KRC=$?
 kd shed "$TMP/shed.ktr"
