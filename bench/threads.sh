@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Copyright (c) 2026 The ktraceb developers
 #
-# What the one ring buffer and its one drain cost as threads and traces
-# grow (issue 44), as root, in one run:
+# What the ring buffers (one a CPU, a thread's always the same one) and
+# their one drain cost as threads and traces grow (issue 44), as root, in
+# one run:
 #   1. 1, 2 and 4 threads each writing 64 bytes to /dev/null N times,
 #      untraced and under ktraceb, strace -f and perf trace: the write
 #      phase's wall time, the process's CPU time per write (user and system:
@@ -11,7 +12,10 @@
 #      untraced with as many threads, and that slowdown against one
 #      thread's; for ktraceb the records, those lost, and the CPU ns per
 #      record of the daemon's drain (its main and ring threads) and of the whole
-#      daemon (the drain and the trace files' writer threads)
+#      daemon (the drain and the trace files' writer threads), and how far
+#      the file's threads are out of time order: the most a CALL or RET
+#      came after one timed later, in microseconds (ktrwalk's behind_max_us,
+#      the last run's file)
 #   2. open/read/close, fork+exec (-i) and `true`, the same tracers: seconds
 #   3. the drain's ceiling: the daemon on CPU 0, 1 and 2 writing threads on
 #      CPU 1 under -b 256m: records per second written, records per second
@@ -44,13 +48,14 @@ KTRACEB=$O/ktraceb
 KDUMP=$O/kdump
 WL=$O/bench/workloads
 LOOP=$O/tests/progs/getppid_loop
+WALK=$O/tests/progs/ktrwalk
 N=${BENCH_N:-100000}
 RUNS=${BENCH_RUNS:-3}
 TRACES=${BENCH_TRACES:-"1000 5000"}
 JOBS=${BENCH_ATTACH_JOBS:-1}
 PARTS=" ${BENCH_PARTS:-1 2 3 4 6 5} "
 part() { [[ $PARTS == *" $1 "* ]]; }
-for b in "$KTRACEB" "$KDUMP" "$WL" "$LOOP"; do
+for b in "$KTRACEB" "$KDUMP" "$WL" "$LOOP" "$WALK"; do
 	[ -x "$b" ] || {
 		echo "bench: $b is not built; run make bench" >&2
 		exit 1
@@ -154,8 +159,8 @@ drop_daemon
 # --- 1. writing threads -----------------------------------------------------
 if part 1; then
 echo "== 1, 2 and 4 threads, each writing 64 bytes to /dev/null x$N ($(nproc) CPUs)"
-printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s\n' threads tracer wall_s cpu_ns/w slowdown \
-	vs_1thr records lost drain_ns/r daemon_ns/r
+printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' threads tracer wall_s cpu_ns/w slowdown \
+	vs_1thr records lost drain_ns/r daemon_ns/r behind_us
 declare -A base one
 for tracer in $tracers; do
 	[ "$tracer" = ktraceb ] && keep_daemon
@@ -187,12 +192,13 @@ for tracer in $tracers; do
 		[ "$t" = 1 ] && one[$tracer]=$slow
 		vs1=$(awk -v a="$slow" -v b="${one[$tracer]}" 'BEGIN { printf "%.2f", a / b }')
 		if [ "$tracer" = ktraceb ]; then
-			printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s\n' "$t" "$tracer" "$wall" "$cpu" \
+			printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' "$t" "$tracer" "$wall" "$cpu" \
 				"$slow" "$vs1" "$(records)" "$(lost ktraceb)" "$(median <"$TMP/dr")" \
-				"$(median <"$TMP/wr")"
+				"$(median <"$TMP/wr")" \
+				"$("$WALK" "$TMP/f.ktraceb" | awk '$1 == "behind_max_us" { print $2 }')"
 		else
-			printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s\n' "$t" "$tracer" "$wall" "$cpu" \
-				"$slow" "$vs1" - "$(lost "$tracer" "$TMP/f.$tracer")" - -
+			printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' "$t" "$tracer" "$wall" "$cpu" \
+				"$slow" "$vs1" - "$(lost "$tracer" "$TMP/f.$tracer")" - - -
 		fi
 	done
 	drop_daemon

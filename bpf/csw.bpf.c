@@ -119,9 +119,9 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 /*
  * Also what keeps a thread's records in order while staging is on
  * (bpf_stage.h): prev, still the current thread here, has the CALL it
- * blocks in made a record, and this CPU's stage goes into the ring before
- * prev can run on another CPU.  The daemon attaches this program for that
- * whenever it traces, and the 'w' records only for whom asked.
+ * blocks in made a record, and this CPU's stage goes into prev's ring
+ * before prev can run on another CPU.  The daemon attaches this program
+ * for that whenever it traces, and the 'w' records only for whom asked.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -142,8 +142,12 @@ int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task
 	else
 		prev_state = ctx[3];
 	csw__emit(prev, 1, preempt, prev_state);
-	csw__emit(next, 0, false, 0);
 	if (st)
 		rec__stage_out();
+	/*
+	 * After the stage went into prev's ring: next's record waits in the
+	 * stage for next's own records, and goes into next's ring with them.
+	 */
+	csw__emit(next, 0, false, 0);
 	return 0;
 }

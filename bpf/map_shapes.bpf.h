@@ -102,8 +102,9 @@ struct ktr_scratch {
 /*
  * The ring buffer and the scratch area (a slot per possible CPU) are the
  * daemon's own: it makes them as it starts and takes them out as it ends,
- * and the programs reach them through a holder of one entry (an array of
- * maps; record.bpf.h, rec__ring() and rec__scratch()).  So programs kept
+ * and the programs reach them through holders, arrays of maps (the rings',
+ * an entry per ring, bpf_sample.h; the scratch area's, one entry;
+ * ring.bpf.h, rec__ring_of(), and record.bpf.h, rec__scratch()).  So programs kept
  * loaded between daemons (ktr_progcache.h) hold neither the ring (16 MiB
  * by default, sized by -b) nor 256 KiB per CPU while nothing traces, and
  * a new daemon never reads a record a dead one's ring still held.  The
@@ -127,7 +128,7 @@ struct ktr_scratch_map {
 #define KTR_MAP_RB_HOLDER                                                                 \
 	struct {                                                                          \
 		__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);                                 \
-		__uint(max_entries, 1);                                                   \
+		__uint(max_entries, KTR_RINGS_MAX);                                       \
 		__type(key, __u32);                                                       \
 		__array(values, struct ktr_rb_map);                                       \
 	}

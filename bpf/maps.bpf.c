@@ -40,6 +40,8 @@ __u64 ktr_procs_gen = 0;
 __u64 ktr_group_levels = 0;
 /* a quarter of the ring, set by the daemon that made it (map_shapes.bpf.h) */
 __u64 ktr_wakeup_bytes = 0;
+/* the daemon's rings less one (a power of two less one): a thread's is tid & this */
+__u32 ktr_ring_mask = 0;
 /* half the ring: -k's stack copies are shed past it (ustack.bpf.h); set by the daemon */
 __u64 ktr_stack_room = 0;
 /* each trace's bucket for -k's stack copies, by route (bpf_ustack.h) */

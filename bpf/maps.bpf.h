@@ -49,6 +49,7 @@ extern struct ktr_proc_copy ktr_proc_copies[KTR_PROC_COPIES];
 extern __u64 ktr_procs_gen;
 extern __u64 ktr_group_levels;
 extern __u64 ktr_wakeup_bytes;
+extern __u32 ktr_ring_mask; /* the daemon's rings less one (ring.bpf.h, rec__ring_of) */
 extern __u64 ktr_stack_room;
 extern struct ktr_ustack_budget ktr_ustack_budgets[KTR_MAX_ROUTES];
 extern struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS];

@@ -107,7 +107,7 @@ static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int 
 		s = stage__room(st, route);
 	} else {
 		rec__stage_out();
-		ring = rec__ring();
+		ring = rec__ring_of(tid);
 		s = ring ? bpf_ringbuf_reserve(ring, size, 0) : NULL;
 		if (!s)
 			rec__count_lost(route, 1);
@@ -164,7 +164,7 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 	barrier_var(size); /* the verifier must see this bound, clang may not drop it */
 	if (size > KTR_SCRATCH_SIZE)
 		size = KTR_SCRATCH_SIZE;
-	ring = rec__ring();
+	ring = rec__ring_of(((struct ktr_header *)(s + 1))->ktr_tid);
 	if (!ring || bpf_ringbuf_output(ring, s, size, rec__wakeup_flag()) < 0)
 		rec__count_lost(route, 1);
 }

@@ -39,12 +39,29 @@ static __always_inline void rec__count_lost_inline(__u32 route, __u32 n)
 }
 __u32 rec__flags(__u32 tid); /* ring.bpf.c: ktr_flags of a record about thread tid */
 
-/* The daemon's ring buffer, NULL between daemons (map_shapes.bpf.h). */
+/*
+ * The daemon's ring buffer that thread tid's records go into, NULL between
+ * daemons (map_shapes.bpf.h).  Each thread has one ring, so a ring holds a
+ * thread's records in the order they were made; threads with neighbouring
+ * ids (those of one process, mostly) have different rings, so threads on
+ * different CPUs seldom meet at a ring's lock.  A record about another
+ * thread (a child at its fork, the thread switched to) goes into the ring
+ * of the thread it is about when it bypasses the stage, and with the
+ * stage's others when staged (stage.bpf.c: the stage goes to the ring of
+ * the thread that made it).
+ */
+static __always_inline void *rec__ring_of(__u32 tid)
+{
+	__u32 i = tid & *(volatile __u32 *)&ktr_ring_mask;
+
+	return bpf_map_lookup_elem(&rb_holder, &i);
+}
+
+/* The current thread's ring. */
 static __always_inline void *rec__ring(void)
 {
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&rb_holder, &zero);
+	/* a plain load: bpf_get_current_pid_tgid() costs a namespace walk */
+	return rec__ring_of(task__read(task__current(), pid));
 }
 
 /*

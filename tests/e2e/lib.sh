@@ -297,6 +297,16 @@ wait_kd()
 BUILD_ID=$(sed -n 's/^#define KTRACEB_BUILD_ID "\(.*\)"$/\1/p' "$O/gen/build_id.h" 2>/dev/null)
 SOCK_RX="^(@|/run/ktraceb/)ktraceb-${BUILD_ID:-[0-9a-f]+}(\\.[0-9]+|\\.sock)?\$"
 
+# daemon_rings: how many ring buffers a daemon makes here: one a possible CPU
+# ("0-3", "0,2-5" in the kernel's list), a power of two, 8 at most
+daemon_rings()
+{
+	local n
+	n=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-");
+		n += (2 in r) ? r[2] - r[1] + 1 : 1 } print n }' /sys/devices/system/cpu/possible)
+	awk -v n="${n:-1}" 'BEGIN { w = 1; while (w < n && w < 8) w *= 2; print w }'
+}
+
 # daemon_sockets: this build's daemon sockets bound now
 daemon_sockets()
 {

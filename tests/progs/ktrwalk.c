@@ -16,6 +16,11 @@
  *   backwards N            CALL and RET records timed before the CALL or RET
  *                          before them of their thread (a thread's records
  *                          out of order)
+ *   behind_1ms N           CALL and RET records timed more than 1 ms before
+ *                          the latest CALL or RET before them in the file,
+ *                          of any thread (threads interleaved out of time
+ *                          order; bench/threads.sh)
+ *   behind_max_us N        the most such a record was behind, microseconds
  * and exits 0; on the first bad record it prints "bad record at offset X: why"
  * and exits 1.
  */
@@ -122,7 +127,8 @@ int main(int argc, char **argv)
 {
 	static long types[KTR_TYPE_MAX + 1];
 	unsigned long long lost_total = 0, lost_sum = 0;
-	long records = 0, fileinfo_ok = 0, threaded = 0, backwards = 0, off = 0;
+	long records = 0, fileinfo_ok = 0, threaded = 0, backwards = 0, off = 0, behind = 0;
+	unsigned long long latest = 0, behind_max = 0;
 	unsigned char *p = NULL;
 	struct ktr_header h;
 	const char *why;
@@ -154,8 +160,15 @@ int main(int argc, char **argv)
 		records++;
 		types[h.ktr_type]++;
 		threaded += (h.ktr_flags & KTRH_THREADED) != 0;
-		if (h.ktr_type == KTR_SYSCALL || h.ktr_type == KTR_SYSRET)
+		if (h.ktr_type == KTR_SYSCALL || h.ktr_type == KTR_SYSRET) {
 			backwards += went_back(h.ktr_tid, h.ktr_mono_ns);
+			if (h.ktr_mono_ns + 1000000 < latest)
+				behind++;
+			if (h.ktr_mono_ns < latest && latest - h.ktr_mono_ns > behind_max)
+				behind_max = latest - h.ktr_mono_ns;
+			if (h.ktr_mono_ns > latest)
+				latest = h.ktr_mono_ns;
+		}
 		if (h.ktr_type == KTR_FILEINFO) {
 			fileinfo_ok++;
 		} else if (h.ktr_type == KTR_LOST) {
@@ -191,6 +204,8 @@ int main(int argc, char **argv)
 		printf("pid %d %ld\n", pids[i].pid, pids[i].count);
 	printf("threaded %ld\n", threaded);
 	printf("backwards %ld\n", backwards);
+	printf("behind_1ms %ld\n", behind);
+	printf("behind_max_us %llu\n", behind_max / 1000);
 	free(p);
 	fclose(f);
 	return 0;

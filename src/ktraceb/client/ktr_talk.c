@@ -87,11 +87,11 @@ int ktr_talk__request(const struct ktr_options *o, int *sock, struct ktr_request
 		errx(EX_UNAVAILABLE, "ktraceb daemon: %s", strerror(-err));
 	ktr_talk__print(rep->msg);
 	/*
-	 * One ring serves every trace: the daemon grows it for a bigger -b
-	 * (or said why not), and never shrinks it for a smaller one.
+	 * The rings serve every trace: the daemon grows them for a bigger -b
+	 * (or said why not), and never shrinks them for a smaller one.
 	 */
 	if (o->ring_given && rep->ring_bytes > o->bpf.ring_bytes)
-		warnx("-b ignored: the running daemon's ring buffer is bigger, %llu bytes",
+		warnx("-b ignored: the running daemon's ring buffers are bigger, %llu bytes each",
 		      (unsigned long long)rep->ring_bytes);
 	return rep->error;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Copyright (c) 2026 The ktraceb developers */
-/* The daemon's ring buffer, read and grown (ktr_ring.h says how a swap keeps every record). */
+/* The daemon's ring buffers, read and grown (ktr_ring.h says how a swap keeps every record). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -15,18 +15,18 @@
 #include "daemon/programs/ktr_bpf.h"
 #include "daemon/programs/ktr_holders.h"
 #include "ktr_ring.h"
+#include "ktr_ring_set.h"
 
 struct ktr_ring {
 	pthread_mutex_t lock; /* guards all below: the loop and the ring thread both read */
-	struct ktr_bpf *b; /* b->rb_fd: the ring in the holder */
+	struct ktr_bpf *b; /* b->rb_fds: the rings in the holder */
 	ring_buffer_sample_fn fn;
 	void *ctx;
-	struct ring_buffer *cur; /* the reader of b->rb_fd; NULL while a swap is not over */
-	struct ring_buffer *old; /* the reader of the ring swapped out, until its end */
-	int old_fd;
-	int new_fd; /* the ring being swapped in, as the holder's thread reads it */
+	struct ktr_ring_set *cur; /* the reader of b->rb_fds; NULL while a swap is not over */
+	struct ktr_ring_set *old; /* the reader of the rings swapped out, until their end */
+	int old_fds[KTR_RINGS_MAX];
 	int ep; /* the daemon's fd to poll: holds cur's */
-	unsigned long long *bytes; /* b->rb_fd's size */
+	unsigned long long *bytes; /* each of b->rb_fds' size */
 };
 
 struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
@@ -38,7 +38,8 @@ struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
 	pthread_mutex_init(&r->lock, NULL);
 	r->b = b;
 	r->bytes = bytes;
-	r->old_fd = r->new_fd = -1;
+	for (int i = 0; i < KTR_RINGS_MAX; i++)
+		r->old_fds[i] = -1;
 	r->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (r->ep < 0) {
 		ktr_ring__free(r);
@@ -47,17 +48,11 @@ struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
 	return r;
 }
 
-/* cur: a reader of b->rb_fd, polled through r->ep; 0 or -errno. */
+/* cur: the reader of b->rb_fds (ktr_ring_set.h), polled through r->ep; 0 or -errno. */
 static int ring__reader(struct ktr_ring *r)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	r->cur = ring_buffer__new(r->b->rb_fd, r->fn, r->ctx, NULL);
-	if (!r->cur)
-		return errno ? -errno : -ENOMEM;
-	if (epoll_ctl(r->ep, EPOLL_CTL_ADD, ring_buffer__epoll_fd(r->cur), &ev) < 0)
-		return -errno;
-	return 0;
+	r->cur = ktr_ring_set__new(r->b->rb_fds, r->b->nrings, r->fn, r->ctx, r->ep);
+	return r->cur ? 0 : -errno;
 }
 
 int ktr_ring__read_with(struct ktr_ring *r, ring_buffer_sample_fn fn, void *ctx)
@@ -89,17 +84,26 @@ static const char *ring__size(unsigned long long v, char *buf, size_t len)
 	return buf;
 }
 
-/* The old ring read to its end, no program writing into it any more: the new one is read from now on. */
+/* The reader of the rings swapped out, and they, gone. */
+static void ring__free_old(struct ktr_ring *r)
+{
+	ktr_ring_set__free(r->old);
+	r->old = NULL;
+	for (int i = 0; i < KTR_RINGS_MAX; i++) {
+		if (r->old_fds[i] >= 0)
+			close(r->old_fds[i]);
+		r->old_fds[i] = -1;
+	}
+}
+
+/* The old rings read to their end, no program writing into them any more: the new ones are read from now on. */
 static int ring__swap_over(struct ktr_ring *r)
 {
-	int n = ring_buffer__consume(r->old), err;
+	int n = ktr_ring_set__consume(r->old), err;
 
 	if (n < 0)
 		return n;
-	ring_buffer__free(r->old);
-	r->old = NULL;
-	close(r->old_fd);
-	r->old_fd = -1;
+	ring__free_old(r);
 	ktr_holders__tell_size(r->b, *r->bytes);
 	err = ring__reader(r);
 	return err ? err : n;
@@ -112,17 +116,17 @@ static int ring__consume(struct ktr_ring *r, bool wait)
 
 	if (r->old) {
 		/* asked first: what was written before the grace period's end is there to read */
-		bool over = ktr_holders__swap_over(wait);
+		bool over = ktr_holders__swap_over(r->b, wait);
 
 		if (!over)
-			return ring_buffer__consume(r->old);
+			return ktr_ring_set__consume(r->old);
 		n = ring__swap_over(r);
 		if (n < 0)
 			return n;
 	}
 	if (!r->cur)
 		return -EIO; /* the new ring could not be read (ring__swap_over said why) */
-	m = ring_buffer__consume(r->cur);
+	m = ktr_ring_set__consume(r->cur);
 	return m < 0 ? m : n + m;
 }
 
@@ -157,27 +161,34 @@ int ktr_ring__settle(struct ktr_ring *r)
 	return n;
 }
 
-/* A new ring of want bytes in the holder, its reader to come once the swap is over; 0 or -errno. */
+/* New rings of want bytes in the holder, their reader to come once the swap is over; 0 or -errno. */
 static int ring__swap_in(struct ktr_ring *r, unsigned long long want)
 {
-	int err;
+	int fds[KTR_RINGS_MAX], n = r->b->nrings, err = 0;
 
-	r->new_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, want, NULL);
-	if (r->new_fd < 0)
-		return -errno;
-	err = ktr_holders__swap_ring(r->b, &r->new_fd);
+	for (int i = 0; i < n; i++) {
+		fds[i] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rb", 0, 0, want, NULL);
+		if (fds[i] < 0 && !err)
+			err = -errno;
+	}
+	if (!err && (err = ktr_holders__swap_rings(r->b, fds))) {
+		/* the entries that took a new ring get their old one back */
+		ktr_holders__swap_over(r->b, true);
+		ktr_holders__swap_rings(r->b, r->b->rb_fds);
+		ktr_holders__swap_over(r->b, true);
+	}
 	if (err) {
-		ktr_holders__swap_over(true);
-		close(r->new_fd);
-		r->new_fd = -1;
+		for (int i = 0; i < n; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
 		return err;
 	}
 	/* the epoll item goes with the reader's epoll fd, when the old reader is freed */
 	r->old = r->cur;
-	r->old_fd = r->b->rb_fd;
+	memcpy(r->old_fds, r->b->rb_fds, sizeof(r->old_fds));
 	r->cur = NULL;
-	r->b->rb_fd = r->new_fd;
-	r->new_fd = -1;
+	for (int i = 0; i < n; i++)
+		r->b->rb_fds[i] = fds[i];
 	*r->bytes = want;
 	return 0;
 }
@@ -185,33 +196,40 @@ static int ring__swap_in(struct ktr_ring *r, unsigned long long want)
 /* ktr_ring__grow, the lock held. */
 static void ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg)
 {
+	/* a user's share is of all the rings together */
+	unsigned long long user_max = KTR_RING_USER_MAX / (unsigned)r->b->nrings;
 	char a[24], b[24];
 	int err;
 
-	if (capped && want > KTR_RING_USER_MAX) {
+	if (user_max < *r->bytes)
+		user_max = *r->bytes;
+	if (capped && want > user_max) {
 		ktr_proto__msg_add(msg,
-				   "-b %s: more than a user's share of root's daemon; its ring "
-				   "grows to %s at most\n",
+				   r->b->nrings == 1 ?
+					   "-b %s: more than a user's share of root's "
+					   "daemon; its ring grows to %s at most\n" :
+					   "-b %s: more than a user's share of root's "
+					   "daemon; its rings grow to %s each at most\n",
 				   ring__size(want, a, sizeof(a)),
-				   ring__size(KTR_RING_USER_MAX, b, sizeof(b)));
-		want = KTR_RING_USER_MAX;
+				   ring__size(user_max, b, sizeof(b)));
+		want = user_max;
 	}
 	if (want > KTR_RING_MAX || want <= *r->bytes)
 		return;
 	/* the last swap over first: one ring swapped out at a time */
 	if (r->old && (err = ring__consume(r, true)) < 0) {
-		ktr_proto__msg_add(msg, "-b %s: the ring buffer: %s\n",
+		ktr_proto__msg_add(msg, "-b %s: the ring buffers: %s\n",
 				   ring__size(want, a, sizeof(a)), strerror(-err));
 		return;
 	}
 	err = ring__swap_in(r, want);
 	if (err) {
-		ktr_proto__msg_add(msg, "-b %s: cannot grow the ring buffer (%s): it stays %s\n",
+		ktr_proto__msg_add(msg, "-b %s: cannot grow the ring buffers (%s): they stay %s\n",
 				   ring__size(want, a, sizeof(a)), strerror(-err),
 				   ring__size(*r->bytes, b, sizeof(b)));
 		return;
 	}
-	syslog(LOG_INFO, "ring buffer grown to %llu bytes", want);
+	syslog(LOG_INFO, "%d ring buffers grown to %llu bytes each", r->b->nrings, want);
 }
 
 void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg)
@@ -226,11 +244,10 @@ void ktr_ring__free(struct ktr_ring *r)
 	if (!r)
 		return;
 	if (r->old) {
-		ktr_holders__swap_over(true);
-		ring_buffer__free(r->old);
-		close(r->old_fd);
+		ktr_holders__swap_over(r->b, true);
+		ring__free_old(r);
 	}
-	ring_buffer__free(r->cur);
+	ktr_ring_set__free(r->cur);
 	if (r->ep >= 0)
 		close(r->ep);
 	pthread_mutex_destroy(&r->lock);

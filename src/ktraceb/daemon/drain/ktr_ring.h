@@ -1,25 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Copyright (c) 2026 The ktraceb developers */
 /*
- * The daemon's ring buffer, as it reads it (ktr_drain.h) and grows it
+ * The daemon's ring buffers, as it reads them (ktr_drain.h) and grows them
  * while traces run (-b asks for more room than the running daemon has).
+ * There is one a CPU, up to KTR_RINGS_MAX; each thread's records go into
+ * one of them (ring.bpf.h), and one reader reads them all as one stream,
+ * merged by time (ktr_ring_set.h).
  *
- * Growing swaps a new, bigger ring into the holder the programs reach the
- * ring by (ktr_holders.h).  A program that starts after the update writes
- * into the new ring; one already running may still write into the old
- * ring, until an RCU grace period has passed (the holder's update returns
- * only then).  A thread's records therefore are all in the old ring before
- * any of them is in the new one, and the reader keeps to that: it reads
- * the old ring alone until the grace period is over, then to its end, and
- * only then the new one, which meanwhile only fills (it is the bigger).
+ * Growing swaps new, bigger rings into the holder the programs reach the
+ * rings by (ktr_holders.h).  A program that starts after the update writes
+ * into a new ring; one already running may still write into an old ring,
+ * until an RCU grace period has passed (the holder's update returns only
+ * then).  A thread's records therefore are all in its old ring before any
+ * of them is in its new one, and the reader keeps to that: it reads the
+ * old rings alone until the grace period is over, then to their end, and
+ * only then the new ones, which meanwhile only fill (they are the bigger).
  * No record is lost at the swap, and none of a thread's comes before one
- * it made earlier.  The ring never shrinks: it goes with the daemon, a
+ * it made earlier.  The rings never shrink: they go with the daemon, a
  * second after the last trace.
  *
- * Two threads read it: the ring thread (ktr_ring_thread.h) and the loop
- * (ktr_drain.h), which also grows it.  Each function below takes the
- * ring's lock, so one reads or grows at a time and the read function is
- * called in the ring's order; ktr_ring__free is called alone.
+ * Two threads read them: the ring thread (ktr_ring_thread.h) and the loop
+ * (ktr_drain.h), which also grows them.  Each function below takes the
+ * rings' lock, so one reads or grows at a time and the read function is
+ * called in each ring's order; ktr_ring__free is called alone.
  */
 #ifndef KTRACEB_KTR_RING_H
 #define KTRACEB_KTR_RING_H
@@ -31,14 +34,17 @@
 struct ktr_bpf;
 struct ktr_ring;
 
-/* The most root's daemon grows its ring to for a user other than root (ktraceb(1), -b). */
+/*
+ * The most root's daemon grows its rings to, all together, for a user
+ * other than root (ktraceb(1), -b): each ring this divided by the rings.
+ */
 #define KTR_RING_USER_MAX (64ull << 20)
-/* The most it grows to for anyone (-b's own limit). */
+/* The most it grows each ring to for anyone (-b's own limit). */
 #define KTR_RING_MAX	  (1ull << 30)
 
 /*
- * b's ring (b->rb_fd, in its holder); *bytes is its size, and kept so as
- * it grows.  NULL if out of memory.
+ * b's rings (b->rb_fds, in their holder); *bytes is each one's size, and
+ * kept so as they grow.  NULL if out of memory.
  */
 struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes);
 void ktr_ring__free(struct ktr_ring *r);
@@ -61,9 +67,10 @@ int ktr_ring__consume_if_free(struct ktr_ring *r);
  */
 int ktr_ring__settle(struct ktr_ring *r);
 /*
- * -b: a trace asks for a ring of want bytes (a power of two); a user's
- * ask capped (KTR_RING_USER_MAX, capped).  A bigger one than the current
- * is swapped in before this returns; why not, if it is not, in msg.
+ * -b: a trace asks for rings of want bytes each (a power of two); a
+ * user's ask capped (KTR_RING_USER_MAX, capped).  Bigger ones than the
+ * current are swapped in before this returns; why not, if they are not,
+ * in msg.
  */
 void ktr_ring__grow(struct ktr_ring *r, unsigned long long want, bool capped, char *msg);
 

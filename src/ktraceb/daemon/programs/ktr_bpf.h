@@ -36,7 +36,9 @@ struct ktr_bpf {
 	bool link_pinned[KTR_NPROGS];
 	struct ktraceb_bpf__bss *bss; /* the .bss map, mapped */
 	size_t bss_bytes;
-	int rb_fd; /* the daemon's ring buffer and scratch area, in their holders */
+	/* the daemon's ring buffers (a thread's is its id & (nrings - 1)) and scratch area, in their holders */
+	int rb_fds[KTR_RINGS_MAX];
+	int nrings;
 	int scratch_fd;
 };
 

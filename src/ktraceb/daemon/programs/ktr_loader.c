@@ -333,11 +333,12 @@ static int loader__map_bss(struct ktr_bpf *b)
 /* The holders filled (ktr_holders__fill), and what goes with the ring into .bss; 0 or -errno. */
 static int loader__filled(struct ktr_bpf *b, size_t ring_bytes)
 {
-	int err = ktr_holders__wait();
+	int err;
 
+	ktr_holders__tell_size(b, ring_bytes); /* before the rings are chosen among */
+	err = ktr_holders__wait(b);
 	if (err)
 		return err;
-	ktr_holders__tell_size(b, ring_bytes);
 	/*
 	 * Ours now: a system-wide trace leaves the daemon's own writes out, and
 	 * a daemon that starts from kept programs and finds it set knows the one
@@ -356,7 +357,9 @@ static struct ktr_bpf *loader__new(void)
 		return NULL;
 	for (size_t i = 0; i < KTR_NPROGS; i++)
 		b->prog_fd[i] = b->link_fd[i] = -1;
-	b->rb_fd = b->scratch_fd = -1;
+	for (size_t i = 0; i < KTR_RINGS_MAX; i++)
+		b->rb_fds[i] = -1;
+	b->scratch_fd = -1;
 	return b;
 }
 
@@ -376,6 +379,7 @@ static int loader__open(struct ktr_bpf *b, const struct ktr_loader_opts *opts)
 		return -ENOENT;
 	}
 	err = ncpus < 0 ? ncpus : ktr_holders__new_scratch(b, ncpus);
+	b->nrings = ktr_holders__rings_for(ncpus);
 	/* the holder's template: an inner array must have the size of the one put in */
 	if (!err)
 		err = bpf_map__set_inner_map_fd(b->skel->maps.scratch_holder, b->scratch_fd);
@@ -646,15 +650,16 @@ void ktr_loader__destroy(struct ktr_bpf *b)
 	for (size_t i = 0; i < KTR_NPROGS; i++)
 		if (b->link_fd[i] >= 0)
 			close(b->link_fd[i]);
-	if (b->rb_fd >= 0)
+	if (b->rb_fds[0] >= 0)
 		ktr_holders__empty(b); /* they were filled */
 	if (b->bss) {
 		b->bss->ktr_daemon_tgid = 0; /* a clean end (ktr_loader__load) */
 		munmap(b->bss, b->bss_bytes);
 	}
 	loader__close_progs(b);
-	if (b->rb_fd >= 0)
-		close(b->rb_fd);
+	for (int i = 0; i < b->nrings; i++)
+		if (b->rb_fds[i] >= 0)
+			close(b->rb_fds[i]);
 	if (b->scratch_fd >= 0)
 		close(b->scratch_fd);
 	ktraceb_bpf__destroy(b->skel);
