@@ -100,14 +100,15 @@ struct ktr_scratch {
 };
 
 /*
- * The ring buffer and the scratch area (a slot per possible CPU) are the
+ * The ring buffers and the scratch area (a slot per possible CPU) are the
  * daemon's own: it makes them as it starts and takes them out as it ends,
  * and the programs reach them through holders, arrays of maps (the rings',
  * an entry per ring, bpf_sample.h; the scratch area's, one entry;
- * ring.bpf.h, rec__ring_of(), and record.bpf.h, rec__scratch()).  So programs kept
- * loaded between daemons (ktr_progcache.h) hold neither the ring (16 MiB
- * by default, sized by -b) nor 256 KiB per CPU while nothing traces, and
- * a new daemon never reads a record a dead one's ring still held.  The
+ * ring.bpf.h, rec__ring_of(), and record.bpf.h, rec__scratch()).  So
+ * programs kept loaded between daemons (ktr_progcache.h) hold neither the
+ * rings (16 MiB each by default, sized by -b) nor 256 KiB per CPU while
+ * nothing traces, and a new daemon never reads a record a dead one's ring
+ * still held.  The
  * kernel compares a ring buffer put into the holder with this template by
  * type alone, whatever its size (bpf_map_meta_equal; inner ring buffers
  * since Linux 5.10); the scratch area's slots the loader sets to the

@@ -56,20 +56,21 @@ struct ktr_note {
 };
 
 /*
- * ktr_wakeup_ticks (.bss): each CPU's count of records put into the ring
- * buffer, so that it asks whether to wake the drainer only at every
- * KTR_WAKEUP_EVERY-th (ring.bpf.h, rec__wakeup_flag).
- */
-#define KTR_WAKEUP_EVERY 64
-#define KTR_WAKEUP_CPUS	 256 /* counters; CPUs beyond share them */
-/*
  * The daemon's ring buffers: one per possible CPU, at most this many (a
  * power of two).  A thread's records all go into one of them, chosen by its
  * thread id (ring.bpf.h, rec__ring_of), so each ring keeps a thread's
  * records in the order it made them, and threads on different CPUs seldom
  * reserve in the same ring.
  */
-#define KTR_RINGS_MAX	 8
+#define KTR_RINGS_MAX 8
+
+/*
+ * ktr_wakeup_ticks (.bss): each CPU's count of records put into the ring
+ * buffer, so that it asks whether to wake the drainer only at every
+ * KTR_WAKEUP_EVERY-th (ring.bpf.h, rec__wakeup_flag).
+ */
+#define KTR_WAKEUP_EVERY 64
+#define KTR_WAKEUP_CPUS	 256 /* counters; CPUs beyond share them */
 struct ktr_wakeup_tick {
 	__u32 n;
 	__u32 pad[15]; /* a cache line each: no CPU writes another's */

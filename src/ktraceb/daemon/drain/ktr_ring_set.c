@@ -31,6 +31,7 @@ struct part {
 	size_t len; /* bytes held */
 	size_t at; /* where the next sample to hand on starts */
 	__u64 last_time; /* the last sample read's */
+	__u64 max_time; /* the latest of the samples read so far */
 	bool more; /* this round stopped reading it: it may hold more */
 };
 
@@ -71,7 +72,7 @@ static size_t held__bytes(__u32 size)
 /*
  * A ring's sample callback: the sample kept for the merge; ROUND_FULL once
  * the ring has a round's bytes waiting.  Out of memory, the sample is
- * handed on at once, out of time order rather than lost.
+ * handed on at once, before those held (out of order rather than lost).
  */
 static int part__take(void *ctx, void *data, size_t size)
 {
@@ -93,11 +94,13 @@ static int part__take(void *ctx, void *data, size_t size)
 	}
 	e = (struct held *)(p->buf + p->len);
 	e->time = p->last_time = sample__time(data, size, p->last_time);
+	if (e->time > p->max_time)
+		p->max_time = e->time;
 	e->size = size;
 	e->pad = 0;
 	memcpy(e + 1, data, size);
 	p->len += need;
-	return p->len >= KTR_RING_ROUND ? ROUND_FULL : 0;
+	return p->len - p->at >= KTR_RING_ROUND ? ROUND_FULL : 0;
 }
 
 struct ktr_ring_set *ktr_ring_set__new(const int *fds, int n, ring_buffer_sample_fn fn, void *ctx,
@@ -172,17 +175,22 @@ static int set__hand_on(struct ktr_ring_set *s, __u64 bound)
 	}
 }
 
-/* One round's reading of ring p: what it holds made room for, then read; 0 or -errno. */
+/*
+ * One round's reading of ring p: what it holds made room for (moved to the
+ * front once half of it has been handed on), then read; 0 or -errno.
+ */
 static int part__read(struct part *p)
 {
 	int err;
 
-	if (p->at) {
+	if (p->at == p->len) {
+		p->at = p->len = 0;
+	} else if (p->at > p->len / 2) {
 		memmove(p->buf, p->buf + p->at, p->len - p->at);
 		p->len -= p->at;
 		p->at = 0;
 	}
-	p->more = p->len >= KTR_RING_ROUND;
+	p->more = p->len - p->at >= KTR_RING_ROUND;
 	if (p->more)
 		return 0;
 	err = ring_buffer__consume(p->rb);
@@ -206,8 +214,14 @@ int ktr_ring_set__consume(struct ktr_ring_set *s)
 
 			if ((err = part__read(p)) < 0)
 				return err;
-			if (p->more && p->last_time < bound)
-				bound = p->last_time;
+			/*
+			 * Not the last time read but the latest: a ring's times
+			 * may step back (records of its threads on other CPUs),
+			 * and a bound below its own samples would hold them
+			 * there round after round.
+			 */
+			if (p->more && p->max_time < bound)
+				bound = p->max_time;
 			more |= p->more;
 		}
 		total += set__hand_on(s, bound);

@@ -11,7 +11,7 @@
  * memory, then hands on the samples in the order of their times (a
  * stage's batch has its first record's), each ring's in its own order.  A
  * ring that had more than a round's bytes bounds the round: no sample
- * later than the last one read from it is handed on before it is read
+ * later than the latest one read from it is handed on before it is read
  * further (perf's "finished round" does the same for its per-CPU
  * buffers).  Records of threads on different CPUs at the same moment may
  * still come in another order than their timestamps: what a round reads of
