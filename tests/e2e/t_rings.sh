@@ -5,9 +5,10 @@
 # The daemon's ring buffers: one a possible CPU (a power of two, 8 at
 # most), each thread's records in one of them (bpf/ring.bpf.h).  Threads
 # writing at once (tests/progs/seq_threads: each thread's lseek offsets
-# count up from 0) must each have every call in the file, in the order
-# the thread made them, none lost; and -b grows every ring, a trace
-# running through the swap keeping each thread's calls in order.
+# count up from 0, each failing with EBADF) must each have every call and
+# its return in the file, in the order the thread made them, none lost;
+# and -b grows every ring, a trace running through the swap keeping each
+# thread's calls in order.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -69,12 +70,17 @@ order_checks()
 		check "${p}_thread${threads}_in_order" t_eq "$bad" 0
 	done < <(in_order "$p")
 	check "${p}_every_thread" t_eq "$threads" "$NT"
+	# each call's return, decoded: lseek(-1, ...) fails with EBADF, once a call
+	check "${p}_every_return_ebadf" t_eq \
+		"$(qn "$TMP/$p.norm" '$4 == "RET" && $5 ~ /^lseek -1 errno 9 /')" $((NT * COUNT))
+	check "${p}_no_other_return" t_eq "$(qn "$TMP/$p.norm" '$4 == "RET" && $5 ~ /^lseek /')" \
+		$((NT * COUNT))
 }
 
 kill_daemons
 daemon_gone 10
 # an idle trace keeps one daemon up throughout
-bg keep "$ATT_TICK" 20 30000
+bg keep "$ATT_TICK" 20 0
 K=$(wait_role "$TMP/keep.pout" pid)
 ktr keep -f "$TMP/keep.ktr" -p "$K"
 check keep_exit_0 t_krc 0 keep
@@ -91,7 +97,7 @@ order_checks grow
 check grow_same_daemon t_eq "$(daemon_pid)" "$D"
 check grow_every_ring t_eq "$(rings_of "${D:-0}" $((32 << 20)))" "$want"
 old_rings_gone() { [ "$(rings_of "${D:-0}" $((16 << 20)))" = 0 ]; }
-wait_until 10 old_rings_gone
+wait_until 30 old_rings_gone
 check grow_old_rings_gone t_eq "$(rings_of "${D:-0}" $((16 << 20)))" 0
 
 e2e_done

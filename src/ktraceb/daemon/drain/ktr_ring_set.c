@@ -159,9 +159,12 @@ static int set__hand_on(struct ktr_ring_set *s, __u64 bound)
 
 		for (int i = 0; i < s->n; i++) {
 			struct part *p = &s->parts[i];
-			struct held *e = (struct held *)(p->buf + p->at);
+			struct held *e;
 
-			if (p->at < p->len && (!best || e->time < first->time)) {
+			if (p->at >= p->len)
+				continue;
+			e = (struct held *)(p->buf + p->at);
+			if (!best || e->time < first->time) {
 				best = p;
 				first = e;
 			}
@@ -212,8 +215,11 @@ int ktr_ring_set__consume(struct ktr_ring_set *s)
 		for (int i = 0; i < s->n; i++) {
 			struct part *p = &s->parts[i];
 
-			if ((err = part__read(p)) < 0)
+			/* a ring that fails: what is held still goes on, none of it lost */
+			if ((err = part__read(p)) < 0) {
+				set__hand_on(s, UINT64_MAX);
 				return err;
+			}
 			/*
 			 * Not the last time read but the latest: a ring's times
 			 * may step back (records of its threads on other CPUs),
