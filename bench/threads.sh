@@ -17,8 +17,9 @@
 #      came after one timed later, in microseconds (ktrwalk's behind_max_us,
 #      the last run's file)
 #   2. open/read/close, fork+exec (-i) and `true`, the same tracers: seconds
-#   3. the drain's ceiling: the daemon on CPU 0, 1 and 2 writing threads on
-#      CPU 1 under -b 256m: records per second written, records per second
+#   3. the drain's ceiling: the daemon on CPU 0, started with -b 256m (its
+#      rings made before the run, not grown in it), 1 and 2 writing threads
+#      on CPU 1: records per second written, records per second
 #      of the drain's CPU time (what one drain takes at most), and how busy
 #      the drain was
 #   3b. the drain while the daemon serves requests: 2 writing threads under
@@ -88,22 +89,25 @@ daemon()
 	done
 }
 
-# cpu_ticks PID WHICH: clock ticks of user and system time of the daemon's
-# drain, its main thread, which routes the records, and its ring thread
-# (ktraceb-ring), which takes them out of the ring (main), or of the whole
-# daemon, its trace files' writer threads included, those that have ended
-# too (all)
+# cpu_ticks PID: clock ticks of user and system time of the whole daemon,
+# its trace files' writer threads included, those that have ended too
 cpu_ticks()
 {
-	local f=/proc/$1/stat t
-	if [ "$2" = main ]; then
-		f=/proc/$1/task/$1/stat
-		for t in /proc/"$1"/task/*; do
-			[ "$(cat "$t"/comm 2>/dev/null)" = ktraceb-ring ] && f="$f $t/stat"
-		done
-	fi
-	# shellcheck disable=SC2086 # one or two files
-	awk '{ sub(/^.*\) /, ""); n += $12 + $13 } END { print n + 0 }' $f 2>/dev/null || echo 0
+	awk '{ sub(/^.*\) /, ""); n += $12 + $13 } END { print n + 0 }' /proc/"$1"/stat 2>/dev/null || echo 0
+}
+# drain_ns PID: nanoseconds on a CPU of the daemon's drain, its main thread,
+# which routes the records, and its ring thread (ktraceb-ring), which takes
+# them out of the rings while the main thread is busy (schedstat's, to the
+# nanosecond, where a clock tick is 10 ms)
+drain_ns()
+{
+	local t n=0 v
+	for t in /proc/"$1"/task/*; do
+		[ "$t" = "/proc/$1/task/$1" ] || [ "$(cat "$t"/comm 2>/dev/null)" = ktraceb-ring ] ||
+			continue
+		read -r v _ <"$t"/schedstat 2>/dev/null && n=$((n + v))
+	done
+	echo "$n"
 }
 HZ=$(getconf CLK_TCK)
 
@@ -171,7 +175,7 @@ for tracer in $tracers; do
 		: >"$TMP/wr"
 		for ((i = 0; i < RUNS; i++)); do
 			d=$(daemon)
-			[ -n "$d" ] && m0=$(cpu_ticks "$d" main) && w0=$(cpu_ticks "$d" all)
+			[ -n "$d" ] && m0=$(drain_ns "$d") && w0=$(cpu_ticks "$d")
 			run "$tracer" "$TMP/f.$tracer" "$WL" writers "$t" "$N"
 			read -r wall cpu <"$TMP/out"
 			echo "$wall" >>"$TMP/walls"
@@ -179,9 +183,9 @@ for tracer in $tracers; do
 			awk -v s="$wall" 'BEGIN { exit !(s > 10) }' && break # one run of a slow tracer
 			if [ "$tracer" = ktraceb ] && [ -n "$d" ]; then
 				recs=$(records)
-				awk -v a="$(cpu_ticks "$d" main)" -v b="$m0" -v r="$recs" -v hz="$HZ" \
-					'BEGIN { printf "%.0f\n", (a - b) / hz * 1e9 / (r ? r : 1) }' >>"$TMP/dr"
-				awk -v a="$(cpu_ticks "$d" all)" -v b="$w0" -v r="$recs" -v hz="$HZ" \
+				awk -v a="$(drain_ns "$d")" -v b="$m0" -v r="$recs" \
+					'BEGIN { printf "%.0f\n", (a - b) / (r ? r : 1) }' >>"$TMP/dr"
+				awk -v a="$(cpu_ticks "$d")" -v b="$w0" -v r="$recs" -v hz="$HZ" \
 					'BEGIN { printf "%.0f\n", (a - b) / hz * 1e9 / (r ? r : 1) }' >>"$TMP/wr"
 			fi
 		done
@@ -243,19 +247,23 @@ echo
 echo "== the drain's ceiling: daemon on CPU 0, writers on CPU 1, -b 256m, x$((N * 4)) each"
 printf '%-8s %10s %9s %7s %12s %14s %10s\n' threads records wall_s lost records/s drain_recs/cpu_s drain_busy
 if [ "$(nproc)" -ge 2 ]; then
+	# the daemon started at 256m, so that what is measured is the drain,
+	# not the rings' growth (making a 256 MiB ring took up to 0.95 s here)
 	PIN="taskset -c 0"
+	KEEP_FLAGS="-b 256m"
 	keep_daemon
 	PIN=
-	for t in 1 2; do
+	KEEP_FLAGS=
+	for t in 1 1 1 2 2 2; do # each run said: the spread is part of the result
 		d=$(daemon)
-		m0=$(cpu_ticks "$d" main)
-		KFLAGS="-b 256m" run ktraceb "$TMP/f.ceil" taskset -c 1 "$WL" writers "$t" $((N * 4))
-		m1=$(cpu_ticks "$d" main)
+		m0=$(drain_ns "$d")
+		run ktraceb "$TMP/f.ceil" taskset -c 1 "$WL" writers "$t" $((N * 4))
+		m1=$(drain_ns "$d")
 		read -r wall _ <"$TMP/out"
 		recs=$(records)
-		awk -v t="$t" -v r="$recs" -v w="$wall" -v l="$(lost ktraceb)" -v c=$((m1 - m0)) -v hz="$HZ" \
+		awk -v t="$t" -v r="$recs" -v w="$wall" -v l="$(lost ktraceb)" -v c=$((m1 - m0)) \
 			'BEGIN { printf "%-8s %10d %9.3f %7s %12.0f %14.0f %9.0f%%\n", t, r, w, l, r / w,
-				 c ? r / (c / hz) : 0, c / hz / w * 100 }'
+				 c ? r / (c / 1e9) : 0, c / 1e9 / w * 100 }'
 	done
 	drop_daemon
 fi

@@ -6,38 +6,44 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
 
 #include "ktraceb/bpf_sample.h"
 #include "ktraceb/bpf_stage.h"
 #include "ktr_ring_set.h"
 
-/* What a ring's sample callback returns to stop the read: the round has this ring's bytes. */
-#define ROUND_FULL (-EXFULL)
+/*
+ * Bytes handed on from a ring before BPF is told (its consumer position
+ * stored): not at every sample, which would move the cache line that every
+ * reservation and fill-level query on the ring reads.
+ */
+#define GIVE_BACK_EVERY (64u << 10)
 
-/* A sample read from a ring, as it waits for its turn: this, then size bytes, padded to 8. */
-struct held {
-	__u64 time; /* its first record's ktr_mono_ns; a note's, the sample's before it */
-	__u32 size;
-	__u32 pad;
-};
-
-/* One ring: its reader, and the samples read from it not yet handed on. */
+/* One ring, mapped as libbpf maps it: its next sample read in place. */
 struct part {
-	struct ktr_ring_set *set;
-	struct ring_buffer *rb;
-	unsigned char *buf;
-	size_t cap;
-	size_t len; /* bytes held */
-	size_t at; /* where the next sample to hand on starts */
-	__u64 last_time; /* the last sample read's */
-	__u64 max_time; /* the latest of the samples read so far */
-	bool more; /* this round stopped reading it: it may hold more */
+	int fd; /* the caller's */
+	unsigned long *consumer; /* the consumer's page: its position first */
+	const unsigned long *producer; /* the producer's page, then the data, twice over */
+	const unsigned char *data; /* mapped twice: a sample that wraps is whole */
+	size_t map_len;
+	unsigned long mask; /* the data's size less one (a power of two) */
+	unsigned long cons; /* where the next sample starts */
+	unsigned long prod; /* the producer's position, as last read */
+	unsigned long given; /* the consumer position BPF sees */
+	const unsigned char *head; /* the next sample, committed, in place; NULL: none seen */
+	__u32 head_len;
+	__u64 head_time;
+	__u64 last_time; /* the last sample's */
 };
 
 struct ktr_ring_set {
 	ring_buffer_sample_fn fn;
 	void *ctx;
+	int ep;
 	int n;
 	struct part parts[KTR_RINGS_MAX];
 };
@@ -64,71 +70,125 @@ static __u64 sample__time(const unsigned char *p, size_t size, __u64 before)
 	return h.ktr_mono_ns;
 }
 
-static size_t held__bytes(__u32 size)
+/* Bytes a sample of len takes in the ring: its 8-byte header, then it, to 8. */
+static unsigned long sample__stride(__u32 len)
 {
-	return sizeof(struct held) + (((size_t)size + 7) & ~(size_t)7);
+	len &= ~BPF_RINGBUF_DISCARD_BIT;
+	return ((unsigned long)len + BPF_RINGBUF_HDR_SZ + 7) & ~7ul;
+}
+
+/* What was handed on from p, given back to BPF as room. */
+static void part__give_back(struct part *p)
+{
+	if (p->given == p->cons)
+		return;
+	__atomic_store_n(p->consumer, p->cons, __ATOMIC_RELEASE);
+	p->given = p->cons;
 }
 
 /*
- * A ring's sample callback: the sample kept for the merge; ROUND_FULL once
- * the ring has a round's bytes waiting.  Out of memory, the sample is
- * handed on at once, before those held (out of order rather than lost).
+ * p's next sample, if one is committed: true and p->head set.  Discarded
+ * ones are skipped; when there is none (yet), what was handed on is given
+ * back.
  */
-static int part__take(void *ctx, void *data, size_t size)
+static bool part__peek(struct part *p)
 {
-	struct part *p = ctx;
-	size_t need = held__bytes(size);
-	struct held *e;
+	while (!p->head) {
+		const __u32 *hdr;
+		__u32 len;
 
-	if (p->len + need > p->cap) {
-		size_t cap = p->cap ? p->cap : KTR_RING_ROUND;
-		unsigned char *buf;
-
-		while (cap < p->len + need)
-			cap *= 2;
-		buf = realloc(p->buf, cap);
-		if (!buf)
-			return p->set->fn(p->set->ctx, data, size);
-		p->buf = buf;
-		p->cap = cap;
+		if (p->cons == p->prod) {
+			p->prod = __atomic_load_n(p->producer, __ATOMIC_ACQUIRE);
+			if (p->cons == p->prod) {
+				part__give_back(p);
+				return false;
+			}
+		}
+		hdr = (const __u32 *)(p->data + (p->cons & p->mask));
+		len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		if (len & BPF_RINGBUF_BUSY_BIT) { /* reserved, not yet committed */
+			part__give_back(p);
+			return false;
+		}
+		if (len & BPF_RINGBUF_DISCARD_BIT) {
+			p->cons += sample__stride(len);
+			continue;
+		}
+		p->head = (const unsigned char *)hdr + BPF_RINGBUF_HDR_SZ;
+		p->head_len = len;
+		p->head_time = p->last_time = sample__time(p->head, len, p->last_time);
 	}
-	e = (struct held *)(p->buf + p->len);
-	e->time = p->last_time = sample__time(data, size, p->last_time);
-	if (e->time > p->max_time)
-		p->max_time = e->time;
-	e->size = size;
-	e->pad = 0;
-	memcpy(e + 1, data, size);
-	p->len += need;
-	return p->len - p->at >= KTR_RING_ROUND ? ROUND_FULL : 0;
+	return true;
+}
+
+/* Ring fd mapped into p, and polled through ep; 0 or -errno. */
+static int part__map(struct part *p, int fd, int ep)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+	struct bpf_map_info info;
+	__u32 info_len = sizeof(info);
+	long page = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0)
+		return -errno;
+	if (info.type != BPF_MAP_TYPE_RINGBUF || !info.max_entries ||
+	    (info.max_entries & (info.max_entries - 1)))
+		return -EINVAL;
+	m = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	p->consumer = m;
+	/* the data twice, as the kernel maps it: read-only */
+	p->map_len = (size_t)page + 2 * (size_t)info.max_entries;
+	m = mmap(NULL, p->map_len, PROT_READ, MAP_SHARED, fd, page);
+	if (m == MAP_FAILED)
+		return -errno;
+	p->producer = m;
+	p->data = (const unsigned char *)m + page;
+	p->mask = info.max_entries - 1;
+	p->cons = p->given = __atomic_load_n(p->consumer, __ATOMIC_ACQUIRE);
+	p->prod = p->cons;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	p->fd = fd;
+	return 0;
+}
+
+static void part__unmap(struct part *p, int ep)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	/* the fd stays open (the caller's, and the holder's map holds the ring): out of ep by hand */
+	if (p->fd >= 0)
+		epoll_ctl(ep, EPOLL_CTL_DEL, p->fd, NULL);
+	if (p->producer)
+		munmap((void *)p->producer, p->map_len);
+	if (p->consumer)
+		munmap(p->consumer, (size_t)page);
 }
 
 struct ktr_ring_set *ktr_ring_set__new(const int *fds, int n, ring_buffer_sample_fn fn, void *ctx,
 				       int ep)
 {
 	struct ktr_ring_set *s = calloc(1, sizeof(*s));
-	struct epoll_event ev = { .events = EPOLLIN };
 
 	if (!s)
 		return NULL;
 	s->fn = fn;
 	s->ctx = ctx;
+	s->ep = ep;
 	for (int i = 0; i < n && i < KTR_RINGS_MAX; i++) {
-		struct part *p = &s->parts[i];
+		int err;
 
-		p->set = s;
-		/* one ring: its samples are already in order, handed on as read */
-		p->rb = n == 1 ? ring_buffer__new(fds[i], fn, ctx, NULL) :
-				 ring_buffer__new(fds[i], part__take, p, NULL);
-		if (!p->rb || epoll_ctl(ep, EPOLL_CTL_ADD, ring_buffer__epoll_fd(p->rb), &ev) < 0) {
-			int err = errno ? errno : ENOMEM;
-
-			s->n = p->rb ? i + 1 : i;
+		s->parts[i].fd = -1;
+		s->n = i + 1;
+		if ((err = part__map(&s->parts[i], fds[i], ep))) {
 			ktr_ring_set__free(s);
-			errno = err;
+			errno = -err;
 			return NULL;
 		}
-		s->n = i + 1;
 	}
 	return s;
 }
@@ -137,101 +197,50 @@ void ktr_ring_set__free(struct ktr_ring_set *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->n; i++) {
-		ring_buffer__free(
-			s->parts[i].rb); /* its epoll fd, and so its item in ep, with it */
-		free(s->parts[i].buf);
-	}
+	for (int i = 0; i < s->n; i++)
+		part__unmap(&s->parts[i], s->ep);
 	free(s);
-}
-
-/*
- * The samples held, in time order, each ring's in its own, none later
- * than bound but the first; how many.
- */
-static int set__hand_on(struct ktr_ring_set *s, __u64 bound)
-{
-	int n = 0;
-
-	for (;;) {
-		struct part *best = NULL;
-		struct held *first = NULL;
-
-		for (int i = 0; i < s->n; i++) {
-			struct part *p = &s->parts[i];
-			struct held *e;
-
-			if (p->at >= p->len)
-				continue;
-			e = (struct held *)(p->buf + p->at);
-			if (!best || e->time < first->time) {
-				best = p;
-				first = e;
-			}
-		}
-		/* at least one a round: a ring whose times run backwards still empties */
-		if (!best || (n > 0 && first->time > bound))
-			return n;
-		best->at += held__bytes(first->size);
-		s->fn(s->ctx, first + 1, first->size);
-		n++;
-	}
-}
-
-/*
- * One round's reading of ring p: what it holds made room for (moved to the
- * front once half of it has been handed on), then read; 0 or -errno.
- */
-static int part__read(struct part *p)
-{
-	int err;
-
-	if (p->at == p->len) {
-		p->at = p->len = 0;
-	} else if (p->at > p->len / 2) {
-		memmove(p->buf, p->buf + p->at, p->len - p->at);
-		p->len -= p->at;
-		p->at = 0;
-	}
-	p->more = p->len - p->at >= KTR_RING_ROUND;
-	if (p->more)
-		return 0;
-	err = ring_buffer__consume(p->rb);
-	if (err == ROUND_FULL)
-		p->more = true;
-	return err < 0 && err != ROUND_FULL ? err : 0;
 }
 
 int ktr_ring_set__consume(struct ktr_ring_set *s)
 {
-	int total = 0, err;
+	unsigned long budget = 0;
+	int total = 0;
 
-	if (s->n == 1)
-		return ring_buffer__consume(s->parts[0].rb);
-	for (;;) {
-		__u64 bound = UINT64_MAX;
-		bool more = false;
+	/* at most what the rings hold now: a storm that never lets up still lets the caller go */
+	for (int i = 0; i < s->n; i++)
+		budget += s->parts[i].mask + 1;
+	while (budget) {
+		struct part *best = NULL;
+		const unsigned char *data;
+		unsigned long stride;
+		int err;
 
+		/* the earliest of the rings' next samples; each ring's in its own order */
 		for (int i = 0; i < s->n; i++) {
 			struct part *p = &s->parts[i];
 
-			/* a ring that fails: what is held still goes on, none of it lost */
-			if ((err = part__read(p)) < 0) {
-				set__hand_on(s, UINT64_MAX);
-				return err;
-			}
-			/*
-			 * Not the last time read but the latest: a ring's times
-			 * may step back (records of its threads on other CPUs),
-			 * and a bound below its own samples would hold them
-			 * there round after round.
-			 */
-			if (p->more && p->max_time < bound)
-				bound = p->max_time;
-			more |= p->more;
+			if (part__peek(p) && (!best || p->head_time < best->head_time))
+				best = p;
 		}
-		total += set__hand_on(s, bound);
-		if (!more)
-			return total;
+		if (!best)
+			break;
+		data = best->head;
+		stride = sample__stride(best->head_len);
+		best->head = NULL;
+		best->cons += stride;
+		budget = stride < budget ? budget - stride : 0;
+		/* read where it lies: BPF may not reuse its bytes until it is given back, after */
+		err = s->fn(s->ctx, (void *)data, best->head_len);
+		if (best->cons - best->given >= GIVE_BACK_EVERY)
+			part__give_back(best);
+		if (err < 0) {
+			total = err;
+			break;
+		}
+		total++;
 	}
+	for (int i = 0; i < s->n; i++)
+		part__give_back(&s->parts[i]);
+	return total;
 }

@@ -7,15 +7,16 @@
  * samples merged by time, so that the threads' records in a file follow
  * one another as they happened, as they did when there was one ring.
  *
- * How: a round reads at most KTR_RING_ROUND bytes from each ring into
- * memory, then hands on the samples in the order of their times (a
- * stage's batch has its first record's), each ring's in its own order.  A
- * ring that had more than a round's bytes bounds the round: no sample
- * later than the latest one read from it is handed on before it is read
- * further (perf's "finished round" does the same for its per-CPU
- * buffers).  Records of threads on different CPUs at the same moment may
- * still come in another order than their timestamps: what a round reads of
- * one ring can be committed after a later record of another.
+ * How, as Falco's modern probe reads its per-CPU rings: each ring is
+ * mapped as libbpf maps it, and its next sample is looked at where it
+ * lies; the earliest of the rings' next samples (a stage's batch has its
+ * first record's time) is handed on, then that ring's next is looked at.
+ * Nothing is copied: a sample is handed on from the ring itself, and its
+ * bytes are given back to BPF after (every 64 KiB, and whenever a ring
+ * has nothing more).  Records of threads on different CPUs at the same
+ * moment may still come in another order than their timestamps: a ring
+ * that has nothing now may be given an earlier record (a stage sent late)
+ * after a later one of another ring was handed on.
  */
 #ifndef KTRACEB_KTR_RING_SET_H
 #define KTRACEB_KTR_RING_SET_H
@@ -24,19 +25,22 @@
 
 struct ktr_ring_set;
 
-/* Bytes read from one ring per round. */
-#define KTR_RING_ROUND (256u << 10)
-
 /*
  * A reader of the n rings fds (they stay the caller's), handing each
- * sample to fn(ctx, ...) as libbpf's ring_buffer__new() says; each ring's
- * epoll fd is added to ep, to poll readable when BPF wakes the reader.
+ * sample to fn(ctx, ...) as libbpf's ring_buffer__new() says (the data
+ * is the ring's own, read-only, valid until fn returns); each ring's fd is
+ * added to ep, readable while the ring holds a sample, until the reader
+ * is freed.
  * NULL and errno if it cannot be made.
  */
 struct ktr_ring_set *ktr_ring_set__new(const int *fds, int n, ring_buffer_sample_fn fn, void *ctx,
 				       int ep);
 void ktr_ring_set__free(struct ktr_ring_set *s);
-/* Every sample the rings hold now, handed on; how many, or -errno of a ring. */
+/*
+ * The samples the rings hold, handed on, at most as many bytes as the
+ * rings' sizes together (a storm that does not let up still lets the
+ * caller go); how many, or fn's error (the sample it failed on is gone).
+ */
 int ktr_ring_set__consume(struct ktr_ring_set *s);
 
 #endif /* KTRACEB_KTR_RING_SET_H */
