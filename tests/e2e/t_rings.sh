@@ -55,10 +55,11 @@ in_order()
 	done
 }
 
-# order_checks P: P's trace ended well, every thread's calls there, in order
+# order_checks P [CALLS]: P's trace ended well, every thread's calls (COUNT
+# unless CALLS) there, in order
 order_checks()
 {
-	local p=$1 tid n bad threads=0
+	local p=$1 calls=${2:-$COUNT} tid n bad threads=0
 	check "${p}_exit_0" t_krc 0 "$p"
 	read -r _ lost _ <<<"$(ktr_summary "$p")"
 	check "${p}_none_lost" t_eq "${lost:-none}" 0
@@ -66,15 +67,15 @@ order_checks()
 	check "${p}_kdump_clean" t_kdump_ok "$p"
 	while read -r tid n bad; do
 		threads=$((threads + 1))
-		check "${p}_thread${threads}_every_call" t_eq "$n" "$COUNT"
+		check "${p}_thread${threads}_every_call" t_eq "$n" "$calls"
 		check "${p}_thread${threads}_in_order" t_eq "$bad" 0
 	done < <(in_order "$p")
 	check "${p}_every_thread" t_eq "$threads" "$NT"
 	# each call's return, decoded: lseek(-1, ...) fails with EBADF, once a call
 	check "${p}_every_return_ebadf" t_eq \
-		"$(qn "$TMP/$p.norm" '$4 == "RET" && $5 ~ /^lseek -1 errno 9 /')" $((NT * COUNT))
+		"$(qn "$TMP/$p.norm" '$4 == "RET" && $5 ~ /^lseek -1 errno 9 /')" $((NT * calls))
 	check "${p}_no_other_return" t_eq "$(qn "$TMP/$p.norm" '$4 == "RET" && $5 ~ /^lseek /')" \
-		$((NT * COUNT))
+		$((NT * calls))
 }
 
 kill_daemons
@@ -99,5 +100,36 @@ check grow_every_ring t_eq "$(rings_of "${D:-0}" $((32 << 20)))" "$want"
 old_rings_gone() { [ "$(rings_of "${D:-0}" $((16 << 20)))" = 0 ]; }
 wait_until 30 old_rings_gone
 check grow_old_rings_gone t_eq "$(rings_of "${D:-0}" $((16 << 20)))" 0
+
+# --- the merge alone orders the threads ---------------------------------------
+# The daemon is stopped (SIGSTOP) from before the threads start until they
+# are done, so that all their records (about 13 MB a 32 MiB ring) wait in
+# the rings at once and their order in the file is the merge's alone: each
+# ring's own, the rings' interleaved by time (ktr_ring_set.c).  Handed on
+# ring after ring, a thread's records would come the whole run (tens of
+# ms) after later ones of the others; merged, at most a stage's batch
+# apart (ktrwalk's behind_max_us: the most a CALL or RET came after one
+# timed later).
+MERGE_CALLS=50000
+if [ "$want" -lt 2 ]; then
+	skip merge "one ring on a machine of one CPU: nothing to merge"
+else
+	mkfifo "$TMP/merge.go"
+	timeout -k 5 "$KTR_TIMEOUT" "$KTRACEB" -t c -f "$TMP/merge.ktr" "$PROGS/seq_threads" "$NT" \
+		"$MERGE_CALLS" "$TMP/merge.go" >"$TMP/merge.out" 2>"$TMP/merge.err" </dev/null &
+	MERGE=$!
+	wait_line "$TMP/merge.out" '^ready$' 30
+	[ -n "$D" ] && tkill -STOP "$D"
+	timeout 10 sh -c 'echo go >"$1"' sh "$TMP/merge.go"
+	# the threads' tids are printed once they are all done
+	wait_line "$TMP/merge.out" '^thread 0 tid ' 120
+	[ -n "$D" ] && tkill -CONT "$D"
+	wait "$MERGE"
+	KRC=$?
+	order_checks merge "$MERGE_CALLS"
+	behind=$("$PROGS/ktrwalk" "$TMP/merge.ktr" | awk '$1 == "behind_max_us" { print $2 }')
+	check merge_threads_in_time t_num "${behind:-none}" -le 20000 \
+		"no record more than 20 ms after one timed later"
+fi
 
 e2e_done
