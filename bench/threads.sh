@@ -31,6 +31,9 @@
 #   6. the ring's lock in a storm: 4 threads a CPU writing under ktraceb,
 #      perf record of every CPU: the writers' share of samples in the ring's
 #      reservation and its spin lock (contended if the slow path shows)
+#   7. -S (every task on every CPU, the raw syscall events) while two
+#      threads a CPU write: the write phase's wall time against untraced,
+#      records and lost (each CPU's buffer says its own losses)
 #   5. many traces: TRACES of idle processes at once (-p each), the time an
 #      attach takes, the daemon's threads, descriptors and memory
 # ktraceb runs with its daemon up (a trace of an idle process keeps it).
@@ -40,7 +43,7 @@
 #
 #   O=build bench/threads.sh   BENCH_N (writes per thread, 100000), BENCH_RUNS (3),
 #                              BENCH_TRACES ("1000 5000"), BENCH_ATTACH_JOBS (attaches
-#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 6 5")
+#                              at once in part 5, 1), BENCH_PARTS ("1 2 3 4 6 7 5")
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -54,7 +57,7 @@ N=${BENCH_N:-100000}
 RUNS=${BENCH_RUNS:-3}
 TRACES=${BENCH_TRACES:-"1000 5000"}
 JOBS=${BENCH_ATTACH_JOBS:-1}
-PARTS=" ${BENCH_PARTS:-1 2 3 4 6 5} "
+PARTS=" ${BENCH_PARTS:-1 2 3 4 6 7 5} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 for b in "$KTRACEB" "$KDUMP" "$WL" "$LOOP" "$WALK"; do
 	[ -x "$b" ] || {
@@ -348,6 +351,36 @@ if part 6 && command -v perf >/dev/null; then
 			if (!length(l)) print "  no spin lock symbol among them"
 			print "  (queued_spin_lock_slowpath among them: the lock contended)" }'
 	drop_daemon
+fi
+
+# --- 7. -S in a storm on every CPU ------------------------------------------------
+if part 7; then
+	t=$(($(nproc) * 2))
+	echo
+	echo "== -S -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit while $t threads write x$N each ($(nproc) CPUs), median of $RUNS"
+	printf '%-10s %9s %9s %10s %9s\n' run wall_s slowdown records lost
+	for mode in untraced -S; do
+		: >"$TMP/walls"
+		: >"$TMP/recs"
+		: >"$TMP/lost"
+		for ((i = 0; i < RUNS; i++)); do
+			if [ "$mode" = untraced ]; then
+				run none "$TMP/f.sw" "$WL" writers "$t" "$N"
+			else
+				KFLAGS="-S -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit" \
+					run ktraceb "$TMP/f.sw" "$WL" writers "$t" "$N"
+				records >>"$TMP/recs"
+				lost ktraceb >>"$TMP/lost"
+			fi
+			read -r wall _ <"$TMP/out"
+			echo "$wall" >>"$TMP/walls"
+		done
+		wall=$(median <"$TMP/walls")
+		[ "$mode" = untraced ] && base_sw=$wall
+		printf '%-10s %9s %9s %10s %9s\n' "$mode" "$wall" \
+			"$(awk -v a="$wall" -v b="$base_sw" 'BEGIN { printf "%.2f", a / b }')" \
+			"$(tr '\n' ' ' <"$TMP/recs")" "$(tr '\n' ' ' <"$TMP/lost")"
+	done
 fi
 
 # --- 5. many traces -----------------------------------------------------------

@@ -130,6 +130,14 @@ if wait_no_daemon 15; then
 	check swl_lost_said t_num "$(grep -cE ' LOST  [0-9]+ records? lost on CPU [0-9]+ \([0-9]+ in all there\)$' "$TMP/swl.kdc")" -gt 0
 	check swl_lost_per_cpu cpus_ok <(grep ' LOST ' "$TMP/swl.kdc")
 	check swl_records_too t_num "$(grep -c ' TRACE ' "$TMP/swl.kdc")" -gt 100
+	# the CPUs' losses are the trace's too: ktraceb's last line and the END
+	# count every loss its LOST records say, each once (the command's own
+	# records, traced as usual, may add losses of their own)
+	said_lost=$(sed -n 's/.* LOST  \([0-9]*\) records\{0,1\} lost .*/\1/p' "$TMP/swl.kdc" |
+		awk '{ n += $1 } END { print n + 0 }')
+	read -r _ swl_lost _ <<<"$(ktr_summary swl)"
+	check swl_summary_counts_cpus t_eq "${swl_lost:-none}" "$said_lost"
+	check swl_end_counts_cpus t_grep "END .*, $said_lost lost\$" "$TMP/swl.kdc"
 else
 	skip swl_lost "a daemon is still up"
 fi

@@ -159,6 +159,12 @@ static void cpubuf__write_lost(struct ktr_cpubuf *b, struct ktr_tracefile *f, in
 	b->lost_new[cpu] = 0;
 	ktr_record__own(&rec.h, KTR_LOST, sizeof(rec.l), KTRH_CPUID_ENCODE(cpu) | KTRH_SYSWIDE);
 	ktr_tracefile__append(f, &rec.h, sizeof(rec), wall);
+	/*
+	 * In the trace's total (its END, ktraceb's last line), but said here
+	 * only: the trace's own LOST records (ktr_tracefile.c) leave them out.
+	 */
+	f->lost_cpus += rec.l.lost;
+	f->lost_said += rec.l.lost;
 }
 
 void ktr_cpubuf__drain(struct ktr_cpubuf *b)

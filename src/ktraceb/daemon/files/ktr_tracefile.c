@@ -94,7 +94,7 @@ int ktr_tracefile__append_made(struct ktr_tracefile *f, const struct ktr_header 
 
 unsigned long long ktr_tracefile__lost(const struct ktr_tracefile *f)
 {
-	return f->lost_bpf + f->lost_held + f->lost_queue + ktr_writer__lost(f->w);
+	return f->lost_bpf + f->lost_held + f->lost_queue + f->lost_cpus + ktr_writer__lost(f->w);
 }
 
 /*
@@ -109,7 +109,7 @@ static void tracefile__say_lost(struct ktr_tracefile *f, __s64 wall_offset_ns)
 		struct ktr_lost l;
 	} rec;
 
-	ktr_writer__set_lost_total(f->w, f->lost_bpf + f->lost_held + f->lost_queue);
+	ktr_writer__set_lost_total(f->w, f->lost_bpf + f->lost_held + f->lost_queue + f->lost_cpus);
 	/* a recording that has not dumped has no file yet to say it in */
 	if (f->ending || total <= f->lost_said || (f->flight && !f->info_written))
 		return;

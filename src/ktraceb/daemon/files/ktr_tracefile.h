@@ -35,7 +35,11 @@ struct ktr_tracefile {
 	unsigned long long lost_held;	/* records a CPU's stage held at its end */
 	unsigned long long lost_queue;	/* records the daemon's queue had no room for
 					   (ktr_queue.h) */
-	unsigned long long lost_said;	/* lost_total of the last LOST record written */
+	unsigned long long lost_cpus;	/* records -S's per-CPU buffers lost, each
+					   CPU's said in LOST records of its own
+					   (ktr_cpubuf.c) */
+	unsigned long long lost_said;	/* lost_total of the last LOST record written,
+					   and the CPUs' losses said since */
 	int stop_err;			/* why it stopped early, for DONE */
 	char stop_msg[256];
 	pid_t stop_pids[KTR_TRACEFILE_STOP_PIDS]; /* the processes that stop stopped */
