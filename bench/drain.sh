@@ -50,18 +50,9 @@ daemon()
 	done
 }
 
-# drain_ns PID: nanoseconds on a CPU of the daemon's main thread, which
-# routes the records, and its ring thread (ktraceb-ring)
-drain_ns()
-{
-	local t n=0 v
-	for t in /proc/"$1"/task/*; do
-		[ "$t" = "/proc/$1/task/$1" ] || [ "$(cat "$t"/comm 2>/dev/null)" = ktraceb-ring ] ||
-			continue
-		read -r v _ <"$t"/schedstat 2>/dev/null && n=$((n + v))
-	done
-	echo "$n"
-}
+# drain_ns PID (bench/lib_drain.sh)
+# shellcheck source=bench/lib_drain.sh
+. bench/lib_drain.sh
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 

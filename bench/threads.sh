@@ -98,20 +98,9 @@ cpu_ticks()
 {
 	awk '{ sub(/^.*\) /, ""); n += $12 + $13 } END { print n + 0 }' /proc/"$1"/stat 2>/dev/null || echo 0
 }
-# drain_ns PID: nanoseconds on a CPU of the daemon's drain, its main thread,
-# which routes the records, and its ring thread (ktraceb-ring), which takes
-# them out of the rings while the main thread is busy (schedstat's, to the
-# nanosecond, where a clock tick is 10 ms)
-drain_ns()
-{
-	local t n=0 v
-	for t in /proc/"$1"/task/*; do
-		[ "$t" = "/proc/$1/task/$1" ] || [ "$(cat "$t"/comm 2>/dev/null)" = ktraceb-ring ] ||
-			continue
-		read -r v _ <"$t"/schedstat 2>/dev/null && n=$((n + v))
-	done
-	echo "$n"
-}
+# drain_ns PID (bench/lib_drain.sh)
+# shellcheck source=bench/lib_drain.sh
+. bench/lib_drain.sh
 HZ=$(getconf CLK_TCK)
 
 keep_daemon()
