@@ -6,7 +6,11 @@
 # their one drain cost as threads and traces grow (issue 44), as root, in
 # one run:
 #   1. 1, 2 and 4 threads each writing 64 bytes to /dev/null N times,
-#      untraced and under ktraceb, strace -f and perf trace: the write
+#      untraced, with the floor any tracer of the syscall tracepoints pays
+#      (bench/empty_tp: "empty", two programs there that do nothing, the
+#      kernel's part; "clock", two that only read the clock, what a record
+#      with a time costs at least), and under ktraceb, ktraceb -t c (the
+#      calls alone, no data), strace -f and perf trace: the write
 #      phase's wall time, the process's CPU time per write (user and system:
 #      the BPF programs run in the writing thread), the slowdown against
 #      untraced with as many threads, and that slowdown against one
@@ -69,10 +73,12 @@ EXE=$(readlink -f "$KTRACEB")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktraceb-threads.XXXXXX") || exit 1
 KEEPER=
 IDLE=
-trap 'kill $KEEPER $IDLE 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $KEEPER $IDLE $FLOOR 2>/dev/null; rm -rf "$TMP"' EXIT
 ulimit -n 65536 2>/dev/null
 
-tracers="none ktraceb"
+tracers="none"
+[ -x "$O/bench/empty_tp" ] && [ -f "$O/bench/empty_tp.bpf.o" ] && tracers="$tracers empty clock"
+tracers="$tracers ktraceb ktraceb-c"
 command -v strace >/dev/null && tracers="$tracers strace"
 if command -v perf >/dev/null && perf trace -o "$TMP/p" -- true >/dev/null 2>&1; then
 	tracers="$tracers perf"
@@ -80,7 +86,9 @@ else
 	echo "bench: perf trace does not work here; skipped" >&2
 fi
 
-now_ns() { date +%s%N; }
+# the time in ns, from bash itself: a date(1) per reading would add a
+# process start to each timed run (4 ms here, as long as a `true`)
+now_ns() { echo "${EPOCHREALTIME//[!0-9]/}000"; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # this build's daemon, if up
@@ -102,6 +110,38 @@ cpu_ticks()
 # shellcheck source=bench/lib_drain.sh
 . bench/lib_drain.sh
 HZ=$(getconf CLK_TCK)
+
+# floor_on empty|clock: bench/empty_tp's programs of that kind attached; floor_off
+FLOOR=
+floor_on()
+{
+	local i
+	"$O/bench/empty_tp" "$O/bench/empty_tp.bpf.o" "$1"_ >"$TMP/floor.out" 2>&1 &
+	FLOOR=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q attached "$TMP/floor.out" && return
+		sleep 0.05
+	done
+	echo "bench: bench/empty_tp $1_ did not attach" >&2
+}
+floor_off()
+{
+	[ -n "$FLOOR" ] && kill "$FLOOR" 2>/dev/null && wait "$FLOOR" 2>/dev/null
+	FLOOR=
+}
+# tracer_on TRACER, tracer_off: what TRACER needs up while its runs run
+tracer_on()
+{
+	case $1 in
+	ktraceb*) keep_daemon ;;
+	empty | clock) floor_on "$1" ;;
+	esac
+}
+tracer_off()
+{
+	drop_daemon
+	floor_off
+}
 
 keep_daemon()
 {
@@ -130,8 +170,9 @@ run()
 	rm -f "$f"
 	# shellcheck disable=SC2086 # KFLAGS: options, split
 	case $tracer in
-	none) "$@" >"$TMP/out" 2>"$TMP/err" ;;
+	none | empty | clock) "$@" >"$TMP/out" 2>"$TMP/err" ;;
 	ktraceb) "$KTRACEB" $KFLAGS -f "$f" "$@" >"$TMP/out" 2>"$TMP/err" ;;
+	ktraceb-c) "$KTRACEB" $KFLAGS -t c -f "$f" "$@" >"$TMP/out" 2>"$TMP/err" ;;
 	strace) strace -f -o "$f" "$@" >"$TMP/out" 2>"$TMP/err" ;;
 	perf) perf trace -o "$f" -- "$@" >"$TMP/out" 2>"$TMP/err" ;;
 	esac
@@ -140,7 +181,7 @@ run()
 lost()
 {
 	case $1 in
-	ktraceb) sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' "$TMP/err" ;;
+	ktraceb*) sed -n 's/^ktraceb: .* records written to .*, \([0-9]*\) lost$/\1/p' "$TMP/err" ;;
 	perf) grep -o 'LOST [0-9]* events' "$2" "$TMP/err" 2>/dev/null | awk '{ n += $2 } END { print n + 0 }' ;;
 	*) echo - ;;
 	esac
@@ -155,11 +196,11 @@ drop_daemon
 # --- 1. writing threads -----------------------------------------------------
 if part 1; then
 echo "== 1, 2 and 4 threads, each writing 64 bytes to /dev/null x$N ($(nproc) CPUs)"
-printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' threads tracer wall_s cpu_ns/w slowdown \
+printf '%-8s %-9s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' threads tracer wall_s cpu_ns/w slowdown \
 	vs_1thr records lost drain_ns/r daemon_ns/r behind_us
 declare -A base one
 for tracer in $tracers; do
-	[ "$tracer" = ktraceb ] && keep_daemon
+	tracer_on "$tracer"
 	for t in 1 2 4; do
 		: >"$TMP/walls"
 		: >"$TMP/cpus"
@@ -173,7 +214,7 @@ for tracer in $tracers; do
 			echo "$wall" >>"$TMP/walls"
 			echo "$cpu" >>"$TMP/cpus"
 			awk -v s="$wall" 'BEGIN { exit !(s > 10) }' && break # one run of a slow tracer
-			if [ "$tracer" = ktraceb ] && [ -n "$d" ]; then
+			if [[ $tracer == ktraceb* ]] && [ -n "$d" ]; then
 				recs=$(records)
 				awk -v a="$(drain_ns "$d")" -v b="$m0" -v r="$recs" \
 					'BEGIN { printf "%.0f\n", (a - b) / (r ? r : 1) }' >>"$TMP/dr"
@@ -187,17 +228,17 @@ for tracer in $tracers; do
 		slow=$(awk -v a="$wall" -v b="${base[$t]}" 'BEGIN { printf "%.2f", a / b }')
 		[ "$t" = 1 ] && one[$tracer]=$slow
 		vs1=$(awk -v a="$slow" -v b="${one[$tracer]}" 'BEGIN { printf "%.2f", a / b }')
-		if [ "$tracer" = ktraceb ]; then
-			printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' "$t" "$tracer" "$wall" "$cpu" \
-				"$slow" "$vs1" "$(records)" "$(lost ktraceb)" "$(median <"$TMP/dr")" \
+		if [[ $tracer == ktraceb* ]]; then
+			printf '%-8s %-9s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' "$t" "$tracer" "$wall" "$cpu" \
+				"$slow" "$vs1" "$(records)" "$(lost "$tracer")" "$(median <"$TMP/dr")" \
 				"$(median <"$TMP/wr")" \
-				"$("$WALK" "$TMP/f.ktraceb" | awk '$1 == "behind_max_us" { print $2 }')"
+				"$("$WALK" "$TMP/f.$tracer" | awk '$1 == "behind_max_us" { print $2 }')"
 		else
-			printf '%-8s %-8s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' "$t" "$tracer" "$wall" "$cpu" \
+			printf '%-8s %-9s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' "$t" "$tracer" "$wall" "$cpu" \
 				"$slow" "$vs1" - "$(lost "$tracer" "$TMP/f.$tracer")" - - -
 		fi
 	done
-	drop_daemon
+	tracer_off
 done
 fi
 
@@ -205,32 +246,36 @@ fi
 if part 2; then
 echo
 echo "== open/read/close, fork+exec, true: median seconds (slowdown)"
+printf '%-24s' workload
 # shellcheck disable=SC2086 # one column each
-printf '%-24s %14s %14s %14s %14s\n' workload $tracers
+printf ' %14s' $tracers
+echo
 other()
 {
 	local name=$1 tracer line="" s b=
 	shift
 	for tracer in $tracers; do
-		[ "$tracer" = ktraceb ] && keep_daemon
+		tracer_on "$tracer"
 		: >"$TMP/times"
 		for ((i = 0; i < RUNS; i++)); do
-			t0=$(now_ns)
+			t0=${EPOCHREALTIME//[!0-9]/}
 			# shellcheck disable=SC2153 # FLAGS: other's caller sets it
 			KFLAGS=$FLAGS run "$tracer" "$TMP/f.$tracer" "$@"
-			echo $(($(now_ns) - t0)) >>"$TMP/times"
-			[ $(($(now_ns) - t0)) -gt 10000000000 ] && break
+			t1=${EPOCHREALTIME//[!0-9]/}
+			echo $(((t1 - t0) * 1000)) >>"$TMP/times"
+			[ $((t1 - t0)) -gt 10000000 ] && break
 		done
 		s=$(median <"$TMP/times")
 		[ -z "$b" ] && b=$s
-		line="$line $(awk -v s="$s" -v b="$b" 'BEGIN { printf "%14s", sprintf("%.3f (%.1fx)", s / 1e9, s / b) }')"
-		drop_daemon
+		line="$line $(awk -v s="$s" -v b="$b" 'BEGIN { printf "%14s", sprintf("%.3f (%.2fx)", s / 1e9, s / b) }')"
+		tracer_off
 	done
 	printf '%-24s%s\n' "$name" "$line"
 }
 FLAGS='' other "open/read/close x20k" "$WL" orc 20000
 FLAGS=-i other "fork+exec x300 (-i)" "$WL" forkexec 300
-FLAGS='' other "true" true
+# (the program, not the shell's builtin)
+FLAGS='' other "true" "$(type -P true)"
 fi
 
 # --- 3. the drain's ceiling ---------------------------------------------------

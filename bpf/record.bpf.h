@@ -13,8 +13,10 @@
  *
  * and a record whose size is known only at run time is built in the
  * per-CPU scratch area and sent with rec__send().  A record of a known
- * size is built in its CPU's stage while staging is on (stage.bpf.h), the
- * rest go into the ring buffer after what the stage holds.  A note to the
+ * size is built in its CPU's stage while staging is on (stage.bpf.h); one
+ * sent with rec__send() is copied there when it is short (a path, a small
+ * read's data); the rest go into the ring buffer after what the stage
+ * holds.  A note to the
  * daemon (note__emit) goes into the ring buffer only, after the stage.
  * A CALL also waits in the stage for its return (stage.bpf.h), so it is
  * made in three places; its payload and length come from call__fill()
@@ -171,7 +173,29 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 
 static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
 {
+	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
+	struct ktr_stage *st;
+	struct ktr_sample *to;
+
 	rec__header_current((struct ktr_header *)(s + 1), type, len);
+	/*
+	 * A short one (a small read's or write's data, a path) is copied
+	 * into the stage, after the call's CALL: sent on through the ring, it
+	 * would send the stage on first, two copies into the ring a call.
+	 */
+	if (size <= KTR_STAGE_SLACK && !rec__to_flight(route) && (st = stage__get()) &&
+	    stage__enter(st)) {
+		to = stage__room(st, route);
+		barrier_var(size); /* the verifier must see this bound, clang may not drop it */
+		if (size > KTR_STAGE_SLACK)
+			size = KTR_STAGE_SLACK;
+		if (bpf_probe_read_kernel(to, size, s) == 0)
+			stage__commit(st, to, route, len);
+		else
+			rec__count_lost(route, 1);
+		stage__leave(st);
+		return;
+	}
 	rec__output(s, route, len);
 }
 

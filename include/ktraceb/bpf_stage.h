@@ -49,7 +49,7 @@ struct ktr_pair_ret {
 	struct ktr_sysret r;
 };
 #define KTR_STAGE_BYTES	 4096 /* gathered before one copy into the ring */
-#define KTR_STAGE_SLACK	 512 /* the longest staged record, or a CALL and its RET */
+#define KTR_STAGE_SLACK	 512 /* the longest staged record (a CALL and its RET, a short path or I/O) */
 #define KTR_ROUTE_BATCH	 0xffffffffu
 struct ktr_stage_call {
 	__u32 tid; /* the thread in that syscall, 0 for none */

@@ -10,7 +10,7 @@
 #    where it is made at entry and staged.
 #  - A process busy in user space after its calls, which makes no context
 #    switch, has its last calls in the file while it spins (the daemon
-#    sends each CPU's stage on at its tick).
+#    sends each CPU's stage on at its tick), the last write's data too.
 #  - A kept CALL keeps its entry time: before its RET's, after the RET
 #    before it.
 #  - A small ring (-b 4096) is sent stages no bigger than it can hold.
@@ -72,6 +72,24 @@ fi
 tkill -TERM "$SP" 2>/dev/null
 wait_exit "$KTRPID" 20
 check spin_ended_by_us t_eq "$WRC" 143
+
+# the same with paths and data: the last writes' data, short, is staged
+# with their CALL and RET (record.bpf.h, rec__send), and is there too
+ktr_bg spd -t cni -f "$TMP/spd.ktr" "$SPIN" 30 30000
+wait_line "$TMP/spd.out" '^spinning$' 20
+SP=$(role "$TMP/spd.out" pid)
+sleep 1
+"$KDUMP" -f "$TMP/spd.ktr" >"$TMP/spd.during" 2>/dev/null
+if tkill -0 "$SP" 2>/dev/null; then
+	check spin_data_in_file t_grep '^ *"spinning"$' "$TMP/spd.during"
+	# (its calls after "spinning": the write of its newline, then the timer's)
+	check spin_data_then_ret t_eq "$(tail -n 1 "$TMP/spd.during" | grep -cE ' RET +setitimer 0$')" 1
+else
+	skip spin_data_in_file "the spinner ended within its 30 s"
+	skip spin_data_then_ret "the spinner ended within its 30 s"
+fi
+tkill -TERM "$SP" 2>/dev/null
+wait_exit "$KTRPID" 20
 
 # --- entry times ----------------------------------------------------------------------
 ktr ts -t c -f "$TMP/ts.ktr" "$PROGS/getppid_loop" 2000
