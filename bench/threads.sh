@@ -201,6 +201,9 @@ printf '%-8s %-9s %9s %9s %9s %9s %9s %7s %10s %10s %9s\n' threads tracer wall_s
 declare -A base one
 for tracer in $tracers; do
 	tracer_on "$tracer"
+	# (a run first, not counted: a fresh daemon's rings are memory not yet
+	# touched, slow on a virtual machine the first time through)
+	[[ $tracer == ktraceb* ]] && run "$tracer" "$TMP/f.$tracer" "$WL" writers 4 "$N"
 	for t in 1 2 4; do
 		: >"$TMP/walls"
 		: >"$TMP/cpus"
