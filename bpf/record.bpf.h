@@ -16,8 +16,8 @@
  * size is built in its CPU's stage while staging is on (stage.bpf.h); one
  * sent with rec__send() is copied there when it is short (a path, a small
  * read's data); the rest go into the ring buffer after what the stage
- * holds.  A note to the
- * daemon (note__emit) goes into the ring buffer only, after the stage.
+ * holds.  A note to the daemon (note__emit) goes into the ring buffer
+ * only, after the stage.
  * A CALL also waits in the stage for its return (stage.bpf.h), so it is
  * made in three places; its payload and length come from call__fill()
  * (call.bpf.h) in each.
