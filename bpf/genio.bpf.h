@@ -44,9 +44,9 @@ static __always_inline __u32 genio__copy_iov(char *data, __u64 uiov, __u64 cnt, 
 	return off;
 }
 
-/* args: the syscall's (fd, buf or iov or msg, count or iovcnt, ...) */
+/* args: the syscall's (fd, buf or iov or msg, count or iovcnt, ...); ns: its return's time */
 static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long ret,
-					const __u64 *args)
+					const __u64 *args, __u64 ns)
 {
 	struct ktr_sample *s;
 	struct ktr_header *h;
@@ -102,7 +102,7 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 	g->ktr_fd = args[0];
 	g->ktr_rw = (kind == KTR_GIO_WRITE_BUF || kind == KTR_GIO_WRITE_IOV ||
 		     kind == KTR_GIO_WRITE_MSG) ? KTR_UIO_WRITE : KTR_UIO_READ;
-	rec__send(s, ps->route, KTR_GENIO, sizeof(*g) + got);
+	rec__send_at(s, ps->route, KTR_GENIO, sizeof(*g) + got, ns);
 }
 
 #endif /* KTRACEB_GENIO_BPF_H */

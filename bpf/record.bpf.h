@@ -88,12 +88,14 @@ static __always_inline void rec__stage_out(void)
 
 /*
  * Room for a struct { struct ktr_sample s; struct ktr_header h; payload }
- * of size bytes, sample and header filled, for the caller to fill the
- * payload and rec__submit(); rec is NULL when the ring is full (the record
- * is counted lost for its file) or no room could be had.
+ * of size bytes, sample and header filled (the record's time: ns), for the
+ * caller to fill the payload and rec__submit(); rec is NULL when the ring
+ * is full (the record is counted lost for its file) or no room could be
+ * had.
  */
-static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int type, int len,
-						   __u32 pid, __u32 tid, struct task_struct *task)
+static __always_inline struct rec_ref rec__reserve_at(__u64 size, __u32 route, int type, int len,
+						      __u32 pid, __u32 tid,
+						      struct task_struct *task, __u64 ns)
 {
 	struct rec_ref r = { .rec = NULL, .stage = NULL, .where = REC_RING, .len = len };
 	struct ktr_stage *st;
@@ -118,9 +120,16 @@ static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int 
 		return r;
 	s->route = route;
 	s->reserved = 0;
-	rec__header((struct ktr_header *)(s + 1), type, len, pid, tid, task);
+	rec__header_at((struct ktr_header *)(s + 1), type, len, pid, tid, task, ns);
 	r.rec = s;
 	return r;
+}
+
+/* rec__reserve_at() for a record of now. */
+static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int type, int len,
+						   __u32 pid, __u32 tid, struct task_struct *task)
+{
+	return rec__reserve_at(size, route, type, len, pid, tid, task, bpf_ktime_get_ns());
 }
 
 /* rec__reserve() for a record about the current thread. */
@@ -171,13 +180,15 @@ static __always_inline void rec__output(struct ktr_sample *s, __u32 route, __u64
 		rec__count_lost(route, 1);
 }
 
-static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
+/* rec__send() of a record whose time is ns: every record of a syscall's return has the return's. */
+static __always_inline void rec__send_at(struct ktr_sample *s, __u32 route, int type, __u64 len,
+					 __u64 ns)
 {
 	__u64 size = sizeof(*s) + sizeof(struct ktr_header) + len;
 	struct ktr_stage *st;
 	struct ktr_sample *to;
 
-	rec__header_current((struct ktr_header *)(s + 1), type, len);
+	rec__header_current_at((struct ktr_header *)(s + 1), type, len, ns);
 	/*
 	 * A short one (a small read's or write's data, a path) is copied
 	 * into the stage, after the call's CALL: sent on through the ring, it
@@ -197,6 +208,11 @@ static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int typ
 		return;
 	}
 	rec__output(s, route, len);
+}
+
+static __always_inline void rec__send(struct ktr_sample *s, __u32 route, int type, __u64 len)
+{
+	rec__send_at(s, route, type, len, bpf_ktime_get_ns());
 }
 
 /*

@@ -120,12 +120,19 @@ static __always_inline void rec__header(struct ktr_header *h, int type, int len,
 	rec__header_at(h, type, len, pid, tid, task, bpf_ktime_get_ns());
 }
 
-/* Header for a record about the current thread. */
-static __always_inline void rec__header_current(struct ktr_header *h, int type, int len)
+/* Header for a record about the current thread, of an event at time ns. */
+static __always_inline void rec__header_current_at(struct ktr_header *h, int type, int len,
+						   __u64 ns)
 {
 	struct task_struct *task = task__current();
 
-	rec__header(h, type, len, task__read(task, tgid), task__read(task, pid), task);
+	rec__header_at(h, type, len, task__read(task, tgid), task__read(task, pid), task, ns);
+}
+
+/* Header for a record about the current thread. */
+static __always_inline void rec__header_current(struct ktr_header *h, int type, int len)
+{
+	rec__header_current_at(h, type, len, bpf_ktime_get_ns());
 }
 
 #endif /* KTRACEB_RING_BPF_H */

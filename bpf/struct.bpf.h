@@ -58,7 +58,7 @@ static __always_inline __u64 struct__len(const volatile struct ktr_capture *cap,
 }
 
 static __always_inline void struct__emit(__u32 route, const volatile struct ktr_capture *cap,
-					 const __u64 *args, long ret)
+					 const __u64 *args, long ret, __u64 ns)
 {
 	__u64 uptr = struct__arg(args, cap->arg);
 	__u64 len = struct__len(cap, args, ret);
@@ -79,12 +79,12 @@ static __always_inline void struct__emit(__u32 route, const volatile struct ktr_
 		payload[i] = cap->name[i];
 	if (bpf_probe_read_user(payload + namelen, len, (void *)uptr) < 0)
 		return;
-	rec__send(s, route, KTR_STRUCT, namelen + len);
+	rec__send_at(s, route, KTR_STRUCT, namelen + len, ns);
 }
 
-/* Every capture of syscall id due at this point (KTR_CAP_AT_ENTRY or _EXIT). */
+/* Every capture of syscall id due at this point (KTR_CAP_AT_ENTRY or _EXIT), made at time ns. */
 static __always_inline void struct__capture(__u32 route, long id, long ret, const __u64 *args,
-					    int when)
+					    int when, __u64 ns)
 {
 	if (id < 0 || id >= KTR_MAX_SYSCALLS)
 		return;
@@ -95,7 +95,7 @@ static __always_inline void struct__capture(__u32 route, long id, long ret, cons
 			continue;
 		if (when == KTR_CAP_AT_EXIT && ret < 0)
 			continue;
-		struct__emit(route, cap, args, ret);
+		struct__emit(route, cap, args, ret, ns);
 	}
 }
 

@@ -285,18 +285,18 @@ static __always_inline void ret__fill(struct ktr_sysret *r, long id, long ret)
 /*
  * The RET of the current thread's call id, made from the compat table or
  * not, by the thread whose id was tid when it called (its own but after
- * an exec that made it its process's leader: struct exec_call).
+ * an exec that made it its process's leader: struct exec_call), at time ns.
  */
 static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 route, long id,
-					      int compat, __u32 tid, long ret)
+					      int compat, __u32 tid, long ret, __u64 ns)
 {
 	__u16 abi = syscall__abi_flag(compat);
 	struct rec_ref r;
 
 	if (flight__compact_ret(task, route, id, abi, tid, ret) == 0)
 		return; /* a compact recorder's, written there */
-	r = rec__reserve(sizeof(struct ret_sample), route, KTR_SYSRET, sizeof(struct ktr_sysret),
-			 task__read(task, tgid), tid, task);
+	r = rec__reserve_at(sizeof(struct ret_sample), route, KTR_SYSRET, sizeof(struct ktr_sysret),
+			    task__read(task, tgid), tid, task, ns);
 	if (!r.rec)
 		return;
 	ret__fill(&((struct ret_sample *)r.rec)->r, id, ret);
@@ -311,7 +311,7 @@ static __always_inline void syscall__emit_ret(struct task_struct *task, __u32 ro
  * A path of KTR_PATH_MAX bytes that runs into a page that cannot be read
  * (the kernel, which reads no further, says ENAMETOOLONG) is cut there too.
  */
-static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
+static __always_inline void namei__emit_user(__u32 route, __u64 uptr, __u64 ns)
 {
 	struct ktr_sample *s;
 	struct ktr_header *h;
@@ -336,10 +336,11 @@ static __always_inline void namei__emit_user(__u32 route, __u64 uptr)
 	n--;
 	if (n > KTR_PATH_MAX)
 		n = KTR_PATH_MAX;
-	rec__send(s, route, KTR_NAMEI, n);
+	rec__send_at(s, route, KTR_NAMEI, n, ns);
 }
 
-static __always_inline void namei__emit_args(__u32 route, long id, int compat, const __u64 *args)
+static __always_inline void namei__emit_args(__u32 route, long id, int compat, const __u64 *args,
+					     __u64 ns)
 {
 	__u8 mask;
 
@@ -350,7 +351,7 @@ static __always_inline void namei__emit_args(__u32 route, long id, int compat, c
 		return;
 	for (int i = 0; i < KTR_MAXARGS; i++)
 		if (mask & (1 << i))
-			namei__emit_user(route, args[i]);
+			namei__emit_user(route, args[i], ns);
 }
 
 /* The file the current process has open as fd, NULL if none. */
@@ -367,9 +368,15 @@ static __always_inline struct file *syscall__fd_file(__u64 fd)
 	return file;
 }
 
-/* A syscall's arguments, sized, as a global function takes them. */
+/*
+ * A syscall's arguments, sized, as a global function takes them, and the
+ * time of the records made from them: at a return, every record has the
+ * return's time (they are all made there, in one program run; a clock
+ * read each would time only that run).
+ */
 struct syscall_args {
 	__u64 v[KTR_MAXARGS];
+	__u64 mono_ns;
 };
 
 /*
@@ -380,21 +387,21 @@ struct syscall_args {
 KTR_GLOBAL int syscall__namei(__u32 route, long id, int compat, struct syscall_args *a)
 {
 	if (a)
-		namei__emit_args(route, id, compat, a->v);
+		namei__emit_args(route, id, compat, a->v, a->mono_ns);
 	return 0;
 }
 
 KTR_GLOBAL int syscall__structs(__u32 route, long id, long ret, struct syscall_args *a, int when)
 {
 	if (a)
-		struct__capture(route, id, ret, a->v, when);
+		struct__capture(route, id, ret, a->v, when, a->mono_ns);
 	return 0;
 }
 
 KTR_GLOBAL int syscall__genio(struct ktr_proc_state *ps, long id, long ret, struct syscall_args *a)
 {
 	if (ps && a)
-		genio__emit(ps, id, ret, a->v);
+		genio__emit(ps, id, ret, a->v, a->mono_ns);
 	return 0;
 }
 
@@ -531,8 +538,10 @@ int BPF_PROG(ktr_syscall_enter, struct pt_regs *regs, long id)
 		syscall__emit_call(ps->route, id, compat, args.v);
 	if (ps->facs & KTRFAC_USTACK)
 		ustack__record(ctx, regs, ps, compat);
-	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
+	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY)) {
+		args.mono_ns = bpf_ktime_get_ns();
 		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
+	}
 	return 0;
 }
 
@@ -570,8 +579,10 @@ static __always_inline void syscall__late_call(void *ctx, struct pt_regs *regs,
 		syscall__emit_call(ps->route, id, compat, args.v);
 	if (ps->facs & KTRFAC_USTACK)
 		ustack__record(ctx, regs, ps, compat);
-	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY))
+	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_ENTRY)) {
+		args.mono_ns = bpf_ktime_get_ns();
 		syscall__structs(ps->route, id, 0, &args, KTR_CAP_AT_ENTRY);
+	}
 }
 
 SEC("tp_btf/sys_exit")
@@ -582,6 +593,7 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 	const struct ktr_select_map *sel;
 	struct ktr_stage *st;
 	__u32 tid = task__read(task, pid);
+	__u64 now;
 	long id;
 	int compat;
 
@@ -604,27 +616,31 @@ int BPF_PROG(ktr_syscall_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (syscall__call_at_exit(sel, id, compat))
 		syscall__late_call(ctx, regs, ps, id, compat);
+	now = bpf_ktime_get_ns(); /* the time of every record of the return (struct syscall_args) */
 	/* each facility fetches the arguments itself: one verifier path each */
 	if ((ps->facs & KTRFAC_NAMEI) && syscall__has_paths(id, compat) &&
 	    !(ret == 0 && syscall__is_exec(id, compat))) {
 		struct syscall_args args;
 
+		args.mono_ns = now;
 		if (syscall__exit_args(regs, id, compat, args.v))
 			syscall__namei(ps->route, id, compat, &args);
 	}
 	if ((ps->facs & KTRFAC_STRUCT) && syscall__has_captures(id, compat, KTR_CAP_AT_EXIT)) {
 		struct syscall_args args;
 
+		args.mono_ns = now;
 		if (syscall__exit_args(regs, id, 0, args.v))
 			syscall__structs(ps->route, id, ret, &args, KTR_CAP_AT_EXIT);
 	}
 	if ((ps->facs & KTRFAC_GENIO) && syscall__has_genio(id, compat)) {
 		struct syscall_args args;
 
+		args.mono_ns = now;
 		if (syscall__exit_args(regs, id, 0, args.v))
 			syscall__genio(ps, id, ret, &args);
 	}
 	if (ps->facs & KTRFAC_SYSRET)
-		syscall__emit_ret(task, ps->route, id, compat, tid, ret);
+		syscall__emit_ret(task, ps->route, id, compat, tid, ret, now);
 	return 0;
 }

@@ -72,6 +72,14 @@ check d_text_fold t_grep '^	.*[^\\]\\$' "$TMP/d.kd"
 # a GIO record sits between the CALL and the RET of its syscall, in one thread
 check d_gio_inside_call t_eq "$(q "$TMP/d.norm" '$1 == pid && $4 ~ /^(CALL|RET|GIO)$/' pid="$PID" |
 	awk -F'\t' '$4 == "GIO" && prev != "CALL" { bad++ } { prev = $4 } END { print bad + 0 }')" 0
+# a GIO has its return's time: both are made at the return (kdump -T, the
+# thread's next record is the RET, at the same nanosecond; the times compared
+# as text, since awk's numbers keep only some 16 digits)
+kd dt "$TMP/d.ktr" -T
+check d_gio_time_is_ret_time t_eq "$(awk -v p="$PID" '$1 ~ /^[0-9]+:[0-9]+$/ && split($1, id, ":") &&
+	id[1] == p { if (gio != "") { n++; if ($4 == "RET" && $3 "" == gio) same++ }
+	gio = ($4 == "GIO") ? $3 "" : "" } END { print n + 0, same + 0 }' "$TMP/dt.kd" |
+	awk '{ print ($1 >= 15 && $1 == $2) ? "ok" : $0 }')" ok
 # the report's own write to stdout: fd 1, as many bytes as the report has
 check d_stdout_report t_eq "$(awk -v p="$PID" '$1 == p && $4 == 1 && $5 == "wrote" { print $6 }' \
 	"$TMP/d.gio")" "$(wc -c <"$TMP/d.out" | tr -d ' ')"
