@@ -44,6 +44,48 @@ static __always_inline __u32 genio__copy_iov(char *data, __u64 uiov, __u64 cnt, 
 	return off;
 }
 
+/*
+ * The most data of one buffer made in place, where a record of a known
+ * size is (its CPU's stage, mostly): the rest of a stage's slack.
+ */
+#define GENIO_SHORT                                                                                \
+	(KTR_STAGE_SLACK - sizeof(struct ktr_sample) - sizeof(struct ktr_header) -                 \
+	 sizeof(struct ktr_genio))
+struct genio_short_sample {
+	struct ktr_sample s;
+	struct ktr_header h;
+	struct ktr_genio g;
+	char data[GENIO_SHORT];
+};
+
+/*
+ * A read's or write's data of one buffer, want bytes, at most GENIO_SHORT
+ * (most are): made in place, not built in the scratch area and copied.
+ * The sample may be longer than its record: the drain reads the header's
+ * length.
+ */
+static __always_inline void genio__emit_short(struct ktr_proc_state *ps, __u8 kind,
+					      const __u64 *args, __u64 want, __u64 ns)
+{
+	struct genio_short_sample *rec;
+	struct rec_ref r;
+
+	r = rec__reserve_current_at(sizeof(*rec), ps->route, KTR_GENIO, 0, ns);
+	if (!r.rec)
+		return;
+	rec = r.rec;
+	rec->g.ktr_fd = args[0];
+	rec->g.ktr_rw = kind == KTR_GIO_WRITE_BUF ? KTR_UIO_WRITE : KTR_UIO_READ;
+	barrier_var(want); /* the verifier must see this bound, clang may not drop it */
+	if (want > GENIO_SHORT)
+		want = GENIO_SHORT;
+	if (bpf_probe_read_user(rec->data, want, (void *)args[1]) < 0)
+		want = 0;
+	r.len = sizeof(rec->g) + want;
+	rec->h.ktr_len = r.len;
+	rec__submit(r);
+}
+
 /* args: the syscall's (fd, buf or iov or msg, count or iovcnt, ...); ns: its return's time */
 static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long ret,
 					const __u64 *args, __u64 ns)
@@ -62,15 +104,19 @@ static __always_inline void genio__emit(struct ktr_proc_state *ps, long id, long
 	kind = ktr_genio64[sys__index(id)];
 	if (kind == KTR_GIO_NONE)
 		return;
+	want = ret < ps->iosize ? ret : ps->iosize;
+	if (want > KTR_IOSIZE_MAX)
+		want = KTR_IOSIZE_MAX;
+	if ((kind == KTR_GIO_READ_BUF || kind == KTR_GIO_WRITE_BUF) && want <= GENIO_SHORT) {
+		genio__emit_short(ps, kind, args, want, ns);
+		return;
+	}
 	s = rec__scratch();
 	if (!s)
 		return;
 	h = (void *)(s + 1);
 	g = (void *)(h + 1);
 	data = (void *)(g + 1);
-	want = ret < ps->iosize ? ret : ps->iosize;
-	if (want > KTR_IOSIZE_MAX)
-		want = KTR_IOSIZE_MAX;
 	/* keep clang from dropping the masks below as redundant: the verifier needs them */
 	barrier_var(want);
 	/*

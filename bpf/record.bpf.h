@@ -12,10 +12,12 @@
  *	rec__submit(r);
  *
  * and a record whose size is known only at run time is built in the
- * per-CPU scratch area and sent with rec__send().  A record of a known
- * size is built in its CPU's stage while staging is on (stage.bpf.h); one
- * sent with rec__send() is copied there when it is short (a path, a small
- * read's data); the rest go into the ring buffer after what the stage
+ * per-CPU scratch area and sent with rec__send(), unless it has a short
+ * bound: then it is reserved at its longest and its length set before the
+ * submit (a short read's or write's data, genio.bpf.h).  A reserved record
+ * is built in its CPU's stage while staging is on (stage.bpf.h); one sent
+ * with rec__send() is copied there when it is short (a path, a short
+ * readv's data); the rest go into the ring buffer after what the stage
  * holds.  A note to the daemon (note__emit) goes into the ring buffer
  * only, after the stage.
  * A CALL also waits in the stage for its return (stage.bpf.h), so it is
@@ -132,14 +134,21 @@ static __always_inline struct rec_ref rec__reserve(__u64 size, __u32 route, int 
 	return rec__reserve_at(size, route, type, len, pid, tid, task, bpf_ktime_get_ns());
 }
 
+/* rec__reserve_at() for a record about the current thread. */
+static __always_inline struct rec_ref rec__reserve_current_at(__u64 size, __u32 route, int type,
+							      int len, __u64 ns)
+{
+	struct task_struct *task = task__current();
+
+	return rec__reserve_at(size, route, type, len, task__read(task, tgid),
+			       task__read(task, pid), task, ns);
+}
+
 /* rec__reserve() for a record about the current thread. */
 static __always_inline struct rec_ref rec__reserve_current(__u64 size, __u32 route, int type,
 							   int len)
 {
-	struct task_struct *task = task__current();
-
-	return rec__reserve(size, route, type, len, task__read(task, tgid), task__read(task, pid),
-			    task);
+	return rec__reserve_current_at(size, route, type, len, bpf_ktime_get_ns());
 }
 
 static __always_inline void rec__submit(struct rec_ref r)
