@@ -419,12 +419,15 @@ fi
 # carry their totals from one daemon to the next).
 PROG_ROWS=$TMP/prog_rows
 : >"$PROG_ROWS"
+# A program's totals, summed over every program of that name (printed with
+# %.0f: Debian's awk prints %d no higher than 2^31 - 1, and a program's
+# run_time_ns passes that within seconds; the run's difference came out 0)
 prog_stats()
 {
 	bpftool prog show 2>/dev/null | awk -v want="$1" '
 		$0 ~ "name " want " " { for (i = 1; i < NF; i++) {
 			if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
-		END { printf "%d %d\n", t, c }'
+		END { printf "%.0f %.0f\n", t, c }'
 }
 prog_median()
 {

@@ -175,7 +175,7 @@ counts()
 		"$WALK" "$2" 2>/dev/null | awk -v b="$bytes" '
 			$1 == "records" { r = $2 } $1 == "type" && $2 == 7 { u = $3 }
 			$1 == "lost_sum" { l = $2 }
-			END { printf "%d %d %d %d\n", r, u, b, l }'
+			END { printf "%d %d %.0f %d\n", r, u, b, l }'
 		;;
 	strace) echo "$(wc -l <"$2") - $bytes 0" ;;
 	perf) echo "$(grep -c . "$2") - $bytes $(grep -o 'LOST [0-9]*' "$2" |
