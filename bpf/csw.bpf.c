@@ -10,6 +10,14 @@
  * interrupt from user mode).  wmesg says why it switched, as FreeBSD's
  * wait message does: preempt, yield, sleep, dsleep (uninterruptible),
  * stopped, traced, or dead.
+ *
+ * A kernel may not report a switch: tracepoints do not fire while a task
+ * it hides from tracing runs (some virtual machines' own agent), and a
+ * switch from that task to a traced thread is one.  The thread's resume
+ * would be missing.  So each CPU's stage notes the thread the last switch
+ * seen there put on it: when a thread leaves a CPU that the program did
+ * not see it come to, its resume is written then, before its stop, with
+ * the wait message "unseen" and that time.
  */
 #include "procs.bpf.h"
 #include "record.bpf.h"
@@ -32,6 +40,8 @@ struct csw_sample {
 #define WMESG(a, b, c, d, e, f, g)                                                               \
 	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 | (__u64)(d) << 24 | (__u64)(e) << 32 | \
 	 (__u64)(f) << 40 | (__u64)(g) << 48)
+
+#define CSW_UNSEEN WMESG('u', 'n', 's', 'e', 'e', 'n', 0)
 
 static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state, int out)
 {
@@ -90,17 +100,16 @@ static __always_inline unsigned int csw__task_state(struct task_struct *task)
 }
 
 static __always_inline void csw__fill(struct csw_sample *rec, struct task_struct *task, int out,
-				      bool preempt, unsigned int state)
+				      __u64 wmesg)
 {
 	struct pt_regs *regs = csw__regs(task);
 
 	rec->c.out = out;
 	rec->c.user = regs ? !arch__regs_in_syscall(regs) : 0;
-	*(__u64 *)rec->c.wmesg = csw__wmesg(preempt, state, out);
+	*(__u64 *)rec->c.wmesg = wmesg;
 }
 
-static __always_inline void csw__emit(struct task_struct *task, int out, bool preempt,
-				      unsigned int state)
+static __always_inline void csw__emit(struct task_struct *task, int out, __u64 wmesg)
 {
 	__u32 tgid = task->tgid;
 	struct ktr_proc_state *ps = proc__lookup_tgid(tgid);
@@ -112,7 +121,7 @@ static __always_inline void csw__emit(struct task_struct *task, int out, bool pr
 			 tgid, task->pid, task);
 	if (!r.rec)
 		return;
-	csw__fill(r.rec, task, out, preempt, state);
+	csw__fill(r.rec, task, out, wmesg);
 	rec__submit(r);
 }
 
@@ -127,6 +136,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct ktr_stage *st = stage__get();
+	__u32 attached = *(volatile __u32 *)&ktr_stage_on;
 	unsigned int prev_state;
 
 	prog__refuse_for_tests(KTR_REFUSE_CSW);
@@ -136,18 +146,32 @@ int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task
 		stage__call_out(st);
 		stage__leave(st);
 	}
+	/* prev came to this CPU by a switch the kernel did not report (above) */
+	if (st && st->switched_in_on == attached && st->switched_in != prev->pid)
+		csw__emit(prev, 0, CSW_UNSEEN);
 	/* the tracepoint's fourth argument from 5.18; before, what it is read from */
 	if (ktr_kernel_lacks & KTR_LACKS_SWITCH_STATE)
 		prev_state = csw__task_state(prev);
 	else
 		prev_state = ctx[3];
-	csw__emit(prev, 1, preempt, prev_state);
+	csw__emit(prev, 1, csw__wmesg(preempt, prev_state, 1));
 	if (st)
 		rec__stage_out();
+	if (ktr_refuse_prog == KTR_REFUSE_SWITCH_IN) {
+		if (st) {
+			st->switched_in = (__u32)-1; /* no thread's */
+			st->switched_in_on = attached;
+		}
+		return 0;
+	}
 	/*
 	 * After the stage went into prev's ring: next's record waits in the
 	 * stage for next's own records, and goes into next's ring with them.
 	 */
-	csw__emit(next, 0, false, 0);
+	csw__emit(next, 0, 0);
+	if (st) {
+		st->switched_in = next->pid;
+		st->switched_in_on = attached;
+	}
 	return 0;
 }

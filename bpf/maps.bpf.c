@@ -48,6 +48,8 @@ __u64 ktr_stack_room = 0;
 struct ktr_ustack_budget ktr_ustack_budgets[KTR_MAX_ROUTES] = {};
 struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS] = {};
 __u32 ktr_stage_on = 0;
+/* the daemon's count of the switch program's attachments, the numbers ktr_stage_on takes */
+__u32 ktr_stage_attachments = 0;
 /* KTR_STAGE_BYTES, less for a ring that could not take a whole stage often; set by the daemon */
 __u32 ktr_stage_bytes = 0;
 

@@ -54,7 +54,8 @@ extern __u64 ktr_stack_room;
 extern struct ktr_ustack_budget ktr_ustack_budgets[KTR_MAX_ROUTES];
 extern struct ktr_wakeup_tick ktr_wakeup_ticks[KTR_WAKEUP_CPUS];
 extern __u32 ktr_stage_bytes; /* a stage is sent on past this */
-extern __u32 ktr_stage_on; /* the daemon's: the switch program is attached (bpf_stage.h) */
+/* the daemon's: the switch program is attached, nonzero, a new number each time (bpf_stage.h) */
+extern __u32 ktr_stage_on;
 
 /*
  * A syscall number already checked to be in the loader's tables (0 <= id <

@@ -27,6 +27,13 @@
  * records a stage keeps at its end looks like (t_stage.sh).
  */
 #define KTR_REFUSE_STAGE_SEND	5
+/*
+ * switch_in: no program refused, but the switch program acts as if the
+ * kernel had not reported any switch that puts a thread on a CPU, as a
+ * kernel does not when the task it switches from is one it hides from
+ * tracing: what the resumes it then notices late look like (t_csw.sh).
+ */
+#define KTR_REFUSE_SWITCH_IN	6
 
 /*
  * What the kernel lacks of what the programs would use (ktr_kernel_lacks,

@@ -14,9 +14,9 @@
  * CPU's stage on first, while the thread is still current; a record that
  * bypasses the stage (too long, a recorder's, a note to the daemon) sends
  * the stage on first too.  Staging is on only while the switch program is
- * attached (ktr_stage_on, .bss).  The daemon sends on what a CPU busy in
- * user space has kept at each tick, by running ktr_stage_flush there
- * (BPF_PROG_TEST_RUN on that CPU).
+ * attached (ktr_stage_on, .bss: nonzero then, a new number each time).
+ * The daemon sends on what a CPU busy in user space has kept at each tick,
+ * by running ktr_stage_flush there (BPF_PROG_TEST_RUN on that CPU).
  *
  * A syscall whose return brings no record but the RET (no path, data or
  * structure: bpf_captures.h, ktr_between64) keeps its CALL in call at
@@ -66,7 +66,13 @@ struct ktr_stage {
 	__u32 route; /* their file */
 	__u32 len; /* their bytes */
 	struct ktr_stage_call call;
-	__u64 pad2[3];
+	/*
+	 * The switch program's (csw.bpf.c): the thread the last switch it saw
+	 * on this CPU put on it, and the attachment that saw it (ktr_stage_on).
+	 */
+	__u32 switched_in;
+	__u32 switched_in_on;
+	__u64 pad2[2];
 	struct ktr_sample head; /* route KTR_ROUTE_BATCH, reserved: len */
 	unsigned char buf[KTR_STAGE_BYTES + KTR_STAGE_SLACK];
 };

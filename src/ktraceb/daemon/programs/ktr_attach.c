@@ -52,7 +52,9 @@ void ktr_attach__free(struct ktr_attach *a)
 /*
  * The stages (bpf_stage.h) on: sched_switch keeps each thread's records in
  * order, so staging is on only while it is attached.  A kernel that
- * refused it gets every record into the ring buffer directly.
+ * refused it gets every record into the ring buffer directly.  Each
+ * attachment has a number of its own: what the switch program noted in
+ * the stages while attached before is known for old (csw.bpf.c).
  */
 static void attach__staging_on(struct ktr_attach *a)
 {
@@ -62,7 +64,11 @@ static void attach__staging_on(struct ktr_attach *a)
 		syslog(LOG_WARNING, "cannot attach the context-switch program: records unstaged");
 		return;
 	}
-	__atomic_store_n(&a->b->bss->ktr_stage_on, 1, __ATOMIC_SEQ_CST);
+	/* (counted in the object, which a cached one keeps with its stages) */
+	if (++a->b->bss->ktr_stage_attachments == 0)
+		a->b->bss->ktr_stage_attachments = 1;
+	__atomic_store_n(&a->b->bss->ktr_stage_on, a->b->bss->ktr_stage_attachments,
+			 __ATOMIC_SEQ_CST);
 	a->staging = true;
 }
 

@@ -70,7 +70,8 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 
 /*
  * KTRACEB_REFUSE_PROG=NAME: the tests' fault injection (bpf_kernel.h,
- * KTR_REFUSE_*): a program's (its row, ktr_progs.h), or stage_send, which is none.
+ * KTR_REFUSE_*): a program's (its row, ktr_progs.h), or stage_send or
+ * switch_in, which are none.
  */
 static __u32 loader__refuse_for_tests(void)
 {
@@ -80,6 +81,8 @@ static __u32 loader__refuse_for_tests(void)
 		return 0;
 	if (strcmp(name, "stage_send") == 0)
 		return KTR_REFUSE_STAGE_SEND;
+	if (strcmp(name, "switch_in") == 0)
+		return KTR_REFUSE_SWITCH_IN;
 	return ktr_prog_role(name).refuse;
 }
 
