@@ -73,7 +73,8 @@ struct daemon {
 	struct ktr_parts parts; /* each part's state is its own */
 	int ep;
 	int writer_fd; /* an eventfd: a writer's thread failed or finished (ktr_writer.h) */
-	bool exited; /* a traced process ended: tick now */
+	bool exited; /* a traced process ended: tick soon (KTR_EXIT_TICK_MS) */
+	bool writer_said; /* a writer's thread ended or failed: tick now */
 	int idle_ticks;
 	char *answer; /* the answer to the request being served, or NULL */
 };
@@ -463,18 +464,24 @@ int ktr_daemon__run(const struct ktr_loader_opts *opts, int listen_fd, bool shar
 			else if (evs[i].data.ptr == d->parts.usdt)
 				ktr_usdt__poll(d->parts.usdt);
 			else if (evs[i].data.ptr == &d->writer_fd)
-				d->exited = daemon__writers(d); /* tick now */
+				d->writer_said = daemon__writers(d);
 			else if (evs[i].data.ptr != d)
 				daemon__serve(d, evs[i].data.ptr);
 		}
 		now = ktr_now_ms();
 		if (n > 0 && now - last < KTR_TICK_MS) {
 			ktr_tick__drain(&d->parts); /* ring wakeups between ticks */
-			/* a process ended: its trace may be over, its client waiting */
-			if (!d->exited || now - last < KTR_EXIT_TICK_MS)
+			/*
+			 * A process ended: its trace may be over, its client
+			 * waiting.  A writer that ended a file has a client
+			 * waiting for that answer at once; there is one such
+			 * end a file, no storm to hold back.
+			 */
+			if (!d->writer_said && (!d->exited || now - last < KTR_EXIT_TICK_MS))
 				continue;
 		}
 		d->exited = false;
+		d->writer_said = false;
 		last = now;
 		d->idle_ticks = ktr_tick__run(&d->parts) ? 0 : d->idle_ticks + 1;
 		if (d->idle_ticks >= KTR_IDLE_TICKS && daemon__client_waits(listen_fd))
