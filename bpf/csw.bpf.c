@@ -43,10 +43,9 @@ struct csw_sample {
 
 #define CSW_UNSEEN WMESG('u', 'n', 's', 'e', 'e', 'n', 0)
 
-static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state, int out)
+/* A stop's wait message. */
+static __always_inline __u64 csw__wmesg(bool preempt, unsigned int state)
 {
-	if (!out)
-		return 0;
 	if (preempt)
 		return WMESG('p', 'r', 'e', 'e', 'm', 'p', 't');
 	if (state == 0)
@@ -154,7 +153,7 @@ int BPF_PROG(ktr_csw_switch, bool preempt, struct task_struct *prev, struct task
 		prev_state = csw__task_state(prev);
 	else
 		prev_state = ctx[3];
-	csw__emit(prev, 1, csw__wmesg(preempt, prev_state, 1));
+	csw__emit(prev, 1, csw__wmesg(preempt, prev_state));
 	if (st)
 		rec__stage_out();
 	if (ktr_refuse_prog == KTR_REFUSE_SWITCH_IN) {
