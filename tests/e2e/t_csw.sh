@@ -86,9 +86,9 @@ check json_csw_resumes t_num "$(sel cwj '(r["type"] == "CSW" and r["switch"] == 
 # thread on a CPU is taken as reported.  Every resume is then written at the
 # thread's next stop, right before it, as "unseen" (but where the CPU had
 # no switch since the program was attached: the thread's first stop may
-# have none); stops and resumes still alternate, and each sleep but the
-# last (no switch after it before the exit) has its stop and then its
-# unseen resume.
+# have none); stops and resumes still alternate, and each sleep has its
+# stop and then its unseen resume, but the last, unless the thread is
+# switched out again before it exits.
 daemon_gone 30
 KTRACEB_REFUSE_PROG=switch_in ktr hid -t cw -f "$TMP/hid.ktr" "$PROGS/fac_sleep" "$NSLEEP" 20
 kd hid "$TMP/hid.ktr"
@@ -101,7 +101,7 @@ check hid_each_stop_after_unseen t_eq "$(q "$TMP/hid.norm" '$2 == t && $4 == "CS
 	END { print bad + 0 }')" 0
 check hid_stops t_num "$(qn "$TMP/hid.norm" '$2 == t && $4 == "CSW" && $5 ~ /^stop kernel "sleep"$/' \
 	t="${HID_TID:-none}")" -ge "$NSLEEP"
-check hid_each_sleep_switches t_eq "$(sleeps_switched "$TMP/hid.norm" "${HID_TID:-none}")" "$((NSLEEP - 1))"
+check hid_each_sleep_switches t_num "$(sleeps_switched "$TMP/hid.norm" "${HID_TID:-none}")" -ge "$((NSLEEP - 1))"
 # (the daemon so made gone before the next trace)
 daemon_gone 30
 
