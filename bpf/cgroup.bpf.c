@@ -25,10 +25,11 @@
  */
 int group__slot_of(__u64 cg);
 int group__enter(__u64 task, __u32 slot, __u32 what, __u64 id, __u64 path);
-int group__record(__u32 route, __u64 task, __u32 what, __u64 id, __u64 path);
+int group__record(__u64 how, __u64 task, __u64 id, __u64 path, __u64 ns);
 
 #define PF_KTHREAD		0x00200000
-#define GROUP_WHAT(what, flags) ((what) | (flags) << 16)
+/* group__record()'s how: the route of the record, what it says and its kc_flags, in one */
+#define GROUP_HOW(route, what, flags) ((__u64)(route) << 32 | (what) | (flags) << 16)
 
 extern __u32 ktr_daemon_tgid; /* tp.bpf.c: never traced, whatever its group */
 
@@ -141,12 +142,13 @@ static __always_inline void group__header_of(struct ktr_header *h, struct task_s
 	bpf_core_read(h->ktr_comm, KTR_MAXCOMLEN, &task->comm);
 }
 
-__noinline int group__record(__u32 route, __u64 taskp, __u32 what_flags, __u64 id, __u64 path)
+/* The CGRP record how says (GROUP_HOW) about task, made by the current thread at time ns. */
+__noinline int group__record(__u64 how, __u64 taskp, __u64 id, __u64 path, __u64 ns)
 {
-	__u32 what = what_flags & 0xffff, flags = what_flags >> 16;
+	__u32 route = how >> 32, what = how & 0xffff, flags = (how >> 16) & 0xffff;
 	struct task_struct *task = (struct task_struct *)taskp;
-	struct rec_ref r = rec__reserve_current(sizeof(struct group_sample), route, KTR_CGROUP,
-						sizeof(struct ktr_cgroup));
+	struct rec_ref r = rec__reserve_current_at(sizeof(struct group_sample), route, KTR_CGROUP,
+						   sizeof(struct ktr_cgroup), ns);
 	struct group_sample *rec = r.rec;
 	long n = 0;
 
@@ -180,11 +182,12 @@ struct group_ctor_sample {
 	__u32 pad;
 };
 
-/* The PROCCTOR the daemon writes for a process -p names, for one that entered. */
-static __always_inline void group__ctor(__u32 route, struct task_struct *task, __u32 sv_flags)
+/* The PROCCTOR the daemon writes for a process -p names, for one that entered (at ns). */
+static __always_inline void group__ctor(__u32 route, struct task_struct *task, __u32 sv_flags,
+					__u64 ns)
 {
-	struct rec_ref r = rec__reserve_current(sizeof(struct group_ctor_sample), route,
-						KTR_PROCCTOR, sizeof(struct ktr_proc_ctor));
+	struct rec_ref r = rec__reserve_current_at(sizeof(struct group_ctor_sample), route,
+						   KTR_PROCCTOR, sizeof(struct ktr_proc_ctor), ns);
 	struct group_ctor_sample *rec = r.rec;
 
 	if (!rec)
@@ -198,7 +201,9 @@ static __always_inline void group__ctor(__u32 route, struct task_struct *task, _
 /*
  * The entry is put first, then the credentials and the life looked at
  * again: an exec or an exit the first look came before is seen, or sees
- * the entry (the daemon's three steps, ktr_policy.h, in two).
+ * the entry (the daemon's three steps, ktr_policy.h, in two).  The records
+ * saying so bear the time read before the entry was put: a record the
+ * process makes once traced, on another CPU, has a later one.
  */
 __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64 path)
 {
@@ -206,6 +211,7 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 	struct ktr_group *g = bpf_map_lookup_elem(&groups, &slot);
 	struct ktr_proc_state *old;
 	__u32 tgid;
+	__u64 ns;
 	int why;
 
 	if (!task || !g || !g->live)
@@ -226,6 +232,7 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 		return 0;
 	}
 	proc__mark_traced(tgid);
+	ns = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&procs, &tgid, &g->ps, BPF_ANY) < 0) {
 		rec__count_lost(g->ps.route, 1);
 		return 0;
@@ -237,23 +244,29 @@ __noinline int group__enter(__u64 taskp, __u32 slot, __u32 what, __u64 id, __u64
 		proc__changed();
 		return 0;
 	}
-	group__record(g->ps.route, taskp, GROUP_WHAT(what, path ? 0 : KTR_CGROUP_F_GROUP_PATH), id,
-		      path ? path : group__num(g->path));
-	group__ctor(g->ps.route, task, g->ps.sv_flags);
+	group__record(GROUP_HOW(g->ps.route, what, path ? 0 : KTR_CGROUP_F_GROUP_PATH), taskp, id,
+		      path ? path : group__num(g->path), ns);
+	group__ctor(g->ps.route, task, g->ps.sv_flags, ns);
 	if (g->ps.facs & (KTRFAC_USER | KTRFAC_USTACK))
 		note__emit(g->ps.route, KTR_NOTE_ENTER, tgid, 0, 0);
 	return 1;
 }
 
-/* task's process, traced by its group (ps), moved out to cgroup id, path: no longer traced. */
+/*
+ * task's process, traced by its group (ps), moved out to cgroup id, path:
+ * no longer traced.  The entry goes first, and the record bears the time
+ * after: a call the process makes on another CPU while traced still has an
+ * earlier one.
+ */
 static __always_inline void group__leave(struct task_struct *task, struct ktr_proc_state *ps,
 					 __u64 id, const char *path)
 {
-	__u32 tgid = task->tgid;
+	__u32 tgid = task->tgid, route = ps->route;
 
-	group__record(ps->route, group__num(task), KTR_CGROUP_LEFT, id, group__num(path));
 	bpf_map_delete_elem(&procs, &tgid);
 	proc__changed();
+	group__record(GROUP_HOW(route, KTR_CGROUP_LEFT, 0), group__num(task), id,
+		      group__num(path), bpf_ktime_get_ns());
 }
 
 /*
@@ -285,7 +298,8 @@ static __always_inline void group__thread(struct task_struct *child)
 	struct ktr_proc_state *ps = proc__lookup_tgid(child->tgid);
 
 	if (ps && (ps->flags & KTR_PS_GROUP) && !(ps->flags & KTR_PS_QUIET))
-		group__record(ps->route, group__num(child), KTR_CGROUP_THREAD, 0, 0);
+		group__record(GROUP_HOW(ps->route, KTR_CGROUP_THREAD, 0), group__num(child), 0, 0,
+			      bpf_ktime_get_ns());
 }
 
 /*
@@ -374,8 +388,8 @@ int BPF_PROG(ktr_cgroup_attach, struct cgroup *dst, const char *path, struct tas
 	if (ps && (ps->flags & KTR_PS_GROUP)) {
 		if (group__taker(task, ps, slot) == ps->group) {
 			/* within its group, or kept by root's: where it is now */
-			group__record(ps->route, group__num(task), KTR_CGROUP_MOVED, id,
-				      group__num(path));
+			group__record(GROUP_HOW(ps->route, KTR_CGROUP_MOVED, 0), group__num(task), id,
+				      group__num(path), bpf_ktime_get_ns());
 			return 0;
 		}
 		group__leave(task, ps, id, path);
@@ -430,8 +444,8 @@ int BPF_PROG(ktr_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 		slot = group__slot_of((__u64)cg); /* a sub-group of a traced group */
 	g = slot ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 	if (g && g->live)
-		group__record(g->ps.route, group__num(task__current()), KTR_CGROUP_MADE, id,
-			      group__num(path));
+		group__record(GROUP_HOW(g->ps.route, KTR_CGROUP_MADE, 0), group__num(task__current()),
+			      id, group__num(path), bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -448,8 +462,9 @@ int BPF_PROG(ktr_cgroup_rmdir, struct cgroup *cgrp, const char *path)
 	slot = group__slot_of((__u64)cg);
 	g = slot ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 	if (g && g->live)
-		group__record(g->ps.route, group__num(task__current()), KTR_CGROUP_REMOVED,
-			      BPF_CORE_READ(cg, kn, id), group__num(path));
+		group__record(GROUP_HOW(g->ps.route, KTR_CGROUP_REMOVED, 0),
+			      group__num(task__current()), BPF_CORE_READ(cg, kn, id), group__num(path),
+			      bpf_ktime_get_ns());
 	/* a traced group's id goes with it: ids are never used again */
 	id = BPF_CORE_READ(cg, kn, id);
 	slotp = bpf_map_lookup_elem(&group_ids, &id);
