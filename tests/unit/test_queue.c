@@ -164,4 +164,36 @@ TEST(put_while_taken)
 	ktr_queue__free(q);
 }
 
+/*
+ * A burst's big buffers are kept from take to take (their pages touched
+ * once), and freed by a trim; a small one stays through a trim.
+ */
+TEST(big_kept_until_trim)
+{
+	struct ktr_queue *q = ktr_queue__new(64 << 20);
+	struct ktr_queue_batch b = { 0 };
+	unsigned char *first;
+
+	for (int i = 0; i < 9; i++)
+		put(q, 3, 1 << 20, 'a'); /* 9 MiB: the buffer grows to 16 */
+	ktr_queue__take(q, &b);
+	ASSERT_TRUE(b.cap >= (9u << 20), "the burst's buffer taken");
+	first = b.p;
+	put(q, 3, 64, 'b');
+	ktr_queue__take(q, &b); /* the big one goes back to the queue */
+	put(q, 3, 64, 'c');
+	ktr_queue__take(q, &b);
+	ASSERT_TRUE(b.p == first, "the big buffer used again, not freed");
+	ASSERT_EQ(b.len, 8 + 64, "only the last sample in it");
+	ktr_queue__trim(q, &b);
+	ASSERT_TRUE(b.p == NULL && b.cap == 0, "the big buffer freed by the trim");
+	put(q, 3, 64, 'd');
+	ktr_queue__take(q, &b);
+	ASSERT_TRUE(b.p != NULL && b.cap <= (4u << 20), "a small buffer again");
+	ktr_queue__trim(q, &b);
+	ASSERT_TRUE(b.p != NULL, "a small buffer kept by the trim");
+	ktr_queue__batch_free(&b);
+	ktr_queue__free(q);
+}
+
 TEST_MAIN()

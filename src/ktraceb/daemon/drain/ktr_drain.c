@@ -27,20 +27,25 @@
  */
 #define KTR_QUEUE_MAX (64u << 20)
 
+/* How long the queue's buffers are kept after it was last used (ktr_queue__trim). */
+#define KTR_QUEUE_KEEP_NS 1000000000ull
+
 /*
  * The ring is read by the loop (ktr_drain__poll, _finish), which routes
  * each sample at once, and by the ring thread while the loop is busy,
  * which puts them in the queue; the loop routes the queue's first.  All
- * here but the ring and the queue (each has its own lock) and loop_busy is
+ * here but the ring and the queue (each has its own lock) and loop_busy_since is
  * the loop's alone.
  */
 struct ktr_drain {
 	pthread_t loop; /* the loop's thread */
-	atomic_bool loop_busy; /* the loop is not waiting for work: the ring thread reads */
+	_Atomic __u64 loop_busy_since; /* when the loop stopped waiting for work; 0 while it waits */
 	struct ktr_ring *ring; /* the daemon's */
 	struct ktr_queue *queue;
 	struct ktr_ring_thread *thread;
 	struct ktr_queue_batch batch; /* the last samples taken from the queue */
+	__u64 queue_used_ns; /* when the loop last took from the queue */
+	bool queue_trimmed; /* its buffers freed since */
 	struct ktr_stages *stages;
 	struct ktr_files *files;
 	ktr_drain_note_fn note_fn;
@@ -150,6 +155,8 @@ static void drain__route(struct ktr_drain *d)
 	struct ktr_queue_batch *b = &d->batch;
 
 	ktr_queue__take(d->queue, b);
+	d->queue_used_ns = ktr_mono_ns();
+	d->queue_trimmed = false;
 	for (size_t at = 0; at < b->len;) {
 		const struct ktr_queue_entry *e = (const void *)(b->p + at);
 
@@ -193,10 +200,10 @@ struct ktr_drain *ktr_drain__new(struct ktr_bpf *b, struct ktr_ring *ring, struc
 	d->ring = ring;
 	d->stages = ktr_stages__new(b);
 	d->loop = pthread_self();
-	atomic_init(&d->loop_busy, true);
+	atomic_init(&d->loop_busy_since, ktr_mono_ns());
 	d->queue = ktr_queue__new(KTR_QUEUE_MAX);
 	if (!d->queue || ktr_ring__read_with(ring, drain__read, d) < 0 ||
-	    !(d->thread = ktr_ring_thread__start(ring, d->queue, &d->loop_busy))) {
+	    !(d->thread = ktr_ring_thread__start(ring, d->queue, &d->loop_busy_since))) {
 		ktr_drain__free(d);
 		errno = errno ? errno : ENOMEM;
 		return NULL;
@@ -231,7 +238,7 @@ int ktr_drain__epoll_fd(const struct ktr_drain *d)
 
 void ktr_drain__busy(struct ktr_drain *d, bool busy)
 {
-	atomic_store(&d->loop_busy, busy);
+	atomic_store(&d->loop_busy_since, busy ? ktr_mono_ns() : 0);
 }
 
 int ktr_drain__account_lost(struct ktr_drain *d, __u32 route)
@@ -298,6 +305,10 @@ static int drain__now(struct ktr_drain *d, bool wait)
 	/* what the ring thread queued, if the ring had nothing after it */
 	if (!ktr_queue__empty(d->queue))
 		drain__route(d);
+	else if (!d->queue_trimmed && ktr_mono_ns() - d->queue_used_ns > KTR_QUEUE_KEEP_NS) {
+		ktr_queue__trim(d->queue, &d->batch);
+		d->queue_trimmed = true;
+	}
 	if (n < 0)
 		return n;
 	drain__flush(d);

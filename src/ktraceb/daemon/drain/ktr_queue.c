@@ -14,6 +14,12 @@
 #include "ktr_queue.h"
 
 #define QUEUE_FIRST_CAP (1u << 20) /* a buffer's first size; it grows as needed */
+/*
+ * A buffer a burst grew past this is kept while the bursts go on, its pages
+ * touched once (a first touch costs a page fault, most of a copy's cost on
+ * a virtual machine), and freed when the loop trims the idle queue.
+ */
+#define QUEUE_KEEP_CAP (4 * QUEUE_FIRST_CAP)
 
 struct ktr_queue {
 	pthread_mutex_t lock; /* guards all below */
@@ -166,18 +172,29 @@ void ktr_queue__take(struct ktr_queue *q, struct ktr_queue_batch *b)
 	b->len = q->len;
 	b->cap = q->cap;
 	b->dropped = q->dropped;
-	/* the emptied buffer back, unless a burst made it big: its memory goes */
-	if (cap > 4 * QUEUE_FIRST_CAP) {
-		free(p);
-		p = NULL;
-		cap = 0;
-	}
+	/* the emptied buffer back, whatever its size (ktr_queue__trim frees a big one) */
 	q->p = p;
 	q->cap = cap;
 	q->len = 0;
 	q->dropped = NULL;
 	atomic_store(&q->some, false);
 	pthread_cond_signal(&q->room);
+	pthread_mutex_unlock(&q->lock);
+}
+
+void ktr_queue__trim(struct ktr_queue *q, struct ktr_queue_batch *b)
+{
+	if (b->cap > QUEUE_KEEP_CAP) {
+		free(b->p);
+		b->p = NULL;
+		b->len = b->cap = 0;
+	}
+	pthread_mutex_lock(&q->lock);
+	if (!q->len && q->cap > QUEUE_KEEP_CAP) {
+		free(q->p);
+		q->p = NULL;
+		q->cap = 0;
+	}
 	pthread_mutex_unlock(&q->lock);
 }
 

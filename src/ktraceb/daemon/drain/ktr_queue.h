@@ -62,6 +62,13 @@ void ktr_queue__wait_room(struct ktr_queue *q, int timeout_ms);
  * by now, it takes in exchange (b starts zeroed; ktr_queue__batch_free).
  */
 void ktr_queue__take(struct ktr_queue *q, struct ktr_queue_batch *b);
+/*
+ * The memory of a big buffer freed, q's if it is empty and b's (routed by
+ * now): for the loop to call once the queue has been idle a while.  The
+ * buffers are kept from take to take, so that a storm's samples are not
+ * copied into fresh pages each time.
+ */
+void ktr_queue__trim(struct ktr_queue *q, struct ktr_queue_batch *b);
 void ktr_queue__batch_free(struct ktr_queue_batch *b);
 
 #endif /* KTRACEB_KTR_QUEUE_H */

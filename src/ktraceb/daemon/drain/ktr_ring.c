@@ -140,13 +140,15 @@ int ktr_ring__consume(struct ktr_ring *r, bool wait)
 	return n;
 }
 
-int ktr_ring__consume_if_free(struct ktr_ring *r)
+int ktr_ring__consume_if_free(struct ktr_ring *r, bool half_full)
 {
-	int n;
+	int n = 0;
 
 	if (pthread_mutex_trylock(&r->lock))
 		return 0; /* being read or grown: by the loop */
-	n = ring__consume(r, false);
+	/* a swap under way: the old rings are read whatever they hold */
+	if (!half_full || r->old || !r->cur || ktr_ring_set__half_full(r->cur))
+		n = ring__consume(r, false);
 	pthread_mutex_unlock(&r->lock);
 	return n;
 }

@@ -58,8 +58,11 @@ int ktr_ring__epoll_fd(const struct ktr_ring *r);
  * How many, or the -errno of the ring itself.
  */
 int ktr_ring__consume(struct ktr_ring *r, bool wait);
-/* As ktr_ring__consume(r, false), unless the ring is being read or grown now: then 0. */
-int ktr_ring__consume_if_free(struct ktr_ring *r);
+/*
+ * As ktr_ring__consume(r, false), unless the ring is being read or grown
+ * now, or, half_full, no ring is half full: then 0.
+ */
+int ktr_ring__consume_if_free(struct ktr_ring *r, bool half_full);
 /*
  * A swap under way finished (waited for), the old ring read to its end:
  * before a trace ends, none of its records may still wait in the new ring

@@ -202,6 +202,18 @@ void ktr_ring_set__free(struct ktr_ring_set *s)
 	free(s);
 }
 
+bool ktr_ring_set__half_full(const struct ktr_ring_set *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct part *p = &s->parts[i];
+		unsigned long prod = __atomic_load_n(p->producer, __ATOMIC_ACQUIRE);
+
+		if (prod - p->cons >= (p->mask + 1) / 2)
+			return true;
+	}
+	return false;
+}
+
 int ktr_ring_set__consume(struct ktr_ring_set *s)
 {
 	unsigned long budget = 0;

@@ -21,6 +21,7 @@
 #ifndef KTRACEB_KTR_RING_SET_H
 #define KTRACEB_KTR_RING_SET_H
 
+#include <stdbool.h>
 #include <bpf/libbpf.h>
 
 struct ktr_ring_set;
@@ -42,5 +43,7 @@ void ktr_ring_set__free(struct ktr_ring_set *s);
  * caller go); how many, or fn's error (the sample it failed on is gone).
  */
 int ktr_ring_set__consume(struct ktr_ring_set *s);
+/* Does a ring hold half its size or more that is not read yet? */
+bool ktr_ring_set__half_full(const struct ktr_ring_set *s);
 
 #endif /* KTRACEB_KTR_RING_SET_H */

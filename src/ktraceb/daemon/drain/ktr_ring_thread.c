@@ -11,6 +11,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
+#include "daemon/ktr_clock.h"
 #include "ktr_queue.h"
 #include "ktr_ring.h"
 #include "ktr_ring_thread.h"
@@ -18,12 +19,26 @@
 struct ktr_ring_thread {
 	struct ktr_ring *ring;
 	struct ktr_queue *q;
-	const atomic_bool *loop_busy;
+	const _Atomic __u64 *loop_busy_since;
 	int ep; /* the ring's wake-ups and stop_fd */
 	int stop_fd; /* an eventfd: readable when the thread is to end */
 	atomic_bool stopping;
 	pthread_t tid;
 };
+
+/*
+ * The ring read into the queue while the loop is busy: all of it once the
+ * loop has been busy KTR_RING_THREAD_MS, before that only if a ring is
+ * half full (the loop, woken at a quarter, is not keeping up).
+ */
+static void ring_thread__read(struct ktr_ring_thread *t)
+{
+	__u64 since = atomic_load(t->loop_busy_since);
+
+	if (since)
+		ktr_ring__consume_if_free(t->ring,
+					  ktr_mono_ns() - since < KTR_RING_THREAD_MS * 1000000ull);
+}
 
 static void *ring_thread__run(void *arg)
 {
@@ -42,14 +57,14 @@ static void *ring_thread__run(void *arg)
 		 * A failure of the ring itself is the loop's to see: its own
 		 * reads (ktr_drain__poll) meet it at the next tick.
 		 */
-		if (atomic_load(t->loop_busy) && !atomic_load(&t->stopping))
-			ktr_ring__consume_if_free(t->ring);
+		if (!atomic_load(&t->stopping))
+			ring_thread__read(t);
 	}
 	return NULL;
 }
 
 struct ktr_ring_thread *ktr_ring_thread__start(struct ktr_ring *ring, struct ktr_queue *q,
-					       const atomic_bool *loop_busy)
+					       const _Atomic __u64 *loop_busy_since)
 {
 	struct ktr_ring_thread *t = calloc(1, sizeof(*t));
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -60,7 +75,7 @@ struct ktr_ring_thread *ktr_ring_thread__start(struct ktr_ring *ring, struct ktr
 		return NULL;
 	t->ring = ring;
 	t->q = q;
-	t->loop_busy = loop_busy;
+	t->loop_busy_since = loop_busy_since;
 	t->stop_fd = eventfd(0, EFD_CLOEXEC);
 	t->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (t->stop_fd < 0 || t->ep < 0)

@@ -10,10 +10,14 @@
  * copy more than one routed at once.
  *
  * The thread looks when BPF wakes the reader, and at least every
- * KTR_RING_THREAD_MS.  It only moves samples: the loop routes them to
- * their files (ktr_drain.c) and sends the stages on (ktr_stages.h).  It
- * reads the ring only when the ring's lock (ktr_ring.h) is free: a loop
- * that holds it is reading the ring already.
+ * KTR_RING_THREAD_MS, and reads only once the loop has been busy that
+ * long, or a ring is half full: BPF's wake-up (a ring a quarter full)
+ * wakes the loop too, which then drains the ring itself; read at once,
+ * the thread would race it for the ring and copy what the loop was about
+ * to route, into fresh memory.  It only moves samples: the loop routes
+ * them to their files (ktr_drain.c) and sends the stages on
+ * (ktr_stages.h).  It reads the ring only when the ring's lock
+ * (ktr_ring.h) is free: a loop that holds it is reading the ring already.
  */
 #ifndef KTRACEB_KTR_RING_THREAD_H
 #define KTRACEB_KTR_RING_THREAD_H
@@ -23,15 +27,18 @@ struct ktr_queue;
 struct ktr_ring_thread;
 
 #include <stdatomic.h>
+#include <linux/types.h>
 
 #define KTR_RING_THREAD_MS 10
 
 /*
- * The thread started, reading ring while *loop_busy (into q: the ring's
- * read function puts what the thread reads there); NULL if it cannot start.
+ * The thread started, reading ring once the loop has been busy a while
+ * (*loop_busy_since, the time it stopped waiting, ktr_mono_ns(); 0 while
+ * it waits) into q (the ring's read function puts what the thread reads
+ * there); NULL if it cannot start.
  */
 struct ktr_ring_thread *ktr_ring_thread__start(struct ktr_ring *ring, struct ktr_queue *q,
-					       const atomic_bool *loop_busy);
+					       const _Atomic __u64 *loop_busy_since);
 /* It stopped (before its ring and queue go), and freed. */
 void ktr_ring_thread__stop(struct ktr_ring_thread *t);
 
