@@ -28,8 +28,8 @@ struct ktr_ring_thread {
 
 /*
  * The ring read into the queue while the loop is busy: all of it once the
- * loop has been busy KTR_RING_THREAD_MS, before that only if a ring is
- * half full (the loop, woken at a quarter, is not keeping up).
+ * loop has been busy KTR_RING_THREAD_BUSY_US, before that only if a ring
+ * is half full (the loop, woken at a quarter, is not keeping up).
  */
 static void ring_thread__read(struct ktr_ring_thread *t)
 {
@@ -37,7 +37,7 @@ static void ring_thread__read(struct ktr_ring_thread *t)
 
 	if (since)
 		ktr_ring__consume_if_free(t->ring,
-					  ktr_mono_ns() - since < KTR_RING_THREAD_MS * 1000000ull);
+					  ktr_mono_ns() - since < KTR_RING_THREAD_BUSY_US * 1000ull);
 }
 
 static void *ring_thread__run(void *arg)

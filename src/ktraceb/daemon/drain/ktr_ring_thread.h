@@ -10,14 +10,15 @@
  * copy more than one routed at once.
  *
  * The thread looks when BPF wakes the reader, and at least every
- * KTR_RING_THREAD_MS, and reads only once the loop has been busy that
- * long, or a ring is half full: BPF's wake-up (a ring a quarter full)
- * wakes the loop too, which then drains the ring itself; read at once,
- * the thread would race it for the ring and copy what the loop was about
- * to route, into fresh memory.  It only moves samples: the loop routes
- * them to their files (ktr_drain.c) and sends the stages on
- * (ktr_stages.h).  It reads the ring only when the ring's lock
- * (ktr_ring.h) is free: a loop that holds it is reading the ring already.
+ * KTR_RING_THREAD_MS, and reads only once the loop has been busy
+ * KTR_RING_THREAD_BUSY_US, or a ring is half full: BPF's wake-up (a ring
+ * a quarter full) wakes the loop too, which takes the ring's lock well
+ * within that (it sends the CPUs' stages on first); read at once, the
+ * thread would race it for the ring and copy what the loop was about to
+ * route.  It only moves samples: the loop routes them to their files
+ * (ktr_drain.c) and sends the stages on (ktr_stages.h).  It reads the
+ * ring only when the ring's lock (ktr_ring.h) is free: a loop that holds
+ * it is reading the ring already.
  */
 #ifndef KTRACEB_KTR_RING_THREAD_H
 #define KTRACEB_KTR_RING_THREAD_H
@@ -30,6 +31,7 @@ struct ktr_ring_thread;
 #include <linux/types.h>
 
 #define KTR_RING_THREAD_MS 10
+#define KTR_RING_THREAD_BUSY_US 1000
 
 /*
  * The thread started, reading ring once the loop has been busy a while
