@@ -32,10 +32,10 @@
 
 /*
  * The ring is read by the loop (ktr_drain__poll, _finish), which routes
- * each sample at once, and by the ring thread while the loop is busy,
- * which puts them in the queue; the loop routes the queue's first.  All
- * here but the ring and the queue (each has its own lock) and loop_busy_since is
- * the loop's alone.
+ * each sample at once, and by the ring thread while the loop is busy
+ * (ktr_ring_thread.h says when), which puts them in the queue; the loop
+ * routes the queue's first.  All here but the ring and the queue (each
+ * has its own lock) and loop_busy_since is the loop's alone.
  */
 struct ktr_drain {
 	pthread_t loop; /* the loop's thread */
