@@ -183,7 +183,9 @@ TEST(big_kept_until_trim)
 	ktr_queue__take(q, &b); /* the big one goes back to the queue */
 	put(q, 3, 64, 'c');
 	ktr_queue__take(q, &b);
-	ASSERT_TRUE(b.p == first, "the big buffer used again, not freed");
+	/* a buffer freed and made again could land at the same place: its size says which */
+	ASSERT_TRUE(b.cap >= (9u << 20), "the big buffer used again, not freed");
+	ASSERT_TRUE(b.p == first, "the same buffer");
 	ASSERT_EQ(b.len, 8 + 64, "only the last sample in it");
 	ktr_queue__trim(q, &b);
 	ASSERT_TRUE(b.p == NULL && b.cap == 0, "the big buffer freed by the trim");
