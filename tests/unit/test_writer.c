@@ -5,7 +5,7 @@
  *  - -z under the pace it is given (ktr_writer__pace_by): members it may
  *    not spend time on are stored, the others compressed, and either way
  *    the file reads back as every record, in order, through zlib;
- *  - the END record last, with the counts;
+ *  - the END record last, with the counts, and no block allocated past it;
  *  - a file that takes no more (RLIMIT_FSIZE: EFBIG, as a full disk
  *    would): whole records up to the END, which says the errno and how
  *    many records were not written, and the writer counts them lost.
@@ -15,8 +15,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <zlib.h>
 
 #include "../lib/test.h"
@@ -49,11 +52,11 @@ struct run {
 };
 
 /*
- * NREC records through a writer (gzip: -z paced by p), then its end
+ * nrec records through a writer (gzip: -z paced by p), then its end
  * (with_end: an END of why EXITED): the file's size, or -1.
  */
 static long long write_trace(const char *path, bool gzip, struct pace *p, bool with_end,
-			     struct run *run)
+			     int nrec, struct run *run)
 {
 	unsigned char rec[REC_SIZE] = { 0 };
 	struct ktr_header *h = (struct ktr_header *)rec;
@@ -69,7 +72,7 @@ static long long write_trace(const char *path, bool gzip, struct pace *p, bool w
 	h->ktr_len = PAYLOAD;
 	h->ktr_type = KTR_USER;
 	memcpy(h->ktr_comm, "writer", 7);
-	for (int i = 0; i < NREC; i++) {
+	for (int i = 0; i < nrec; i++) {
 		h->ktr_pid = 100 + i % 3;
 		h->ktr_mono_ns = 1000000ull * i;
 		memcpy(rec + sizeof(*h), &i, sizeof(i));
@@ -141,7 +144,7 @@ TEST(compressed_when_let)
 	long long size;
 
 	temp_path();
-	size = write_trace(path, true, &p, false, &run);
+	size = write_trace(path, true, &p, false, NREC, &run);
 	ASSERT_TRUE(size > 0 && size < (long long)(NREC * REC_SIZE) / 5, "compressed");
 	ASSERT_EQ(read_back(path, &end, &has_end), NREC, "records read back");
 	ASSERT_EQ(run.records, NREC, "records counted");
@@ -160,7 +163,7 @@ TEST(stored_when_not_let)
 	long long size;
 
 	temp_path();
-	size = write_trace(path, true, &p, false, &run);
+	size = write_trace(path, true, &p, false, NREC, &run);
 	/* stored: the records' bytes and the members' framing */
 	ASSERT_TRUE(size >= (long long)(NREC * REC_SIZE), "stored");
 	ASSERT_EQ(read_back(path, &end, &has_end), NREC, "records read back");
@@ -176,7 +179,7 @@ TEST(compressed_again_after_a_burst)
 	bool has_end;
 
 	temp_path();
-	size = write_trace(path, true, &p, false, &run);
+	size = write_trace(path, true, &p, false, NREC, &run);
 	/* two stored write-outs of 1 MiB, the rest compressed */
 	ASSERT_TRUE(size > stored && size < stored + (long long)(NREC * REC_SIZE - stored) / 5,
 		    "two stored, then compressed");
@@ -192,7 +195,7 @@ TEST(unpaced_compresses)
 	long long size;
 
 	temp_path();
-	size = write_trace(path, true, NULL, false, &run);
+	size = write_trace(path, true, NULL, false, NREC, &run);
 	ASSERT_TRUE(size > 0 && size < (long long)(NREC * REC_SIZE) / 5, "compressed");
 	ASSERT_EQ(read_back(path, &end, &has_end), NREC, "records read back");
 	unlink(path);
@@ -207,7 +210,7 @@ static void end_last(bool gzip)
 	long long size;
 
 	temp_path();
-	size = write_trace(path, gzip, NULL, true, &run);
+	size = write_trace(path, gzip, NULL, true, NREC, &run);
 	ASSERT_TRUE(size > 0, "written");
 	ASSERT_EQ(read_back(path, &end, &has_end), NREC, "records read back");
 	ASSERT_TRUE(has_end, "an END, last");
@@ -232,6 +235,82 @@ TEST(end_last_gzip)
 }
 
 /*
+ * Blocks of path's file past its end (size), whole blocks of block
+ * bytes: its extents there (FIEMAP lists room kept past the end too), or
+ * where the file system has no FIEMAP (tmpfs) what it has allocated past
+ * that many blocks.
+ */
+static long long blocks_past_end(const char *file, long long size, long long block)
+{
+	struct {
+		struct fiemap map;
+		struct fiemap_extent extents[1];
+	} q = { 0 };
+	long long whole = (size + block - 1) / block * block;
+	struct stat st;
+	int fd = open(file, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -1;
+	q.map.fm_start = whole;
+	q.map.fm_length = FIEMAP_MAX_OFFSET - whole;
+	q.map.fm_flags = FIEMAP_FLAG_SYNC;
+	q.map.fm_extent_count = 1;
+	r = ioctl(fd, FS_IOC_FIEMAP, &q.map);
+	if (r < 0 && fstat(fd, &st) == 0) {
+		close(fd);
+		return st.st_blocks * 512 > whole ? (st.st_blocks * 512 - whole) / block : 0;
+	}
+	close(fd);
+	return r < 0 ? -1 : (long long)q.map.fm_mapped_extents;
+}
+
+/*
+ * No block allocated past the END once the file is closed: the room kept
+ * for the END is given back.  crossing: so many records that the END ends
+ * in one block and its room reached into the next (plain records only: a
+ * gzip member's size is not known beforehand).
+ */
+static void no_block_past_end(bool gzip, bool crossing)
+{
+	struct stat st;
+	struct run run;
+	long long size, block;
+	int n = NREC;
+
+	temp_path();
+	ASSERT_EQ(stat(path, &st), 0, "stat the new file");
+	block = st.st_blksize;
+	while (crossing && n < NREC + block) {
+		long long at = (long long)n * REC_SIZE % block;
+
+		if (at + (long long)END_SIZE <= block && at + (long long)KTR_WRITER_RESERVE > block)
+			break;
+		n++;
+	}
+	ASSERT_TRUE(n < NREC + block, "a record count for it");
+	size = write_trace(path, gzip, NULL, true, n, &run);
+	ASSERT_TRUE(size > 0 && run.end_written, "written, with its END");
+	ASSERT_EQ(blocks_past_end(path, size, block), 0, "no block past the end");
+	unlink(path);
+}
+
+TEST(no_block_past_end_plain)
+{
+	no_block_past_end(false, false);
+}
+
+TEST(no_block_past_end_room_crossing)
+{
+	no_block_past_end(false, true);
+}
+
+TEST(no_block_past_end_gzip)
+{
+	no_block_past_end(true, false);
+}
+
+/*
  * A file that stops taking records at limit bytes (EFBIG, as ENOSPC on a
  * full disk): whole records, then the END with the errno, and every
  * record not written counted.
@@ -250,7 +329,7 @@ static void file_full(bool gzip, rlim_t limit)
 	getrlimit(RLIMIT_FSIZE, &old);
 	rl.rlim_max = old.rlim_max;
 	setrlimit(RLIMIT_FSIZE, &rl);
-	size = write_trace(path, gzip, NULL, true, &run);
+	size = write_trace(path, gzip, NULL, true, NREC, &run);
 	setrlimit(RLIMIT_FSIZE, &old);
 	ASSERT_TRUE(size > 0 && size <= (long long)limit, "within the limit");
 	n = read_back(path, &end, &has_end);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/falloc.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 
 #include "common/ktr_creds.h"
 #include "daemon/ktr_clock.h"
@@ -225,8 +226,11 @@ static int out__level(struct ktr_writer *w, size_t len)
 									    KTR_WRITER_GZIP_LEVEL;
 }
 
-/* One chunk, written whole at the file's end (under -z as one member), room kept after it. */
-static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c)
+/*
+ * One chunk, written whole at the file's end (under -z as one member),
+ * room for the END kept after it unless it is the END.
+ */
+static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c, bool is_end)
 {
 	off_t base = w->committed;
 	bool had = w->reserved;
@@ -254,8 +258,11 @@ static void out__chunk(struct ktr_writer *w, const struct ktr_chunk *c)
 	}
 	err = out__write_at(w, src, len, base, &done);
 	if (!err) {
-		err = out__reserve(w, base + len);
 		done = len;
+		if (is_end)
+			w->reserved = false; /* the END went into the room */
+		else
+			err = out__reserve(w, base + len);
 	}
 	if (err) {
 		out__fail(w, c, base, len, done, had, err);
@@ -306,7 +313,7 @@ static void out__end(struct ktr_writer *w)
 	c->len = sizeof(rec.h) + sizeof(e);
 	c->n = 1;
 	c->own = 1;
-	out__chunk(w, c);
+	out__chunk(w, c, true);
 	free(c);
 	if (!ATOMIC_GET(&w->error))
 		ATOMIC_SET(&w->end_written, 1);
@@ -333,6 +340,29 @@ static void out__start(struct ktr_writer *w)
 	w->positional = fl >= 0 && !(fl & O_APPEND);
 	if (!ATOMIC_GET(&w->error))
 		out__reserve(w, w->committed);
+}
+
+/*
+ * At the close, the room kept past the end given back, or the block the
+ * END's room reached past the END: seen as more blocks than the size
+ * needs (a big file's extent tree counts there too, and is truncated as
+ * before).  Only then: ftruncate costs ext4 a journal transaction, and a
+ * traced command's ktraceb waits for it.
+ */
+static void out__give_back(struct ktr_writer *w)
+{
+	struct stat st;
+
+	if (!w->reserved) {
+		if (fstat(w->fd, &st) < 0 || st.st_blksize <= 0)
+			return;
+		if ((off_t)st.st_blocks * 512 <=
+		    (st.st_size + st.st_blksize - 1) / st.st_blksize * st.st_blksize)
+			return;
+	}
+	if (ftruncate(w->fd, w->committed) < 0) {
+		/* the room kept stays allocated: no harm to the trace */
+	}
 }
 
 /* In a file operation from now on (the loop may find it stuck), or out of it. */
@@ -383,7 +413,7 @@ void *ktr_writer__thread(void *arg)
 		size_t len = c->len;
 
 		out__busy(w, true);
-		out__chunk(w, c);
+		out__chunk(w, c, false);
 		out__busy(w, false);
 		ktr_writer__chunk_free(w, c);
 		/* room again, for the loop and a dump waiting for its records */
@@ -396,9 +426,7 @@ void *ktr_writer__thread(void *arg)
 	out__busy(w, true);
 	if (w->has_end)
 		out__end(w);
-	if (w->reserved && ftruncate(w->fd, w->committed) < 0) {
-		/* the room kept stays allocated: no harm to the trace */
-	}
+	out__give_back(w);
 	close(w->fd);
 	out__busy(w, false);
 	ATOMIC_SET(&w->done, 1);
