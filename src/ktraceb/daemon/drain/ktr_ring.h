@@ -60,7 +60,9 @@ int ktr_ring__epoll_fd(const struct ktr_ring *r);
 int ktr_ring__consume(struct ktr_ring *r, bool wait);
 /*
  * As ktr_ring__consume(r, false), unless the ring is being read or grown
- * now, or, half_full, no ring is half full: then 0.
+ * now or the loop waits to, or, half_full, no ring is half full: then 0.
+ * The ring thread's: it lets go, -EAGAIN, as soon as the loop waits for
+ * the rings (the loop routes at once what it reads).
  */
 int ktr_ring__consume_if_free(struct ktr_ring *r, bool half_full);
 /*
