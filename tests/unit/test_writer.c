@@ -55,8 +55,8 @@ struct run {
  * nrec records through a writer (gzip: -z paced by p), then its end
  * (with_end: an END of why EXITED): the file's size, or -1.
  */
-static long long write_trace(const char *path, bool gzip, struct pace *p, bool with_end,
-			     int nrec, struct run *run)
+static long long write_trace(const char *path, bool gzip, struct pace *p, bool with_end, int nrec,
+			     struct run *run)
 {
 	unsigned char rec[REC_SIZE] = { 0 };
 	struct ktr_header *h = (struct ktr_header *)rec;

@@ -69,9 +69,9 @@ struct ktr_end;
 #define KTR_WRITER_UID_BYTES   (128ull << 20)
 /*
  * Bytes kept allocated past the file's end for its END record: the
- * record (ktr.h), and under -z the 23 bytes of a stored gzip member around it,
- * rounded up.  No more than that, so that the END written into them
- * leaves most often no block past the file's end to give back.
+ * record (ktr.h), and under -z the 23 bytes of a stored gzip member
+ * around it, rounded up.  No more than that, so that the END written into
+ * them leaves most often no block past the file's end to give back.
  */
 #define KTR_WRITER_RESERVE     (sizeof(struct ktr_header) + sizeof(struct ktr_end) + 64)
 /* A file operation that has not returned after this long makes the writer stuck. */
