@@ -27,7 +27,7 @@ int group__slot_of(__u64 cg);
 int group__enter(__u64 task, __u32 slot, __u32 what, __u64 id, __u64 path);
 int group__record(__u64 how, __u64 task, __u64 id, __u64 path, __u64 ns);
 
-#define PF_KTHREAD		0x00200000
+#define PF_KTHREAD		      0x00200000
 /* group__record()'s how: the route of the record, what it says and its kc_flags, in one */
 #define GROUP_HOW(route, what, flags) ((__u64)(route) << 32 | (what) | (flags) << 16)
 
@@ -265,8 +265,8 @@ static __always_inline void group__leave(struct task_struct *task, struct ktr_pr
 
 	bpf_map_delete_elem(&procs, &tgid);
 	proc__changed();
-	group__record(GROUP_HOW(route, KTR_CGROUP_LEFT, 0), group__num(task), id,
-		      group__num(path), bpf_ktime_get_ns());
+	group__record(GROUP_HOW(route, KTR_CGROUP_LEFT, 0), group__num(task), id, group__num(path),
+		      bpf_ktime_get_ns());
 }
 
 /*
@@ -388,8 +388,8 @@ int BPF_PROG(ktr_cgroup_attach, struct cgroup *dst, const char *path, struct tas
 	if (ps && (ps->flags & KTR_PS_GROUP)) {
 		if (group__taker(task, ps, slot) == ps->group) {
 			/* within its group, or kept by root's: where it is now */
-			group__record(GROUP_HOW(ps->route, KTR_CGROUP_MOVED, 0), group__num(task), id,
-				      group__num(path), bpf_ktime_get_ns());
+			group__record(GROUP_HOW(ps->route, KTR_CGROUP_MOVED, 0), group__num(task),
+				      id, group__num(path), bpf_ktime_get_ns());
 			return 0;
 		}
 		group__leave(task, ps, id, path);
@@ -444,8 +444,9 @@ int BPF_PROG(ktr_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 		slot = group__slot_of((__u64)cg); /* a sub-group of a traced group */
 	g = slot ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 	if (g && g->live)
-		group__record(GROUP_HOW(g->ps.route, KTR_CGROUP_MADE, 0), group__num(task__current()),
-			      id, group__num(path), bpf_ktime_get_ns());
+		group__record(GROUP_HOW(g->ps.route, KTR_CGROUP_MADE, 0),
+			      group__num(task__current()), id, group__num(path),
+			      bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -463,8 +464,8 @@ int BPF_PROG(ktr_cgroup_rmdir, struct cgroup *cgrp, const char *path)
 	g = slot ? bpf_map_lookup_elem(&groups, &slot) : NULL;
 	if (g && g->live)
 		group__record(GROUP_HOW(g->ps.route, KTR_CGROUP_REMOVED, 0),
-			      group__num(task__current()), BPF_CORE_READ(cg, kn, id), group__num(path),
-			      bpf_ktime_get_ns());
+			      group__num(task__current()), BPF_CORE_READ(cg, kn, id),
+			      group__num(path), bpf_ktime_get_ns());
 	/* a traced group's id goes with it: ids are never used again */
 	id = BPF_CORE_READ(cg, kn, id);
 	slotp = bpf_map_lookup_elem(&group_ids, &id);

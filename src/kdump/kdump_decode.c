@@ -117,7 +117,7 @@ void kd_decoder__set_objects_reader(struct kd_decoder *d,
 static int dec_type(struct kd_decoder *d, struct kd_event *ev)
 {
 	enum kd_kind k = d->fmt.sys == KD_SYS_KTRACEB ? kd_kind_of_type(ev->h->ktr_type) :
-							 kd_bsd__kind(&d->fmt, ev->h->ktr_type);
+							kd_bsd__kind(&d->fmt, ev->h->ktr_type);
 	const struct kd_kind_def *def = k < KD_NKINDS ? kd_kinds[k] : NULL;
 	int err;
 

@@ -19,7 +19,7 @@
  * touched once (a first touch costs a page fault, most of a copy's cost on
  * a virtual machine), and freed when the loop trims the idle queue.
  */
-#define QUEUE_KEEP_CAP (4 * QUEUE_FIRST_CAP)
+#define QUEUE_KEEP_CAP	(4 * QUEUE_FIRST_CAP)
 
 struct ktr_queue {
 	pthread_mutex_t lock; /* guards all below */

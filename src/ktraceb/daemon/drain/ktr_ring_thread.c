@@ -36,8 +36,8 @@ static void ring_thread__read(struct ktr_ring_thread *t)
 	__u64 since = atomic_load(t->loop_busy_since);
 
 	if (since)
-		ktr_ring__consume_if_free(t->ring,
-					  ktr_mono_ns() - since < KTR_RING_THREAD_BUSY_US * 1000ull);
+		ktr_ring__consume_if_free(t->ring, ktr_mono_ns() - since <
+							   KTR_RING_THREAD_BUSY_US * 1000ull);
 }
 
 static void *ring_thread__run(void *arg)
