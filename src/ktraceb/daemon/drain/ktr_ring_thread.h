@@ -18,7 +18,9 @@
  * route.  It only moves samples: the loop routes them to their files
  * (ktr_drain.c) and sends the stages on (ktr_stages.h).  It reads the
  * ring only when the ring's lock (ktr_ring.h) is free: a loop that holds
- * it is reading the ring already.
+ * it is reading the ring already.  It lets go as soon as the loop waits
+ * for the lock: the loop routes what it reads at once, and while it
+ * waits it routes nothing.
  */
 #ifndef KTRACEB_KTR_RING_THREAD_H
 #define KTRACEB_KTR_RING_THREAD_H
