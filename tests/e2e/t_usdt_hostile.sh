@@ -190,7 +190,8 @@ pat good 'uevtest:hit' "$DEF" 1 'error=0 count=1'
 check pat_good_armed wait_line "$TMP/pat.pout" '^sem [0-9]+ 1$' 20
 tkill "$PAT" 2>/dev/null
 wait_exit "$PAT" 10
-kd good "$UDIR/good.ktr"
+# the file read once it has its END: a busy daemon may not have written the last records yet
+wait_kd good "$UDIR/good.ktr" 1 '$4 == "END"'
 check pat_good_only_it t_eq "$(q "$TMP/good.norm" '$4 == "USER"' | cut -f5 | sed 's/(.*//' |
 	sort -u)" "uevtest:hit"
 e2e_done
