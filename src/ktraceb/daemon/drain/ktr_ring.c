@@ -56,8 +56,8 @@ struct ktr_ring *ktr_ring__new(struct ktr_bpf *b, unsigned long long *bytes)
  * loop waits for it, and one that holds it stops at its next sample
  * (ring__sample): a storm that never lets the rings empty would otherwise
  * keep the loop waiting while the ring thread fills the queue, the loop
- * routing nothing, until the rings overflowed (dd bs=1k -t ci lost up to
- * a third of its records so).
+ * routing nothing, until the rings overflowed (a faster dd bs=1k -t ci
+ * lost up to a third of its records so: docs/PERFORMANCE.md).
  */
 static void ring__lock(struct ktr_ring *r)
 {
