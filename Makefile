@@ -262,6 +262,7 @@ $(O)/tests/unit/test_flight: $(addprefix $(O)/src/ktraceb/daemon/,flight/ktr_fli
 	flight/ktr_flight_walk.o programs/ktr_pin.o ktr_record.o ktr_clock.o)
 $(O)/tests/unit/test_tracefs: $(O)/src/ktraceb/common/ktr_tracefs.o
 $(O)/tests/unit/test_usdt_sel: $(O)/src/ktraceb/common/ktr_usdt_sel.o
+$(O)/tests/unit/test_usdt_notes: $(O)/src/ktraceb/common/ktr_usdt_notes.o
 $(O)/tests/unit/test_share: $(O)/src/ktraceb/daemon/requests/ktr_share.o
 $(O)/tests/unit/test_queue: $(O)/src/ktraceb/daemon/drain/ktr_queue.o
 $(O)/tests/unit/test_writer: $(addprefix $(O)/src/ktraceb/,daemon/files/ktr_writer.o \

@@ -291,7 +291,12 @@ static int notes__collect(Elf *elf, Elf_Scn *scn, __u64 base_addr, struct ktr_us
 		free(loads);
 		return -EFBIG;
 	}
-	data = elf_getdata(scn, NULL);
+	/* a notes section that cannot be read is not one without notes */
+	data = sh.sh_size ? elf_getdata(scn, NULL) : NULL;
+	if (sh.sh_size && !data) {
+		free(loads);
+		return -EIO;
+	}
 	while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 		struct ktr_usdt_note note;
 
@@ -319,9 +324,15 @@ int ktr_usdt_notes__read(int fd, struct ktr_usdt_note *out, int max, int *seen)
 	*seen = 0;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EINVAL;
+	/*
+	 * A file that cannot be read (an I/O error, no memory) is an error,
+	 * not a file without probes: the daemon never scans one of those
+	 * again (ktr_usdt_scan.c), and a passing failure would leave a
+	 * program's probes unarmed until the daemon ends.
+	 */
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
-		return 0;
+		return -EIO;
 	if (elf_kind(elf) == ELF_K_ELF && gelf_getclass(elf) == ELFCLASS64) {
 		scn = notes__section(elf, &base_addr);
 		if (scn)

@@ -33,7 +33,8 @@ struct ktr_usdt_note {
  * into out, with *seen every one the file has.  Linear in the file, with
  * fixed memory: headers and notes are capped while they are read.  Returns
  * how many were kept (0: none, or not ELF), or -errno (-EFBIG: a notes
- * section or header table past the caps).
+ * section or header table past the caps; -EIO: the file or its notes
+ * could not be read).
  */
 int ktr_usdt_notes__read(int fd, struct ktr_usdt_note *out, int max, int *seen);
 
