@@ -39,6 +39,15 @@ usdt_hostile_cleanup()
 }
 trap 'usdt_hostile_cleanup' EXIT
 
+# show FILE...: the files' last lines, under a failed check (what CI keeps)
+show()
+{
+	local f
+	for f in "$@"; do
+		[ -s "$f" ] && tail -n 8 "$f" | sed "s|^|    ${f##*/}: |" >&2
+	done
+}
+
 # now_ms: a clock for the checks that the daemon did not stall
 now_ms()
 {
@@ -74,7 +83,9 @@ if command -v strace >/dev/null; then
 	wait "$STRACE" 2>/dev/null
 	check mem_trace_exit_0 t_krc 0 mem
 	# the semaphores were raised (by the kernel) while traced...
-	check mem_sem_raised t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/mem.out")" 3
+	RAISED=$(grep -c '^sem [0-9]* 1$' "$TMP/mem.out")
+	check mem_sem_raised t_eq "$RAISED" 3
+	[ "$RAISED" = 3 ] || show "$TMP/mem.out" "$TMP/mem.err" "/run/ktraceb/ktraceb-$BUILD_ID.log"
 	# ...the daemon was watched looking at the process...
 	check mem_daemon_watched t_grep '/proc/[0-9]+/maps' "$TMP/strace.out"
 	# ...and neither it nor a scan it started opened any process's memory to write
@@ -187,7 +198,12 @@ check pat_glob_ran t_num "$(wc -l <"$TMP/pat.glob.sem")" -gt 5
 check pat_glob_armed_nothing t_eq "$(grep -c ' 1$' "$TMP/pat.glob.sem")" 0
 # the same process moved to a file whose pattern names one: that one is armed
 pat good 'uevtest:hit' "$DEF" 1 'error=0 count=1'
-check pat_good_armed wait_line "$TMP/pat.pout" '^sem [0-9]+ 1$' 20
+if wait_line "$TMP/pat.pout" '^sem [0-9]+ 1$' 20; then
+	pass pat_good_armed
+else
+	fail pat_good_armed "no semaphore raised in 20 s"
+	show "$TMP/pat.pout" "$TMP/good.h" "$TMP/good.herr" "/run/ktraceb/ktraceb-$BUILD_ID.log"
+fi
 tkill "$PAT" 2>/dev/null
 wait_exit "$PAT" 10
 # the file read once it has its END: a busy daemon may not have written the last records yet
