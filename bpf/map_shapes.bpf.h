@@ -39,7 +39,7 @@
 		__uint(type, BPF_MAP_TYPE_LRU_HASH);                                      \
 		__uint(max_entries, KTR_MAX_QUIET_FILES);                                 \
 		__type(key, struct ktr_file_key);                                         \
-		__type(value, __u8);                                                      \
+		__type(value, __u64);                                                     \
 	}
 /*
  * The processes a hold's SIGSTOP is on its way to, by tgid (note.bpf.c):

@@ -12,7 +12,11 @@
 /*
  * usdt_quiet: files whose mapping needs no stop (KTR_PS_HOLD): no probe
  * guarded by a semaphore, and any other probe already attached.  The key
- * is the inode as the kernel names it (dev_t as MAJOR << 20 | MINOR).
+ * is the inode as the kernel names it (dev_t as MAJOR << 20 | MINOR); the
+ * value, the file's change time (ctime, in ns) when a scan found it
+ * without probes.  An inode number is used again for a new file once its
+ * file is gone, and a file can be rewritten in place: either has another
+ * ctime, and its entry is not believed (note.bpf.c, ktr_usdt_file.c).
  */
 struct ktr_file_key {
 	__u64 dev;

@@ -69,7 +69,7 @@ CPUS=${KTR_VM_CPUS:-2}
 # processes, syscall selections and user stacks (walked, and unwound from
 # their copies), the programs kept between daemons, and traced cgroups
 # (-G: about 2 minutes under emulation).
-DEFAULT_TESTS="t_syscalls t_stage t_genio t_struct t_fork t_inherit t_psig t_csw t_user t_usdt_hostile t_tracepoints t_syswide t_flight t_attach t_kernel t_select t_stack t_unwind t_progcache t_cgroup"
+DEFAULT_TESTS="t_syscalls t_stage t_genio t_struct t_fork t_inherit t_psig t_csw t_user t_usdt_hostile t_usdt_reuse t_tracepoints t_syswide t_flight t_attach t_kernel t_select t_stack t_unwind t_progcache t_cgroup"
 read -r -a DEFAULT <<<"${KTR_VM_TESTS:-$DEFAULT_TESTS}"
 
 die()

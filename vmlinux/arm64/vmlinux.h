@@ -142,6 +142,8 @@ struct super_block {
 struct inode {
 	unsigned long i_ino;
 	struct super_block *i_sb;
+	s64 i_ctime_sec; /* Linux 6.11 and later; note.bpf.c reads the older layouts */
+	u32 i_ctime_nsec;
 };
 
 struct file {

@@ -79,7 +79,8 @@ int ktr_progcache__reset(struct ktr_bpf *b)
 	struct ktraceb_bpf *skel = b->skel;
 	/*
 	 * Not usdt_quiet: the files a scan found no probe in (ktr_usdt_file.c)
-	 * have none whichever daemon scanned them, as for a daemon that lived
+	 * have none whichever daemon scanned them, while their ctime is the
+	 * one scanned (bpf_usdt.h), as for a daemon that lived
 	 * on; a command mapping them is not stopped for a new scan (5 to 10 ms
 	 * of a cold start: ktraceb's own command waits for its scans).
 	 */

@@ -68,7 +68,7 @@ static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct m
 	struct usdt_use *use = f ? usdt_proc__use(p, f) : NULL;
 
 	*notes = false;
-	if (!f && usdt_quiet__known(u, m->dev, m->ino))
+	if (!f && usdt_quiet__known(u, p->pid, m, !held))
 		return false;
 	/* the stopped command: its constants faulted in again where they moved */
 	if (use && (!held || use->rodata == rodata || !use->nprobes))

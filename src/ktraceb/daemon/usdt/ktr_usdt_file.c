@@ -6,9 +6,11 @@
  * usdt_sites map: what a hit's cookie names), and the files a scan found
  * no probe in (usdt_quiet), which BPF then stops nobody for.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 
@@ -27,20 +29,45 @@ static struct ktr_file_key quiet__key(dev_t dev, ino_t ino)
 	return key;
 }
 
-bool usdt_quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino)
+/*
+ * The change time of pid's mapping m, in ns: 0 if it cannot be told.
+ * Through map_files (root's daemon: exactly the file mapped), with the
+ * attributes the kernel has at hand: a network or FUSE file's server is
+ * not asked, and cannot hold the daemon up.
+ */
+static __u64 mapping__ctime_ns(pid_t pid, const struct map_line *m)
 {
-	struct ktr_file_key key = quiet__key(dev, ino);
-	__u8 v;
+	char path[96];
+	struct statx stx;
 
-	return bpf_map_lookup_elem(u->quiet_fd, &key, &v) == 0;
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx", pid, m->start, m->end);
+	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_CTIME, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_CTIME))
+		return 0;
+	return (__u64)stx.stx_ctime.tv_sec * 1000000000ull + stx.stx_ctime.tv_nsec;
 }
 
-void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino)
+bool usdt_quiet__known(struct ktr_usdt *u, pid_t pid, const struct map_line *m, bool check)
+{
+	struct ktr_file_key key = quiet__key(m->dev, m->ino);
+	__u64 scanned, now;
+
+	if (bpf_map_lookup_elem(u->quiet_fd, &key, &scanned) < 0)
+		return false;
+	/* BPF checked a file a held process just mapped (note.bpf.c); others are checked here */
+	now = check ? mapping__ctime_ns(pid, m) : 0;
+	if (now && now != scanned) {
+		bpf_map_delete_elem(u->quiet_fd, &key);
+		return false;
+	}
+	return true;
+}
+
+void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino, __u64 ctime_ns)
 {
 	struct ktr_file_key key = quiet__key(dev, ino);
-	__u8 one = 1;
 
-	bpf_map_update_elem(u->quiet_fd, &key, &one, BPF_ANY);
+	bpf_map_update_elem(u->quiet_fd, &key, &ctime_ns, BPF_ANY);
 }
 
 /* --- site ids ---------------------------------------------------------------- */

@@ -9,14 +9,20 @@
 
 #include "ktr_usdt_state.h"
 
-bool usdt_quiet__known(struct ktr_usdt *u, dev_t dev, ino_t ino);
+/*
+ * Did a scan find pid's mapping m without probes, the file unchanged
+ * since?  check: its ctime is looked at here (a file BPF has not just
+ * checked: an attached process's); a changed one's entry goes.
+ */
+bool usdt_quiet__known(struct ktr_usdt *u, pid_t pid, const struct map_line *m, bool check);
 /* The object (dev, ino) whose build id a scan read, NULL if none is kept. */
 const struct usdt_object *usdt_object__find(const struct ktr_usdt *u, dev_t dev, ino_t ino);
 /* Keep it, in place of the oldest kept. */
 const struct usdt_object *usdt_object__add(struct ktr_usdt *u, dev_t dev, ino_t ino,
 					   const struct ktr_object_id *id, const char *path);
 void usdt_objects__free(struct ktr_usdt *u);
-void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino);
+/* Found without probes, at that ctime (ns): usdt_quiet (bpf_usdt.h). */
+void usdt_quiet__add(struct ktr_usdt *u, dev_t dev, ino_t ino, __u64 ctime_ns);
 struct usdt_file *usdt_file__find(struct ktr_usdt *u, dev_t dev, ino_t ino);
 struct usdt_file *usdt_file__new(struct ktr_usdt *u, const struct ktr_usdt_job_spec *spec,
 				 struct ktr_usdt_job_result *res);

@@ -346,6 +346,8 @@ static int job__head(struct ktr_usdt_job *job, const struct job_head *h, int fd)
 	job->res.why[sizeof(job->res.why) - 1] = '\0';
 	job->res.st_dev = h->st_dev;
 	job->res.st_ino = h->st_ino;
+	if (!h->error)
+		job->res.ctime_ns = (__u64)st.st_ctim.tv_sec * 1000000000ull + st.st_ctim.tv_nsec;
 	/* the child runs as the trace's owner, who could have changed its answer */
 	if (h->object.build_id_len > 0 &&
 	    h->object.build_id_len <= (int)sizeof(h->object.build_id) && h->object.nloads >= 0 &&

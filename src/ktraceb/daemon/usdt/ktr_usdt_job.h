@@ -50,6 +50,7 @@ struct ktr_usdt_job_result {
 	int fd;				/* the file, open for reading (-1 if none) */
 	dev_t st_dev;			/* its identity as stat(2) tells it */
 	ino_t st_ino;
+	__u64 ctime_ns;			/* its change time, as the daemon's fstat(2) tells it */
 	int nnotes;			/* notes kept, at most KTR_USDT_FILE_NOTES */
 	int seen;			/* notes the file has */
 	struct ktr_usdt_note *notes;	/* malloc'ed, nnotes of them */

@@ -170,10 +170,10 @@ static void scan__finish(struct ktr_usdt *u, struct usdt_scan *l, struct ktr_usd
 	if (res->error) {
 		usdt__warn(u, spec->pid, "USDT: %s", res->why);
 	} else if (!f && spec->want_notes && res->nnotes == 0) {
-		/* no probes: never scanned again, mapping it stops nobody */
-		usdt_quiet__add(u, spec->dev, spec->ino);
-		usdt_quiet__add(u, res->st_dev,
-				res->st_ino); /* the key BPF makes on a stacked fs */
+		/* no probes: not scanned again while its ctime is this, mapping it stops nobody */
+		usdt_quiet__add(u, spec->dev, spec->ino, res->ctime_ns);
+		/* the key BPF makes on a stacked fs */
+		usdt_quiet__add(u, res->st_dev, res->st_ino, res->ctime_ns);
 	} else if (!f && res->nnotes) {
 		if (res->seen > res->nnotes)
 			usdt__warn(u, spec->pid,
