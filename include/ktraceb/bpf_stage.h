@@ -49,7 +49,13 @@ struct ktr_pair_ret {
 	struct ktr_sysret r;
 };
 #define KTR_STAGE_BYTES	 4096 /* gathered before one copy into the ring */
-#define KTR_STAGE_SLACK	 512 /* the longest staged record (a CALL and its RET, a short path or I/O) */
+/*
+ * The longest staged record: a CALL and its RET, a path, a read's or
+ * write's data of up to 1,968 bytes (genio.bpf.h).  Data longer than that
+ * goes into the ring on its own, after the stage is sent on: two copies
+ * into the ring a call (docs/PERFORMANCE.md, dd bs=1k -t ci).
+ */
+#define KTR_STAGE_SLACK	 2048
 #define KTR_ROUTE_BATCH	 0xffffffffu
 struct ktr_stage_call {
 	__u32 tid; /* the thread in that syscall, 0 for none */
