@@ -68,7 +68,7 @@ static bool scan__probes(struct ktr_usdt *u, struct usdt_proc *p, const struct m
 	struct usdt_use *use = f ? usdt_proc__use(p, f) : NULL;
 
 	*notes = false;
-	if (!f && usdt_quiet__known(u, p->pid, m, !held))
+	if (!f && usdt_quiet__known(u, p, m, !held))
 		return false;
 	/* the stopped command: its constants faulted in again where they moved */
 	if (use && (!held || use->rodata == rodata || !use->nprobes))
@@ -107,6 +107,7 @@ int ktr_usdt__scan(struct ktr_usdt *u, pid_t pid, uid_t uid, gid_t gid, bool exe
 	if (exec) {
 		usdt_proc__release(u, p);
 		usdt_scans__cancel(u, p);
+		p->nchecked = 0;
 	}
 	n = usdt_maps__read(pid, &m);
 	if (n < 0 && n != -ENOENT && n != -ESRCH)

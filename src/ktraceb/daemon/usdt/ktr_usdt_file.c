@@ -47,7 +47,21 @@ static __u64 mapping__ctime_ns(pid_t pid, const struct map_line *m)
 	return (__u64)stx.stx_ctime.tv_sec * 1000000000ull + stx.stx_ctime.tv_nsec;
 }
 
-bool usdt_quiet__known(struct ktr_usdt *u, pid_t pid, const struct map_line *m, bool check)
+/* Has p's mapping m's file been checked here since p's exec?  If not, it is now. */
+static bool proc__checked(struct usdt_proc *p, const struct map_line *m)
+{
+	unsigned int n = p->nchecked < USDT_CHECKED_MAX ? p->nchecked : USDT_CHECKED_MAX;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (p->checked[i].dev == m->dev && p->checked[i].ino == m->ino)
+			return true;
+	p->checked[p->nchecked % USDT_CHECKED_MAX] = (struct usdt_file_id){ m->dev, m->ino };
+	p->nchecked++;
+	return false;
+}
+
+bool usdt_quiet__known(struct ktr_usdt *u, struct usdt_proc *p, const struct map_line *m,
+		       bool check)
 {
 	struct ktr_file_key key = quiet__key(m->dev, m->ino);
 	__u64 scanned, now;
@@ -55,7 +69,7 @@ bool usdt_quiet__known(struct ktr_usdt *u, pid_t pid, const struct map_line *m, 
 	if (bpf_map_lookup_elem(u->quiet_fd, &key, &scanned) < 0)
 		return false;
 	/* BPF checked a file a held process just mapped (note.bpf.c); others are checked here */
-	now = check ? mapping__ctime_ns(pid, m) : 0;
+	now = check && !proc__checked(p, m) ? mapping__ctime_ns(p->pid, m) : 0;
 	if (now && now != scanned) {
 		bpf_map_delete_elem(u->quiet_fd, &key);
 		return false;

@@ -10,11 +10,13 @@
 #include "ktr_usdt_state.h"
 
 /*
- * Did a scan find pid's mapping m without probes, the file unchanged
+ * Did a scan find p's mapping m without probes, the file unchanged
  * since?  check: its ctime is looked at here (a file BPF has not just
- * checked: an attached process's); a changed one's entry goes.
+ * checked: an attached process's), once per file since p's exec; a
+ * changed one's entry goes.
  */
-bool usdt_quiet__known(struct ktr_usdt *u, pid_t pid, const struct map_line *m, bool check);
+bool usdt_quiet__known(struct ktr_usdt *u, struct usdt_proc *p, const struct map_line *m,
+		       bool check);
 /* The object (dev, ino) whose build id a scan read, NULL if none is kept. */
 const struct usdt_object *usdt_object__find(const struct ktr_usdt *u, dev_t dev, ino_t ino);
 /* Keep it, in place of the oldest kept. */

@@ -67,6 +67,7 @@ struct usdt_use {
 	unsigned long rodata; /* its read-only mappings when last faulted in (usdt_maps__rodata) */
 };
 
+#define USDT_CHECKED_MAX 16
 struct usdt_proc {
 	pid_t pid;
 	uid_t owner; /* the trace's: charged for its probes */
@@ -78,6 +79,16 @@ struct usdt_proc {
 	bool held; /* stopped until they end */
 	bool probes; /* traced with 'u': its files' probes attached */
 	bool objects; /* traced with -k: its objects' build ids told (hooks.object) */
+	/*
+	 * The files without probes it maps whose ctime the daemon has checked
+	 * since its exec (ktr_usdt_file.h): each a statx, once, not at every
+	 * scan; the oldest forgotten past USDT_CHECKED_MAX.
+	 */
+	struct usdt_file_id {
+		dev_t dev;
+		ino_t ino;
+	} checked[USDT_CHECKED_MAX];
+	unsigned int nchecked; /* how many checked so far: the next goes at nchecked % MAX */
 	struct usdt_proc *next;
 };
 
