@@ -32,7 +32,6 @@ struct job_head {
 	__u32 magic;
 	__s32 error;
 	char why[320];
-	__u64 st_dev, st_ino;
 	__s32 nnotes, seen;
 	struct ktr_object_id object;
 };
@@ -152,8 +151,6 @@ static int child__open(const struct ktr_usdt_job_spec *spec, int fd0, struct job
 		close(fd);
 		return -1;
 	}
-	h->st_dev = st.st_dev;
-	h->st_ino = st.st_ino;
 	if ((st.st_dev == spec->dev && st.st_ino == spec->ino) ||
 	    (file__mapped_identity(fd, &dev, &ino) == 0 && dev == spec->dev && ino == spec->ino))
 		return fd;
@@ -344,10 +341,12 @@ static int job__head(struct ktr_usdt_job *job, const struct job_head *h, int fd)
 	job->res.error = h->error;
 	memcpy(job->res.why, h->why, sizeof(job->res.why));
 	job->res.why[sizeof(job->res.why) - 1] = '\0';
-	job->res.st_dev = h->st_dev;
-	job->res.st_ino = h->st_ino;
-	if (!h->error)
+	/* the file's identity and ctime as the daemon's own fstat tells them, not the child's */
+	if (!h->error) {
+		job->res.st_dev = st.st_dev;
+		job->res.st_ino = st.st_ino;
 		job->res.ctime_ns = (__u64)st.st_ctim.tv_sec * 1000000000ull + st.st_ctim.tv_nsec;
+	}
 	/* the child runs as the trace's owner, who could have changed its answer */
 	if (h->object.build_id_len > 0 &&
 	    h->object.build_id_len <= (int)sizeof(h->object.build_id) && h->object.nloads >= 0 &&

@@ -48,9 +48,9 @@ struct ktr_usdt_job_result {
 	struct ktr_object_id object;	/* want_build_id: the file's (build_id_len 0: none) */
 	char why[320];
 	int fd;				/* the file, open for reading (-1 if none) */
-	dev_t st_dev;			/* its identity as stat(2) tells it */
-	ino_t st_ino;
-	__u64 ctime_ns;			/* its change time, as the daemon's fstat(2) tells it */
+	dev_t st_dev;			/* its identity and change time (ns), as the */
+	ino_t st_ino;			/* daemon's fstat(2) of fd tells them */
+	__u64 ctime_ns;
 	int nnotes;			/* notes kept, at most KTR_USDT_FILE_NOTES */
 	int seen;			/* notes the file has */
 	struct ktr_usdt_note *notes;	/* malloc'ed, nnotes of them */
