@@ -7,7 +7,8 @@
 # file rewritten in place, or a new file given the inode number of one
 # that is gone (ext4 hands a freed number out again at once), has its
 # probes armed, whether the program is traced from its exec (BPF checks
-# the file's ctime) or attached to with -p (the daemon checks it).
+# the file's ctime) or attached to with -p (the daemon checks it): its
+# semaphore raised, and its probe's USER records in the trace file.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_user.sh"
 need_tracer
@@ -67,6 +68,9 @@ from_exec()
 	ktr "x_$1" -t u -e usdt:uevtest -f "$TMP/x_$1.ktr" "$D/$1" 3
 	check "${1}_exec_traced" t_krc 0 "x_$1"
 	check "${1}_exec_armed" t_eq "$(grep -c '^sem [0-9]* 1$' "$TMP/x_$1.out")" 3
+	# ...and the guarded probe recorded at each of its 3 hits
+	kd "x_$1" "$TMP/x_$1.ktr"
+	check "${1}_exec_recorded" t_eq "$(qn "$TMP/x_$1.norm" '$4 == "USER" && $5 ~ /^uevtest:hit/')" 3
 }
 
 # attached NAME: $D/NAME started untraced, then attached to with -p: its
@@ -86,6 +90,9 @@ attached()
 	fi
 	tkill "$pid" 2>/dev/null
 	wait_exit "$pid" 10
+	# the trace read once it has its END: the guarded probe recorded after the attach
+	wait_kd "a_$1" "$TMP/a_$1.ktr" 1 '$4 == "END"'
+	check "${1}_attach_recorded" t_num "$(qn "$TMP/a_$1.norm" '$4 == "USER" && $5 ~ /^uevtest:hit/')" -ge 1
 }
 
 quiet rw_exec
