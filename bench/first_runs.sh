@@ -26,12 +26,14 @@ ROUNDS=${BENCH_ROUNDS:-5}
 RUNS=${BENCH_RUNS:-5}
 TRUE_RUNS=${BENCH_TRUE_RUNS:-15}
 [ $# -gt 0 ] || set -- "$O/bench/workloads" orc 20000
-for b in "$KTRACEB" "$1"; do
-	[ -x "$b" ] || {
-		echo "bench: $b is not built; run make bench" >&2
-		exit 1
-	}
-done
+[ -x "$KTRACEB" ] || {
+	echo "bench: $KTRACEB is not built; run make bench" >&2
+	exit 1
+}
+command -v "$1" >/dev/null || {
+	echo "bench: $1: no such program (bench/workloads: make bench builds it)" >&2
+	exit 1
+}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktraceb-first.XXXXXX") || exit 1
 KEEPER=
 IDLE_LOAD=
