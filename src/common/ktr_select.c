@@ -79,7 +79,7 @@ static unsigned int item__apply(const struct item_match *m, const struct ktr_sel
 	unsigned int n = 0;
 
 	for (unsigned int nr = 0; abi && nr < abi->n && nr < KTR_MAX_SYSCALLS; nr++)
-		if (abi->tab[nr].name && item__matches(m, abi->tab[nr].name)) {
+		if (abi->tab[nr].name && item__matches(m, ktr_sysent_name(&abi->tab[nr]))) {
 			bits__set(bits, nr);
 			n++;
 		}

@@ -84,8 +84,8 @@ static const char *const uid_types[] = { "uid_t", "gid_t", "old_uid_t", "old_gid
 static void print_generic(FILE *out, const struct ktr_argctx *c, int i)
 {
 	const struct ktr_sysent *se = c->se;
-	const char *type = i < se->narg ? se->argtype[i] : NULL;
-	const char *name = i < se->narg ? se->argname[i] : NULL;
+	const char *type = i < se->narg ? ktr_sysent_str(se, se->argtype[i]) : NULL;
+	const char *name = i < se->narg ? ktr_sysent_str(se, se->argname[i]) : NULL;
 	__u64 v = c->a[i];
 
 	if ((se->pathmask | se->strmask) & (1u << i) || (type && strchr(type, '*'))) {
@@ -125,12 +125,16 @@ unsigned int ktr_syscall_fd_args(unsigned int sv_flags, int code)
 	if (ktr_bsd_abi(sv_flags))
 		return 0;
 	se = ktr_sysent_lookup(sv_flags, code);
-	if (!se || name_in(se->name, fd_args_plain))
+	if (!se || name_in(ktr_sysent_name(se), fd_args_plain))
 		return 0;
-	for (int i = 0; i < se->narg && i < KTR_MAXARGS; i++)
-		if (se->argname[i] && se->argtype[i] && !strchr(se->argtype[i], '*') &&
-		    (name_in(se->argname[i], fd_names) || name_in(se->argname[i], dfd_names)))
+	for (int i = 0; i < se->narg && i < KTR_MAXARGS; i++) {
+		const char *type = ktr_sysent_str(se, se->argtype[i]);
+		const char *name = ktr_sysent_str(se, se->argname[i]);
+
+		if (name && type && !strchr(type, '*') &&
+		    (name_in(name, fd_names) || name_in(name, dfd_names)))
 			mask |= 1u << i;
+	}
 	return mask;
 }
 
@@ -140,9 +144,9 @@ static const struct ktr_scdec *scdec_for(const struct ktr_sysent *se, unsigned i
 {
 	/* i386 "mmap" is old_mmap(struct mmap_arg_struct *): not the x86_64 layout */
 	if (!se || (flags & KTR_DEC_RAW) ||
-	    ((sv_flags & KTR_SV_ILP32) && strcmp(se->name, "mmap") == 0))
+	    ((sv_flags & KTR_SV_ILP32) && strcmp(ktr_sysent_name(se), "mmap") == 0))
 		return NULL;
-	return scdec_find(se->name);
+	return scdec_find(ktr_sysent_name(se));
 }
 
 static void print_arg(FILE *out, const struct ktr_scdec *d, const struct ktr_argctx *c, int i)
@@ -171,7 +175,7 @@ static const char *const arg_names[KTR_DEC_MAXARGS] = {
 static const char *arg_name(const struct ktr_sysent *se, int i)
 {
 	if (se && i < se->narg && i < KTR_MAXARGS && se->argname[i])
-		return se->argname[i];
+		return ktr_sysent_str(se, se->argname[i]);
 	return arg_names[i];
 }
 

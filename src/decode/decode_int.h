@@ -131,13 +131,18 @@ extern const size_t ktr_nscdec_ipc;
 extern const struct ktr_scdec ktr_scdec_misc[];
 extern const size_t ktr_nscdec_misc;
 
-/* The ioctl requests of the kernel's headers (build/gen/ioctls.c), by value, then name. */
+/*
+ * The ioctl requests of the kernel's headers (build/gen/ioctls.c), by value,
+ * then name; a name is where it lies in ktr_ioctl_names, not a pointer the
+ * dynamic loader would fix up at each start (syscalltab.h).
+ */
 struct ktr_ioctlent {
 	__u32 code;
-	const char *name;
+	__u32 name;
 };
 extern const struct ktr_ioctlent ktr_ioctlents[];
 extern const size_t ktr_nioctlents;
+extern const char ktr_ioctl_names[];
 /* ioctl request name (the first of its names), or NULL. */
 const char *ktr_ioctl_name(unsigned int req);
 /* An ioctl request as strace shows it: "TCGETS", "A or B", "_IOC(_IOC_READ, 0x94, 0x1f, 0x400)". */

@@ -43,6 +43,11 @@ static const struct ktr_ioctlent *ioctl_first(__u32 code)
 	return lo < ktr_nioctlents && ktr_ioctlents[lo].code == code ? &ktr_ioctlents[lo] : NULL;
 }
 
+static const char *ioctl_name_of(const struct ktr_ioctlent *e)
+{
+	return ktr_ioctl_names + e->name;
+}
+
 static bool is_prefix(const char *p, const char *s)
 {
 	return strncmp(p, s, strlen(p)) == 0;
@@ -52,7 +57,7 @@ const char *ktr_ioctl_name(unsigned int req)
 {
 	const struct ktr_ioctlent *e = ioctl_first(req);
 
-	return e ? e->name : NULL;
+	return e ? ioctl_name_of(e) : NULL;
 }
 
 /*
@@ -66,10 +71,12 @@ static int print_names(FILE *out, __u32 code, int nprinted)
 	const char *prev = NULL;
 
 	for (; e && e < end && e->code == code; e++) {
-		if (prev && is_prefix(prev, e->name))
+		const char *name = ioctl_name_of(e);
+
+		if (prev && is_prefix(prev, name))
 			continue;
-		fprintf(out, "%s%s", nprinted++ ? " or " : "", e->name);
-		prev = e->name;
+		fprintf(out, "%s%s", nprinted++ ? " or " : "", name);
+		prev = name;
 	}
 	return nprinted;
 }
@@ -208,7 +215,8 @@ bool ktr_ioctl_table_sorted(void)
 	for (size_t i = 1; i < ktr_nioctlents; i++)
 		if (ktr_ioctlents[i - 1].code > ktr_ioctlents[i].code ||
 		    (ktr_ioctlents[i - 1].code == ktr_ioctlents[i].code &&
-		     strcmp(ktr_ioctlents[i - 1].name, ktr_ioctlents[i].name) >= 0))
+		     strcmp(ioctl_name_of(&ktr_ioctlents[i - 1]),
+			    ioctl_name_of(&ktr_ioctlents[i])) >= 0))
 			return false;
 	return true;
 }

@@ -74,5 +74,5 @@ const char *ktr_syscall_name(unsigned int sv_flags, long nr)
 		return ktr_bsd_syscall_name(sv_flags, nr);
 	const struct ktr_sysent *se = ktr_sysent_lookup(sv_flags, nr);
 
-	return se ? se->name : NULL;
+	return se ? ktr_sysent_name(se) : NULL;
 }

@@ -216,6 +216,7 @@ static const struct args_case args_ioctl_cases[] = {
 	{ __NR_ioctl, 0, N(1, TCGETS, 0x7ffc0000), "(1,TCGETS,0x7ffc0000)", "TCGETS" },
 	{ __NR_ioctl, 0, N(1, TIOCGWINSZ, 0x7ffc0000), "(1,TIOCGWINSZ,0x7ffc0000)", "TIOCGWINSZ" },
 	{ __NR_ioctl, 0, N(3, FIOCLEX, 0), "(3,FIOCLEX,0)", "FIOCLEX" },
+	{ __NR_ioctl, 0, N(3, 1, 0x1000), "(3,FIBMAP,0x1000)", "FIBMAP, the table's first line" },
 	{ __NR_ioctl, 0, N(3, 0x80081272, 0x1000), "(3,BLKGETSIZE64,0x1000)", "BLKGETSIZE64" },
 	{ __NR_ioctl, 0, N(3, 0xdeadbeef, 0),
 	  "(3,_IOC(_IOC_READ|_IOC_WRITE, 0xbe, 0xef, 0x1ead),0)", "unknown ioctl: its parts" },

@@ -28,14 +28,14 @@ static const struct {
 static int nr_of(const struct ktr_sysent *tab, unsigned int n, const char *name)
 {
 	for (unsigned int nr = 0; nr < n; nr++)
-		if (tab[nr].name && strcmp(tab[nr].name, name) == 0)
+		if (tab[nr].name && strcmp(ktr_sysent_name(&tab[nr]), name) == 0)
 			return nr;
 	return -1;
 }
 
 static const char *name_of(const struct ktr_sysent *tab, unsigned int n, unsigned int nr)
 {
-	return nr < n && tab[nr].name ? tab[nr].name : "(none)";
+	return nr < n && tab[nr].name ? ktr_sysent_name(&tab[nr]) : "(none)";
 }
 
 TEST(x86_64_past_the_headers)
@@ -66,6 +66,21 @@ TEST(i386_and_arm64)
 	ASSERT_EQ(nr_of(ktr_sysent_arm64, ktr_nsysent_arm64, "open"), -1, "arm64 has no open");
 	ASSERT_EQ(nr_of(ktr_sysent_arm64, ktr_nsysent_arm64, "fstat"), 80, "arm64 fstat");
 	ASSERT_EQ(ktr_sysent_arm64[80].narg, 2, "arm64 fstat via newfstat");
+}
+
+/* Each table's strings from its own pool: an entry's offsets are into its table's string. */
+TEST(argument_types_and_names)
+{
+	const struct ktr_sysent *read = &ktr_sysent_x86_64[0], *chown32 = &ktr_sysent_i386[212],
+				*openat = &ktr_sysent_arm64[56];
+
+	ASSERT_STREQ(ktr_sysent_str(read, read->argtype[0]), "unsigned int", "read's fd type");
+	ASSERT_STREQ(ktr_sysent_str(read, read->argname[1]), "buf", "read's buf");
+	ASSERT_STREQ(ktr_sysent_str(chown32, chown32->argname[0]), "filename", "i386 chown32");
+	ASSERT_STREQ(ktr_sysent_str(chown32, chown32->argtype[1]), "uid_t", "i386 chown32 uid");
+	ASSERT_STREQ(ktr_sysent_str(openat, openat->argname[1]), "filename", "arm64 openat");
+	ASSERT_STREQ(ktr_sysent_str(openat, openat->argtype[3]), "umode_t", "arm64 openat mode");
+	ASSERT_TRUE(ktr_sysent_str(read, read->argtype[3]) == NULL, "no fourth argument");
 }
 
 TEST(every_decoder_name_is_a_syscall)

@@ -116,7 +116,7 @@ static int syscall_nr(const char *name)
 	const struct ktr_sysent *tab = ktr_arch_host.native;
 
 	for (unsigned int nr = 0; nr < *ktr_arch_host.nnative && nr < KTR_MAX_SYSCALLS; nr++)
-		if (tab[nr].name && strcmp(tab[nr].name, name) == 0)
+		if (tab[nr].name && strcmp(ktr_sysent_name(&tab[nr]), name) == 0)
 			return nr;
 	return -1;
 }

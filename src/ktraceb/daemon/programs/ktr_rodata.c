@@ -59,10 +59,10 @@ static void loader__fill_between(struct ktraceb_bpf *skel)
 			b |= KTR_CALL_AT_ENTRY;
 		for (size_t i = 0;
 		     !(b & KTR_CALL_AT_ENTRY) && i < sizeof(at_entry) / sizeof(at_entry[0]); i++)
-			if (strcmp(tab[nr].name, at_entry[i]) == 0)
+			if (strcmp(ktr_sysent_name(&tab[nr]), at_entry[i]) == 0)
 				b |= KTR_CALL_AT_ENTRY;
 		/* its return's note of a mapped file (syscall.bpf.c, syscall__note_mmap) */
-		if (nr < n && tab[nr].name && strcmp(tab[nr].name, "mmap") == 0)
+		if (nr < n && tab[nr].name && strcmp(ktr_sysent_name(&tab[nr]), "mmap") == 0)
 			b |= ktr_facs_that(KTR_FAC_SCANNED);
 		skel->rodata->ktr_between64[nr] = b;
 	}
