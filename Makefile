@@ -51,6 +51,11 @@ LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 LIBBPF_LIBS := $(or $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null),-lbpf) -lelf -lz
 
 CFLAGS ?= -g -O2
+# Every symbol bound at start, then read-only (full RELRO), as Debian's
+# hardening links the package: a forked child, the held command, then
+# writes no lazy binding into pages it shares with ktraceb, each a page
+# fault here (docs/PERFORMANCE.md, "A command's own start").
+BIND_NOW := -Wl,-z,relro,-z,now
 WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS_ALL := -Iinclude -Isrc/common -Isrc/decode -Isrc/ktraceb -Isrc/kdump -Isrc/kdump/reading -Isrc/kdump/kinds -Isrc/kdump/stacks -Isrc/kdump/outputs -I$(O) -I$(O)/gen -D_GNU_SOURCE \
 	-DKTRACEB_VERSION='"$(VERSION)"'
@@ -241,19 +246,19 @@ KTRACEB_LIBOBJS := $(O)/src/common/trstr.o $(O)/src/common/ktr_select.o \
 	$(O)/src/common/ktr_sysclass.o $(O)/src/common/ktr_kernfs.o $(GEN_SRCS:.c=.o)
 $(O)/ktraceb: $(KTRACEB_OBJS) $(KTRACEB_LIBOBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(BIND_NOW) $^ $(LIBBPF_LIBS) -pthread -o $@
 
 $(O)/twin/ktraceb: $(filter-out $(addprefix $(O)/,$(BUILD_ID_OBJS)),$(KTRACEB_OBJS)) \
 		$(addprefix $(O)/twin/,$(BUILD_ID_OBJS)) $(KTRACEB_LIBOBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBBPF_LIBS) -pthread -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(BIND_NOW) $^ $(LIBBPF_LIBS) -pthread -o $@
 
 # zlib: kdump reads compressed traces (ktraceb -z); elfutils' libdw names
 # the frames of user stacks (-k), libdl finds the C++ demangler if there
 KDUMP_LIBS := -ldw -lelf -ldl -lz
 $(O)/kdump: $(KDUMP_OBJS) $(O)/libktr.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(KDUMP_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(BIND_NOW) $^ $(KDUMP_LIBS) -o $@
 
 # the capture tables live in the tracer; their names are checked here
 $(O)/tests/unit/test_tables: $(O)/src/ktraceb/daemon/programs/ktr_captures.o \
