@@ -100,7 +100,13 @@ check rootset_root_file_grows_after_clear grows "$TMP/rootset.ktr"
 # still clear it (own.ktr was set up before root traced anything here) ---
 uktr own_clear -c -p "$U1"
 check own_clear_exit_0 t_krc 0 own_clear
-check own_clear_silent t_lines 0 "$TMP/own_clear.err"
+# Nothing, or the file's end line: a root daemon that was up before the
+# user's trace (another checkout's of this build) served it, and a clear
+# that ends a trace says so (t_attach); the user's own daemon's answer is
+# not relayed (ktr_others.h).
+grep -Ev "^ktraceb: $UDIR/own.ktr: cleared by pid [0-9]+ \\(uid $KUID\\); [0-9]+ records written, 0 lost\$" \
+	"$TMP/own_clear.err" >"$TMP/own_clear.other"
+check own_clear_says_no_more t_lines 0 "$TMP/own_clear.other"
 check own_clear_stops stable "$UDIR/own.ktr"
 kd own "$UDIR/own.ktr"
 check own_kdump_clean t_kdump_ok own
